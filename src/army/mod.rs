@@ -1,0 +1,42 @@
+//! Units, commanders, commands and armies: the state every ruleset shares.
+
+mod commander;
+mod unit;
+
+pub use commander::{CommandKind, Commander, CommanderId, CommanderRating, Command, CommandId};
+pub use unit::{Arm, Facing, FootBalance, Formation, GunWeight, HorseKind, SizeClass, Unit, UnitId, UnitKind, UnitStatus};
+
+use serde::{Deserialize, Serialize};
+
+/// The two sides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    Parliament,
+    Royalist,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::Parliament, Side::Royalist];
+    pub fn other(self) -> Side {
+        match self {
+            Side::Parliament => Side::Royalist,
+            Side::Royalist => Side::Parliament,
+        }
+    }
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Parliament => "parliament",
+            Side::Royalist => "royalist",
+        }
+    }
+}
+
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

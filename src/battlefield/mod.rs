@@ -1,0 +1,7 @@
+//! The table: geometry in inches, and the ground.
+
+mod geometry;
+mod terrain;
+
+pub use geometry::{Vec2, segment_intersects_segment, angle_diff};
+pub use terrain::{Area, AreaKind, Camp, Ground, LinearObstacle, ObstacleKind};

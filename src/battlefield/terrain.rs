@@ -1,0 +1,155 @@
+//! The ground: areas (rough, woods, hills, roads, bog), linear obstacles and camps.
+
+use serde::{Deserialize, Serialize};
+
+use super::geometry::{Vec2, segment_intersects_segment};
+use crate::army::Side;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AreaKind {
+    Rough,
+    Woods,
+    Hill,
+    Road,
+    Bog,
+}
+
+/// A closed polygon of ground.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Area {
+    pub kind: AreaKind,
+    pub points: Vec<Vec2>,
+}
+
+impl Area {
+    /// Point in polygon (even-odd rule).
+    pub fn contains(&self, p: Vec2) -> bool {
+        let mut inside = false;
+        let n = self.points.len();
+        let mut j = n - 1;
+        for i in 0..n {
+            let (a, b) = (self.points[i], self.points[j]);
+            if (a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
+                inside = !inside;
+            }
+            j = i;
+        }
+        inside
+    }
+
+    /// Length of the segment a-b that lies inside this area.
+    pub fn length_inside(&self, a: Vec2, b: Vec2) -> f64 {
+        let len = a.dist(b);
+        if len == 0.0 {
+            return 0.0;
+        }
+        // Parameters where the segment crosses the boundary, then test each piece's midpoint.
+        let mut ts = [0.0f64; 34];
+        let mut n = 0;
+        ts[n] = 0.0;
+        n += 1;
+        let m = self.points.len();
+        for i in 0..m {
+            let (c, d) = (self.points[i], self.points[(i + 1) % m]);
+            let r = b - a;
+            let s = d - c;
+            let denom = r.cross(s);
+            if denom.abs() > 1e-12 {
+                let t = (c - a).cross(s) / denom;
+                let u = (c - a).cross(r) / denom;
+                if (0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u) && n < ts.len() - 1 {
+                    ts[n] = t;
+                    n += 1;
+                }
+            }
+        }
+        ts[n] = 1.0;
+        n += 1;
+        let ts = &mut ts[..n];
+        ts.sort_by(|x, y| x.total_cmp(y));
+        let mut inside = 0.0;
+        for w in ts.windows(2) {
+            let mid = a + (b - a) * ((w[0] + w[1]) / 2.0);
+            if self.contains(mid) {
+                inside += w[1] - w[0];
+            }
+        }
+        inside * len
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObstacleKind {
+    Hedge,
+    Wall,
+    Ditch,
+    Stream,
+}
+
+/// A hedge, wall, ditch or stream: a line segment with a crossing cost multiplier
+/// ("double effect or worse"; 0 = impassable).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinearObstacle {
+    pub kind: ObstacleKind,
+    pub a: Vec2,
+    pub b: Vec2,
+    pub severity: f64,
+    /// Defenders behind it count as in soft cover (hedges) or hard cover (walls).
+    pub hard_cover: bool,
+}
+
+/// A baggage camp guarded by firelocks.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Camp {
+    pub side: Side,
+    pub pos: Vec2,
+    pub radius: f64,
+    pub entrenched: bool,
+}
+
+/// Everything on the table that is not a unit.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Ground {
+    pub width: f64,
+    pub depth: f64,
+    pub areas: Vec<Area>,
+    pub obstacles: Vec<LinearObstacle>,
+    pub camps: Vec<Camp>,
+}
+
+impl Ground {
+    pub fn open(width: f64, depth: f64) -> Ground {
+        Ground { width, depth, ..Ground::default() }
+    }
+    pub fn on_table(&self, p: Vec2) -> bool {
+        p.x >= 0.0 && p.y >= 0.0 && p.x <= self.width && p.y <= self.depth
+    }
+    /// The obstacles a straight leg crosses.
+    pub fn obstacles_crossed(&self, a: Vec2, b: Vec2) -> impl Iterator<Item = &LinearObstacle> {
+        self.obstacles.iter().filter(move |o| segment_intersects_segment(a, b, o.a, o.b))
+    }
+    /// The kind of ground at a point (the first area that holds it).
+    pub fn area_at(&self, p: Vec2) -> Option<AreaKind> {
+        self.areas.iter().find(|a| a.contains(p)).map(|a| a.kind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(kind: AreaKind, x0: f64, y0: f64, x1: f64, y1: f64) -> Area {
+        Area { kind, points: vec![Vec2::new(x0, y0), Vec2::new(x1, y0), Vec2::new(x1, y1), Vec2::new(x0, y1)] }
+    }
+
+    #[test]
+    fn length_inside_an_area() {
+        let bog = square(AreaKind::Bog, -10.0, 5.0, 10.0, 8.0);
+        let l = bog.length_inside(Vec2::new(0.0, 0.0), Vec2::new(0.0, 18.0));
+        assert!((l - 3.0).abs() < 1e-9, "{l}");
+        assert!(bog.contains(Vec2::new(0.0, 6.0)));
+        assert!(!bog.contains(Vec2::new(0.0, 9.0)));
+    }
+}

@@ -1,0 +1,152 @@
+//! What happened: the one stream of events that every observer (tallies, narrator, replay) reads.
+//! Events are small `Copy` values so that emitting one never allocates.
+
+use crate::army::{CommanderId, Side, UnitId};
+
+/// Why a unit lost CV.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LossCause {
+    Fire,
+    Melee,
+    /// The cost of haring off in hot pursuit.
+    Pursuit,
+    /// A general's horrible death or mortal wound.
+    GeneralCasualty,
+    /// The army's camp was taken.
+    CampLost,
+    /// The Captain-General left the command it had joined.
+    GeneralLeft,
+}
+
+/// A reaction test's outcome (2D6, each die against CV).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReactionResult {
+    PassBoth,
+    PassOne,
+    FailBoth,
+    Rout,
+}
+
+/// Why a reaction test was taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReactionCause {
+    Fire,
+    ToCharge,
+    Charged,
+    RoutPassed,
+    MeleeLost,
+    CampAttacked,
+    FlankAttackWhileEngaged,
+}
+
+/// A casualty table result for a general.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GeneralResult {
+    HorribleDeath,
+    MortalWound,
+    GravelyWounded,
+    Hurt,
+    Unhurt,
+    Saved,
+    HorseFalls,
+    HorseStampedes,
+    HorseDies,
+    HorseBleeds,
+    /// The easy rule: the general is simply lost.
+    Lost,
+}
+
+/// An emergency response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Response {
+    ChangeFacing,
+    ChangeFormation,
+    FormUp,
+    Fire,
+    Limber,
+    Evade,
+    Countercharge,
+}
+
+/// How a battle ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Won(Side),
+    Draw,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Event {
+    TurnStarted { turn: u16 },
+    Initiative { turn: u16, first: Side, rolls: [u8; 2] },
+    GeneralMoved { general: CommanderId, distance: f64, attached_to: Option<UnitId> },
+    LpsRolled { general: CommanderId, roll: u8, lps: u8 },
+    LpsGiven { from: CommanderId, to: CommanderId, lps: u8 },
+    Rally { unit: UnitId, roll: u8, success: bool, cv: u8 },
+    Moved { unit: UnitId, from: (f64, f64), to: (f64, f64), disordered: bool },
+    FormationChanged { unit: UnitId },
+    Unlimbered { unit: UnitId },
+    Fired { unit: UnitId, target: UnitId, range: f64, roll: u8, needed: i8, hit: bool },
+    CvLost { unit: UnitId, amount: u8, cause: LossCause, cv: u8 },
+    CvGained { unit: UnitId, amount: u8, cv: u8 },
+    Reaction { unit: UnitId, cause: ReactionCause, dice: [u8; 2], result: ReactionResult, rerolls_used: u8 },
+    ChargeDeclared { unit: UnitId, target: UnitId, standoff: f64 },
+    ChargeFailed { unit: UnitId, target: UnitId },
+    EmergencyResponse { unit: UnitId, dice: u8, successes: u8, chosen: Response },
+    SupportCharge { unit: UnitId, target: UnitId, successes: u8 },
+    Melee { attacker: UnitId, defender: UnitId, attacker_dice: u8, defender_dice: u8, attacker_hits: u8, defender_hits: u8, flank: bool },
+    MeleeResult { winner: Option<UnitId>, loser: Option<UnitId>, result: ReactionResult },
+    FootBroke { unit: UnitId },
+    Retreat { unit: UnitId, distance: f64 },
+    Rout { unit: UnitId, distance: f64 },
+    Disintegrated { unit: UnitId },
+    LeftTable { unit: UnitId },
+    PursuitStarted { unit: UnitId, target: UnitId },
+    PursuitHalted { unit: UnitId, turns: u8 },
+    PursuitContinued { unit: UnitId, turns: u8 },
+    PursuitLost { unit: UnitId, turns: u8 },
+    GeneralCasualty { general: CommanderId, result: GeneralResult, captured: bool },
+    GeneralReplaced { general: CommanderId },
+    CampCaptured { camp_side: Side, by: UnitId },
+    ArmyBroken { side: Side, lost: u32, start: u32 },
+    BattleEnded { outcome: Outcome, turn: u16 },
+}
+
+/// Anything that listens to a battle. Observers see every event in order.
+pub trait Observer {
+    /// Whether this observer wants events at all: the engine skips building them when not.
+    fn listening(&self) -> bool {
+        true
+    }
+    fn event(&mut self, e: &Event);
+}
+
+/// Listens to nothing: for speed runs.
+pub struct NullObserver;
+
+impl Observer for NullObserver {
+    fn listening(&self) -> bool {
+        false
+    }
+    fn event(&mut self, _: &Event) {}
+}
+
+/// Keeps every event: for tests and replays.
+#[derive(Default, Debug, Clone)]
+pub struct EventLog(pub Vec<Event>);
+
+impl Observer for EventLog {
+    fn event(&mut self, e: &Event) {
+        self.0.push(*e);
+    }
+}
+
+impl<A: Observer, B: Observer> Observer for (A, B) {
+    fn listening(&self) -> bool {
+        self.0.listening() || self.1.listening()
+    }
+    fn event(&mut self, e: &Event) {
+        self.0.event(e);
+        self.1.event(e);
+    }
+}

@@ -1,0 +1,14 @@
+//! ecw-sim: a Monte Carlo battle-statistics simulator for English Civil War wargames.
+//!
+//! Data flows one way: scenario -> battle state -> (doctrine decides, rules resolve, dice
+//! decide) -> events -> observers -> aggregates -> CSV and summaries.
+
+pub mod army;
+pub mod battlefield;
+pub mod dice;
+pub mod error;
+pub mod events;
+pub mod io;
+pub mod rules;
+
+pub use error::{Error, Result};
