@@ -4,11 +4,14 @@
 //! decide) -> events -> observers -> aggregates -> CSV and summaries.
 
 pub mod army;
+pub mod cli;
 pub mod battlefield;
 pub mod dice;
+pub mod doctrine;
 pub mod error;
 pub mod events;
 pub mod io;
 pub mod rules;
+pub mod setup;
 
 pub use error::{Error, Result};

@@ -1,0 +1,47 @@
+//! The command line: one file per subcommand, each building itself from its parsed options.
+
+use clap::{Parser, Subcommand};
+
+use crate::error::Result;
+
+pub mod list;
+pub mod merge;
+pub mod replay;
+pub mod run;
+pub mod tables;
+pub mod validate;
+
+#[derive(Debug, Parser)]
+#[command(name = "ecw-sim", version, about = "Monte Carlo battle statistics for English Civil War wargames (Ironsides rules)")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Fight thousands of seeded battles and write outcome distributions as CSV.
+    Run(run::Args),
+    /// Replay one battle of a run, turn by turn.
+    Replay(replay::Args),
+    /// Load and check a scenario; print its order of battle or every error found.
+    Validate(validate::Args),
+    /// List the scenarios, named commanders, doctrines and rating tables.
+    List(list::Args),
+    /// Combine the partial results of sharded runs into the files a single run writes.
+    Merge(merge::Args),
+    /// Print exact probability tables for players.
+    Tables(tables::Args),
+}
+
+/// Runs the parsed command.
+pub fn dispatch(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Run(a) => run::run(a),
+        Command::Replay(a) => replay::run(a),
+        Command::Validate(a) => validate::run(a),
+        Command::List(a) => list::run(a),
+        Command::Merge(a) => merge::run(a),
+        Command::Tables(a) => tables::run(a),
+    }
+}

@@ -1,0 +1,151 @@
+//! Doctrine parameters: what a designer writes in `configs/doctrines/NAME.toml`.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// Which enemy a unit prefers to shoot at or charge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetPreference {
+    Nearest,
+    Weakest,
+    Horse,
+    Foot,
+    Guns,
+    Broken,
+}
+
+/// Which units get the LPs for rallies first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RallyPriority {
+    /// The unit that lost most.
+    Weakest,
+    /// The unit nearest the enemy.
+    FrontLine,
+    /// The units that can fight again soonest (the least damaged).
+    Strongest,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DoctrineParams {
+    pub name: String,
+    pub description: String,
+    /// 0..=1: how readily units advance on the enemy (0 stands still, 1 always advances).
+    pub aggression: f64,
+    /// Charge when own effective CV / target's CV is at least this.
+    pub charge_ratio: f64,
+    /// Never charge below this CV.
+    pub charge_min_cv: u8,
+    /// Share of the command's units kept as a second line or reserve.
+    pub reserve_fraction: f64,
+    /// The turn from which the reserve is committed (0 = from the start).
+    pub commit_reserve_turn: u16,
+    /// Commit the reserve as soon as the first line has lost this share of its CV.
+    pub commit_reserve_when_lost: f64,
+    /// How far behind the first line the second line follows.
+    pub second_line_distance: f64,
+    /// Units at or below this CV fall back behind the supports to rally.
+    pub pull_back_cv: u8,
+    /// Whether the commander leads a unit from the front (attaches) when battle is joined.
+    pub general_leads: bool,
+    /// Distance to the nearest enemy at which the general attaches to the front.
+    pub general_leads_within: f64,
+    pub target: TargetPreference,
+    /// Stand on the ground held; advance only to engage enemies that come within this distance.
+    pub hold_ground_within: f64,
+    /// The turn before which units do not advance (a reserve, a cautious general).
+    pub advance_from_turn: u16,
+    /// Foot forms hedgehog when charged by horse.
+    pub hedgehog_vs_horse: bool,
+    /// Skirmishers and guns evade when charged.
+    pub evade: bool,
+    /// Horse countercharges when charged.
+    pub countercharge: bool,
+    /// Horse makes support and opportunity charges.
+    pub support_charges: bool,
+    pub rally_priority: RallyPriority,
+    /// Spend re-rolls on reaction tests.
+    pub rerolls_on_reaction: bool,
+    /// Spend re-rolls on rallies.
+    pub rerolls_on_rally: bool,
+    /// Pursuers and victorious horse go for the enemy camp when they can.
+    pub take_camp: bool,
+    /// Stand-off chosen when charged by horse (2" to 6"), and otherwise.
+    pub standoff_vs_horse: f64,
+    pub standoff_default: f64,
+    /// Retreat distance after a failed test (4" to 12").
+    pub retreat_distance: f64,
+    /// Counter-attack only broken enemies (hold the line).
+    pub attack_only_broken: bool,
+}
+
+/// The built-in doctrines, embedded so the binary works from any folder.
+pub const BUILTIN: [(&str, &str); 6] = [
+    ("rupert", include_str!("../../configs/doctrines/rupert.toml")),
+    ("cromwell", include_str!("../../configs/doctrines/cromwell.toml")),
+    ("hold_the_line", include_str!("../../configs/doctrines/hold_the_line.toml")),
+    ("cautious", include_str!("../../configs/doctrines/cautious.toml")),
+    ("forlorn_hope", include_str!("../../configs/doctrines/forlorn_hope.toml")),
+    ("artillery_train", include_str!("../../configs/doctrines/artillery_train.toml")),
+];
+
+impl DoctrineParams {
+    /// Parses and validates a doctrine file.
+    pub fn parse(path: &Path, text: &str) -> Result<DoctrineParams> {
+        let d: DoctrineParams = toml::from_str(text).map_err(|e| Error::from_toml(path, text, &e))?;
+        let bad = |key: &str, msg: &str| Err(Error::at_key(path, text, key, msg));
+        if !(0.0..=1.0).contains(&d.aggression) {
+            return bad("aggression", "must be between 0 and 1");
+        }
+        if !(0.0..=1.0).contains(&d.reserve_fraction) {
+            return bad("reserve_fraction", "must be between 0 and 1");
+        }
+        if !(d.charge_ratio.is_finite() && d.charge_ratio > 0.0) {
+            return bad("charge_ratio", "must be above 0");
+        }
+        for (k, v) in [("standoff_vs_horse", d.standoff_vs_horse), ("standoff_default", d.standoff_default)] {
+            if !(2.0..=6.0).contains(&v) {
+                return bad(k, "must be from 2 to 6 inches");
+            }
+        }
+        if !(4.0..=12.0).contains(&d.retreat_distance) {
+            return bad("retreat_distance", "must be from 4 to 12 inches");
+        }
+        Ok(d)
+    }
+
+    pub fn load(path: &Path) -> Result<DoctrineParams> {
+        let text = crate::io::read_text(path)?;
+        Self::parse(path, &text)
+    }
+
+    /// A built-in doctrine by name.
+    pub fn builtin(name: &str) -> Option<DoctrineParams> {
+        BUILTIN.iter().find(|(n, _)| *n == name).map(|(n, text)| {
+            Self::parse(Path::new(&format!("configs/doctrines/{n}.toml")), text).expect("built-in doctrines are valid")
+        })
+    }
+
+    /// Names of the built-in doctrines.
+    pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+        BUILTIN.iter().map(|(n, _)| *n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtins_parse() {
+        for n in DoctrineParams::builtin_names() {
+            let d = DoctrineParams::builtin(n).unwrap();
+            assert_eq!(d.name, n);
+        }
+    }
+}
