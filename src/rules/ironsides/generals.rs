@@ -132,3 +132,9 @@ mod tests {
         d.finish();
     }
 }
+
+/// Inches a general still has to ride after attaching or detaching `changes` times (E1: 36",
+/// or 24" once he attaches).
+pub fn general_move_left(rules: &IronsidesRules, changes: u8) -> f64 {
+    (rules.generals.move_distance - f64::from(changes) * rules.generals.attach_cost).max(0.0)
+}

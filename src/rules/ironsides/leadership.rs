@@ -88,3 +88,8 @@ mod tests {
         assert_eq!(command_lps(&r, 5, 2), 6);
     }
 }
+
+/// The Captain-General can give LPs only to commanders within his command radius (E2).
+pub fn within_radius(general: crate::battlefield::Vec2, radius: f64, other: crate::battlefield::Vec2) -> bool {
+    general.dist(other) <= radius
+}
