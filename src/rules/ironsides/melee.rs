@@ -141,6 +141,40 @@ pub fn foot_breaks(rules: &IronsidesRules, foot: &Unit, enemy: &Unit, lost: u8, 
         && u16::from(lost) >= u16::from(c.foot_break_ratio) * u16::from(inflicted)
 }
 
+/// Which of two sides lost a close combat: the one that lost more CV in it (0 = the first,
+/// 1 = the second). None when the losses are equal: both stay in contact and fight on next turn.
+pub fn combat_loser(first_lost: u8, second_lost: u8) -> Option<usize> {
+    match first_lost.cmp(&second_lost) {
+        std::cmp::Ordering::Greater => Some(0),
+        std::cmp::Ordering::Less => Some(1),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+/// Of its melee dice, how many a cavalry unit spends on a pistol shot just before contact:
+/// trotting pistoleers charging must use one, and so must cavalry that stands to fire instead
+/// of countercharging. Cromwellian trotters and gallopers need not (E16).
+pub fn pistol_dice(u: &Unit, approach: Approach, stands_to_fire: bool) -> u8 {
+    if !u.is_cavalry() {
+        return 0;
+    }
+    match approach {
+        Approach::Charging(_) => u8::from(u.kind == UnitKind::Horse(HorseKind::PistoleerTrotters)),
+        Approach::Standing => u8::from(stands_to_fire),
+        Approach::Pursuit => 0,
+    }
+}
+
+/// Victorious cavalry gains `options.victory_cv_bonus` CV (the Goring example, E19), never
+/// above its starting CV. Returns the CV gained.
+pub fn victory_bonus(rules: &IronsidesRules, winner: &mut Unit) -> u8 {
+    if !winner.is_cavalry() {
+        return 0;
+    }
+    let cap = winner.start_cv;
+    winner.gain_cv(rules.options.victory_cv_bonus, cap)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,5 +205,29 @@ mod tests {
         assert!(!foot_breaks(&r, &foot, &horse, 2, 2));
         assert!(!foot_breaks(&r, &foot, &horse, 1, 0));
         assert!(!foot_breaks(&r, &foot, &foot.clone(), 3, 0), "only against cavalry");
+    }
+
+    #[test]
+    fn loser_pistol_dice_and_victory_bonus() {
+        let r = IronsidesRules::builtin();
+        assert_eq!(combat_loser(4, 3), Some(0));
+        assert_eq!(combat_loser(1, 2), Some(1));
+        assert_eq!(combat_loser(2, 2), None);
+        let trot = Unit::new(0, Side::Parliament, 0, UnitKind::Horse(HorseKind::Trotters), 6);
+        let pist = Unit::new(1, Side::Parliament, 0, UnitKind::Horse(HorseKind::PistoleerTrotters), 6);
+        let foot = Unit::new(2, Side::Royalist, 0, UnitKind::Foot(FootBalance::Normal), 5);
+        assert_eq!(pistol_dice(&trot, Approach::Charging(6.0), false), 0);
+        assert_eq!(pistol_dice(&pist, Approach::Charging(6.0), false), 1);
+        assert_eq!(pistol_dice(&trot, Approach::Standing, true), 1);
+        assert_eq!(pistol_dice(&foot, Approach::Standing, true), 0);
+        let mut g = Unit::new(3, Side::Royalist, 0, UnitKind::Horse(HorseKind::Gallopers), 6);
+        g.cv = 3;
+        assert_eq!(victory_bonus(&r, &mut g), 1);
+        assert_eq!(g.cv, 4);
+        g.cv = 6;
+        assert_eq!(victory_bonus(&r, &mut g), 0, "never above starting CV");
+        let mut f = foot.clone();
+        f.cv = 3;
+        assert_eq!(victory_bonus(&r, &mut f), 0, "cavalry only");
     }
 }

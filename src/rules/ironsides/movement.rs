@@ -84,29 +84,35 @@ pub fn walk<D: DiceSource>(rules: &IronsidesRules, ground: &Ground, u: &Unit, fr
         return Leg { distance: 0.0, spent: 0.0, disordered: false, obstacles: 0 };
     }
     let dir = (to - from).norm();
-    // Cost of the whole leg by parts: extra cost of each area over its length inside.
-    let mut extra_per_inch: [(f64, f64, f64); 16] = [(0.0, 0.0, 0.0); 16]; // (t0, t1, factor)
-    let mut n_areas = 0;
-    let mut disordered = false;
-    for area in &ground.areas {
+    // Areas that slow this unit, and the points (inches along the leg) where the leg crosses
+    // their edges: between two such points the going is the same, so each piece is costed
+    // exactly (3" of bog at 1/4 speed costs 12", E6).
+    let r = to - from;
+    let mut slow: [(usize, f64); 16] = [(0, 1.0); 16];
+    let mut n_slow = 0;
+    let mut cuts = [0.0f64; 64];
+    let mut n_cuts = 0;
+    for (i, area) in ground.areas.iter().enumerate() {
         let f = ground_factor(rules, u, area.kind);
-        if (f - 1.0).abs() < 1e-12 || n_areas == extra_per_inch.len() {
+        if f >= 1.0 || n_slow == slow.len() {
             continue;
         }
-        let inside = area.length_inside(from, to);
-        if inside > 0.0 {
-            // Approximate the area's part of the leg as a single span starting where it enters.
-            let mut t0 = 0.0;
-            let steps = 64;
-            for i in 0..=steps {
-                let t = full * f64::from(i) / f64::from(steps);
-                if area.contains(from + dir * t) {
-                    t0 = t;
-                    break;
-                }
+        slow[n_slow] = (i, f);
+        n_slow += 1;
+        let m = area.points.len();
+        for k in 0..m {
+            let (c, d) = (area.points[k], area.points[(k + 1) % m]);
+            let s = d - c;
+            let denom = r.cross(s);
+            if denom.abs() < 1e-12 {
+                continue;
             }
-            extra_per_inch[n_areas] = (t0, t0 + inside, f);
-            n_areas += 1;
+            let t = (c - from).cross(s) / denom;
+            let v = (c - from).cross(r) / denom;
+            if t > 0.0 && t < 1.0 && (0.0..=1.0).contains(&v) && n_cuts < cuts.len() {
+                cuts[n_cuts] = t * full;
+                n_cuts += 1;
+            }
         }
     }
     // Obstacles along the leg, by distance.
@@ -116,7 +122,6 @@ pub fn walk<D: DiceSource>(rules: &IronsidesRules, ground: &Ground, u: &Unit, fr
         if n_obst == obst.len() {
             break;
         }
-        let r = to - from;
         let s = o.b - o.a;
         let t = (o.a - from).cross(s) / r.cross(s);
         let cost = if o.severity <= 0.0 {
@@ -128,50 +133,59 @@ pub fn walk<D: DiceSource>(rules: &IronsidesRules, ground: &Ground, u: &Unit, fr
         };
         obst[n_obst] = (t * full, cost);
         n_obst += 1;
+        if n_cuts < cuts.len() {
+            cuts[n_cuts] = t * full;
+            n_cuts += 1;
+        }
     }
     obst[..n_obst].sort_by(|a, b| a.0.total_cmp(&b.0));
-    // March along in small steps, paying as we go.
-    let step: f64 = 0.25;
+    cuts[..n_cuts].sort_by(f64::total_cmp);
+    // March along piece by piece, paying for each obstacle as it is reached.
     let mut pos = 0.0;
     let mut spent = 0.0;
     let mut next_obst = 0;
+    let mut next_cut = 0;
     let mut crossed = 0u8;
-    while pos < full {
-        if next_obst < n_obst && obst[next_obst].0 <= pos + 1e-9 {
+    let mut disordered = false;
+    'legs: loop {
+        while next_obst < n_obst && obst[next_obst].0 <= pos + 1e-9 {
             let c = obst[next_obst].1;
             if spent + c > allowance {
-                break;
+                break 'legs;
             }
             spent += c;
             crossed += 1;
             disordered = true;
             next_obst += 1;
-            continue;
         }
-        let mut d = step.min(full - pos);
-        if next_obst < n_obst {
-            d = d.min(obst[next_obst].0 - pos).max(1e-6);
+        if pos >= full {
+            break;
         }
-        let mid = pos + d / 2.0;
-        let mut factor = 1.0;
-        for &(t0, t1, f) in &extra_per_inch[..n_areas] {
-            if mid >= t0 && mid <= t1 {
-                factor = f64::min(factor, f);
-                if f < 1.0 {
-                    disordered = true;
-                }
-            }
+        while next_cut < n_cuts && cuts[next_cut] <= pos + 1e-9 {
+            next_cut += 1;
         }
-        let cost = d / factor;
+        let end = if next_cut < n_cuts { cuts[next_cut].min(full) } else { full };
+        let mid = from + dir * ((pos + end) / 2.0);
+        let factor = slow[..n_slow]
+            .iter()
+            .filter(|(i, _)| ground.areas[*i].contains(mid))
+            .fold(1.0f64, |m, &(_, f)| m.min(f));
+        let cost = (end - pos) / factor;
         if spent + cost > allowance + 1e-9 {
-            // Partial step.
+            // Part of this piece.
             let left = (allowance - spent).max(0.0);
+            if left > 0.0 && factor < 1.0 {
+                disordered = true;
+            }
             pos += left * factor;
             spent = allowance;
             break;
         }
+        if factor < 1.0 {
+            disordered = true;
+        }
         spent += cost;
-        pos += d;
+        pos = end;
     }
     let skirmisher = u.is_skirmisher();
     Leg { distance: pos.min(full), spent, disordered: disordered && !skirmisher, obstacles: crossed }
@@ -203,5 +217,31 @@ mod tests {
         assert_eq!(move_allowance(&r, &g, false), 0.0);
         assert_eq!(unlimber(&r, &mut g), None);
         let _ = ScriptedDice::new(&[]);
+    }
+
+    #[test]
+    fn area_costs_are_exact_whatever_the_leg_length() {
+        use crate::army::HorseKind;
+        use crate::battlefield::Area;
+        let r = IronsidesRules::builtin();
+        let horse = Unit::new(0, Side::Parliament, 0, UnitKind::Horse(HorseKind::Trotters), 6);
+        let sq = |kind, y0: f64, y1: f64| Area { kind, points: vec![Vec2::new(-5.0, y0), Vec2::new(5.0, y0), Vec2::new(5.0, y1), Vec2::new(-5.0, y1)] };
+        let mut ground = Ground::open(72.0, 48.0);
+        ground.areas.push(sq(AreaKind::Bog, 1.0, 4.0));
+        let mut d = ScriptedDice::new(&[]);
+        for len in [9.0, 13.0, 18.0, 21.7, 40.0] {
+            let leg = walk(&r, &ground, &horse, Vec2::new(0.0, 0.0), Vec2::new(0.0, len), 18.0, &mut d);
+            assert!((leg.distance - 9.0).abs() < 1e-9 && (leg.spent - 18.0).abs() < 1e-9, "{len}: {leg:?}");
+            assert!(leg.disordered);
+        }
+        // Stopping short of the bog: not disordered.
+        let leg = walk(&r, &ground, &horse, Vec2::new(0.0, 0.0), Vec2::new(0.0, 30.0), 1.0, &mut d);
+        assert!((leg.distance - 1.0).abs() < 1e-9 && !leg.disordered, "{leg:?}");
+        // Hills cost nothing and do not disorder.
+        let mut hill = Ground::open(72.0, 48.0);
+        hill.areas.push(sq(AreaKind::Hill, 1.0, 4.0));
+        let leg = walk(&r, &hill, &horse, Vec2::new(0.0, 0.0), Vec2::new(0.0, 30.0), 18.0, &mut d);
+        assert!((leg.distance - 18.0).abs() < 1e-9 && !leg.disordered, "{leg:?}");
+        d.finish();
     }
 }

@@ -61,6 +61,14 @@ pub fn attached_rerolls(rules: &IronsidesRules, general_rerolls_left: u8) -> (u8
     }
 }
 
+/// Whether a unit that has just lost CV to fire must test reaction: always, unless the optional
+/// quick-game rule (`options.no_reaction_from_fire_at_cv`, 0 = off) excuses units whose current
+/// CV is at least that much.
+pub fn must_test_after_fire(rules: &IronsidesRules, cv_now: u8) -> bool {
+    let t = rules.options.no_reaction_from_fire_at_cv;
+    t == 0 || cv_now < t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,5 +95,14 @@ mod tests {
     #[test]
     fn attached_general_takes_two_off_each_die() {
         assert_eq!(run(3, -2, 0, &[5, 4]).result, ReactionResult::PassBoth);
+    }
+
+    #[test]
+    fn fire_reaction_option() {
+        let mut r = IronsidesRules::builtin();
+        assert!(must_test_after_fire(&r, 6), "off by default: every unit hit tests");
+        r.options.no_reaction_from_fire_at_cv = 4;
+        assert!(!must_test_after_fire(&r, 4));
+        assert!(must_test_after_fire(&r, 3));
     }
 }
