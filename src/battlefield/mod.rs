@@ -3,5 +3,5 @@
 mod geometry;
 mod terrain;
 
-pub use geometry::{Vec2, segment_intersects_segment, angle_diff};
+pub use geometry::{Rect, Vec2, segment_intersects_segment, angle_diff};
 pub use terrain::{Area, AreaKind, Camp, Ground, LinearObstacle, ObstacleKind};
