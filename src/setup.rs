@@ -18,6 +18,16 @@ pub enum RatingSource {
     Randomised { rolls: [u8; 6] },
 }
 
+impl RatingSource {
+    /// This battle's CV: the template's, or the table's CV for one D6.
+    pub fn roll<D: crate::dice::DiceSource>(&self, template_cv: u8, dice: &mut D) -> u8 {
+        match self {
+            RatingSource::Fixed => template_cv,
+            RatingSource::Randomised { rolls } => rolls[usize::from(dice.d6() - 1)],
+        }
+    }
+}
+
 /// How a commander's skill and morale are found for each battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CommanderSource {

@@ -47,6 +47,9 @@ pub struct Commander {
     /// Morale bonus from a heroic pose (+1 RR), or the -1 of "hurt".
     pub morale_adjust: i8,
     pub skill_adjust: i8,
+    /// A replacement is on his way (the old general was lost); he takes up post when
+    /// `out_of_action` runs out.
+    pub replacing: bool,
 }
 
 impl Commander {
@@ -68,6 +71,7 @@ impl Commander {
             captured: false,
             morale_adjust: 0,
             skill_adjust: 0,
+            replacing: false,
         }
     }
     pub fn available(&self) -> bool {

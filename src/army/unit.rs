@@ -215,6 +215,8 @@ pub struct Unit {
     pub spare_responses: u8,
     /// Turns since last in contact with the enemy (for the end of brokenness).
     pub turns_out_of_contact: u8,
+    /// The turn in which it last fought a continuing melee (each pair fights once a turn).
+    pub fought_turn: u16,
 }
 
 impl Unit {
@@ -258,6 +260,7 @@ impl Unit {
             pursuit_target: None,
             spare_responses: 0,
             turns_out_of_contact: 0,
+            fought_turn: 0,
         }
     }
 

@@ -1,6 +1,6 @@
 //! The table: geometry in inches, and the ground.
 
-mod geometry;
+pub mod geometry;
 mod terrain;
 
 pub use geometry::{Rect, Vec2, segment_intersects_segment, angle_diff};

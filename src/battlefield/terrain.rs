@@ -15,6 +15,13 @@ pub enum AreaKind {
     Bog,
 }
 
+impl AreaKind {
+    /// Ground that gives defenders soft cover in close combat.
+    pub fn is_cover(self) -> bool {
+        self == AreaKind::Woods
+    }
+}
+
 /// A closed polygon of ground.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Area {

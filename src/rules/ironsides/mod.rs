@@ -1,5 +1,6 @@
 //! The Ironsides rules (H. J. Whitehouse, 1998): one file per part of the turn sequence.
 
+pub mod battle;
 pub mod charge;
 pub mod dice_rules;
 pub mod fire;

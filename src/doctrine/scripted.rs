@@ -1,0 +1,321 @@
+//! [`ParamAi`]: every decision from the command's doctrine parameters. Decisions are made in a
+//! fixed order and break ties by unit id, so a battle replays exactly from its seed.
+
+use super::ai::{Doctrine, Order, ParamAi, Responses, command_doctrine};
+use super::params::{DoctrineParams, RallyPriority, TargetPreference};
+use crate::army::{CommanderId, Formation, Side, UnitId, UnitKind};
+use crate::battlefield::Vec2;
+use crate::events::Response;
+use crate::rules::ironsides::battle::View;
+use crate::rules::ironsides::battle::command::GeneralOrder;
+use crate::rules::ironsides::movement;
+
+/// Unit vector from a side's army towards the enemy's.
+fn forward(v: &View, side: Side) -> Vec2 {
+    (v.battle.centroid(side.other()) - v.battle.centroid(side)).norm()
+}
+
+fn doctrine_of<'a>(v: &View<'a>, u: UnitId) -> &'a DoctrineParams {
+    command_doctrine(v, v.battle.units[usize::from(u)].command)
+}
+
+/// How much a doctrine likes this enemy as a target: lower is better.
+fn target_score(v: &View, d: &DoctrineParams, from: UnitId, e: UnitId) -> f64 {
+    let enemy = &v.battle.units[usize::from(e)];
+    let dist = v.battle.distance(from, e);
+    let pref = match d.target {
+        TargetPreference::Nearest => 0.0,
+        TargetPreference::Weakest => f64::from(enemy.cv) * 4.0,
+        TargetPreference::Horse if enemy.is_cavalry() => -12.0,
+        TargetPreference::Foot if enemy.kind.is_foot() => -12.0,
+        TargetPreference::Guns if enemy.kind.is_gun() => -12.0,
+        TargetPreference::Broken if enemy.broken => -12.0,
+        _ => 0.0,
+    };
+    let broken = if enemy.broken { -3.0 } else { 0.0 };
+    dist + pref + broken
+}
+
+/// The best enemy for a unit, if any.
+fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<UnitId> {
+    let side = v.battle.units[usize::from(u)].side;
+    v.battle
+        .units
+        .iter()
+        .filter(|e| e.side != side && e.is_active())
+        .map(|e| (target_score(v, d, u, e.id), e.id))
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+        .map(|(_, e)| e)
+}
+
+/// Whether a unit is held back in its command's second line or reserve.
+fn in_reserve(v: &View, d: &DoctrineParams, u: UnitId) -> bool {
+    if d.reserve_fraction <= 0.0 || v.battle.turn >= d.commit_reserve_turn.max(1) {
+        return false;
+    }
+    let b = v.battle;
+    let unit = &b.units[usize::from(u)];
+    let cmd = &b.commands[usize::from(unit.command)];
+    // First-line losses commit the reserve.
+    let (mut lost, mut start) = (0u32, 0u32);
+    let mut rank = 0;
+    let mut n = 0;
+    let my_d = b.nearest_enemy_distance(u);
+    for &o in &cmd.units {
+        let ou = &b.units[usize::from(o)];
+        n += 1;
+        start += u32::from(ou.start_cv);
+        lost += u32::from(ou.start_cv - ou.cv.min(ou.start_cv)) + if ou.is_active() { 0 } else { u32::from(ou.cv) };
+        if o != u && ou.is_active() && (b.nearest_enemy_distance(o), o) < (my_d, u) {
+            rank += 1;
+        }
+    }
+    if start > 0 && f64::from(lost) >= d.commit_reserve_when_lost * f64::from(start) {
+        return false;
+    }
+    let reserve = (n as f64 * d.reserve_fraction).floor() as usize;
+    rank >= n as usize - reserve
+}
+
+impl Doctrine for ParamAi {
+    fn general(&mut self, v: &View, g: CommanderId) -> GeneralOrder {
+        let b = v.battle;
+        let c = &b.commanders[usize::from(g)];
+        let fwd = forward(v, c.side);
+        let Some(cmd) = c.command else {
+            // The Captain-General watches from behind the centre of his subordinates.
+            let (mut s, mut n) = (Vec2::new(0.0, 0.0), 0.0);
+            for o in b.commanders.iter().filter(|o| o.side == c.side && !o.is_captain_general && o.available()) {
+                s = s + o.pos;
+                n += 1.0;
+            }
+            let centre = if n > 0.0 { s * (1.0 / n) } else { b.centroid(c.side) };
+            return GeneralOrder { to: centre - fwd * 4.0, attach: None, join: None };
+        };
+        let d = command_doctrine(v, cmd);
+        let units = &b.commands[usize::from(cmd)].units;
+        let (mut s, mut n) = (Vec2::new(0.0, 0.0), 0.0);
+        for &u in units.iter().filter(|&&u| b.units[usize::from(u)].is_active()) {
+            s = s + b.units[usize::from(u)].pos;
+            n += 1.0;
+        }
+        if n == 0.0 {
+            return GeneralOrder { to: c.pos, attach: None, join: None };
+        }
+        let centre = s * (1.0 / n);
+        if d.general_leads {
+            // Lead the strongest unit nearest the enemy once battle is near.
+            let lead = units
+                .iter()
+                .filter(|&&u| b.units[usize::from(u)].is_active() && !b.units[usize::from(u)].broken)
+                .map(|&u| (b.nearest_enemy_distance(u) - 2.0 * f64::from(b.units[usize::from(u)].cv), u))
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+                .map(|(_, u)| u);
+            if let Some(u) = lead {
+                if b.nearest_enemy_distance(u) <= d.general_leads_within || c.attached_unit == Some(u) {
+                    return GeneralOrder { to: b.units[usize::from(u)].pos, attach: Some(u), join: None };
+                }
+            }
+        }
+        GeneralOrder { to: centre - fwd * 2.0, attach: None, join: None }
+    }
+
+    fn split_lps(&mut self, v: &View, _cg: CommanderId, lps: u8, reach: &[bool; 64], out: &mut [u8; 64]) {
+        *out = [0; 64];
+        // Need: units able to act, more for damaged ones.
+        let mut need = [0u32; 64];
+        for (i, c) in v.battle.commands.iter().enumerate().take(64) {
+            if !reach[i] {
+                continue;
+            }
+            for &u in &c.units {
+                let unit = &v.battle.units[usize::from(u)];
+                if unit.is_active() {
+                    need[i] += 1 + u32::from(unit.start_cv - unit.cv.min(unit.start_cv));
+                }
+            }
+        }
+        for _ in 0..lps {
+            let best = (0..64).filter(|&i| reach[i] && need[i] > 0).max_by_key(|&i| (need[i] * 8 / (u32::from(out[i]) + 1), std::cmp::Reverse(i)));
+            match best {
+                Some(i) => out[i] += 1,
+                None => break,
+            }
+        }
+    }
+
+    fn rally_priority(&mut self, v: &View, u: UnitId) -> i32 {
+        let unit = &v.battle.units[usize::from(u)];
+        match doctrine_of(v, u).rally_priority {
+            RallyPriority::Weakest => i32::from(unit.start_cv) - i32::from(unit.cv),
+            RallyPriority::Strongest => i32::from(unit.cv),
+            RallyPriority::FrontLine => -(v.battle.nearest_enemy_distance(u).min(1000.0) as i32),
+        }
+    }
+
+    fn rally_attempts(&mut self, v: &View, u: UnitId) -> u8 {
+        let d = doctrine_of(v, u);
+        let unit = &v.battle.units[usize::from(u)];
+        let missing = unit.start_cv.saturating_sub(unit.cv);
+        if d.aggression >= 0.9 && v.battle.nearest_enemy_distance(u) < 12.0 { missing.min(1) } else { missing.min(3) }
+    }
+
+    fn rerolls_on_rally(&mut self, v: &View, u: UnitId) -> bool {
+        doctrine_of(v, u).rerolls_on_rally
+    }
+
+    fn order(&mut self, v: &View, u: UnitId) -> Order {
+        let b = v.battle;
+        let unit = &b.units[usize::from(u)];
+        let d = doctrine_of(v, u);
+        let fwd = forward(v, unit.side);
+        if unit.kind.is_gun() {
+            return if unit.formation == Formation::Limbered { Order::Unlimber } else { Order::Hold };
+        }
+        if unit.broken {
+            return Order::Hold;
+        }
+        if unit.cv <= d.pull_back_cv && b.nearest_enemy_distance(u) < 10.0 {
+            return Order::FallBack { to: unit.pos - fwd * 10.0 };
+        }
+        let Some(t) = best_target(v, d, u) else { return Order::Hold };
+        let target = &b.units[usize::from(t)];
+        let dist = b.distance(u, t);
+        // Foot in hedgehog goes back to line when no horse threatens.
+        if unit.formation == Formation::Hedgehog {
+            let horse_near = b.units.iter().any(|e| e.side != unit.side && e.is_active() && e.is_cavalry() && b.distance(u, e.id) < 12.0);
+            return if horse_near { Order::Hold } else { Order::Form(Formation::Line) };
+        }
+        if b.turn < d.advance_from_turn && !(d.hold_ground_within > 0.0 && dist <= d.hold_ground_within) {
+            return Order::Hold;
+        }
+        if d.hold_ground_within > 0.0 && dist > d.hold_ground_within && b.turn < d.advance_from_turn.max(1) {
+            return Order::Hold;
+        }
+        if in_reserve(v, d, u) {
+            // Follow the first line at the doctrine's distance.
+            let first = b.commands[usize::from(unit.command)]
+                .units
+                .iter()
+                .filter(|&&o| o != u && b.units[usize::from(o)].is_active() && !in_reserve(v, d, o))
+                .map(|&o| (b.units[usize::from(o)].pos.dist(unit.pos), o))
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            return match first {
+                Some((gap, o)) if gap > d.second_line_distance + 1.5 => {
+                    let to = b.units[usize::from(o)].pos - fwd * d.second_line_distance;
+                    Order::Advance { to: Vec2::new(to.x, to.y) }
+                }
+                _ => Order::Hold,
+            };
+        }
+        // Skirmishers and dragoons fight on foot at musket range.
+        if unit.kind == UnitKind::Dragoons && unit.formation != Formation::Dismounted && dist < 8.0 {
+            return Order::Form(Formation::Dismounted);
+        }
+        if unit.is_skirmisher() {
+            let long = v.setup.rules.fire.ranges.skirmishers.long;
+            return if dist > long { Order::Advance { to: target.pos } } else { Order::Hold };
+        }
+        // Charge: not foot against horse, strong enough, within reach this turn.
+        let reach = movement::move_allowance(&v.setup.rules, unit, false);
+        let ratio = f64::from(unit.cv) / f64::from(target.cv.max(1));
+        let may_charge = !(unit.kind.is_foot() && target.is_cavalry()) && unit.cv >= d.charge_min_cv && (!d.attack_only_broken || target.broken || target.cv <= 2);
+        if may_charge && dist <= reach && ratio >= d.charge_ratio && !unit.disordered {
+            return Order::Charge { target: t };
+        }
+        if d.aggression < 0.5 && dist < 12.0 && b.turn < d.advance_from_turn + 2 {
+            return Order::Hold;
+        }
+        // Foot halts at volley range; others close.
+        if unit.kind.is_foot() && dist <= v.setup.rules.fire.ranges.infantry.short + 0.5 {
+            return Order::Hold;
+        }
+        Order::Advance { to: target.pos }
+    }
+
+    fn fire_target(&mut self, v: &View, u: UnitId, candidates: &[UnitId]) -> Option<UnitId> {
+        let d = doctrine_of(v, u);
+        let b = v.battle;
+        let unit = &b.units[usize::from(u)];
+        // Keep the last shot for a charge when enemy horse is close.
+        let shots_left = crate::rules::ironsides::fire::shots_per_turn(&v.setup.rules, unit).saturating_sub(unit.shots_fired);
+        let horse_close = b.units.iter().any(|e| e.side != unit.side && e.is_active() && e.is_cavalry() && b.distance(u, e.id) < 14.0);
+        if shots_left <= 1 && horse_close {
+            return None;
+        }
+        candidates.iter().copied().min_by(|&a, &c| target_score(v, d, u, a).total_cmp(&target_score(v, d, u, c)).then(a.cmp(&c)))
+    }
+
+    fn reaction_rerolls(&mut self, v: &View, u: UnitId, available: u8) -> u8 {
+        if doctrine_of(v, u).rerolls_on_reaction { available } else { 0 }
+    }
+
+    fn standoff(&mut self, v: &View, target: UnitId, charger: UnitId) -> f64 {
+        let d = doctrine_of(v, target);
+        let t = &v.battle.units[usize::from(target)];
+        if t.is_cavalry() && d.countercharge {
+            return 6.0_f64.max(d.standoff_default);
+        }
+        if v.battle.units[usize::from(charger)].is_cavalry() { d.standoff_vs_horse } else { d.standoff_default }
+    }
+
+    fn responses(&mut self, v: &View, u: UnitId, charger: UnitId) -> Responses {
+        let d = doctrine_of(v, u);
+        let b = v.battle;
+        let unit = &b.units[usize::from(u)];
+        let mut out: Responses = [None; 4];
+        let mut k = 0;
+        let mut push = |r: Response| {
+            if k < out.len() {
+                out[k] = Some(r);
+                k += 1;
+            }
+        };
+        if unit.disordered {
+            push(Response::FormUp);
+        }
+        if !b.in_front_arc(u, charger) {
+            push(Response::ChangeFacing);
+        }
+        let c = &b.units[usize::from(charger)];
+        if unit.is_cavalry() {
+            if d.countercharge {
+                push(Response::Countercharge);
+            }
+            push(Response::Fire);
+        } else if unit.is_skirmisher() || unit.kind.is_gun() {
+            if unit.kind.is_gun() {
+                push(Response::Fire);
+            }
+            if d.evade {
+                push(Response::Evade);
+            }
+            push(Response::Fire);
+        } else {
+            if c.is_cavalry() && d.hedgehog_vs_horse && unit.kind.is_foot() {
+                push(Response::ChangeFormation);
+            }
+            push(Response::Fire);
+        }
+        out
+    }
+
+    fn support_charge(&mut self, v: &View, u: UnitId, _charger: UnitId) -> bool {
+        let d = doctrine_of(v, u);
+        d.support_charges && v.battle.units[usize::from(u)].cv >= d.charge_min_cv
+    }
+
+    fn opportunity_charge(&mut self, v: &View, u: UnitId, enemy: UnitId) -> bool {
+        let d = doctrine_of(v, u);
+        let (me, e) = (&v.battle.units[usize::from(u)], &v.battle.units[usize::from(enemy)]);
+        d.support_charges && d.aggression >= 0.8 && me.cv >= d.charge_min_cv && f64::from(me.cv) / f64::from(e.cv.max(1)) >= d.charge_ratio
+    }
+
+    fn retreat_distance(&mut self, v: &View, u: UnitId) -> f64 {
+        doctrine_of(v, u).retreat_distance
+    }
+
+    fn take_camp(&mut self, v: &View, u: UnitId) -> bool {
+        doctrine_of(v, u).take_camp
+    }
+}

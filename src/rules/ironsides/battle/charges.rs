@@ -1,0 +1,239 @@
+//! Steps 13-14: the target of a charge reacts and makes its emergency responses; support
+//! charges join in; then the charge goes home (step 15 follows in `close_combat`).
+
+use super::close_combat::Fighter;
+use super::{Battle, View, emit, fire_cv};
+use crate::army::{Formation, UnitId, UnitKind, UnitStatus};
+use crate::battlefield::{Vec2, angle_diff};
+use crate::dice::DiceSource;
+use crate::doctrine::Doctrine;
+use crate::events::{Event, Observer, ReactionCause, ReactionResult, Response};
+use crate::rules::ironsides::charge as charge_rules;
+use crate::rules::ironsides::dice_rules::Rerolls;
+use crate::rules::ironsides::melee::Approach;
+use crate::rules::ironsides::movement;
+use crate::setup::BattleSetup;
+
+/// A charge whose charger passed its reaction to close.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChargePlan {
+    pub charger: UnitId,
+    pub target: UnitId,
+    pub standoff: f64,
+    /// Where the charger began its move (for the flank and rear rule).
+    pub start: Vec2,
+    /// An opportunity charge by the side not moving.
+    pub opportunity: bool,
+}
+
+/// Most units that can join one melee on the defending side.
+pub const MAX_SUPPORT: usize = 3;
+
+impl Battle {
+    /// Steps 13-15 for every charge that goes in, in the order declared.
+    pub(super) fn resolve_charges<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+        for k in 0..self.charges.len() {
+            let plan = self.charges[k];
+            let (c, t) = (&self.units[usize::from(plan.charger)], &self.units[usize::from(plan.target)]);
+            if !c.is_active() || !t.is_active() || c.pinned {
+                continue;
+            }
+            self.one_charge(setup, plan, dice, ai, obs);
+        }
+        self.charges.clear();
+    }
+
+    fn one_charge<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, plan: ChargePlan, dice: &mut D, ai: &mut A, obs: &mut O) {
+        let rules = &*setup.rules;
+        let (charger, target) = (plan.charger, plan.target);
+        // Flank or rear: the charger began behind the target's flank (outside its front arc).
+        let t = &self.units[usize::from(target)];
+        let mut flank = angle_diff((plan.start - t.pos).facing(), t.facing).abs() > std::f64::consts::FRAC_PI_4 * 1.5;
+        let engaged_front = t.pinned;
+        let mut target_approach = Approach::Standing;
+        if engaged_front {
+            // Already fighting to its front: 2D6; pass both and it faces about.
+            if flank && self.react(setup, target, ReactionCause::FlankAttackWhileEngaged, dice, ai, obs) == ReactionResult::PassBoth {
+                flank = false;
+            }
+        } else {
+            // Step 13: the target reacts; its passed dice are its emergency-response dice.
+            let r = self.react(setup, target, ReactionCause::Charged, dice, ai, obs);
+            match r {
+                ReactionResult::Rout => {
+                    self.rout(setup, target, dice, ai, obs);
+                    return;
+                }
+                ReactionResult::FailBoth => {
+                    let d = ai.retreat_distance(&View { battle: self, setup }, target).max(rules.reaction.retreat_min);
+                    self.retreat(setup, target, d, obs);
+                    // The charger may still reach a target that ran, with distance to spare.
+                    let reach = movement::move_allowance(rules, &self.units[usize::from(charger)], false);
+                    if !self.units[usize::from(target)].is_active() || reach < plan.standoff + d {
+                        return;
+                    }
+                }
+                _ => {
+                    let passed = if r == ReactionResult::PassBoth { 2 } else { 1 };
+                    match self.emergency_responses(setup, plan, passed, dice, ai, obs) {
+                        Some((approach, refaced)) => {
+                            target_approach = approach;
+                            if refaced {
+                                flank = false;
+                            }
+                        }
+                        None => return, // evaded: the charge strikes air
+                    }
+                }
+            }
+        }
+        if !self.units[usize::from(charger)].is_active() || !self.units[usize::from(target)].is_active() {
+            return;
+        }
+        // Step 14: support charges from the target's side.
+        let mut defenders = [Fighter { id: target, approach: target_approach }; 1 + MAX_SUPPORT];
+        let mut n_def = 1;
+        if !engaged_front {
+            n_def += self.support_charges(setup, charger, target, &mut defenders[1..], dice, ai, obs);
+        }
+        self.make_contact(charger, target, flank);
+        self.overrun_generals(setup, charger, dice, obs);
+        let attackers = [Fighter { id: charger, approach: Approach::Charging(plan.standoff) }];
+        self.melee(setup, &attackers, &defenders[..n_def], flank, false, dice, ai, obs);
+    }
+
+    /// The target's emergency responses. Returns its approach to the melee and whether it
+    /// refaced, or None if it evaded.
+    fn emergency_responses<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, plan: ChargePlan, passed: u8, dice: &mut D, ai: &mut A, obs: &mut O) -> Option<(Approach, bool)> {
+        let rules = &*setup.rules;
+        let (charger, target) = (plan.charger, plan.target);
+        let n = charge_rules::response_dice(rules, Some(passed));
+        let cv = self.units[usize::from(target)].cv as i8;
+        let (g, avail) = self.rerolls_for(setup, target);
+        let want = ai.reaction_rerolls(&View { battle: self, setup }, target, avail).min(avail);
+        let mut rr = Rerolls::new(want);
+        let mut successes = charge_rules::roll_responses(rules, dice, n, cv, &mut rr);
+        self.spend_rerolls(g, rr.used);
+        let wanted = ai.responses(&View { battle: self, setup }, target, charger);
+        let mut approach = Approach::Standing;
+        let mut refaced = false;
+        let mut countercharged = false;
+        for r in wanted.into_iter().flatten() {
+            if successes == 0 {
+                break;
+            }
+            if !charge_rules::response_allowed(&self.units[usize::from(target)], r) {
+                continue;
+            }
+            successes -= 1;
+            emit(obs, Event::EmergencyResponse { unit: target, dice: n, successes: successes + 1, chosen: r });
+            match r {
+                Response::ChangeFacing => {
+                    let u = &mut self.units[usize::from(target)];
+                    u.facing = (plan.start - u.pos).facing();
+                    refaced = true;
+                }
+                Response::ChangeFormation => {
+                    let vs_horse = self.units[usize::from(charger)].is_cavalry();
+                    let u = &mut self.units[usize::from(target)];
+                    if u.kind.is_foot() && vs_horse {
+                        u.formation = Formation::Hedgehog;
+                        u.frontage = 2.0;
+                    } else if u.kind == UnitKind::Dragoons {
+                        u.formation = Formation::Dismounted;
+                    }
+                }
+                Response::FormUp => self.units[usize::from(target)].disordered = false,
+                Response::Fire => {
+                    if crate::rules::ironsides::fire::has_shot(rules, &self.units[usize::from(target)]) {
+                        self.shoot(setup, target, charger, false, None, dice, obs);
+                    }
+                }
+                Response::Limber => {}
+                Response::Evade => {
+                    let d = charge_rules::evade_distance(rules, dice, &self.units[usize::from(target)]);
+                    if self.units[usize::from(target)].kind.is_gun() {
+                        // Running gunners leave their cannon.
+                        self.units[usize::from(target)].status = UnitStatus::Abandoned;
+                        self.unit_gone(setup, target);
+                        emit(obs, Event::Retreat { unit: target, distance: d });
+                    } else {
+                        self.retreat(setup, target, d, obs);
+                    }
+                    return None;
+                }
+                Response::Countercharge => {
+                    let reach = charge_rules::countercharge_reach(rules, &self.units[usize::from(target)]);
+                    approach = Approach::Charging(reach.min(plan.standoff));
+                    countercharged = true;
+                }
+            }
+        }
+        // A spare success after a countercharge: a free pistol shot as the lines meet.
+        if countercharged && successes > 0 && self.units[usize::from(target)].is_cavalry() {
+            let m = crate::rules::ironsides::fire::fire_modifier(rules, &self.units[usize::from(target)], 0.0, true);
+            self.shoot(setup, target, charger, true, m, dice, obs);
+        }
+        Some((approach, refaced))
+    }
+
+    /// Step 14: the target's side may support it with horse in line that can reach the charger
+    /// (2" x CV): 2 emergency-response dice, one success if facing the charger, two if it must
+    /// reface first. Writes the supporters into `out`; returns how many.
+    #[allow(clippy::too_many_arguments)]
+    fn support_charges<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, charger: UnitId, target: UnitId, out: &mut [Fighter], dice: &mut D, ai: &mut A, obs: &mut O) -> usize {
+        let rules = &*setup.rules;
+        let side = self.units[usize::from(target)].side;
+        let mut n = 0;
+        for i in 0..self.units.len() {
+            if n == out.len() {
+                break;
+            }
+            let u = &self.units[i];
+            let id = i as UnitId;
+            if u.side != side || id == target || !u.is_active() || !u.is_cavalry() || u.pinned || u.broken || u.pursuing > 0 || u.formation == Formation::MarchColumn || self.charges.iter().any(|c| c.target == id) {
+                continue;
+            }
+            let dist = self.distance(id, charger);
+            if dist > charge_rules::countercharge_reach(rules, u) {
+                continue;
+            }
+            if !ai.support_charge(&View { battle: self, setup }, id, charger) {
+                continue;
+            }
+            let needs = if self.in_front_arc(id, charger) { 1 } else { 2 };
+            let cv = fire_cv(rules, self, setup, id);
+            let (g, avail) = self.rerolls_for(setup, id);
+            let mut rr = Rerolls::new(avail.min(1));
+            let ok = charge_rules::roll_responses(rules, dice, charge_rules::response_dice(rules, None), cv, &mut rr);
+            self.spend_rerolls(g, rr.used);
+            emit(obs, Event::SupportCharge { unit: id, target: charger, successes: ok });
+            if ok >= needs {
+                out[n] = Fighter { id, approach: Approach::Charging(dist) };
+                n += 1;
+                let c = self.units[usize::from(charger)].pos;
+                let u = &mut self.units[i];
+                u.facing = (c - u.pos).facing();
+            } else if ok >= 1 {
+                // Only enough to reface (E15).
+                let c = self.units[usize::from(charger)].pos;
+                let u = &mut self.units[i];
+                u.facing = (c - u.pos).facing();
+            }
+        }
+        n
+    }
+
+    /// Puts the charger's front against the target (its flank or rear for a flank attack).
+    fn make_contact(&mut self, charger: UnitId, target: UnitId, flank: bool) {
+        let t = self.rect(target);
+        let c = &self.units[usize::from(charger)];
+        let dir = (c.pos - t.centre).norm();
+        let gap = if flank { t.frontage / 2.0 } else { t.depth / 2.0 } + c.depth / 2.0;
+        let pos = t.centre + dir * gap;
+        let u = &mut self.units[usize::from(charger)];
+        u.pos = pos;
+        u.facing = (t.centre - pos).facing();
+        u.moved = true;
+    }
+}

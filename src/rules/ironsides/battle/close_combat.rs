@@ -1,0 +1,334 @@
+//! Step 15, close combat: dice, modifiers, flank attacks striking first, foot breaking to
+//! horse, results, victory, pursuit; continuing melees; and camps.
+
+use super::{Battle, View, emit, fire_cv};
+use crate::army::{HorseKind, UnitId, UnitKind};
+use crate::dice::DiceSource;
+use crate::doctrine::Doctrine;
+use crate::events::{Event, LossCause, Observer, ReactionCause, ReactionResult};
+use crate::rules::ironsides::dice_rules::{Rerolls, succeeds};
+use crate::rules::ironsides::melee::{self, Approach, CombatResult, Cover, Role};
+use crate::rules::ironsides::{fire, pursuit};
+use crate::setup::BattleSetup;
+
+/// One unit in a melee and how it came in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fighter {
+    pub id: UnitId,
+    pub approach: Approach,
+}
+
+impl Battle {
+    /// A close combat between `att` (the charger, or the side moving) and `def`. Losses are
+    /// shared out round-robin among several defenders, the main target first.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn melee<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, att: &[Fighter], def: &[Fighter], flank: bool, from_pursuit: bool, dice: &mut D, ai: &mut A, obs: &mut O) {
+        let (a0, d0) = (att[0].id, def[0].id);
+        let mut lost = [0u8; 2]; // attackers, defenders
+        // Trotting pistoleers spend one die on a pistol shot before the melee.
+        let mut pistol = [0u8; 2];
+        for (s, side) in [att, def].iter().enumerate() {
+            for f in side.iter() {
+                let u = &self.units[usize::from(f.id)];
+                if u.kind == UnitKind::Horse(HorseKind::PistoleerTrotters) && matches!(f.approach, Approach::Charging(_)) && u.is_active() {
+                    let enemy = if s == 0 { d0 } else { a0 };
+                    let m = fire::fire_modifier(&setup.rules, u, 0.0, true);
+                    if self.shoot(setup, f.id, enemy, true, m, dice, obs) {
+                        lost[1 - s] += 1;
+                    }
+                    pistol[s] += 1;
+                }
+            }
+        }
+        // The flank attacker strikes first: the defenders' losses apply before they roll.
+        let (a_dice, a_hits) = self.strike(setup, att, d0, Role::Attacker, flank, pistol[0], dice);
+        if flank {
+            lost[1] += self.share_losses(setup, def, a_hits, dice, obs);
+        }
+        let (d_dice, d_hits) = self.strike(setup, def, a0, Role::Defender, false, pistol[1], dice);
+        if !flank {
+            lost[1] += self.share_losses(setup, def, a_hits, dice, obs);
+        }
+        lost[0] += self.share_losses(setup, att, d_hits, dice, obs);
+        emit(obs, Event::Melee { attacker: a0, defender: d0, attacker_dice: a_dice, defender_dice: d_dice, attacker_hits: a_hits, defender_hits: d_hits, flank });
+        // Foot that lost at least 2 CV and twice what it inflicted on horse breaks; the horse
+        // try to mop them up in a second round.
+        let rules = &*setup.rules;
+        for (s, (mine, theirs)) in [(att, def), (def, att)].into_iter().enumerate() {
+            let foot = &self.units[usize::from(mine[0].id)];
+            let enemy = &self.units[usize::from(theirs[0].id)];
+            if foot.is_active() && !foot.broken && melee::foot_breaks(rules, foot, enemy, lost[s], lost[1 - s]) {
+                self.units[usize::from(mine[0].id)].broken = true;
+                emit(obs, Event::FootBroke { unit: mine[0].id });
+                let (_, h) = self.strike_standing(setup, theirs, mine[0].id, dice);
+                lost[s] += self.share_losses(setup, mine, h, dice, obs);
+                let (_, h) = self.strike_standing(setup, mine, theirs[0].id, dice);
+                lost[1 - s] += self.share_losses(setup, theirs, h, dice, obs);
+            }
+        }
+        self.combat_result(setup, att, def, lost, from_pursuit, dice, ai, obs);
+    }
+
+    /// Rolls the dice of one side of a melee against the enemy's main unit; returns (dice, hits).
+    #[allow(clippy::too_many_arguments)]
+    fn strike<D: DiceSource>(&mut self, setup: &BattleSetup, side: &[Fighter], enemy: UnitId, role: Role, flank: bool, spent: u8, dice: &mut D) -> (u8, u8) {
+        let rules = &*setup.rules;
+        let (mut n_all, mut hits) = (0u8, 0u8);
+        let mut spent = spent;
+        for f in side {
+            let u = &self.units[usize::from(f.id)];
+            let e = &self.units[usize::from(enemy)];
+            if !u.is_active() || !e.is_active() {
+                continue;
+            }
+            let mut n = melee::melee_dice(rules, u, f.approach, e, role, flank);
+            if spent > 0 && u.kind == UnitKind::Horse(HorseKind::PistoleerTrotters) {
+                n = n.saturating_sub(1);
+                spent -= 1;
+            }
+            let cover = self.cover_of(setup, enemy, f.id);
+            let m = melee::melee_modifier(rules, u, e, cover, role);
+            let cv = fire_cv(rules, self, setup, f.id);
+            // Re-rolls in melee only for a general who is in there himself.
+            let g = self.attached_general(f.id);
+            let mut rr = Rerolls::new(g.map(|g| self.commanders[usize::from(g)].rerolls_left).unwrap_or(0));
+            hits += melee::roll_melee(rules, dice, n, m, cv, &mut rr);
+            self.spend_rerolls(g, rr.used);
+            n_all += n;
+        }
+        (n_all, hits)
+    }
+
+    /// The second round against broken foot: everyone standing.
+    fn strike_standing<D: DiceSource>(&mut self, setup: &BattleSetup, side: &[Fighter], enemy: UnitId, dice: &mut D) -> (u8, u8) {
+        let mut standing = [Fighter { id: 0, approach: Approach::Standing }; 1 + super::charges::MAX_SUPPORT];
+        let n = side.len().min(standing.len());
+        for (s, f) in standing.iter_mut().zip(side) {
+            s.id = f.id;
+        }
+        self.strike(setup, &standing[..n], enemy, Role::Defender, false, 0, dice)
+    }
+
+    /// Applies `hits` to a side, one at a time round-robin from the main unit; returns CV lost.
+    fn share_losses<D: DiceSource, O: Observer>(&mut self, setup: &BattleSetup, side: &[Fighter], hits: u8, dice: &mut D, obs: &mut O) -> u8 {
+        let mut total = 0;
+        let mut k = 0;
+        let mut left = hits;
+        let mut idle = 0;
+        while left > 0 && idle < side.len() {
+            let id = side[k % side.len()].id;
+            k += 1;
+            if self.units[usize::from(id)].is_active() {
+                total += self.lose_cv(setup, id, 1, LossCause::Melee, dice, obs);
+                left -= 1;
+                idle = 0;
+            } else {
+                idle += 1;
+            }
+        }
+        total
+    }
+
+    /// The loser (more CV lost) tests 2D6: hold, retreat or rout; winning horse gains a CV
+    /// for victory and may pursue. Equal losses: everyone stays pinned.
+    #[allow(clippy::too_many_arguments)]
+    fn combat_result<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, att: &[Fighter], def: &[Fighter], lost: [u8; 2], from_pursuit: bool, dice: &mut D, ai: &mut A, obs: &mut O) {
+        let rules = &*setup.rules;
+        let (a0, d0) = (att[0].id, def[0].id);
+        if lost[0] == lost[1] {
+            for (mine, theirs) in [(att, d0), (def, a0)] {
+                for f in mine {
+                    let u = &mut self.units[usize::from(f.id)];
+                    if u.is_active() {
+                        u.pinned = true;
+                        u.engaged_with = Some(theirs);
+                    }
+                }
+            }
+            self.unpin_if_alone(a0);
+            self.unpin_if_alone(d0);
+            emit(obs, Event::MeleeResult { winner: None, loser: None, result: ReactionResult::PassBoth });
+            return;
+        }
+        let (winners, losers) = if lost[0] < lost[1] { (att, def) } else { (def, att) };
+        let (w0, l0) = (winners[0].id, losers[0].id);
+        let mut main_result = ReactionResult::PassBoth;
+        let mut left_contact = true;
+        for f in losers {
+            if !self.units[usize::from(f.id)].is_active() {
+                continue;
+            }
+            let test = self.react(setup, f.id, ReactionCause::MeleeLost, dice, ai, obs);
+            if f.id == l0 {
+                main_result = test;
+            }
+            let old = self.units[usize::from(f.id)].pos;
+            match melee::combat_result(test) {
+                CombatResult::Hold if !self.units[usize::from(f.id)].is_cavalry() => {
+                    // Foot holds and fights on next turn.
+                    let u = &mut self.units[usize::from(f.id)];
+                    u.pinned = true;
+                    u.engaged_with = Some(w0);
+                    if f.id == l0 {
+                        left_contact = false;
+                    }
+                }
+                CombatResult::Hold => {
+                    let d = ai.retreat_distance(&View { battle: self, setup }, f.id).clamp(rules.close_combat.horse_hold_retire_min, rules.close_combat.horse_hold_retire_max);
+                    self.retreat(setup, f.id, d, obs);
+                }
+                CombatResult::Retreat => {
+                    let d = ai.retreat_distance(&View { battle: self, setup }, f.id).clamp(rules.close_combat.retreat_min, rules.close_combat.retreat_max);
+                    self.retreat(setup, f.id, d, obs);
+                    // The winner takes the ground (horse pursue instead).
+                    let w = &mut self.units[usize::from(w0)];
+                    if f.id == l0 && w.is_active() && !w.is_cavalry() {
+                        w.pos = old;
+                    }
+                }
+                CombatResult::Rout => self.rout(setup, f.id, dice, ai, obs),
+            }
+        }
+        emit(obs, Event::MeleeResult { winner: Some(w0), loser: Some(l0), result: main_result });
+        for f in winners {
+            let u = &mut self.units[usize::from(f.id)];
+            if !u.is_active() {
+                continue;
+            }
+            if left_contact || u.engaged_with != Some(l0) {
+                u.pinned = false;
+                u.engaged_with = None;
+            } else {
+                u.pinned = true;
+                u.engaged_with = Some(l0);
+            }
+            if !u.is_cavalry() {
+                continue;
+            }
+            // Victorious horse: +1 CV (the Goring example; an option), never above the start.
+            self.gain_cv(f.id, rules.options.victory_cv_bonus, obs);
+            if left_contact && !from_pursuit && self.units[usize::from(f.id)].pursuing == 0 {
+                self.pursue_after_victory(setup, f.id, l0, dice, ai, obs);
+            }
+        }
+    }
+
+    fn unpin_if_alone(&mut self, id: UnitId) {
+        let u = &self.units[usize::from(id)];
+        if let Some(e) = u.engaged_with {
+            if !self.units[usize::from(e)].is_active() {
+                let u = &mut self.units[usize::from(id)];
+                u.pinned = false;
+                u.engaged_with = None;
+            }
+        }
+    }
+
+    /// Victorious cavalry pursues unless it halts (1D6 <= CV trotters, 2D6 summed gallopers):
+    /// D6 x 3" after the beaten foe, losing a CV; what it meets, it fights at once.
+    fn pursue_after_victory<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, foe: UnitId, dice: &mut D, ai: &mut A, obs: &mut O) {
+        let rules = &*setup.rules;
+        let (_, halted) = pursuit::halt_test(rules, dice, &self.units[usize::from(id)]);
+        if halted {
+            emit(obs, Event::PursuitHalted { unit: id, turns: 0 });
+            return;
+        }
+        emit(obs, Event::PursuitStarted { unit: id, target: foe });
+        let u = &mut self.units[usize::from(id)];
+        u.pursuing = 1;
+        u.pursuit_target = Some(foe);
+        if self.pursuit_cost(setup, id, dice, obs) {
+            return;
+        }
+        let d = pursuit::pursuit_distance(rules, dice);
+        self.pursue(setup, id, d, dice, ai, obs);
+    }
+
+    /// A pursuer runs into an enemy: a close combat at once, two dice a side.
+    pub(super) fn pursuit_melee<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, pursuer: UnitId, enemy: UnitId, dice: &mut D, ai: &mut A, obs: &mut O) {
+        if self.units[usize::from(enemy)].pinned {
+            return; // it cannot fight two at once here: the pursuer rides past
+        }
+        let att = [Fighter { id: pursuer, approach: Approach::Pursuit }];
+        let def = [Fighter { id: enemy, approach: Approach::Pursuit }];
+        self.melee(setup, &att, &def, false, true, dice, ai, obs);
+    }
+
+    /// Pinned units fight on, once a turn (in the first half), standing.
+    pub(super) fn continuing_melees<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+        if self.half != 0 {
+            return;
+        }
+        for i in 0..self.units.len() {
+            let u = &self.units[i];
+            let Some(e) = u.engaged_with else { continue };
+            let id = i as UnitId;
+            // Each pair once: the moving side's unit attacks.
+            if !u.is_active() || !u.pinned || u.side != self.moving || !self.units[usize::from(e)].is_active() || u.fought_turn == self.turn {
+                continue;
+            }
+            self.units[i].fought_turn = self.turn;
+            self.units[usize::from(e)].fought_turn = self.turn;
+            let att = [Fighter { id, approach: Approach::Standing }];
+            let def = [Fighter { id: e, approach: Approach::Standing }];
+            self.melee(setup, &att, &def, false, false, dice, ai, obs);
+        }
+    }
+
+    /// Cover the `defender` has against `attacker`: woods are soft cover; a hedge, ditch or
+    /// stream between them soft, a wall (or an obstacle marked hard) hard.
+    pub(crate) fn cover_of(&self, setup: &BattleSetup, defender: UnitId, attacker: UnitId) -> Cover {
+        let d = self.units[usize::from(defender)].pos;
+        let a = self.units[usize::from(attacker)].pos;
+        let mut cover = Cover::None;
+        for o in setup.ground.obstacles_crossed(a, d) {
+            if o.hard_cover {
+                return Cover::Hard;
+            }
+            cover = Cover::Soft;
+        }
+        if cover == Cover::None && setup.ground.area_at(d).is_some_and(|k| k.is_cover()) {
+            cover = Cover::Soft;
+        }
+        cover
+    }
+
+    /// A horseman reaches the enemy camp: the firelocks test reaction (passing at least one
+    /// die they stand) and fight from soft cover (hard if entrenched). If the attacker wins,
+    /// the camp is taken: every unit of its side -1 CV, each captor +1.
+    pub(super) fn attack_camp<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, camp: usize, dice: &mut D, ai: &mut A, obs: &mut O) {
+        let rules = &*setup.rules;
+        if self.camps_taken & (1 << camp) != 0 {
+            return;
+        }
+        // The attacker must pass its reaction to close, or it mills around the edges.
+        if self.react(setup, id, ReactionCause::ToCharge, dice, ai, obs) != ReactionResult::PassBoth {
+            return;
+        }
+        let c = setup.ground.camps[camp];
+        let guard_cv = rules.camps.guard_cv as i8;
+        let guards_stand = (0..2).filter(|_| succeeds(rules, dice.d6(), 0, guard_cv)).count() > 0;
+        let mut taken = !guards_stand;
+        if guards_stand {
+            let cover = if c.entrenched { rules.close_combat.enemy_hard_cover } else { rules.close_combat.enemy_soft_cover };
+            let cv = fire_cv(rules, self, setup, id);
+            let n = rules.close_combat.pursuit_contact_dice.min(self.units[usize::from(id)].cv);
+            let mut none = Rerolls::none();
+            let hits = melee::roll_melee(rules, dice, n, cover, cv, &mut none);
+            let guard_hits = melee::roll_melee(rules, dice, rules.close_combat.foot_dice, 0, guard_cv, &mut none);
+            let lost = self.lose_cv(setup, id, guard_hits, LossCause::Melee, dice, obs);
+            taken = hits > lost && self.units[usize::from(id)].is_active();
+        }
+        if taken {
+            self.camps_taken |= 1 << camp;
+            emit(obs, Event::CampCaptured { camp_side: c.side, by: id });
+            for i in 0..self.units.len() {
+                if self.units[i].side == c.side && self.units[i].is_active() {
+                    self.lose_cv(setup, i as UnitId, rules.camps.loser_cv_loss, LossCause::CampLost, dice, obs);
+                }
+            }
+            self.gain_cv(id, rules.camps.captor_cv_gain, obs);
+        }
+    }
+}
+

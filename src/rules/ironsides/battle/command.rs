@@ -1,0 +1,317 @@
+//! Steps 2-6: generals move and attach, leadership points are rolled, given and capped, and
+//! units rally. Also what befalls a general who is hit.
+
+use super::{Battle, View, emit};
+use crate::army::{CommandId, CommandKind, CommanderId, Side, UnitId};
+use crate::battlefield::Vec2;
+use crate::dice::DiceSource;
+use crate::doctrine::Doctrine;
+use crate::events::{Event, GeneralResult, LossCause, Observer};
+use crate::rules::ironsides::dice_rules::Rerolls;
+use crate::rules::ironsides::{generals, leadership, rally};
+use crate::setup::BattleSetup;
+
+/// What a doctrine wants of a general this half-turn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GeneralOrder {
+    /// Where to ride (ignored when attaching: he rides to the unit).
+    pub to: Vec2,
+    /// Lead this unit of his command from the front (None: observe, detaching if attached).
+    pub attach: Option<UnitId>,
+    /// The Captain-General joins this command, taking it over.
+    pub join: Option<CommandId>,
+}
+
+impl Battle {
+    /// Step 2: generals ride up to 36"; each attachment or detachment costs 12"; replacements
+    /// take up their posts and the swept-away return.
+    pub(super) fn move_generals<A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, ai: &mut A, obs: &mut O) {
+        let rules = &*setup.rules;
+        for gi in 0..self.commanders.len() {
+            let g = &self.commanders[gi];
+            if g.side != self.moving || g.captured {
+                continue;
+            }
+            if g.replacing && g.out_of_action == 0 {
+                self.commanders[gi].replacing = false;
+                self.commanders[gi].lost = false;
+                emit(obs, Event::GeneralReplaced { general: gi as CommanderId });
+            }
+            let g = &self.commanders[gi];
+            if !g.available() {
+                continue;
+            }
+            let order = ai.general(&View { battle: self, setup }, gi as CommanderId);
+            let g = &self.commanders[gi];
+            // Legality: he may only lead units of his own command (the Captain-General, any).
+            let attach = order.attach.filter(|&u| {
+                let unit = &self.units[usize::from(u)];
+                unit.is_active() && unit.side == g.side && (g.is_captain_general || Some(unit.command) == g.command)
+            });
+            let join = order.join.filter(|&c| g.is_captain_general && usize::from(c) < self.commands.len() && self.commands[usize::from(c)].side == g.side);
+            let mut changes = 0u8;
+            if g.attached_unit.is_some() && g.attached_unit != attach {
+                changes += 1;
+            }
+            if attach.is_some() && g.attached_unit != attach {
+                changes += 1;
+            }
+            if g.attached_command != join {
+                changes += 1;
+            }
+            let budget = generals::general_move_left(rules, changes);
+            let dest = match attach {
+                Some(u) => self.units[usize::from(u)].pos,
+                None => order.to,
+            };
+            let from = g.pos;
+            let d = from.dist(dest);
+            let reached = d <= budget + 1e-9;
+            let to = if reached { dest } else { from + (dest - from).norm() * budget };
+            let g = &mut self.commanders[gi];
+            g.pos = to;
+            // Attaching needs him to reach the unit this turn; otherwise he rides towards it.
+            g.attached_unit = if reached { attach } else { None };
+            g.attached_command = if reached || join.is_none() { join } else { g.attached_command };
+            emit(obs, Event::GeneralMoved { general: gi as CommanderId, distance: from.dist(to), attached_to: g.attached_unit });
+        }
+    }
+
+    /// Steps 3-4: the Captain-General's LPs and their distribution, then every other command's.
+    pub(super) fn leadership<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+        let rules = &*setup.rules;
+        let side = self.moving;
+        let mut given = [0u8; 64];
+        for c in self.commands.iter_mut().filter(|c| c.side == side) {
+            c.lps = 0;
+        }
+        let mut cg_joined: Option<CommandId> = None;
+        if let Some(cg) = setup.captain_generals[side.index()] {
+            let g = &self.commanders[usize::from(cg)];
+            if g.available() {
+                let (roll, lps) = leadership::roll_lps(dice, g.rating.lp_modifier + g.skill_adjust);
+                emit(obs, Event::LpsRolled { general: cg, roll, lps });
+                if let Some(cmd) = g.attached_command {
+                    // He commands that wing himself, with his own LPs only.
+                    cg_joined = Some(cmd);
+                    self.commands[usize::from(cmd)].lps = leadership::command_lps(rules, lps, 0);
+                } else {
+                    let mut reach = [false; 64];
+                    for c in self.commands.iter().filter(|c| c.side == side) {
+                        if let Some(sub) = c.commander {
+                            let s = &self.commanders[usize::from(sub)];
+                            if s.available() && usize::from(c.id) < 64 && leadership::within_radius(g.pos, g.rating.radius, s.pos) {
+                                reach[usize::from(c.id)] = true;
+                            }
+                        }
+                    }
+                    ai.split_lps(&View { battle: self, setup }, cg, lps, &reach, &mut given);
+                    // Enforce: only to reachable commands, never more than he rolled.
+                    let mut left = lps;
+                    for (i, gv) in given.iter_mut().enumerate() {
+                        *gv = if reach[i] { (*gv).min(left) } else { 0 };
+                        left -= *gv;
+                        if *gv > 0 {
+                            if let Some(to) = self.commands[i].commander {
+                                emit(obs, Event::LpsGiven { from: cg, to, lps: *gv });
+                            }
+                        }
+                    }
+                    self.commanders[usize::from(cg)].lps = left;
+                }
+            }
+        }
+        for ci in 0..self.commands.len() {
+            let c = &self.commands[ci];
+            if c.side != side || Some(c.id) == cg_joined {
+                continue;
+            }
+            let own = match c.commander {
+                Some(g) if self.commanders[usize::from(g)].available() => {
+                    let g = &self.commanders[usize::from(g)];
+                    let (roll, lps) = leadership::roll_lps(dice, g.rating.lp_modifier + g.skill_adjust);
+                    emit(obs, Event::LpsRolled { general: g.id, roll, lps });
+                    lps
+                }
+                Some(_) => 0,
+                None if c.kind == CommandKind::Independent => leadership::independent_lps(rules, dice, 1),
+                None => 0,
+            };
+            let g = if ci < 64 { given[ci] } else { 0 };
+            self.commands[ci].lps = leadership::command_lps(rules, own, g);
+        }
+    }
+
+    /// Steps 5-6: rallies, paid from the command's LPs in the doctrine's order; units out of
+    /// radius try 2D6 for free.
+    pub(super) fn rallies<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+        let rules = &*setup.rules;
+        let side = self.moving;
+        // Disorder ends at the rally phase (bad ground is left behind by then).
+        for u in self.units.iter_mut().filter(|u| u.side == side) {
+            u.disordered = false;
+            if u.halt_next_turn {
+                u.halt_next_turn = false;
+                u.move_spent_next_turn = true;
+            }
+        }
+        let mut order = std::mem::take(&mut self.scratch);
+        order.clear();
+        order.extend(self.units.iter().filter(|u| u.side == side && rally::can_rally(rules, u) && !u.pinned && u.pursuing == 0).map(|u| u.id));
+        {
+            let view = View { battle: self, setup };
+            // Highest priority first; ties by id, so the order is fixed.
+            order.sort_by_key(|&u| (std::cmp::Reverse(ai.rally_priority(&view, u)), u));
+        }
+        for &id in &order {
+            if !self.in_radius(setup, id) {
+                let (sum, ok) = rally::rally_out_of_radius(rules, dice, &mut self.units[usize::from(id)]);
+                let cv = self.units[usize::from(id)].cv;
+                emit(obs, Event::Rally { unit: id, roll: sum, success: ok, cv });
+                continue;
+            }
+            let cmd = self.units[usize::from(id)].command;
+            let acting = self.acting_commander(setup, cmd);
+            let near = self.nearest_enemy_distance(id) <= rules.leadership.rally_near_enemy_distance;
+            let attached_here = acting.and_then(|g| self.commanders[usize::from(g)].attached_unit);
+            let (cost, modifier) = match attached_here {
+                Some(a) if a == id => (0, rules.rally.attached_unit_die_modifier),
+                Some(_) => (rally::rally_cost(rules, near) * rules.leadership.unattached_cost_multiplier, rules.rally.attached_other_units_die_modifier),
+                None => (rally::rally_cost(rules, near), 0),
+            };
+            let tries = ai.rally_attempts(&View { battle: self, setup }, id);
+            for _ in 0..tries {
+                if !rally::can_rally(rules, &self.units[usize::from(id)]) || self.commands[usize::from(cmd)].lps < cost {
+                    break;
+                }
+                self.commands[usize::from(cmd)].lps -= cost;
+                let (g, avail) = self.rerolls_for(setup, id);
+                let avail = if ai.rerolls_on_rally(&View { battle: self, setup }, id) { avail } else { 0 };
+                let mut rr = Rerolls::new(avail);
+                let before = self.units[usize::from(id)].cv;
+                let (roll, ok) = rally::rally_attempt(rules, dice, &mut self.units[usize::from(id)], modifier, &mut rr);
+                self.spend_rerolls(g, rr.used);
+                let cv = self.units[usize::from(id)].cv;
+                emit(obs, Event::Rally { unit: id, roll, success: ok, cv });
+                if ok && cv > before {
+                    self.units[usize::from(id)].turns_out_of_contact = 0;
+                }
+            }
+        }
+        self.scratch = order;
+    }
+
+    /// What befalls a general who is hit: the casualty tables, capture, and a replacement.
+    pub fn general_casualty<D: DiceSource, O: Observer>(&mut self, setup: &BattleSetup, g: CommanderId, unit: Option<UnitId>, dice: &mut D, obs: &mut O) {
+        let rules = &*setup.rules;
+        let cas = generals::casualty(rules, dice);
+        let mut captured = false;
+        if cas.capture_risk && cas.result != GeneralResult::Unhurt {
+            captured = generals::captured(rules, dice);
+        }
+        if cas.result == GeneralResult::HorseStampedes {
+            // 2D6" in a random direction: through an enemy unit, a 50% chance of capture.
+            let dist = f64::from(dice.sum_d6(u32::from(rules.risk.stampede_dice)));
+            let angle = f64::from(dice.below(360)).to_radians();
+            let from = self.commanders[usize::from(g)].pos;
+            let to = from + Vec2::from_facing(angle) * dist;
+            let side = self.commanders[usize::from(g)].side;
+            let through = self.units.iter().any(|u| u.side != side && u.is_active() && self.rect(u.id).dist_to_point(to) == 0.0);
+            if through {
+                captured = dice.d6() <= (rules.risk.stampede_capture_chance * 6.0).round() as u8;
+            }
+            self.commanders[usize::from(g)].pos = to;
+        }
+        emit(obs, Event::GeneralCasualty { general: g, result: cas.result, captured });
+        let command = self.commanders[usize::from(g)].command;
+        {
+            let c = &mut self.commanders[usize::from(g)];
+            c.skill_adjust += cas.skill_change;
+            c.morale_adjust += cas.morale_change;
+            c.out_of_action = c.out_of_action.max(cas.out_of_action + u8::from(cas.out_of_action > 0));
+            if cas.lost || captured {
+                c.lost = true;
+                c.captured = captured;
+                c.attached_unit = None;
+                c.attached_command = None;
+            }
+        }
+        if let Some(u) = unit {
+            match cas.unit_cv_change.signum() {
+                -1 => {
+                    self.lose_cv(setup, u, cas.unit_cv_change.unsigned_abs(), LossCause::GeneralCasualty, dice, obs);
+                }
+                1 => {
+                    self.gain_cv(u, cas.unit_cv_change as u8, obs);
+                }
+                _ => {}
+            }
+        }
+        if cas.command_cv_loss > 0 {
+            let side = self.commanders[usize::from(g)].side;
+            for i in 0..self.units.len() {
+                let u = &self.units[i];
+                let mine = match command {
+                    Some(c) => u.command == c,
+                    None => u.side == side,
+                };
+                if mine && u.is_active() {
+                    self.lose_cv(setup, i as UnitId, cas.command_cv_loss, LossCause::GeneralCasualty, dice, obs);
+                }
+            }
+        }
+        // A replacement appears two turns later, rolling his character with 1 off.
+        if self.commanders[usize::from(g)].lost {
+            let rating = leadership::roll_generalship(rules, dice, rules.generals.replacement_skill_roll_modifier);
+            let c = &mut self.commanders[usize::from(g)];
+            c.rating = rating;
+            c.skill_adjust = 0;
+            c.morale_adjust = 0;
+            c.replacing = true;
+            c.captured = false;
+            c.out_of_action = rules.generals.replacement_delay_turns;
+            let home = self.centroid(self.commanders[usize::from(g)].side);
+            self.commanders[usize::from(g)].pos = home;
+        }
+    }
+
+    /// Generals of `side` that an enemy unit has just run over or contacted: the risk to
+    /// unattached generals.
+    pub(super) fn overrun_generals<D: DiceSource, O: Observer>(&mut self, setup: &BattleSetup, by: UnitId, dice: &mut D, obs: &mut O) {
+        let rules = &*setup.rules;
+        let enemy_side: Side = self.units[usize::from(by)].side.other();
+        let horse = self.units[usize::from(by)].is_cavalry();
+        let rect = self.rect(by);
+        for gi in 0..self.commanders.len() {
+            let g = &self.commanders[gi];
+            if g.side != enemy_side || !g.available() || g.attached_unit.is_some() || rect.dist_to_point(g.pos) > 0.5 {
+                continue;
+            }
+            if g.is_captain_general {
+                // An army HQ overrun: captured on 1-4, else he escapes losing 3 LPs.
+                if dice.d6() <= rules.risk.hq_overrun_capture {
+                    emit(obs, Event::GeneralCasualty { general: gi as CommanderId, result: GeneralResult::Lost, captured: true });
+                    let c = &mut self.commanders[gi];
+                    c.lost = true;
+                    c.captured = true;
+                    c.attached_command = None;
+                } else {
+                    let c = &mut self.commanders[gi];
+                    c.lps = c.lps.saturating_sub(rules.risk.hq_overrun_lp_loss);
+                }
+            } else if generals::overrun_hit(rules, dice, horse) {
+                self.general_casualty(setup, gi as CommanderId, None, dice, obs);
+            } else if let Some(cmd) = self.commanders[gi].command {
+                let c = &mut self.commands[usize::from(cmd)];
+                c.lps = c.lps.saturating_sub(rules.leadership.swept_away_lp_loss);
+            }
+            // Whoever survives escapes to the nearest friendly unit.
+            if !self.commanders[gi].lost {
+                let pos = self.commanders[gi].pos;
+                if let Some(f) = self.units.iter().filter(|u| u.side == enemy_side && u.is_active()).min_by(|a, b| a.pos.dist(pos).total_cmp(&b.pos.dist(pos))) {
+                    self.commanders[gi].pos = f.pos;
+                }
+            }
+        }
+    }
+}

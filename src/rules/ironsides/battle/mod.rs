@@ -1,0 +1,451 @@
+//! The Ironsides turn sequence: a whole battle, from set-up to the army break or the turn limit.
+//!
+//! A [`Battle`] is allocated once per thread and reused for every battle (`reset` copies the
+//! template into the buffers it already has), so fighting a battle allocates nothing.
+
+mod close_combat;
+pub mod command;
+mod fire_phase;
+mod charges;
+mod maneuver;
+mod routs;
+
+use crate::army::{Command, CommandId, Commander, CommanderId, Side, Unit, UnitId, UnitStatus};
+use crate::battlefield::{Vec2, angle_diff};
+use crate::battlefield::geometry::Rect;
+use crate::dice::{DiceSource, SeededDice};
+use crate::doctrine::{Doctrine, ParamAi};
+use crate::events::{Event, LossCause, Observer, Outcome};
+use crate::rules::ironsides::generals;
+use crate::rules::ironsides::tables::IronsidesRules;
+use crate::setup::{BattleSetup, CommanderSource, RatingSource};
+
+pub use charges::ChargePlan;
+pub(crate) use fire_phase::fire_cv;
+
+/// Streams of the battle's seed: each purpose draws its own dice, so a change in one (a rating
+/// roll, a general's character) does not shift every later roll of the battle.
+pub mod streams {
+    pub const BATTLE: u64 = 0;
+    pub const RATINGS: u64 = 1;
+    pub const GENERALS: u64 = 2;
+}
+
+/// How a battle ended.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BattleSummary {
+    pub outcome: Outcome,
+    pub turns: u16,
+    pub dice_rolled: u64,
+    /// CV lost by each side (destroyed and departed units count their whole starting CV).
+    pub cv_lost: [u32; 2],
+    pub cv_start: [u32; 2],
+}
+
+/// The state of one battle in progress.
+#[derive(Debug, Clone)]
+pub struct Battle {
+    pub units: Vec<Unit>,
+    pub commanders: Vec<Commander>,
+    pub commands: Vec<Command>,
+    pub turn: u16,
+    /// The side moving in the current half-turn.
+    pub moving: Side,
+    /// Starting CV total of each side (after ratings were rolled).
+    pub cv_start: [u32; 2],
+    /// Set when the battle is over.
+    pub outcome: Option<Outcome>,
+    /// Charges declared this half-turn (reused buffer).
+    pub(crate) charges: Vec<ChargePlan>,
+    /// Units that must test reaction after a fire phase (reused buffer).
+    pub(crate) hit_this_phase: Vec<UnitId>,
+    /// A scratch list of unit ids (reused buffer).
+    pub(crate) scratch: Vec<UnitId>,
+    /// Moves begun in step 7, completed in step 12 (reused buffer).
+    pub(crate) pending: Vec<maneuver::PendingMove>,
+    /// 0 in the first half of a turn, 1 in the second.
+    pub half: u8,
+    /// Camps taken so far (bit per camp of the ground).
+    pub camps_taken: u32,
+    pub(crate) dice_rolled_start: u64,
+}
+
+/// What a doctrine may read: the battle as it stands and the set-up. Never the dice.
+pub struct View<'a> {
+    pub battle: &'a Battle,
+    pub setup: &'a BattleSetup,
+}
+
+impl Battle {
+    /// Buffers sized for this set-up.
+    pub fn new(setup: &BattleSetup) -> Battle {
+        Battle {
+            units: setup.units.clone(),
+            commanders: setup.commanders.clone(),
+            commands: setup.commands.clone(),
+            turn: 0,
+            moving: Side::Parliament,
+            cv_start: [0; 2],
+            outcome: None,
+            charges: Vec::with_capacity(setup.units.len()),
+            hit_this_phase: Vec::with_capacity(setup.units.len()),
+            scratch: Vec::with_capacity(setup.units.len()),
+            pending: Vec::with_capacity(setup.units.len()),
+            half: 0,
+            camps_taken: 0,
+            dice_rolled_start: 0,
+        }
+    }
+
+    /// Resets to the set-up and rolls this battle's randomised ratings and generals on their own
+    /// streams of `seed`.
+    pub fn reset<O: Observer>(&mut self, setup: &BattleSetup, seed: u64, obs: &mut O) {
+        self.units.clone_from(&setup.units);
+        self.commanders.clone_from(&setup.commanders);
+        self.commands.clone_from(&setup.commands);
+        self.turn = 0;
+        self.outcome = None;
+        self.charges.clear();
+        self.hit_this_phase.clear();
+        self.pending.clear();
+        self.camps_taken = 0;
+        let mut ratings = SeededDice::stream(seed, streams::RATINGS);
+        for (u, src) in self.units.iter_mut().zip(&setup.ratings) {
+            if let RatingSource::Randomised { .. } = src {
+                let cv = src.roll(u.start_cv, &mut ratings);
+                u.start_cv = cv;
+                u.cv = cv;
+                u.lowest_cv = cv;
+                emit(obs, Event::RatingRolled { unit: u.id, cv });
+            }
+        }
+        let mut gen_dice = SeededDice::stream(seed, streams::GENERALS);
+        for (c, src) in self.commanders.iter_mut().zip(&setup.commander_sources) {
+            if let CommanderSource::Rolled { skill_modifier } = *src {
+                c.rating = crate::rules::ironsides::leadership::roll_generalship(&setup.rules, &mut gen_dice, skill_modifier);
+            }
+        }
+        self.cv_start = [0; 2];
+        for u in &self.units {
+            self.cv_start[u.side.index()] += u32::from(u.start_cv);
+        }
+    }
+
+    /// Fights one whole battle from `seed` with the scenario's doctrines.
+    pub fn fight<O: Observer>(&mut self, setup: &BattleSetup, seed: u64, obs: &mut O) -> BattleSummary {
+        let mut dice = SeededDice::stream(seed, streams::BATTLE);
+        let mut ai = ParamAi;
+        self.reset(setup, seed, obs);
+        self.play(setup, &mut dice, &mut ai, obs)
+    }
+
+    /// Plays turns from the current state until the battle ends, with any dice and doctrine.
+    pub fn play<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) -> BattleSummary {
+        self.dice_rolled_start = dice.rolled();
+        while self.outcome.is_none() {
+            self.turn += 1;
+            self.play_turn(setup, dice, ai, obs);
+            self.check_end(setup, obs);
+        }
+        BattleSummary {
+            outcome: self.outcome.unwrap_or(Outcome::Draw),
+            turns: self.turn,
+            dice_rolled: dice.rolled() - self.dice_rolled_start,
+            cv_lost: [self.cv_lost(Side::Parliament), self.cv_lost(Side::Royalist)],
+            cv_start: self.cv_start,
+        }
+    }
+
+    /// One whole turn: initiative, then side A's half and side B's half (steps 1-16).
+    pub fn play_turn<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+        let rules = &*setup.rules;
+        emit(obs, Event::TurnStarted { turn: self.turn });
+        // Step 1: initiative, re-rolled on a tie.
+        let (first, rolls) = loop {
+            let (p, r) = (dice.d6(), dice.d6());
+            if p != r {
+                break (if p > r { Side::Parliament } else { Side::Royalist }, [p, r]);
+            }
+        };
+        emit(obs, Event::Initiative { turn: self.turn, first, rolls });
+        self.start_turn(rules);
+        for (half, side) in [first, first.other()].into_iter().enumerate() {
+            self.moving = side;
+            self.half = half as u8;
+            self.half_turn(setup, dice, ai, obs);
+        }
+    }
+
+    /// Per-turn bookkeeping: shots, rallies, re-rolls, generals coming back.
+    fn start_turn(&mut self, _rules: &IronsidesRules) {
+        for u in &mut self.units {
+            u.shots_fired = 0;
+            u.rallied_this_turn = 0;
+            u.no_advance = false;
+            u.spare_responses = 0;
+        }
+        for c in &mut self.commanders {
+            c.rerolls_left = c.rerolls_per_turn();
+            if c.out_of_action > 0 {
+                c.out_of_action -= 1;
+            }
+        }
+    }
+
+    /// Steps 2-15 for the side moving.
+    fn half_turn<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+        let side = self.moving;
+        for u in self.units.iter_mut().filter(|u| u.side == side) {
+            u.moved = false;
+        }
+        self.move_generals(setup, ai, obs); // step 2
+        self.leadership(setup, dice, ai, obs); // steps 3-4
+        self.rallies(setup, dice, ai, obs); // steps 5-6 (and pursuers' halt tests)
+        self.pursuers(setup, dice, ai, obs);
+        self.movement(setup, dice, ai, obs); // step 7
+        self.fire_and_react(setup, side.other(), dice, ai, obs); // steps 8-9
+        self.fire_and_react(setup, side, dice, ai, obs); // steps 10-11
+        self.complete_movement(setup, dice, ai, obs); // step 12 (charges close)
+        self.resolve_charges(setup, dice, ai, obs); // steps 13-15
+        self.continuing_melees(setup, dice, ai, obs); // pinned units fight on
+        self.end_of_half(setup);
+    }
+
+    /// Units that spent a whole half-turn out of contact stop being broken; moves spent by
+    /// retreats are used up.
+    fn end_of_half(&mut self, setup: &BattleSetup) {
+        let side = self.moving;
+        for i in 0..self.units.len() {
+            if self.units[i].side != side || !self.units[i].is_active() {
+                continue;
+            }
+            let near = self.nearest_enemy_distance(i as UnitId);
+            let u = &mut self.units[i];
+            if u.pinned {
+                u.turns_out_of_contact = 0;
+            } else if near > 1.0 {
+                u.turns_out_of_contact = u.turns_out_of_contact.saturating_add(1);
+                if u.broken && u.turns_out_of_contact >= 2 && !u.halt_next_turn {
+                    u.broken = false;
+                }
+            }
+        }
+        let _ = setup;
+    }
+
+    /// CV lost by a side: lost CV of units on the table plus the whole starting CV of units
+    /// destroyed, routed off or pursued off.
+    pub fn cv_lost(&self, side: Side) -> u32 {
+        self.units
+            .iter()
+            .filter(|u| u.side == side)
+            .map(|u| match u.status {
+                UnitStatus::Active => u32::from(u.start_cv - u.cv.min(u.start_cv)),
+                _ => u32::from(u.start_cv),
+            })
+            .sum()
+    }
+
+    /// The end-of-battle rule (rulings): a side breaks when its CV lost reaches its threshold;
+    /// both at once is a draw; the turn limit is a draw.
+    fn check_end<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
+        let mut broken = [false; 2];
+        for side in Side::BOTH {
+            let lost = self.cv_lost(side);
+            let start = self.cv_start[side.index()];
+            let any_left = self.units.iter().any(|u| u.side == side && u.is_active());
+            if f64::from(lost) >= setup.break_fraction * f64::from(start) || !any_left {
+                broken[side.index()] = true;
+                emit(obs, Event::ArmyBroken { side, lost, start });
+            }
+        }
+        let outcome = match broken {
+            [true, true] => Some(Outcome::Draw),
+            [true, false] => Some(Outcome::Won(Side::Royalist)),
+            [false, true] => Some(Outcome::Won(Side::Parliament)),
+            [false, false] if self.turn >= setup.turn_limit => Some(Outcome::Draw),
+            _ => None,
+        };
+        if let Some(o) = outcome {
+            self.outcome = Some(o);
+            emit(obs, Event::BattleEnded { outcome: o, turn: self.turn });
+        }
+    }
+
+    // ---- shared queries -------------------------------------------------------------
+
+    pub fn rect(&self, id: UnitId) -> Rect {
+        let u = &self.units[usize::from(id)];
+        Rect { centre: u.pos, facing: u.facing, frontage: u.frontage, depth: u.depth }
+    }
+
+    /// Nearest-edge distance between two units.
+    pub fn distance(&self, a: UnitId, b: UnitId) -> f64 {
+        self.rect(a).dist(&self.rect(b))
+    }
+
+    /// Distance to the nearest active enemy unit (infinity if none).
+    pub fn nearest_enemy_distance(&self, id: UnitId) -> f64 {
+        let side = self.units[usize::from(id)].side;
+        let me = self.rect(id);
+        self.units
+            .iter()
+            .filter(|e| e.side != side && e.is_active())
+            .map(|e| me.dist(&self.rect(e.id)))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Whether `target`'s nearest point lies inside `from`'s front arc (45 degrees each side).
+    pub fn in_front_arc(&self, from: UnitId, target: UnitId) -> bool {
+        let f = &self.units[usize::from(from)];
+        let t = &self.units[usize::from(target)];
+        let d = t.pos - f.pos;
+        angle_diff(d.facing(), f.facing).abs() <= std::f64::consts::FRAC_PI_4 + 0.35 || self.distance(from, target) < 0.5
+    }
+
+    /// The commander who gives orders to a command now: the Captain-General if he has joined
+    /// it (its own commander is silenced), else its own commander if available.
+    pub fn acting_commander(&self, setup: &BattleSetup, cmd: CommandId) -> Option<CommanderId> {
+        let side = self.commands[usize::from(cmd)].side;
+        if let Some(cg) = setup.captain_generals[side.index()] {
+            let c = &self.commanders[usize::from(cg)];
+            if c.available() && c.attached_command == Some(cmd) {
+                return Some(cg);
+            }
+        }
+        self.commands[usize::from(cmd)].commander.filter(|&c| self.commanders[usize::from(c)].available())
+    }
+
+    /// +1 CV while the Captain-General has joined the unit's command.
+    pub fn cg_bonus(&self, setup: &BattleSetup, id: UnitId) -> u8 {
+        let u = &self.units[usize::from(id)];
+        match setup.captain_generals[u.side.index()] {
+            Some(cg) => {
+                let c = &self.commanders[usize::from(cg)];
+                if c.available() && c.attached_command == Some(u.command) {
+                    setup.rules.generals.captain_general_attached_cv_bonus
+                } else {
+                    0
+                }
+            }
+            None => 0,
+        }
+    }
+
+    /// The general leading this unit from the front, if any.
+    pub fn attached_general(&self, id: UnitId) -> Option<CommanderId> {
+        self.commanders.iter().find(|c| c.available() && c.attached_unit == Some(id)).map(|c| c.id)
+    }
+
+    /// Whether a unit is within its acting commander's radius.
+    pub fn in_radius(&self, setup: &BattleSetup, id: UnitId) -> bool {
+        let u = &self.units[usize::from(id)];
+        match self.acting_commander(setup, u.command) {
+            Some(c) => {
+                let g = &self.commanders[usize::from(c)];
+                g.attached_unit == Some(id) || self.rect(id).dist_to_point(g.pos) <= g.rating.radius
+            }
+            // Independent units have no commander to be out of radius of.
+            None => self.commands[usize::from(u.command)].commander.is_none(),
+        }
+    }
+
+    /// The re-rolls available for a test of this unit: its acting commander's, if in radius.
+    pub fn rerolls_for(&self, setup: &BattleSetup, id: UnitId) -> (Option<CommanderId>, u8) {
+        let u = &self.units[usize::from(id)];
+        match self.acting_commander(setup, u.command) {
+            Some(c) if self.in_radius(setup, id) => (Some(c), self.commanders[usize::from(c)].rerolls_left),
+            _ => (None, 0),
+        }
+    }
+
+    pub fn spend_rerolls(&mut self, general: Option<CommanderId>, used: u8) {
+        if let Some(g) = general {
+            let c = &mut self.commanders[usize::from(g)];
+            c.rerolls_left = c.rerolls_left.saturating_sub(used);
+        }
+    }
+
+    /// Applies a CV loss: records the lowest point, rolls for an attached general, and
+    /// disintegrates the unit at CV 0.
+    pub fn lose_cv<D: DiceSource, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, n: u8, cause: LossCause, dice: &mut D, obs: &mut O) -> u8 {
+        let u = &mut self.units[usize::from(id)];
+        if !u.is_active() || n == 0 {
+            return 0;
+        }
+        let lost = u.lose_cv(n);
+        let cv = u.cv;
+        emit(obs, Event::CvLost { unit: id, amount: lost, cause, cv });
+        if lost > 0 {
+            if let Some(g) = self.attached_general(id) {
+                let (_, hit) = generals::attached_general_hit(dice, lost);
+                if hit {
+                    self.general_casualty(setup, g, Some(id), dice, obs);
+                }
+            }
+        }
+        if self.units[usize::from(id)].cv == 0 && self.units[usize::from(id)].is_active() {
+            self.disintegrate(setup, id, obs);
+        }
+        lost
+    }
+
+    /// CV 0: the unit runs away in abject terror; its general returns after a full turn.
+    pub fn disintegrate<O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, obs: &mut O) {
+        let u = &mut self.units[usize::from(id)];
+        u.status = UnitStatus::Destroyed;
+        u.pinned = false;
+        u.engaged_with = None;
+        emit(obs, Event::Disintegrated { unit: id });
+        self.unit_gone(setup, id);
+    }
+
+    /// A unit has left the fight: free whoever was locked with it, send its general back.
+    pub fn unit_gone(&mut self, setup: &BattleSetup, id: UnitId) {
+        for o in &mut self.units {
+            if o.engaged_with == Some(id) {
+                o.engaged_with = None;
+                o.pinned = false;
+            }
+        }
+        let delay = setup.rules.generals.swept_away_delay_turns;
+        for c in &mut self.commanders {
+            if c.attached_unit == Some(id) {
+                c.attached_unit = None;
+                c.out_of_action = c.out_of_action.max(delay + 1);
+            }
+        }
+    }
+
+    /// Gains CV (never above the starting CV).
+    pub fn gain_cv<O: Observer>(&mut self, id: UnitId, n: u8, obs: &mut O) -> u8 {
+        let u = &mut self.units[usize::from(id)];
+        if !u.is_active() {
+            return 0;
+        }
+        let cap = u.start_cv;
+        let g = u.gain_cv(n, cap);
+        if g > 0 {
+            emit(obs, Event::CvGained { unit: id, amount: g, cv: u.cv });
+        }
+        g
+    }
+
+    /// The centre of a side's active units (for generals and pursuers with nowhere to go).
+    pub fn centroid(&self, side: Side) -> Vec2 {
+        let (mut s, mut n) = (Vec2::new(0.0, 0.0), 0.0);
+        for u in self.units.iter().filter(|u| u.side == side && u.is_active()) {
+            s = s + u.pos;
+            n += 1.0;
+        }
+        if n > 0.0 { s * (1.0 / n) } else { s }
+    }
+}
+
+/// Sends an event to an observer that listens.
+#[inline]
+pub fn emit<O: Observer>(obs: &mut O, e: Event) {
+    if obs.listening() {
+        obs.event(&e);
+    }
+}

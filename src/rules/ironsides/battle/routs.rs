@@ -1,0 +1,212 @@
+//! Retreats, routs (and the friends they run past), and cavalry in hot pursuit.
+
+use super::{Battle, View, emit};
+use crate::army::{UnitId, UnitStatus};
+use crate::battlefield::Vec2;
+use crate::battlefield::geometry::Rect;
+use crate::dice::DiceSource;
+use crate::doctrine::Doctrine;
+use crate::events::{Event, LossCause, Observer, ReactionCause};
+use crate::rules::ironsides::pursuit;
+use crate::setup::BattleSetup;
+
+/// Routs set off reactions in friends, which may rout in turn: a bound on the chain.
+const MAX_ROUT_CHAIN: u8 = 4;
+
+impl Battle {
+    /// Retires `distance` inches straight back, still facing the enemy. Off the table, it is
+    /// gone for the day.
+    pub(crate) fn retreat<O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, distance: f64, obs: &mut O) {
+        let u = &mut self.units[usize::from(id)];
+        let back = Vec2::from_facing(u.facing) * -distance;
+        u.pos = u.pos + back;
+        u.pinned = false;
+        u.engaged_with = None;
+        u.moved = true;
+        emit(obs, Event::Retreat { unit: id, distance });
+        self.leave_if_off_table(setup, id, UnitStatus::OffTable, obs);
+    }
+
+    /// A rout: 3D6" for foot, 5D6" for horse, straight back, ending facing away; guns are
+    /// abandoned; friends within 3" of the path test reaction.
+    pub(crate) fn rout<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, dice: &mut D, ai: &mut A, obs: &mut O) {
+        self.rout_chain(setup, id, dice, ai, obs, 0);
+    }
+
+    fn rout_chain<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, dice: &mut D, ai: &mut A, obs: &mut O, depth: u8) {
+        let rules = &*setup.rules;
+        if !self.units[usize::from(id)].is_active() {
+            return;
+        }
+        let n = if self.units[usize::from(id)].is_cavalry() { rules.reaction.rout_dice_horse } else { rules.reaction.rout_dice_foot };
+        let distance = f64::from(dice.sum_d6(u32::from(n)));
+        let u = &mut self.units[usize::from(id)];
+        let from = u.pos;
+        let away = Vec2::from_facing(u.facing) * -1.0;
+        u.pos = from + away * distance;
+        u.facing = away.facing();
+        u.broken = true;
+        u.halt_next_turn = true;
+        u.pinned = false;
+        u.engaged_with = None;
+        u.moved = true;
+        u.pursuing = 0;
+        let to = u.pos;
+        let side = u.side;
+        if u.kind.is_gun() {
+            u.status = UnitStatus::Abandoned;
+        }
+        emit(obs, Event::Rout { unit: id, distance });
+        if self.units[usize::from(id)].status == UnitStatus::Abandoned {
+            self.unit_gone(setup, id);
+        }
+        self.leave_if_off_table(setup, id, UnitStatus::OffTable, obs);
+        if depth >= MAX_ROUT_CHAIN {
+            return;
+        }
+        // Friends within 3" of the line of flight test reaction.
+        for i in 0..self.units.len() {
+            let f = &self.units[i];
+            if f.side != side || f.id == id || !f.is_active() || f.pinned {
+                continue;
+            }
+            let fid = f.id;
+            let r = self.rect(fid);
+            if near_path(&r, from, to, rules.reaction.rout_path_test_distance) {
+                let result = self.react(setup, fid, ReactionCause::RoutPassed, dice, ai, obs);
+                match result {
+                    crate::events::ReactionResult::Rout => self.rout_chain(setup, fid, dice, ai, obs, depth + 1),
+                    other => self.after_failed_reaction(setup, fid, other, dice, ai, obs),
+                }
+            }
+        }
+    }
+
+    /// Off the table: the unit leaves with the given status.
+    pub(crate) fn leave_if_off_table<O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, status: UnitStatus, obs: &mut O) -> bool {
+        let u = &self.units[usize::from(id)];
+        if !u.is_active() || setup.ground.on_table(u.pos) {
+            return false;
+        }
+        self.units[usize::from(id)].status = status;
+        match status {
+            UnitStatus::LostToPursuit => emit(obs, Event::PursuitLost { unit: id, turns: self.units[usize::from(id)].pursuing }),
+            _ => emit(obs, Event::LeftTable { unit: id }),
+        }
+        self.unit_gone(setup, id);
+        true
+    }
+
+    /// At each rally phase a pursuer tests to halt; failing, it loses another CV and charges
+    /// the nearest enemy in its front arc, else the enemy camp. At CV 0 or off the table it is
+    /// lost for the day.
+    pub(super) fn pursuers<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+        let rules = &*setup.rules;
+        for i in 0..self.units.len() {
+            let u = &self.units[i];
+            if u.side != self.moving || !u.is_active() || u.pursuing == 0 || u.pinned {
+                continue;
+            }
+            let id = i as UnitId;
+            let (_, halted) = pursuit::halt_test(rules, dice, u);
+            if halted {
+                emit(obs, Event::PursuitHalted { unit: id, turns: u.pursuing });
+                let u = &mut self.units[i];
+                u.pursuing = 0;
+                u.pursuit_target = None;
+                continue;
+            }
+            self.units[i].pursuing = self.units[i].pursuing.saturating_add(1);
+            emit(obs, Event::PursuitContinued { unit: id, turns: self.units[i].pursuing });
+            if self.pursuit_cost(setup, id, dice, obs) {
+                continue;
+            }
+            let distance = crate::rules::ironsides::movement::move_allowance(rules, &self.units[i], false);
+            self.pursue(setup, id, distance, dice, ai, obs);
+        }
+    }
+
+    /// The CV a pursuer pays; true if that loses it for the day.
+    pub(super) fn pursuit_cost<D: DiceSource, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, dice: &mut D, obs: &mut O) -> bool {
+        let loss = setup.rules.pursuit.cv_loss;
+        if self.units[usize::from(id)].cv <= loss {
+            let u = &mut self.units[usize::from(id)];
+            let lost = u.lose_cv(loss);
+            emit(obs, Event::CvLost { unit: id, amount: lost, cause: LossCause::Pursuit, cv: 0 });
+            u.status = UnitStatus::LostToPursuit;
+            emit(obs, Event::PursuitLost { unit: id, turns: u.pursuing });
+            self.unit_gone(setup, id);
+            return true;
+        }
+        self.lose_cv(setup, id, loss, LossCause::Pursuit, dice, obs);
+        !self.units[usize::from(id)].is_active()
+    }
+
+    /// A pursuer runs `distance` inches at its quarry, else the nearest enemy in its front arc,
+    /// else the enemy camp, else straight on; what it meets, it fights at once (2 dice a side).
+    pub(super) fn pursue<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, distance: f64, dice: &mut D, ai: &mut A, obs: &mut O) {
+        let rules = &*setup.rules;
+        let u = &self.units[usize::from(id)];
+        let side = u.side;
+        let arc = rules.pursuit.arc_degrees.to_radians();
+        let quarry = u.pursuit_target.filter(|&t| self.units[usize::from(t)].is_active());
+        let nearest = self
+            .units
+            .iter()
+            .filter(|e| e.side != side && e.is_active() && crate::battlefield::angle_diff((e.pos - u.pos).facing(), u.facing).abs() <= arc)
+            .map(|e| (self.distance(id, e.id), e.id))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+            .map(|(_, e)| e);
+        let camp = setup.ground.camps.iter().position(|c| c.side != side);
+        let target_pos = match (quarry.or(nearest), camp) {
+            (Some(t), _) => self.units[usize::from(t)].pos,
+            (None, Some(c)) if ai.take_camp(&View { battle: self, setup }, id) => setup.ground.camps[c].pos,
+            _ => u.pos + Vec2::from_facing(u.facing) * distance,
+        };
+        let from = u.pos;
+        let dir = (target_pos - from).norm();
+        // Run until the first enemy met along the way.
+        let me = self.rect(id);
+        let mut run = distance;
+        let mut met = None;
+        for e in self.units.iter().filter(|e| e.side != side && e.is_active()) {
+            let er = self.rect(e.id);
+            let mut t = 0.0;
+            while t <= run {
+                let r = Rect { centre: from + dir * t, facing: dir.facing(), ..me };
+                if r.dist(&er) <= 0.01 {
+                    if t < run || met.is_none() {
+                        run = t;
+                        met = Some(e.id);
+                    }
+                    break;
+                }
+                t += 0.5;
+            }
+        }
+        let u = &mut self.units[usize::from(id)];
+        u.pos = from + dir * run;
+        u.facing = dir.facing();
+        u.moved = true;
+        emit(obs, Event::Moved { unit: id, from: (from.x, from.y), to: (u.pos.x, u.pos.y), disordered: false });
+        if self.leave_if_off_table(setup, id, UnitStatus::LostToPursuit, obs) {
+            return;
+        }
+        self.overrun_generals(setup, id, dice, obs);
+        if let Some(e) = met {
+            self.pursuit_melee(setup, id, e, dice, ai, obs);
+        } else if let Some(c) = camp {
+            let cp = setup.ground.camps[c];
+            if self.units[usize::from(id)].pos.dist(cp.pos) <= cp.radius {
+                self.attack_camp(setup, id, c, dice, ai, obs);
+            }
+        }
+    }
+}
+
+/// Whether a rectangle lies within `d` of the segment a-b.
+fn near_path(r: &Rect, a: Vec2, b: Vec2, d: f64) -> bool {
+    let len = a.dist(b);
+    let steps = (len / 1.0).ceil().max(1.0) as u32;
+    (0..=steps).any(|k| r.dist_to_point(a + (b - a) * (f64::from(k) / f64::from(steps))) <= d)
+}
