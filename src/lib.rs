@@ -13,5 +13,6 @@ pub mod events;
 pub mod io;
 pub mod rules;
 pub mod setup;
+pub mod tables;
 
 pub use error::{Error, Result};

@@ -1,10 +1,223 @@
-//! `ecw-sim tables` (being built).
+//! `ecw-sim tables`: exact probability tables for players, computed by enumerating dice through
+//! the engine's own rule functions.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use clap::ValueEnum;
 
 use crate::error::{Error, Result};
+use crate::rules::ironsides::IronsidesRules;
+use crate::tables::render::{self, Show};
+use crate::tables::{self, Options, TABLE_IDS, Table};
+
+/// Output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Tidy CSV: one observation per row (one file per table with --out).
+    Csv,
+    /// Markdown tables, aligned for reading in a terminal (one file per table with --out).
+    Markdown,
+    /// One self-contained printable HTML page with every table.
+    Html,
+}
+
+/// How probabilities are shown in Markdown and HTML.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShowArg {
+    /// Exact fractions: 7/36
+    Fraction,
+    /// Percentages to one decimal place: 19.4%
+    Percent,
+    /// Both: 7/36 (19.4%)
+    Both,
+}
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Output format [default: markdown when printing to a terminal, otherwise (a pipe, a file, --out) csv]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Write into this folder instead of stdout: one file per table (csv, markdown), or one
+    /// `tables.html`. The folder is created if missing; files are written atomically.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The ruleset file to read the rule constants from [default: the built-in Ironsides ruleset]
+    #[arg(long, value_name = "FILE")]
+    pub ruleset: Option<PathBuf>,
+    /// Only these tables (repeat or comma-separate); see --list
+    #[arg(long = "table", value_name = "ID", value_delimiter = ',')]
+    pub tables: Vec<String>,
+    /// List the table identifiers and exit
+    #[arg(long)]
+    pub list: bool,
+    /// How Markdown and HTML show probabilities (CSV always has the decimal and the fraction)
+    #[arg(long, value_enum, default_value = "both")]
+    pub show: ShowArg,
+    /// Lowest die modifier in the hit table
+    #[arg(long, default_value_t = Options::default().modifier_min, allow_hyphen_values = true)]
+    pub min_modifier: i8,
+    /// Highest die modifier in the hit table
+    #[arg(long, default_value_t = Options::default().modifier_max, allow_hyphen_values = true)]
+    pub max_modifier: i8,
+    /// Die modifier of every die in the close-combat hits table
+    #[arg(long, default_value_t = Options::default().melee_modifier, allow_hyphen_values = true)]
+    pub melee_modifier: i8,
+}
 
-pub fn run(_args: Args) -> Result<()> {
-    Err(Error::Usage("`tables` is not built yet".into()))
+/// The widest modifier range accepted: beyond it every column is the same (only natural 1s hit,
+/// or everything but natural 6s).
+const MODIFIER_LIMIT: i8 = 20;
+
+fn check_modifier(name: &str, m: i8) -> Result<()> {
+    if !(-MODIFIER_LIMIT..=MODIFIER_LIMIT).contains(&m) {
+        return Err(Error::Usage(format!(
+            "{name} must be between -{MODIFIER_LIMIT} and {MODIFIER_LIMIT}, got {m}"
+        )));
+    }
+    Ok(())
+}
+
+/// The options, checked once up front.
+fn options(args: &Args) -> Result<Options> {
+    check_modifier("--min-modifier", args.min_modifier)?;
+    check_modifier("--max-modifier", args.max_modifier)?;
+    check_modifier("--melee-modifier", args.melee_modifier)?;
+    if args.min_modifier > args.max_modifier {
+        return Err(Error::Usage(format!(
+            "--min-modifier ({}) is above --max-modifier ({})",
+            args.min_modifier, args.max_modifier
+        )));
+    }
+    Ok(Options {
+        modifier_min: args.min_modifier,
+        modifier_max: args.max_modifier,
+        melee_modifier: args.melee_modifier,
+        ..Options::default()
+    })
+}
+
+/// The table identifiers asked for, in the canonical order, each once.
+fn selected(args: &Args) -> Result<Vec<&'static str>> {
+    if args.tables.is_empty() {
+        return Ok(TABLE_IDS.to_vec());
+    }
+    for t in &args.tables {
+        if !TABLE_IDS.contains(&t.as_str()) {
+            return Err(Error::Usage(format!(
+                "no table `{t}`; the tables are: {}",
+                TABLE_IDS.join(", ")
+            )));
+        }
+    }
+    Ok(TABLE_IDS
+        .iter()
+        .copied()
+        .filter(|id| args.tables.iter().any(|t| t == id))
+        .collect())
+}
+
+fn intro(rules: &IronsidesRules, ruleset: Option<&Path>) -> String {
+    let source = match ruleset {
+        Some(p) => format!("ruleset file `{}`", p.display()),
+        None => "the built-in ruleset".into(),
+    };
+    format!(
+        "Exact probabilities for the {} rules ({source}), computed by `ecw-sim tables` by enumerating every roll of the dice \
+         through the simulator's own rule functions. Die modifiers are added to the die; a hit or pass needs die + modifier <= CV.",
+        rules.name
+    )
+}
+
+fn heading(rules: &IronsidesRules) -> String {
+    let mut name = rules.name.clone();
+    if let Some(first) = name.get_mut(0..1) {
+        first.make_ascii_uppercase();
+    }
+    format!("{name}: probability tables")
+}
+
+/// Renders the tables as the files `--out` writes: (file name, contents).
+pub fn files(
+    tables: &[Table],
+    format: Format,
+    show: Show,
+    heading: &str,
+    intro: &str,
+) -> Vec<(String, String)> {
+    match format {
+        Format::Csv => tables
+            .iter()
+            .map(|t| (format!("{}.csv", t.id), render::csv_table(t)))
+            .collect(),
+        Format::Markdown => tables
+            .iter()
+            .map(|t| (format!("{}.md", t.id), render::markdown_table(t, show)))
+            .collect(),
+        Format::Html => vec![(
+            "tables.html".into(),
+            render::html(tables, show, heading, intro),
+        )],
+    }
+}
+
+/// Renders the tables as one text for stdout.
+pub fn text(tables: &[Table], format: Format, show: Show, heading: &str, intro: &str) -> String {
+    match format {
+        Format::Csv => render::csv(tables),
+        Format::Markdown => render::markdown(tables, show, heading, intro),
+        Format::Html => render::html(tables, show, heading, intro),
+    }
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let stdout = std::io::stdout();
+    if args.list {
+        let mut out = stdout.lock();
+        for id in TABLE_IDS {
+            writeln!(out, "{id}").map_err(|e| Error::io(Path::new("<stdout>"), e))?;
+        }
+        return Ok(());
+    }
+    let opts = options(&args)?;
+    let ids = selected(&args)?;
+    let rules = match &args.ruleset {
+        Some(p) => IronsidesRules::load(p)?,
+        None => IronsidesRules::builtin(),
+    };
+    let format = args
+        .format
+        .unwrap_or(if args.out.is_none() && stdout.is_terminal() {
+            Format::Markdown
+        } else {
+            Format::Csv
+        });
+    let show = match args.show {
+        ShowArg::Fraction => Show::Fraction,
+        ShowArg::Percent => Show::Percent,
+        ShowArg::Both => Show::Both,
+    };
+    let built: Vec<Table> = ids
+        .iter()
+        .map(|id| tables::build(&rules, &opts, id).expect("selected ids exist"))
+        .collect();
+    let heading = heading(&rules);
+    let intro = intro(&rules, args.ruleset.as_deref());
+    match &args.out {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            for (name, contents) in files(&built, format, show, &heading, &intro) {
+                let path = dir.join(name);
+                crate::io::write_atomic(&path, contents.as_bytes())?;
+                eprintln!("wrote {}", path.display());
+            }
+        }
+        None => {
+            let mut out = stdout.lock();
+            out.write_all(text(&built, format, show, &heading, &intro).as_bytes())
+                .and_then(|_| out.flush())
+                .map_err(|e| Error::io(Path::new("<stdout>"), e))?;
+        }
+    }
+    Ok(())
 }
