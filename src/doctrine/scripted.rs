@@ -279,10 +279,10 @@ impl Doctrine for ParamAi {
         }
         let c = &b.units[usize::from(charger)];
         if unit.is_cavalry() {
+            // A spare success after the countercharge becomes the free pistol shot (E16).
             if d.countercharge {
                 push(Response::Countercharge);
             }
-            push(Response::Fire);
         } else if unit.is_skirmisher() || unit.kind.is_gun() {
             if unit.kind.is_gun() {
                 push(Response::Fire);

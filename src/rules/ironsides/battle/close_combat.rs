@@ -2,7 +2,7 @@
 //! horse, results, victory, pursuit; continuing melees; and camps.
 
 use super::{Battle, View, emit, fire_cv};
-use crate::army::{HorseKind, UnitId, UnitKind};
+use crate::army::UnitId;
 use crate::dice::DiceSource;
 use crate::doctrine::Doctrine;
 use crate::events::{Event, LossCause, Observer, ReactionCause, ReactionResult};
@@ -24,13 +24,17 @@ impl Battle {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn melee<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, att: &[Fighter], def: &[Fighter], flank: bool, from_pursuit: bool, dice: &mut D, ai: &mut A, obs: &mut O) {
         let (a0, d0) = (att[0].id, def[0].id);
+        // Whoever fights now has had this turn's melee: a pinned pair fights on next turn.
+        for f in att.iter().chain(def) {
+            self.units[usize::from(f.id)].fought_turn = self.turn;
+        }
         let mut lost = [0u8; 2]; // attackers, defenders
         // Trotting pistoleers spend one die on a pistol shot before the melee.
         let mut pistol = [0u8; 2];
         for (s, side) in [att, def].iter().enumerate() {
             for f in side.iter() {
                 let u = &self.units[usize::from(f.id)];
-                if u.kind == UnitKind::Horse(HorseKind::PistoleerTrotters) && matches!(f.approach, Approach::Charging(_)) && u.is_active() {
+                if u.is_active() && melee::pistol_dice(u, f.approach, false) > 0 {
                     let enemy = if s == 0 { d0 } else { a0 };
                     let m = fire::fire_modifier(&setup.rules, u, 0.0, true);
                     if self.shoot(setup, f.id, enemy, true, m, dice, obs) {
@@ -82,10 +86,9 @@ impl Battle {
                 continue;
             }
             let mut n = melee::melee_dice(rules, u, f.approach, e, role, flank);
-            if spent > 0 && u.kind == UnitKind::Horse(HorseKind::PistoleerTrotters) {
-                n = n.saturating_sub(1);
-                spent -= 1;
-            }
+            let p = melee::pistol_dice(u, f.approach, false).min(spent);
+            n = n.saturating_sub(p);
+            spent -= p;
             let cover = self.cover_of(setup, enemy, f.id);
             let m = melee::melee_modifier(rules, u, e, cover, role);
             let cv = fire_cv(rules, self, setup, f.id);
@@ -135,7 +138,7 @@ impl Battle {
     fn combat_result<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, att: &[Fighter], def: &[Fighter], lost: [u8; 2], from_pursuit: bool, dice: &mut D, ai: &mut A, obs: &mut O) {
         let rules = &*setup.rules;
         let (a0, d0) = (att[0].id, def[0].id);
-        if lost[0] == lost[1] {
+        let Some(loser) = melee::combat_loser(lost[0], lost[1]) else {
             for (mine, theirs) in [(att, d0), (def, a0)] {
                 for f in mine {
                     let u = &mut self.units[usize::from(f.id)];
@@ -149,8 +152,8 @@ impl Battle {
             self.unpin_if_alone(d0);
             emit(obs, Event::MeleeResult { winner: None, loser: None, result: ReactionResult::PassBoth });
             return;
-        }
-        let (winners, losers) = if lost[0] < lost[1] { (att, def) } else { (def, att) };
+        };
+        let (winners, losers) = if loser == 1 { (att, def) } else { (def, att) };
         let (w0, l0) = (winners[0].id, losers[0].id);
         let mut main_result = ReactionResult::PassBoth;
         let mut left_contact = true;
@@ -206,7 +209,11 @@ impl Battle {
                 continue;
             }
             // Victorious horse: +1 CV (the Goring example; an option), never above the start.
-            self.gain_cv(f.id, rules.options.victory_cv_bonus, obs);
+            let g = melee::victory_bonus(rules, u);
+            if g > 0 {
+                let cv = u.cv;
+                emit(obs, Event::CvGained { unit: f.id, amount: g, cv });
+            }
             if left_contact && !from_pursuit && self.units[usize::from(f.id)].pursuing == 0 {
                 self.pursue_after_victory(setup, f.id, l0, dice, ai, obs);
             }
@@ -254,21 +261,16 @@ impl Battle {
         self.melee(setup, &att, &def, false, true, dice, ai, obs);
     }
 
-    /// Pinned units fight on, once a turn (in the first half), standing.
+    /// Pinned units fight on once a turn, standing, in the first half-turn after they were pinned.
     pub(super) fn continuing_melees<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
-        if self.half != 0 {
-            return;
-        }
         for i in 0..self.units.len() {
             let u = &self.units[i];
             let Some(e) = u.engaged_with else { continue };
             let id = i as UnitId;
             // Each pair once: the moving side's unit attacks.
-            if !u.is_active() || !u.pinned || u.side != self.moving || !self.units[usize::from(e)].is_active() || u.fought_turn == self.turn {
+            if !u.is_active() || !u.pinned || u.side != self.moving || !self.units[usize::from(e)].is_active() || u.fought_turn == self.turn || self.units[usize::from(e)].fought_turn == self.turn {
                 continue;
             }
-            self.units[i].fought_turn = self.turn;
-            self.units[usize::from(e)].fought_turn = self.turn;
             let att = [Fighter { id, approach: Approach::Standing }];
             let def = [Fighter { id: e, approach: Approach::Standing }];
             self.melee(setup, &att, &def, false, false, dice, ai, obs);

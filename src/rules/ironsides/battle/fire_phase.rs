@@ -56,9 +56,7 @@ impl Battle {
             if self.hit_this_phase[..k - 1].contains(&id) || !self.units[usize::from(id)].is_active() {
                 continue;
             }
-            let cv = self.units[usize::from(id)].cv;
-            let skip = rules.options.no_reaction_from_fire_at_cv;
-            if skip > 0 && cv >= skip {
+            if !reaction::must_test_after_fire(rules, self.units[usize::from(id)].cv) {
                 continue;
             }
             let r = self.react(setup, id, ReactionCause::Fire, dice, ai, obs);

@@ -18,12 +18,14 @@ impl Battle {
     /// gone for the day.
     pub(crate) fn retreat<O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, distance: f64, obs: &mut O) {
         let u = &mut self.units[usize::from(id)];
-        let back = Vec2::from_facing(u.facing) * -distance;
-        u.pos = u.pos + back;
+        let from = u.pos;
+        u.pos = from + Vec2::from_facing(u.facing) * -distance;
         u.pinned = false;
         u.engaged_with = None;
         u.moved = true;
+        let to = u.pos;
         emit(obs, Event::Retreat { unit: id, distance });
+        emit(obs, Event::Moved { unit: id, from: (from.x, from.y), to: (to.x, to.y), disordered: false });
         self.leave_if_off_table(setup, id, UnitStatus::OffTable, obs);
     }
 
@@ -57,6 +59,7 @@ impl Battle {
             u.status = UnitStatus::Abandoned;
         }
         emit(obs, Event::Rout { unit: id, distance });
+        emit(obs, Event::Moved { unit: id, from: (from.x, from.y), to: (to.x, to.y), disordered: false });
         if self.units[usize::from(id)].status == UnitStatus::Abandoned {
             self.unit_gone(setup, id);
         }
