@@ -77,6 +77,8 @@ pub enum Outcome {
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Event {
+    /// A randomised unit's CV for this battle, rolled before the first turn.
+    RatingRolled { unit: UnitId, cv: u8 },
     TurnStarted { turn: u16 },
     Initiative { turn: u16, first: Side, rolls: [u8; 2] },
     GeneralMoved { general: CommanderId, distance: f64, attached_to: Option<UnitId> },
