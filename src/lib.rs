@@ -13,6 +13,8 @@ pub mod events;
 pub mod io;
 pub mod rules;
 pub mod setup;
+pub mod runner;
+pub mod stats;
 pub mod tables;
 
 pub use error::{Error, Result};

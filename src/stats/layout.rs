@@ -1,0 +1,123 @@
+//! Who is who in a run: the units, commands and commanders the tallies are indexed by, with
+//! their names. Kept in partial results so `merge` and the reports need no scenario file.
+
+use serde::{Deserialize, Serialize};
+
+use crate::army::{CommandKind, Side};
+use crate::setup::{BattleSetup, RatingSource};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UnitInfo {
+    pub name: String,
+    pub side: Side,
+    pub command: u16,
+    /// The scenario key of its kind (`gallopers`, `pike_heavy_foot`).
+    pub kind: String,
+    /// Horse: the units that pursue.
+    pub cavalry: bool,
+    /// The template CV (the CV of a unit whose rating is not randomised).
+    pub start_cv: u8,
+    /// Its CV is rolled afresh every battle.
+    pub randomised: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommandInfo {
+    pub name: String,
+    pub side: Side,
+    pub kind: CommandKind,
+    pub units: Vec<u16>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommanderInfo {
+    pub name: String,
+    pub side: Side,
+    pub command: Option<u16>,
+    pub captain_general: bool,
+}
+
+/// The order of battle as the statistics see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Layout {
+    /// The scenario's display name.
+    pub scenario: String,
+    pub turn_limit: u16,
+    /// The highest CV the ruleset allows (a randomised unit's CV never exceeds it).
+    pub cv_max: u8,
+    pub units: Vec<UnitInfo>,
+    pub commands: Vec<CommandInfo>,
+    pub commanders: Vec<CommanderInfo>,
+}
+
+impl Layout {
+    pub fn of(setup: &BattleSetup) -> Layout {
+        let units = setup
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| UnitInfo {
+                name: setup.unit_name(i as u16).to_string(),
+                side: u.side,
+                command: u.command,
+                kind: u.kind.key().to_string(),
+                cavalry: u.is_cavalry(),
+                start_cv: u.start_cv,
+                randomised: matches!(setup.ratings.get(i), Some(RatingSource::Randomised { .. })),
+            })
+            .collect();
+        let commands = setup
+            .commands
+            .iter()
+            .enumerate()
+            .map(|(i, c)| CommandInfo {
+                name: setup.command_name(i as u16).to_string(),
+                side: c.side,
+                kind: c.kind,
+                units: c.units.clone(),
+            })
+            .collect();
+        let commanders = setup
+            .commanders
+            .iter()
+            .enumerate()
+            .map(|(i, c)| CommanderInfo {
+                name: setup.commander_name(i as u16).to_string(),
+                side: c.side,
+                command: c.command,
+                captain_general: c.is_captain_general,
+            })
+            .collect();
+        Layout {
+            scenario: setup.name.clone(),
+            turn_limit: setup.turn_limit,
+            cv_max: setup.rules.limits.cv_max,
+            units,
+            commands,
+            commanders,
+        }
+    }
+
+    /// The highest CV a unit can start a battle with.
+    pub fn unit_cv_cap(&self, unit: usize) -> u8 {
+        let u = &self.units[unit];
+        if u.randomised {
+            self.cv_max.max(u.start_cv)
+        } else {
+            u.start_cv
+        }
+    }
+
+    /// The largest CV total a side can field (for sizing histograms).
+    pub fn side_cv_cap(&self, side: Side) -> i64 {
+        (0..self.units.len())
+            .filter(|&i| self.units[i].side == side)
+            .map(|i| i64::from(self.unit_cv_cap(i)))
+            .sum()
+    }
+
+    /// Whether any unit's rating is rolled per battle.
+    pub fn any_randomised(&self) -> bool {
+        self.units.iter().any(|u| u.randomised)
+    }
+}

@@ -1,0 +1,21 @@
+//! Streaming, mergeable statistics: exact histograms, whole-number tallies, Wilson intervals.
+//!
+//! A [`Collector`] watches one battle after another through the event stream and folds each
+//! into a [`Tally`]; tallies of different batches, threads or machines add up with
+//! [`Tally::merge`]. Nothing here grows with the number of battles.
+
+mod collector;
+mod histogram;
+mod interval;
+mod layout;
+mod tally;
+#[cfg(test)]
+pub(crate) mod testing;
+
+pub use collector::{BattleRow, Collector};
+pub use histogram::Histogram;
+pub use interval::{Estimate, Z95, mean_interval, wilson};
+pub use layout::{CommandInfo, CommanderInfo, Layout, UnitInfo};
+pub use tally::{
+    CommanderTally, EntityTally, GENERAL_RESULTS, RatingTally, Tally, general_result_index,
+};
