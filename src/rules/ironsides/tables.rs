@@ -309,7 +309,6 @@ pub struct Charge {
     pub evade_skirmisher_dice: u8,
     pub evade_gunners_dice: u8,
     pub evade_limbered_medium_dice: u8,
-    pub column_flank_fire_distance: f64,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -328,7 +327,6 @@ pub struct CloseCombat {
     pub horse_hold_retire_max: f64,
     pub retreat_min: f64,
     pub retreat_max: f64,
-    pub pistol_fire_modifier_on_charge: i8,
     pub cavalry_vs_hedgehog: i8,
     pub skirmishers_vs_formed: i8,
     pub infantry_vs_hedgehog: i8,

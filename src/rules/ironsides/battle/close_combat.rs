@@ -50,11 +50,11 @@ impl Battle {
             lost[1] += self.share_losses(setup, def, a_hits, dice, obs);
         }
         let (d_dice, d_hits) = self.strike(setup, def, a0, Role::Defender, false, pistol[1], dice);
+        emit(obs, Event::Melee { attacker: a0, defender: d0, attacker_dice: a_dice, defender_dice: d_dice, attacker_hits: a_hits, defender_hits: d_hits, flank });
         if !flank {
             lost[1] += self.share_losses(setup, def, a_hits, dice, obs);
         }
         lost[0] += self.share_losses(setup, att, d_hits, dice, obs);
-        emit(obs, Event::Melee { attacker: a0, defender: d0, attacker_dice: a_dice, defender_dice: d_dice, attacker_hits: a_hits, defender_hits: d_hits, flank });
         // Foot that lost at least 2 CV and twice what it inflicted on horse breaks; the horse
         // try to mop them up in a second round.
         let rules = &*setup.rules;
@@ -244,11 +244,13 @@ impl Battle {
         let u = &mut self.units[usize::from(id)];
         u.pursuing = 1;
         u.pursuit_target = Some(foe);
-        if self.pursuit_cost(setup, id, dice, obs) {
-            return;
-        }
+        // "Will move D6 x 3" towards them, and loses 1 CV": the move (and any fight it runs
+        // into) first, then the cost. This order keeps E16's small-unit reading and E19 true.
         let d = pursuit::pursuit_distance(rules, dice);
         self.pursue(setup, id, d, dice, ai, obs);
+        if self.units[usize::from(id)].is_active() {
+            self.pursuit_cost(setup, id, dice, obs);
+        }
     }
 
     /// A pursuer runs into an enemy: a close combat at once, two dice a side.
