@@ -305,7 +305,7 @@ pub fn casualty_table(rules: &IronsidesRules) -> Table {
             let overall = dist.p(r);
             tidy.push(vec![
                 Cell::text(part),
-                Cell::text(faces.clone()),
+                Cell::text(faces.replace(", ", ";")),
                 Cell::text(result_id(*r)),
                 Cell::P(p),
                 Cell::P(*pr),

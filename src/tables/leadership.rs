@@ -87,6 +87,19 @@ pub fn morale_distribution(rules: &IronsidesRules) -> Vec<Prob> {
         .collect()
 }
 
+/// A name as a CSV identifier: `Fair Man` -> `fair_man`, `A / B` -> `a_b`.
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for ch in name.chars() {
+        if ch.is_ascii_alphanumeric() {
+            out.push(ch.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_end_matches('_').to_string()
+}
+
 fn rolls_text(rolls: &[u8]) -> String {
     match (rolls.first(), rolls.last()) {
         (Some(a), Some(b)) if a != b && usize::from(b - a) + 1 == rolls.len() => format!("{a}-{b}"),
@@ -178,8 +191,8 @@ pub fn generalship_table(rules: &IronsidesRules) -> Table {
             tidy.push(vec![
                 Cell::text("skill"),
                 Cell::int(*m),
-                Cell::text(g.name.clone()),
-                Cell::text(rolls_text(&g.rolls)),
+                Cell::text(slug(&g.name)),
+                Cell::text(rolls_text(&g.rolls).replace(", ", ";")),
                 Cell::int(g.key.0),
                 Cell::text(g.key.1.to_string()),
                 Cell::Empty,
@@ -217,8 +230,8 @@ pub fn generalship_table(rules: &IronsidesRules) -> Table {
         tidy.push(vec![
             Cell::text("morale"),
             Cell::int(0),
-            Cell::text(g.name.clone()),
-            Cell::text(rolls_text(&g.rolls)),
+            Cell::text(slug(&g.name)),
+            Cell::text(rolls_text(&g.rolls).replace(", ", ";")),
             Cell::Empty,
             Cell::Empty,
             Cell::int(g.key.0),
