@@ -851,3 +851,25 @@ fn cli_reads_another_ruleset_and_refuses_bad_input() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn docs_examples_are_real_output() {
+    // Every ```console block of docs/TABLES.md that starts `$ ecw-sim tables ...` must be what
+    // that command prints now.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/TABLES.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let mut checked = 0;
+    for block in doc.split("```console\n").skip(1) {
+        let body = block.split("\n```").next().unwrap();
+        let (cmd, shown) = body.split_once('\n').unwrap();
+        let args: Vec<&str> = cmd
+            .strip_prefix("$ ecw-sim ")
+            .expect("a console block starts with the command")
+            .split_whitespace()
+            .collect();
+        let out = run_ok(&args);
+        assert_eq!(out.trim_end_matches('\n'), shown, "docs/TABLES.md: `{cmd}`");
+        checked += 1;
+    }
+    assert!(checked >= 3, "the docs show the output of a few tables");
+}
