@@ -12,6 +12,7 @@ pub mod error;
 pub mod events;
 pub mod io;
 pub mod rules;
+pub mod scenario;
 pub mod setup;
 pub mod runner;
 pub mod stats;

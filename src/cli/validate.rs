@@ -1,10 +1,39 @@
-//! `ecw-sim validate` (being built).
+//! `ecw-sim validate`: load and check a scenario; print its order of battle, or every problem found.
+
+use std::io::Write;
+use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::scenario::Scenario;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// A scenario file, or the name of a built-in scenario (see `ecw-sim list scenarios`).
+    pub scenario: String,
+    /// Change one setting before checking: PATH=VALUE, e.g. `--set turn_limit=20` or
+    /// `--set royalist.captain_general=cromwell` (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
+}
 
-pub fn run(_args: Args) -> Result<()> {
-    Err(Error::Usage("`validate` is not built yet".into()))
+pub fn run(args: Args) -> Result<()> {
+    let scenario = Scenario::open(&args.scenario, &args.set)?;
+    match scenario.order_of_battle() {
+        Ok(text) => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())
+                .map_err(|e| Error::io(Path::new("<stdout>"), e))
+        }
+        Err(errors) => {
+            // Every problem on its own line, then the summary that makes the exit code non-zero.
+            for e in &errors {
+                eprintln!("error: {e}");
+            }
+            Err(Error::Usage(format!(
+                "{}: {} problem(s) found",
+                scenario.path().display(),
+                errors.len()
+            )))
+        }
+    }
 }

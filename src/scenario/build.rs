@@ -1,0 +1,1131 @@
+//! From a scenario file to a [`BattleSetup`]: every check serde cannot make, each problem kept
+//! (with its key path and line) so the user sees them all at once.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use toml::de::DeTable;
+
+use crate::army::{
+    Command, CommandKind, Commander, CommanderId, CommanderRating, Formation, Side, SizeClass,
+    Unit, UnitId, UnitKind,
+};
+use crate::battlefield::{Area, Camp, Ground, LinearObstacle, ObstacleKind, Rect, Vec2};
+use crate::doctrine::DoctrineParams;
+use crate::error::{Error, Location, line_col};
+use crate::rules::ironsides::IronsidesRules;
+use crate::setup::{BattleSetup, CommanderSource, Names, RatingSource};
+
+use super::Scenario;
+use super::ratings::table_rating;
+use super::schema::{CommandSpec, CommanderSpec, Cover, RatingKind, SideSpec, UnitSpec};
+use super::tree::{nearest, span_of};
+
+/// How far behind his army's centre the Captain-General starts.
+const CAPTAIN_GENERAL_BEHIND: f64 = 6.0;
+/// Default distance of a second line behind the first (the brief's and the doctrines' 6").
+const SECOND_LINE_BEHIND: f64 = 6.0;
+/// Units may touch but not overlap by more than this (inches): lines packed edge to edge are fine.
+const OVERLAP_TOLERANCE: f64 = 0.01;
+
+/// What the order of battle shows beyond the set-up.
+#[derive(Debug, Clone)]
+pub(super) struct UnitNote {
+    pub men: Option<u32>,
+    /// Where the rating came from ("randomised, royalist 1644 horse").
+    pub rating: String,
+}
+
+pub(super) struct Built {
+    pub setup: BattleSetup,
+    /// One per unit, by id.
+    pub notes: Vec<UnitNote>,
+    /// One per commander, by id: the scenario's word for him ("named", "average", "rolled", "fixed").
+    pub commander_notes: Vec<String>,
+    pub doctrine_names: Vec<String>,
+}
+
+pub(super) fn build(sc: &Scenario) -> Result<Built, Vec<Error>> {
+    let tree = DeTable::parse(&sc.text).ok();
+    let mut b = Builder {
+        sc,
+        tree: tree.as_ref().map(|t| t.get_ref()),
+        errors: Vec::new(),
+        units: Vec::new(),
+        ratings: Vec::new(),
+        notes: Vec::new(),
+        unit_paths: Vec::new(),
+        commanders: Vec::new(),
+        commander_sources: Vec::new(),
+        commander_notes: Vec::new(),
+        commands: Vec::new(),
+        names: Names::default(),
+        doctrines: Vec::new(),
+        doctrine_names: Vec::new(),
+        captain_generals: [None, None],
+        cg_doctrine: [0, 0],
+    };
+    let Some(rules) = b.ruleset() else {
+        return Err(b.errors);
+    };
+    let ground = b.ground(&rules);
+    let f = &sc.file;
+    let turn_limit = match f.turn_limit {
+        None => rules.scale.default_turn_limit,
+        Some(t) if (1..=1000).contains(&t) => t as u16,
+        Some(t) => {
+            b.err(
+                "turn_limit",
+                format!("must be from 1 to 1000 turns, got {t}"),
+            );
+            rules.scale.default_turn_limit
+        }
+    };
+    let break_fraction = match f.break_fraction {
+        None => rules.scale.default_break_fraction,
+        Some(x) if x > 0.0 && x <= 1.0 => x,
+        Some(x) => {
+            b.err(
+                "break_fraction",
+                format!("must be above 0 and at most 1 (a share of the army's CV), got {x}"),
+            );
+            rules.scale.default_break_fraction
+        }
+    };
+    for side in Side::BOTH {
+        b.side(&rules, side, &ground);
+    }
+    b.check_positions(&ground);
+    if !b.errors.is_empty() {
+        return Err(b.errors);
+    }
+    let setup = BattleSetup {
+        name: sc.name(),
+        rules: Arc::new(rules),
+        ground,
+        turn_limit,
+        break_fraction,
+        units: b.units,
+        ratings: b.ratings,
+        commanders: b.commanders,
+        commander_sources: b.commander_sources,
+        commands: b.commands,
+        captain_generals: b.captain_generals,
+        names: b.names,
+        doctrines: b.doctrines,
+        cg_doctrine: b.cg_doctrine,
+    };
+    Ok(Built {
+        setup,
+        notes: b.notes,
+        commander_notes: b.commander_notes,
+        doctrine_names: b.doctrine_names,
+    })
+}
+
+/// A unit with its place on the table, before it is checked.
+struct Placed<'a> {
+    path: String,
+    spec: &'a UnitSpec,
+    pos: Vec2,
+    /// Radians.
+    facing: f64,
+}
+
+struct Builder<'a> {
+    sc: &'a Scenario,
+    tree: Option<&'a DeTable<'a>>,
+    errors: Vec<Error>,
+    units: Vec<Unit>,
+    ratings: Vec<RatingSource>,
+    notes: Vec<UnitNote>,
+    unit_paths: Vec<String>,
+    commanders: Vec<Commander>,
+    commander_sources: Vec<CommanderSource>,
+    commander_notes: Vec<String>,
+    commands: Vec<Command>,
+    names: Names,
+    doctrines: Vec<DoctrineParams>,
+    doctrine_names: Vec<String>,
+    captain_generals: [Option<CommanderId>; 2],
+    cg_doctrine: [u16; 2],
+}
+
+impl Builder<'_> {
+    /// Records a problem at a dotted key: its line in the file, or the override that set it.
+    fn err(&mut self, key: &str, message: impl Into<String>) {
+        let mut message = message.into();
+        let (line, column) =
+            if let Some(ov) = self.sc.overrides.iter().rev().find(|o| o.covers(key)) {
+                message = format!("{message} (set by {ov})");
+                (None, None)
+            } else {
+                match self.tree.and_then(|t| span_of(t, key)) {
+                    Some(s) => {
+                        let (l, c) = line_col(&self.sc.text, s.start);
+                        (Some(l), Some(c))
+                    }
+                    None => (None, None),
+                }
+            };
+        self.errors.push(Error::Input {
+            at: Location {
+                file: self.sc.path.clone(),
+                key: key.to_string(),
+                line,
+                column,
+            },
+            message,
+        });
+    }
+
+    /// A file named relative to the scenario's folder (built-in scenarios have none).
+    fn relative(&self, name: &str) -> Option<PathBuf> {
+        if self.sc.builtin {
+            return None;
+        }
+        let dir = self.sc.path.parent().unwrap_or(Path::new(""));
+        Some(dir.join(name))
+    }
+
+    fn ruleset(&mut self) -> Option<IronsidesRules> {
+        let name = self.sc.file.ruleset.clone();
+        if name == "ironsides" {
+            return Some(IronsidesRules::builtin());
+        }
+        match self.relative(&name) {
+            Some(path) if path.exists() => match IronsidesRules::load(&path) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    self.errors.push(e);
+                    None
+                }
+            },
+            Some(path) => {
+                self.err(
+                    "ruleset",
+                    format!(
+                        "unknown ruleset `{name}`: not \"ironsides\" and no file {}",
+                        path.display()
+                    ),
+                );
+                None
+            }
+            None => {
+                self.err(
+                    "ruleset",
+                    format!(
+                        "unknown ruleset `{name}`: a built-in scenario can only use \"ironsides\""
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn ground(&mut self, rules: &IronsidesRules) -> Ground {
+        let f = &self.sc.file;
+        let width = f
+            .table
+            .as_ref()
+            .and_then(|t| t.width)
+            .unwrap_or(rules.scale.default_table_width);
+        let depth = f
+            .table
+            .as_ref()
+            .and_then(|t| t.depth)
+            .unwrap_or(rules.scale.default_table_depth);
+        for (key, v) in [("table.width", width), ("table.depth", depth)] {
+            if !(v.is_finite() && v > 0.0 && v <= 1000.0) {
+                self.err(
+                    key,
+                    format!("must be a size above 0 and at most 1000 inches, got {v}"),
+                );
+            }
+        }
+        let mut ground = Ground::open(width, depth);
+        for (i, a) in f.terrain.areas.iter().enumerate() {
+            let key = format!("terrain.areas.{i}.points");
+            let mut pts: Vec<Vec2> = Vec::new();
+            for p in &a.points {
+                if !(p[0].is_finite() && p[1].is_finite()) {
+                    self.err(&key, "points must be finite numbers");
+                }
+                let v = Vec2::new(p[0], p[1]);
+                if pts.last().is_none_or(|q| q.dist(v) > 1e-9) {
+                    pts.push(v);
+                }
+            }
+            // A polygon written closed (last point = first) is the same polygon.
+            if pts.len() > 1 && pts[0].dist(pts[pts.len() - 1]) <= 1e-9 {
+                pts.pop();
+            }
+            let area: f64 = (0..pts.len())
+                .map(|j| pts[j].cross(pts[(j + 1) % pts.len()]))
+                .sum::<f64>()
+                / 2.0;
+            if pts.len() < 3 || area.abs() < 1e-6 {
+                self.err(
+                    &key,
+                    format!(
+                        "a {:?} area must be a closed polygon: at least 3 distinct points enclosing some ground (got {} distinct points, area {:.3} sq in)",
+                        a.kind,
+                        pts.len(),
+                        area.abs()
+                    )
+                    .to_lowercase(),
+                );
+                continue;
+            }
+            ground.areas.push(Area {
+                kind: a.kind,
+                points: pts,
+            });
+        }
+        for (i, o) in f.terrain.obstacles.iter().enumerate() {
+            let key = format!("terrain.obstacles.{i}");
+            let pts: Vec<[f64; 2]> = match (&o.points, o.from, o.to) {
+                (Some(p), None, None) => p.clone(),
+                (None, Some(a), Some(b)) => vec![a, b],
+                _ => {
+                    self.err(&key, "give either `from` and `to` (one segment) or `points` (a line of segments)");
+                    continue;
+                }
+            };
+            if pts.len() < 2 {
+                self.err(
+                    &format!("{key}.points"),
+                    "a linear obstacle needs at least 2 points",
+                );
+                continue;
+            }
+            let severity = o.severity.unwrap_or(1.0);
+            if !(severity.is_finite() && severity >= 0.0) {
+                self.err(
+                    &format!("{key}.severity"),
+                    format!("must be 0 (impassable) or more, got {severity}"),
+                );
+            }
+            let hard = match o.cover {
+                Some(c) => c == Cover::Hard,
+                None => o.kind == ObstacleKind::Wall,
+            };
+            for w in pts.windows(2) {
+                let (a, b) = (Vec2::new(w[0][0], w[0][1]), Vec2::new(w[1][0], w[1][1]));
+                if !(a.x.is_finite() && a.y.is_finite() && b.x.is_finite() && b.y.is_finite())
+                    || a.dist(b) < 1e-9
+                {
+                    self.err(&key, "each segment needs two different finite points");
+                    continue;
+                }
+                ground.obstacles.push(LinearObstacle {
+                    kind: o.kind,
+                    a,
+                    b,
+                    severity,
+                    hard_cover: hard,
+                });
+            }
+        }
+        for (i, c) in f.terrain.camps.iter().enumerate() {
+            let key = format!("terrain.camps.{i}");
+            if !(c.radius.is_finite() && c.radius > 0.0) {
+                self.err(
+                    &format!("{key}.radius"),
+                    format!("must be above 0 inches, got {}", c.radius),
+                );
+            }
+            let pos = Vec2::new(c.x, c.y);
+            if !(pos.x.is_finite() && pos.y.is_finite() && ground.on_table(pos)) {
+                self.err(
+                    &key,
+                    format!(
+                        "camp at ({}, {}) is off the {width} x {depth} table",
+                        c.x, c.y
+                    ),
+                );
+            }
+            ground.camps.push(Camp {
+                side: c.side,
+                pos,
+                radius: c.radius,
+                entrenched: c.entrenched,
+            });
+        }
+        ground
+    }
+
+    fn side(&mut self, rules: &IronsidesRules, side: Side, ground: &Ground) {
+        let sc = self.sc;
+        let spec = sc.file.side(side);
+        let sname = side.name();
+        let commands = spec.commands_in_order();
+        if commands.is_empty() {
+            self.err(
+                &format!("{sname}.commands"),
+                "an army needs at least one command",
+            );
+        }
+        let first_unit = self.units.len();
+        let cg = spec.captain_general.as_ref().map(|c| {
+            let default = format!("{} Captain-General", title_case(sname));
+            self.commander(
+                rules,
+                side,
+                c,
+                true,
+                false,
+                &format!("{sname}.captain_general"),
+                default,
+            )
+        });
+        self.captain_generals[side.index()] = cg;
+        self.cg_doctrine[side.index()] = self.doctrine(
+            spec.doctrine.as_deref().unwrap_or("cautious"),
+            &format!("{sname}.doctrine"),
+        );
+        let mut seen: HashMap<String, String> = HashMap::new();
+        for (key, cmd) in commands {
+            self.command(rules, side, spec, key, cmd, &mut seen);
+        }
+        // The Captain-General watches from behind the middle of his army.
+        if let Some(cg) = cg {
+            let units = &self.units[first_unit..];
+            if !units.is_empty() {
+                let n = units.len() as f64;
+                let centre = units.iter().fold(Vec2::new(0.0, 0.0), |s, u| s + u.pos) * (1.0 / n);
+                let ahead = units
+                    .iter()
+                    .fold(Vec2::new(0.0, 0.0), |s, u| s + Vec2::from_facing(u.facing));
+                let ahead = if ahead.len() < 1e-9 {
+                    Vec2::from_facing(default_facing(side))
+                } else {
+                    ahead.norm()
+                };
+                let p = centre - ahead * CAPTAIN_GENERAL_BEHIND;
+                self.commanders[usize::from(cg)].pos =
+                    Vec2::new(p.x.clamp(0.0, ground.width), p.y.clamp(0.0, ground.depth));
+            }
+        }
+    }
+
+    fn command(
+        &mut self,
+        rules: &IronsidesRules,
+        side: Side,
+        spec: &SideSpec,
+        key: &str,
+        cmd: &CommandSpec,
+        seen: &mut HashMap<String, String>,
+    ) {
+        let sname = side.name();
+        let cpath = format!("{sname}.commands.{key}");
+        let id = self.commands.len() as u16;
+        let display = cmd.name.clone().unwrap_or_else(|| title_case(key));
+        let placed = self.place(side, cmd, &cpath);
+        if placed.is_empty() {
+            self.err(
+                &cpath,
+                "a command needs at least one unit, in `units` or `lines`",
+            );
+        }
+        let mut unit_ids = Vec::new();
+        for p in placed {
+            if let Some(u) = self.unit(rules, side, id, spec, (cmd, &cpath), p, seen) {
+                unit_ids.push(u);
+            }
+        }
+        let commander = match &cmd.commander {
+            Some(c) => Some(self.commander(
+                rules,
+                side,
+                c,
+                false,
+                cmd.commissary,
+                &format!("{cpath}.commander"),
+                format!("{display} commander"),
+            )),
+            None if cmd.kind == CommandKind::Independent => None,
+            None => {
+                self.err(
+                    &cpath,
+                    format!(
+                        "a {} command needs a commander: add `commander = \"average\"`, a named commander, or {{ roll = true }} (only independent commands have none)",
+                        kind_name(cmd.kind)
+                    ),
+                );
+                None
+            }
+        };
+        if let Some(c) = commander {
+            let units: Vec<Vec2> = unit_ids
+                .iter()
+                .map(|&u| self.units[usize::from(u)].pos)
+                .collect();
+            let g = &mut self.commanders[usize::from(c)];
+            g.command = Some(id);
+            if !units.is_empty() {
+                g.pos = units.iter().fold(Vec2::new(0.0, 0.0), |s, p| s + *p)
+                    * (1.0 / units.len() as f64);
+            }
+        }
+        let first_kind = unit_ids.first().map(|&u| self.units[usize::from(u)].kind);
+        let doctrine_name = cmd
+            .doctrine
+            .clone()
+            .unwrap_or_else(|| default_doctrine(cmd.kind, side, first_kind).to_string());
+        let doctrine = self.doctrine(&doctrine_name, &format!("{cpath}.doctrine"));
+        self.commands.push(Command {
+            id,
+            side,
+            kind: cmd.kind,
+            name: self.names.commands.len() as u16,
+            commander,
+            units: unit_ids,
+            lps: 0,
+            doctrine,
+            commissary: cmd.commissary,
+        });
+        self.names.commands.push(display);
+    }
+
+    /// The command's units with their places: given one by one, or spread along lines.
+    fn place<'c>(&mut self, side: Side, cmd: &'c CommandSpec, cpath: &str) -> Vec<Placed<'c>> {
+        let mut out = Vec::new();
+        for (i, u) in cmd.units.iter().enumerate() {
+            let path = format!("{cpath}.units.{i}");
+            let (Some(x), Some(y)) = (u.x, u.y) else {
+                self.err(&path, format!("unit `{}` needs a position: x and y in inches (or put it in a `lines` entry)", u.name));
+                continue;
+            };
+            let facing = u.facing.unwrap_or(default_facing_degrees(side));
+            if !(x.is_finite() && y.is_finite() && facing.is_finite()) {
+                self.err(&path, "x, y and facing must be finite numbers");
+                continue;
+            }
+            out.push(Placed {
+                path,
+                spec: u,
+                pos: Vec2::new(x, y),
+                facing: facing.to_radians(),
+            });
+        }
+        for (li, line) in cmd.lines.iter().enumerate() {
+            let lpath = format!("{cpath}.lines.{li}");
+            let (a, b) = (
+                Vec2::new(line.from[0], line.from[1]),
+                Vec2::new(line.to[0], line.to[1]),
+            );
+            let facing = line.facing.unwrap_or(default_facing_degrees(side));
+            if ![a.x, a.y, b.x, b.y, facing].iter().all(|v| v.is_finite()) {
+                self.err(&lpath, "from, to and facing must be finite numbers");
+                continue;
+            }
+            let facing = facing.to_radians();
+            if line.units.is_empty() {
+                self.err(&format!("{lpath}.units"), "a line needs at least one unit");
+            }
+            self.spread(
+                &mut out,
+                &line.units,
+                &format!("{lpath}.units"),
+                a,
+                b,
+                facing,
+            );
+            if let Some(second) = &line.second_line {
+                let behind = second.behind.unwrap_or(SECOND_LINE_BEHIND);
+                if !(behind.is_finite() && behind >= 0.0) {
+                    self.err(
+                        &format!("{lpath}.second_line.behind"),
+                        format!("must be 0 or more inches, got {behind}"),
+                    );
+                    continue;
+                }
+                let back = Vec2::from_facing(facing) * -behind;
+                if second.units.is_empty() {
+                    self.err(
+                        &format!("{lpath}.second_line.units"),
+                        "a second line needs at least one unit",
+                    );
+                }
+                self.spread(
+                    &mut out,
+                    &second.units,
+                    &format!("{lpath}.second_line.units"),
+                    a + back,
+                    b + back,
+                    facing,
+                );
+            }
+        }
+        out
+    }
+
+    /// Units evenly spread along a-b: each at the centre of an equal share of the line.
+    fn spread<'c>(
+        &mut self,
+        out: &mut Vec<Placed<'c>>,
+        units: &'c [UnitSpec],
+        path: &str,
+        a: Vec2,
+        b: Vec2,
+        facing: f64,
+    ) {
+        let n = units.len() as f64;
+        for (i, u) in units.iter().enumerate() {
+            let upath = format!("{path}.{i}");
+            if u.x.is_some() || u.y.is_some() || u.facing.is_some() {
+                self.err(
+                    &upath,
+                    format!(
+                        "unit `{}` is in a line, which places it: remove its x, y and facing",
+                        u.name
+                    ),
+                );
+            }
+            let pos = a + (b - a) * ((i as f64 + 0.5) / n);
+            out.push(Placed {
+                path: upath,
+                spec: u,
+                pos,
+                facing,
+            });
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn unit(
+        &mut self,
+        rules: &IronsidesRules,
+        side: Side,
+        command: u16,
+        spec: &SideSpec,
+        (cmd, cpath): (&CommandSpec, &str),
+        p: Placed<'_>,
+        seen: &mut HashMap<String, String>,
+    ) -> Option<UnitId> {
+        let u = p.spec;
+        let path = p.path;
+        if u.name.trim().is_empty() {
+            self.err(&format!("{path}.name"), "a unit needs a name");
+        }
+        if let Some(first) = seen.get(&u.name) {
+            self.err(
+                &format!("{path}.name"),
+                format!("`{}` is already in this army at `{first}`: a unit belongs to one command (give each its own name)", u.name),
+            );
+        } else {
+            seen.insert(u.name.clone(), path.clone());
+        }
+        let Some(kind) = UnitKind::from_key(&u.kind) else {
+            let keys: Vec<&str> = UnitKind::ALL.iter().map(|k| k.key()).collect();
+            let near = nearest(&u.kind, &keys, 2);
+            let hint = if near.is_empty() {
+                String::new()
+            } else {
+                format!("did you mean {}? ", near.join(" or "))
+            };
+            self.err(
+                &format!("{path}.type"),
+                format!(
+                    "unknown unit type `{}`; {hint}(types: {})",
+                    u.kind,
+                    keys.join(", ")
+                ),
+            );
+            return None;
+        };
+        let size = match (u.men, u.size) {
+            (Some(_), Some(_)) => {
+                self.err(&path, "give either `men` or `size`, not both");
+                SizeClass::Normal
+            }
+            (Some(0), None) => {
+                self.err(&format!("{path}.men"), "a unit needs more than 0 men");
+                SizeClass::Normal
+            }
+            (Some(m), None) => rules.size_class(m, kind.mounted_sizes()),
+            (None, Some(s)) => s,
+            (None, None) => SizeClass::Normal,
+        };
+        if let Some(f) = u.formation
+            && !formation_allowed(kind, f)
+        {
+            self.err(
+                &format!("{path}.formation"),
+                format!("{} cannot start in {f:?} formation", kind.key()),
+            );
+        }
+        let (cv, source, note) = self.rating(rules, side, spec, (cmd, cpath), u, kind, &path)?;
+        let id = self.units.len() as UnitId;
+        let mut unit = Unit::new(id, side, command, kind, cv).at(p.pos.x, p.pos.y, p.facing);
+        unit.size = size;
+        if let Some(f) = u.formation {
+            unit.formation = f;
+        }
+        self.units.push(unit);
+        self.ratings.push(source);
+        self.notes.push(UnitNote {
+            men: u.men,
+            rating: note,
+        });
+        self.unit_paths.push(path);
+        self.names.units.push(u.name.clone());
+        Some(id)
+    }
+
+    /// A unit's template CV, rating source and a note saying where it came from.
+    #[allow(clippy::too_many_arguments)]
+    fn rating(
+        &mut self,
+        rules: &IronsidesRules,
+        side: Side,
+        spec: &SideSpec,
+        (cmd, cpath): (&CommandSpec, &str),
+        u: &UnitSpec,
+        kind: UnitKind,
+        path: &str,
+    ) -> Option<(u8, RatingSource, String)> {
+        let cv_max = rules.limits.cv_max;
+        let cv_min = rules.limits.cv_min_start.max(1);
+        match (u.cv, u.rating) {
+            (Some(_), Some(_)) => {
+                self.err(path, "give either `cv` (fixed) or `rating` (\"standard\" or \"randomised\"), not both");
+                None
+            }
+            (Some(cv), None) => {
+                if u.rating_alt.is_some() || u.rating_side.is_some() || u.rating_year.is_some() {
+                    self.err(path, "`rating_alt`, `rating_side` and `rating_year` go with `rating`, not with a fixed `cv`");
+                }
+                if cv < i64::from(cv_min) || cv > i64::from(cv_max) {
+                    self.err(
+                        &format!("{path}.cv"),
+                        format!("CV {cv} is outside {cv_min}..={cv_max}"),
+                    );
+                    return None;
+                }
+                Some((cv as u8, RatingSource::Fixed, "fixed".into()))
+            }
+            (None, r) => {
+                let Some(r) = r.or(spec.rating) else {
+                    self.err(path, format!("unit `{}` needs a rating: `cv = 5`, `rating = \"standard\"` or `rating = \"randomised\"`", u.name));
+                    return None;
+                };
+                let sname = side.name();
+                let (rside, side_key) = match (&u.rating_side, &cmd.rating_side, &spec.rating_side)
+                {
+                    (Some(s), _, _) => (s.clone(), format!("{path}.rating_side")),
+                    (None, Some(s), _) => (s.clone(), format!("{cpath}.rating_side")),
+                    (None, None, Some(s)) => (s.clone(), format!("{sname}.rating_side")),
+                    (None, None, None) => (sname.to_string(), path.to_string()),
+                };
+                let (year, year_key) = match (u.rating_year, cmd.rating_year, spec.year) {
+                    (Some(y), _, _) => (y, format!("{path}.rating_year")),
+                    (None, Some(y), _) => (y, format!("{cpath}.rating_year")),
+                    (None, None, Some(y)) => (y, format!("{sname}.year")),
+                    (None, None, None) => {
+                        self.err(path, format!("a table rating needs a year: set `{sname}.year` (or `rating_year` on the unit or command)"));
+                        return None;
+                    }
+                };
+                match table_rating(
+                    rules,
+                    r,
+                    &rside,
+                    year,
+                    kind.arm(),
+                    u.rating_alt.unwrap_or(false),
+                ) {
+                    Ok((cv, src)) => {
+                        let what = match r {
+                            RatingKind::Standard => "standard",
+                            RatingKind::Randomised => "randomised",
+                        };
+                        Some((
+                            cv,
+                            src,
+                            format!("{what}, {rside} {year} {}", arm_name(kind)),
+                        ))
+                    }
+                    Err(m) => {
+                        let key = if m.contains("rating side") {
+                            side_key
+                        } else if m.contains("year") {
+                            year_key
+                        } else {
+                            path.to_string()
+                        };
+                        self.err(&key, m);
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    /// A commander from the scenario's words; a placeholder after an error so checking goes on.
+    #[allow(clippy::too_many_arguments)]
+    fn commander(
+        &mut self,
+        rules: &IronsidesRules,
+        side: Side,
+        spec: &CommanderSpec,
+        captain_general: bool,
+        commissary: bool,
+        path: &str,
+        default_name: String,
+    ) -> CommanderId {
+        let avg = &rules.average_commander;
+        let average = CommanderRating {
+            lp_modifier: avg.lp_modifier,
+            radius: if captain_general {
+                avg.captain_general_radius
+            } else {
+                avg.subordinate_radius
+            },
+            rerolls: avg.rerolls,
+            enemy_rerolls: 0,
+        };
+        let (name, rating, source, note) = match spec {
+            CommanderSpec::Key(k) if k == "average" => (
+                default_name,
+                average,
+                CommanderSource::Fixed,
+                "average".to_string(),
+            ),
+            CommanderSpec::Key(k) => match rules.named(k) {
+                Some(n) => {
+                    // "Should any of these commanders serve as subordinates ... halve the command radius".
+                    let factor = if captain_general {
+                        1.0
+                    } else {
+                        rules.generals.subordinate_radius_factor
+                    };
+                    let rating = CommanderRating {
+                        lp_modifier: n.lp_modifier,
+                        radius: n.radius * factor,
+                        rerolls: n.rerolls,
+                        enemy_rerolls: 0,
+                    };
+                    (
+                        n.name.clone(),
+                        rating,
+                        CommanderSource::Fixed,
+                        format!("named `{k}`"),
+                    )
+                }
+                None => {
+                    let mut keys: Vec<&str> = rules
+                        .named_commander
+                        .iter()
+                        .map(|c| c.key.as_str())
+                        .collect();
+                    keys.push("average");
+                    let near = nearest(k, &keys, 2);
+                    let hint = if near.is_empty() {
+                        String::new()
+                    } else {
+                        format!("did you mean {}? ", near.join(" or "))
+                    };
+                    self.err(
+                        path,
+                        format!(
+                            "unknown commander `{k}`; {hint}the named commanders are {}. For anyone else write {{ name = \"{k}\", lp_modifier = 0, radius = 12.0, rerolls = 1 }} or {{ name = \"{k}\", roll = true }}",
+                            keys.join(", ")
+                        ),
+                    );
+                    (
+                        default_name,
+                        average,
+                        CommanderSource::Fixed,
+                        "unknown".into(),
+                    )
+                }
+            },
+            CommanderSpec::Table(t) => {
+                let name = t.name.clone().unwrap_or(default_name);
+                if t.roll {
+                    if t.lp_modifier.is_some()
+                        || t.radius.is_some()
+                        || t.rerolls.is_some()
+                        || t.enemy_rerolls.is_some()
+                    {
+                        self.err(path, "a rolled commander takes his lp_modifier, radius and rerolls from the generalship table: remove them or `roll`");
+                    }
+                    let skill_modifier = if commissary {
+                        rules.options.commissary_general_skill_modifier
+                    } else {
+                        0
+                    };
+                    // Template until the battle rolls: an average man, the table's "Fair Man, Decent Chap".
+                    let row = rules.generalship_row(3);
+                    let rating = CommanderRating {
+                        lp_modifier: row.lp_modifier,
+                        radius: row.radius,
+                        rerolls: row.rerolls,
+                        enemy_rerolls: row.enemy_rerolls,
+                    };
+                    let note = if skill_modifier != 0 {
+                        format!("rolled, skill {skill_modifier:+}")
+                    } else {
+                        "rolled".into()
+                    };
+                    (
+                        name,
+                        rating,
+                        CommanderSource::Rolled { skill_modifier },
+                        note,
+                    )
+                } else {
+                    let mut missing = Vec::new();
+                    if t.lp_modifier.is_none() {
+                        missing.push("lp_modifier");
+                    }
+                    if t.radius.is_none() {
+                        missing.push("radius");
+                    }
+                    if t.rerolls.is_none() {
+                        missing.push("rerolls");
+                    }
+                    if !missing.is_empty() {
+                        self.err(path, format!("a fixed commander needs {} (or `roll = true` to roll him each battle)", missing.join(", ")));
+                    }
+                    let radius = t.radius.unwrap_or(average.radius);
+                    if !(radius.is_finite() && radius > 0.0) {
+                        self.err(
+                            &format!("{path}.radius"),
+                            format!("must be above 0 inches, got {radius}"),
+                        );
+                    }
+                    let rating = CommanderRating {
+                        lp_modifier: t.lp_modifier.unwrap_or(0),
+                        radius,
+                        rerolls: t.rerolls.unwrap_or(0),
+                        enemy_rerolls: t.enemy_rerolls.unwrap_or(0),
+                    };
+                    (name, rating, CommanderSource::Fixed, "fixed".into())
+                }
+            }
+        };
+        let id = self.commanders.len() as CommanderId;
+        let mut c = Commander::new(id, side, rating);
+        c.name = self.names.commanders.len() as u16;
+        c.is_captain_general = captain_general;
+        self.commanders.push(c);
+        self.commander_sources.push(source);
+        self.commander_notes.push(note);
+        self.names.commanders.push(name);
+        id
+    }
+
+    /// The index of a doctrine, loading it the first time: built in, or a file beside the scenario.
+    fn doctrine(&mut self, name: &str, key: &str) -> u16 {
+        if let Some(i) = self.doctrine_names.iter().position(|n| n == name) {
+            return i as u16;
+        }
+        let found = match DoctrineParams::builtin(name) {
+            Some(d) => Some(d),
+            None => {
+                // A path (`my.toml`, `doctrines/x.toml`) is relative to the scenario file; a bare name
+                // is looked for as `../doctrines/NAME.toml`, the layout of `configs/`.
+                let file = if name.ends_with(".toml") || name.contains('/') {
+                    name.to_string()
+                } else {
+                    format!("../doctrines/{name}.toml")
+                };
+                match self.relative(&file) {
+                    Some(path) if path.exists() => match DoctrineParams::load(&path) {
+                        Ok(d) => Some(d),
+                        Err(e) => {
+                            self.errors.push(e);
+                            None
+                        }
+                    },
+                    other => {
+                        let builtins: Vec<&str> = DoctrineParams::builtin_names().collect();
+                        let near = nearest(name, &builtins, 2);
+                        let hint = if near.is_empty() {
+                            String::new()
+                        } else {
+                            format!("did you mean {}? ", near.join(" or "))
+                        };
+                        let looked = other
+                            .map(|p| format!(" and no file {}", p.display()))
+                            .unwrap_or_default();
+                        self.err(
+                            key,
+                            format!(
+                                "unknown doctrine `{name}`{looked}; {hint}built in: {}",
+                                builtins.join(", ")
+                            ),
+                        );
+                        None
+                    }
+                }
+            }
+        };
+        match found {
+            Some(d) => {
+                self.doctrines.push(d);
+                self.doctrine_names.push(name.to_string());
+                (self.doctrines.len() - 1) as u16
+            }
+            None => 0,
+        }
+    }
+
+    /// Every unit on the table, and no two overlapping (touching is fine).
+    fn check_positions(&mut self, ground: &Ground) {
+        let rects: Vec<Rect> = self
+            .units
+            .iter()
+            .map(|u| Rect {
+                centre: u.pos,
+                facing: u.facing,
+                frontage: (u.frontage - OVERLAP_TOLERANCE).max(0.0),
+                depth: (u.depth - OVERLAP_TOLERANCE).max(0.0),
+            })
+            .collect();
+        let mut problems: Vec<(String, String)> = Vec::new();
+        for (i, u) in self.units.iter().enumerate() {
+            let full = Rect {
+                centre: u.pos,
+                facing: u.facing,
+                frontage: u.frontage,
+                depth: u.depth,
+            };
+            let off = full.corners().iter().any(|c| {
+                c.x < -1e-9 || c.y < -1e-9 || c.x > ground.width + 1e-9 || c.y > ground.depth + 1e-9
+            });
+            if off {
+                problems.push((
+                    self.unit_paths[i].clone(),
+                    format!(
+                        "`{}` at ({:.1}, {:.1}) is off the {} x {} table (its {}\" x {}\" footprint must lie on it)",
+                        self.names.units[i], u.pos.x, u.pos.y, ground.width, ground.depth, u.frontage, u.depth
+                    ),
+                ));
+            }
+            for j in 0..i {
+                if rects[i].dist(&rects[j]) == 0.0 {
+                    problems.push((
+                        self.unit_paths[i].clone(),
+                        format!(
+                            "`{}` overlaps `{}` (at `{}`)",
+                            self.names.units[i], self.names.units[j], self.unit_paths[j]
+                        ),
+                    ));
+                }
+            }
+        }
+        for (key, msg) in problems {
+            self.err(&key, msg);
+        }
+    }
+}
+
+fn default_facing_degrees(side: Side) -> f64 {
+    match side {
+        Side::Parliament => 0.0,
+        Side::Royalist => 180.0,
+    }
+}
+
+fn default_facing(side: Side) -> f64 {
+    default_facing_degrees(side).to_radians()
+}
+
+/// The brief's defaults: horse by the side's school, foot holds the line, guns serve as a train,
+/// an independent body by what it is.
+fn default_doctrine(kind: CommandKind, side: Side, first_unit: Option<UnitKind>) -> &'static str {
+    let horse = match side {
+        Side::Parliament => "cromwell",
+        Side::Royalist => "rupert",
+    };
+    match kind {
+        CommandKind::Horse => horse,
+        CommandKind::Foot | CommandKind::Brigade => "hold_the_line",
+        CommandKind::Artillery => "artillery_train",
+        CommandKind::Independent => match first_unit {
+            Some(UnitKind::ForlornHope | UnitKind::Dragoons) | None => "forlorn_hope",
+            Some(UnitKind::Horse(_)) => horse,
+            Some(UnitKind::Artillery(_)) => "artillery_train",
+            Some(UnitKind::Foot(_)) => "hold_the_line",
+        },
+    }
+}
+
+/// The formations a unit may start in.
+fn formation_allowed(kind: UnitKind, f: Formation) -> bool {
+    match kind {
+        UnitKind::Artillery(_) => matches!(f, Formation::Limbered | Formation::Unlimbered),
+        UnitKind::Dragoons => matches!(
+            f,
+            Formation::Line | Formation::MarchColumn | Formation::Dismounted
+        ),
+        UnitKind::Foot(_) => matches!(
+            f,
+            Formation::Line | Formation::MarchColumn | Formation::Hedgehog
+        ),
+        UnitKind::ForlornHope => f == Formation::Line,
+        UnitKind::Horse(_) => matches!(f, Formation::Line | Formation::MarchColumn),
+    }
+}
+
+pub(super) fn kind_name(k: CommandKind) -> &'static str {
+    match k {
+        CommandKind::Horse => "horse",
+        CommandKind::Foot => "foot",
+        CommandKind::Artillery => "artillery",
+        CommandKind::Brigade => "brigade",
+        CommandKind::Independent => "independent",
+    }
+}
+
+pub(super) fn arm_name(k: UnitKind) -> &'static str {
+    match k.arm() {
+        crate::army::Arm::Foot => "foot",
+        crate::army::Arm::Dragoons => "dragoons",
+        crate::army::Arm::Horse => "horse",
+        crate::army::Arm::Artillery => "artillery",
+    }
+}
+
+/// "left_horse" -> "Left Horse".
+pub(super) fn title_case(key: &str) -> String {
+    key.split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_and_defaults() {
+        assert_eq!(title_case("left_horse"), "Left Horse");
+        assert_eq!(
+            default_doctrine(CommandKind::Horse, Side::Royalist, None),
+            "rupert"
+        );
+        assert_eq!(
+            default_doctrine(
+                CommandKind::Independent,
+                Side::Parliament,
+                Some(UnitKind::ForlornHope)
+            ),
+            "forlorn_hope"
+        );
+        assert!(!formation_allowed(UnitKind::Dragoons, Formation::Hedgehog));
+    }
+}

@@ -1,0 +1,319 @@
+//! What a scenario file says, as serde reads it. Every table refuses unknown keys, so a typo is
+//! an error with its line, never a silently ignored setting. The checks serde cannot make (CV
+//! ranges, names, geometry) are in `build.rs`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use toml::Spanned;
+
+use crate::army::{CommandKind, Formation, Side, SizeClass};
+use crate::battlefield::{AreaKind, ObstacleKind};
+
+fn default_ruleset() -> String {
+    "ironsides".into()
+}
+
+/// A whole scenario file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// Shown in reports; the file's name when absent.
+    pub name: Option<String>,
+    pub description: Option<String>,
+    /// "ironsides" (built in) or a ruleset file path relative to the scenario file.
+    #[serde(default = "default_ruleset")]
+    pub ruleset: String,
+    pub table: Option<TableSpec>,
+    /// Whole turns before the battle ends as a draw (default: the ruleset's).
+    pub turn_limit: Option<i64>,
+    /// An army breaks when the CV it has lost reaches this share of its start (default: the ruleset's).
+    pub break_fraction: Option<f64>,
+    #[serde(default)]
+    pub terrain: TerrainSpec,
+    pub parliament: SideSpec,
+    pub royalist: SideSpec,
+}
+
+impl ScenarioFile {
+    pub fn side(&self, side: Side) -> &SideSpec {
+        match side {
+            Side::Parliament => &self.parliament,
+            Side::Royalist => &self.royalist,
+        }
+    }
+}
+
+/// Table size in inches (default 72 x 48).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableSpec {
+    pub width: Option<f64>,
+    pub depth: Option<f64>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainSpec {
+    #[serde(default)]
+    pub areas: Vec<AreaSpec>,
+    #[serde(default)]
+    pub obstacles: Vec<ObstacleSpec>,
+    #[serde(default)]
+    pub camps: Vec<CampSpec>,
+}
+
+/// Rough ground, woods, a hill, a road or a bog: a closed polygon (the last point joins the first).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AreaSpec {
+    pub kind: AreaKind,
+    pub name: Option<String>,
+    pub points: Vec<[f64; 2]>,
+}
+
+/// Hard or soft cover for defenders behind a linear obstacle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cover {
+    Soft,
+    Hard,
+}
+
+/// A hedge, wall, ditch or stream: one segment (`from`, `to`) or a line of segments (`points`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObstacleSpec {
+    pub kind: ObstacleKind,
+    pub name: Option<String>,
+    pub from: Option<[f64; 2]>,
+    pub to: Option<[f64; 2]>,
+    pub points: Option<Vec<[f64; 2]>>,
+    /// Crossing-cost multiplier: 1 is the rule's cost, 2 double, 0 impassable.
+    pub severity: Option<f64>,
+    /// Default: hard for walls, soft for the rest.
+    pub cover: Option<Cover>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CampSpec {
+    pub side: Side,
+    pub x: f64,
+    pub y: f64,
+    pub radius: f64,
+    #[serde(default)]
+    pub entrenched: bool,
+}
+
+/// How a unit's CV is found when the scenario does not fix it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RatingKind {
+    /// The table's "Standard" column.
+    Standard,
+    /// Rolled on the table every battle.
+    #[serde(alias = "randomized")]
+    Randomised,
+}
+
+/// One army.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideSpec {
+    pub captain_general: Option<CommanderSpec>,
+    /// The Captain-General's doctrine (default "cautious").
+    pub doctrine: Option<String>,
+    /// Year of the ratings table for this army's units.
+    pub year: Option<u16>,
+    /// Side of the ratings table (default: this side's name).
+    pub rating_side: Option<String>,
+    /// Rating for units that give neither `cv` nor `rating`.
+    pub rating: Option<RatingKind>,
+    /// Commands by key, in file order (the key's position in the file orders them).
+    pub commands: BTreeMap<Spanned<String>, CommandSpec>,
+}
+
+impl SideSpec {
+    /// The commands in the order they appear in the file.
+    pub fn commands_in_order(&self) -> Vec<(&str, &CommandSpec)> {
+        let mut v: Vec<_> = self.commands.iter().collect();
+        v.sort_by_key(|(k, _)| k.span().start);
+        v.into_iter()
+            .map(|(k, c)| (k.get_ref().as_str(), c))
+            .collect()
+    }
+}
+
+/// A wing, branch, brigade, train or independent body.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommandSpec {
+    /// Shown in reports (default: the key, "left_horse" -> "Left Horse").
+    pub name: Option<String>,
+    pub kind: CommandKind,
+    pub commander: Option<CommanderSpec>,
+    pub doctrine: Option<String>,
+    /// Led by the Commissary General: a rolled commander's skill roll takes the ruleset's modifier.
+    #[serde(default)]
+    pub commissary: bool,
+    /// Defaults for this command's units.
+    pub rating_side: Option<String>,
+    pub rating_year: Option<u16>,
+    #[serde(default)]
+    pub units: Vec<UnitSpec>,
+    /// Units spread evenly along a line instead of placed one by one.
+    #[serde(default)]
+    pub lines: Vec<LineSpec>,
+}
+
+/// A deployment line: its units stand evenly spread along `from`-`to`, facing `facing`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineSpec {
+    pub from: [f64; 2],
+    pub to: [f64; 2],
+    /// Degrees, 0 towards +y, 90 towards +x (default: towards the enemy edge).
+    pub facing: Option<f64>,
+    pub units: Vec<UnitSpec>,
+    pub second_line: Option<SecondLineSpec>,
+}
+
+/// Supports spread along the same frontage, `behind` inches to the rear of their first line.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecondLineSpec {
+    pub behind: Option<f64>,
+    pub units: Vec<UnitSpec>,
+}
+
+/// One regiment, brigade, body of skirmishers or pair of guns.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitSpec {
+    pub name: String,
+    /// `UnitKind::key()`: foot, pike_heavy_foot, trotters, light_artillery ...
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Strength in men, turned into a size class (horse thresholds halved).
+    pub men: Option<u32>,
+    pub size: Option<SizeClass>,
+    pub formation: Option<Formation>,
+    /// Centre in inches (not in a line: the line places its units).
+    pub x: Option<f64>,
+    pub y: Option<f64>,
+    /// Degrees, 0 towards +y, 90 towards +x (default: towards the enemy edge).
+    pub facing: Option<f64>,
+    /// A fixed CV. Read wide so that 900 is a range error, not a type error.
+    pub cv: Option<i64>,
+    pub rating: Option<RatingKind>,
+    /// Take the higher reading of a "4/5" standard rating.
+    pub rating_alt: Option<bool>,
+    pub rating_side: Option<String>,
+    pub rating_year: Option<u16>,
+}
+
+/// A commander: a named commander's key or "average" as a string, or a table.
+#[derive(Debug, Clone)]
+pub enum CommanderSpec {
+    Key(String),
+    Table(CommanderTable),
+}
+
+/// `{ roll = true }`, `{ roll = true, name = "Sir John Urry" }` or
+/// `{ name = "Lord Byron", lp_modifier = 1, radius = 8.0, rerolls = 2 }`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommanderTable {
+    pub name: Option<String>,
+    #[serde(default)]
+    pub roll: bool,
+    pub lp_modifier: Option<i8>,
+    pub radius: Option<f64>,
+    pub rerolls: Option<u8>,
+    pub enemy_rerolls: Option<u8>,
+}
+
+// By hand rather than `untagged`, so a bad key inside the table is named instead of "data did not
+// match any variant".
+impl<'de> Deserialize<'de> for CommanderSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = CommanderSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a named commander (\"cromwell\"), \"average\", or a table such as { roll = true }")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<CommanderSpec, E> {
+                Ok(CommanderSpec::Key(s.to_string()))
+            }
+            fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<CommanderSpec, M::Error> {
+                CommanderTable::deserialize(de::value::MapAccessDeserializer::new(m))
+                    .map(CommanderSpec::Table)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The keys serde accepts for a struct, asked of the struct itself so the override checker's
+/// schema can never drift from the file format.
+pub fn fields_of<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+    let mut found = None;
+    let _ = T::deserialize(FieldProbe(&mut found));
+    found.unwrap_or(&[])
+}
+
+struct FieldProbe<'a>(&'a mut Option<&'static [&'static str]>);
+
+#[derive(Debug)]
+struct ProbeDone;
+
+impl fmt::Display for ProbeDone {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("probe")
+    }
+}
+impl std::error::Error for ProbeDone {}
+impl de::Error for ProbeDone {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        ProbeDone
+    }
+}
+
+impl<'de> Deserializer<'de> for FieldProbe<'_> {
+    type Error = ProbeDone;
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, ProbeDone> {
+        Err(ProbeDone)
+    }
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, ProbeDone> {
+        *self.0 = Some(fields);
+        Err(ProbeDone)
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option
+        unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probe_lists_struct_keys() {
+        let f = fields_of::<UnitSpec>();
+        assert!(
+            f.contains(&"type") && f.contains(&"cv") && !f.contains(&"kind"),
+            "{f:?}"
+        );
+        assert!(fields_of::<CommanderTable>().contains(&"roll"));
+    }
+}
