@@ -837,6 +837,23 @@ fn cli_reads_another_ruleset_and_refuses_bad_input() {
     let list = run_ok(&["tables", "--list"]);
     assert_eq!(list.lines().collect::<Vec<_>>(), TABLE_IDS);
 
+    let many = dir.join("many_dice.toml");
+    std::fs::write(
+        &many,
+        BUILTIN.replacen("galloper_halt_dice = 2", "galloper_halt_dice = 20", 1),
+    )
+    .unwrap();
+    let out = bin()
+        .args(["tables", "--ruleset", many.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("pursuit.galloper_halt_dice") && err.contains("many_dice.toml"),
+        "{err}"
+    );
+
     for args in [
         vec!["tables", "--table", "nonesuch"],
         vec!["tables", "--min-modifier", "3", "--max-modifier", "1"],

@@ -185,6 +185,14 @@ pub fn run(args: Args) -> Result<()> {
         Some(p) => IronsidesRules::load(p)?,
         None => IronsidesRules::builtin(),
     };
+    tables::check_rules(&rules).map_err(|m| {
+        let file = args
+            .ruleset
+            .as_deref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "the built-in ruleset".into());
+        Error::Usage(format!("{file}: {m}"))
+    })?;
     let format = args
         .format
         .unwrap_or(if args.out.is_none() && stdout.is_terminal() {

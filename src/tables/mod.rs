@@ -193,6 +193,61 @@ pub fn build(rules: &IronsidesRules, opts: &Options, id: &str) -> Option<Table> 
     })
 }
 
+/// The most dice one enumerated roll may use (6^6 = 46,656 runs).
+pub const MAX_ENUMERATED_DICE: u8 = 6;
+
+/// The most close-combat dice the binomial table handles: 6^24 squared still fits in u128.
+pub const MAX_BINOMIAL_DICE: u8 = 24;
+
+/// Refuses a ruleset whose dice counts are too large to enumerate exactly in reasonable time or
+/// to hold in the exact type; the message names the key.
+pub fn check_rules(rules: &IronsidesRules) -> std::result::Result<(), String> {
+    let p = &rules.pursuit;
+    let full = rules
+        .close_combat
+        .horse_charge_full_dice
+        .min(rules.limits.cv_max);
+    for (key, n, max) in [
+        (
+            "pursuit.trotter_halt_dice",
+            p.trotter_halt_dice,
+            MAX_ENUMERATED_DICE,
+        ),
+        (
+            "pursuit.galloper_halt_dice",
+            p.galloper_halt_dice,
+            MAX_ENUMERATED_DICE,
+        ),
+        (
+            "pursuit.cuirassier_halt_dice",
+            p.cuirassier_halt_dice,
+            MAX_ENUMERATED_DICE,
+        ),
+        (
+            "rally.out_of_radius_dice",
+            rules.rally.out_of_radius_dice,
+            MAX_ENUMERATED_DICE,
+        ),
+        (
+            "close_combat.horse_charge_full_dice",
+            full,
+            MAX_ENUMERATED_DICE,
+        ),
+        (
+            "close_combat (largest dice count x flank multiplier)",
+            melee::max_dice(rules),
+            MAX_BINOMIAL_DICE,
+        ),
+    ] {
+        if n > max {
+            return Err(format!(
+                "`{key}` gives {n} dice: the exact tables handle at most {max}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Every table, in order.
 pub fn all(rules: &IronsidesRules, opts: &Options) -> Vec<Table> {
     TABLE_IDS
