@@ -16,6 +16,12 @@ pub trait DiceSource {
     /// Scripted sources answer with a scripted die minus one, so tests stay in control.
     fn below(&mut self, n: u32) -> u32;
 
+    /// Switches to the stream of one purpose (a unit's or a general's own dice). Sources with a
+    /// single stream ignore it. Separate streams keep common random numbers common: a change in
+    /// one unit's fortunes does not shift every later roll of the battle.
+    #[inline]
+    fn focus(&mut self, _stream: u32) {}
+
     /// The sum of `n` D6.
     fn sum_d6(&mut self, n: u32) -> u32 {
         (0..n).map(|_| u32::from(self.d6())).sum()
@@ -82,6 +88,42 @@ impl DiceSource for SeededDice {
     }
     fn below(&mut self, n: u32) -> u32 {
         self.uniform(u64::from(n.max(1))) as u32
+    }
+}
+
+/// One seeded stream per purpose of a battle, reseeded for each battle without allocating.
+#[derive(Clone, Debug, Default)]
+pub struct StreamDice {
+    streams: Vec<SeededDice>,
+    current: usize,
+    rolled: u64,
+}
+
+impl StreamDice {
+    /// `n` streams of battle seed `seed`: stream k is `SeededDice::stream(seed, base + k)`.
+    pub fn reseed(&mut self, seed: u64, base: u64, n: usize) {
+        self.streams.clear();
+        self.streams.extend((0..n as u64).map(|k| SeededDice::stream(seed, base + k)));
+        self.current = 0;
+        self.rolled = 0;
+    }
+}
+
+impl DiceSource for StreamDice {
+    #[inline]
+    fn d6(&mut self) -> u8 {
+        self.rolled += 1;
+        self.streams[self.current].d6()
+    }
+    fn rolled(&self) -> u64 {
+        self.rolled
+    }
+    fn below(&mut self, n: u32) -> u32 {
+        self.streams[self.current].below(n)
+    }
+    #[inline]
+    fn focus(&mut self, stream: u32) {
+        self.current = (stream as usize).min(self.streams.len().saturating_sub(1));
     }
 }
 

@@ -112,6 +112,7 @@ impl Battle {
         let (g, avail) = self.rerolls_for(setup, target);
         let want = ai.reaction_rerolls(&View { battle: self, setup }, target, avail).min(avail);
         let mut rr = Rerolls::new(want);
+        dice.focus(super::unit_stream(target));
         let mut successes = charge_rules::roll_responses(rules, dice, n, cv, &mut rr);
         self.spend_rerolls(g, rr.used);
         let wanted = ai.responses(&View { battle: self, setup }, target, charger);
@@ -151,6 +152,7 @@ impl Battle {
                 }
                 Response::Limber => {}
                 Response::Evade => {
+                    dice.focus(super::unit_stream(target));
                     let d = charge_rules::evade_distance(rules, dice, &self.units[usize::from(target)]);
                     if self.units[usize::from(target)].kind.is_gun() {
                         // Running gunners leave their cannon.
@@ -205,6 +207,7 @@ impl Battle {
             let cv = fire_cv(rules, self, setup, id);
             let (g, avail) = self.rerolls_for(setup, id);
             let mut rr = Rerolls::new(avail.min(1));
+            dice.focus(super::unit_stream(id));
             let ok = charge_rules::roll_responses(rules, dice, charge_rules::response_dice(rules, None), cv, &mut rr);
             self.spend_rerolls(g, rr.used);
             emit(obs, Event::SupportCharge { unit: id, target: charger, successes: ok });

@@ -95,6 +95,7 @@ impl Battle {
             // Re-rolls in melee only for a general who is in there himself.
             let g = self.attached_general(f.id);
             let mut rr = Rerolls::new(g.map(|g| self.commanders[usize::from(g)].rerolls_left).unwrap_or(0));
+            dice.focus(super::unit_stream(f.id));
             hits += melee::roll_melee(rules, dice, n, m, cv, &mut rr);
             self.spend_rerolls(g, rr.used);
             n_all += n;
@@ -235,6 +236,7 @@ impl Battle {
     /// D6 x 3" after the beaten foe, losing a CV; what it meets, it fights at once.
     fn pursue_after_victory<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, foe: UnitId, dice: &mut D, ai: &mut A, obs: &mut O) {
         let rules = &*setup.rules;
+        dice.focus(super::unit_stream(id));
         let (_, halted) = pursuit::halt_test(rules, dice, &self.units[usize::from(id)]);
         if halted {
             emit(obs, Event::PursuitHalted { unit: id, turns: 0 });
@@ -246,6 +248,7 @@ impl Battle {
         u.pursuit_target = Some(foe);
         // "Will move D6 x 3" towards them, and loses 1 CV": the move (and any fight it runs
         // into) first, then the cost. This order keeps E16's small-unit reading and E19 true.
+        dice.focus(super::unit_stream(id));
         let d = pursuit::pursuit_distance(rules, dice);
         self.pursue(setup, id, d, dice, ai, obs);
         if self.units[usize::from(id)].is_active() {
@@ -310,6 +313,7 @@ impl Battle {
             return;
         }
         let c = setup.ground.camps[camp];
+        dice.focus(super::unit_stream(id));
         let guard_cv = rules.camps.guard_cv as i8;
         let guards_stand = (0..2).filter(|_| succeeds(rules, dice.d6(), 0, guard_cv)).count() > 0;
         let mut taken = !guards_stand;

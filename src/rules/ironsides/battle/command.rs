@@ -89,6 +89,7 @@ impl Battle {
         if let Some(cg) = setup.captain_generals[side.index()] {
             let g = &self.commanders[usize::from(cg)];
             if g.available() {
+                dice.focus(super::general_stream(self, cg));
                 let (roll, lps) = leadership::roll_lps(dice, g.rating.lp_modifier + g.skill_adjust);
                 emit(obs, Event::LpsRolled { general: cg, roll, lps });
                 if let Some(cmd) = g.attached_command {
@@ -128,13 +129,17 @@ impl Battle {
             }
             let own = match c.commander {
                 Some(g) if self.commanders[usize::from(g)].available() => {
+                    dice.focus(super::general_stream(self, g));
                     let g = &self.commanders[usize::from(g)];
                     let (roll, lps) = leadership::roll_lps(dice, g.rating.lp_modifier + g.skill_adjust);
                     emit(obs, Event::LpsRolled { general: g.id, roll, lps });
                     lps
                 }
                 Some(_) => 0,
-                None if c.kind == CommandKind::Independent => leadership::independent_lps(rules, dice, 1),
+                None if c.kind == CommandKind::Independent => {
+                    dice.focus(super::streams::COMMON);
+                    leadership::independent_lps(rules, dice, 1)
+                }
                 None => 0,
             };
             let g = if ci < 64 { given[ci] } else { 0 };
@@ -164,6 +169,7 @@ impl Battle {
             order.sort_by_key(|&u| (std::cmp::Reverse(ai.rally_priority(&view, u)), u));
         }
         for &id in &order {
+            dice.focus(super::unit_stream(id));
             if !self.in_radius(setup, id) {
                 let (sum, ok) = rally::rally_out_of_radius(rules, dice, &mut self.units[usize::from(id)]);
                 let cv = self.units[usize::from(id)].cv;
@@ -189,6 +195,7 @@ impl Battle {
                 let avail = if ai.rerolls_on_rally(&View { battle: self, setup }, id) { avail } else { 0 };
                 let mut rr = Rerolls::new(avail);
                 let before = self.units[usize::from(id)].cv;
+                dice.focus(super::unit_stream(id));
                 let (roll, ok) = rally::rally_attempt(rules, dice, &mut self.units[usize::from(id)], modifier, &mut rr);
                 self.spend_rerolls(g, rr.used);
                 let cv = self.units[usize::from(id)].cv;
@@ -204,6 +211,7 @@ impl Battle {
     /// What befalls a general who is hit: the casualty tables, capture, and a replacement.
     pub fn general_casualty<D: DiceSource, O: Observer>(&mut self, setup: &BattleSetup, g: CommanderId, unit: Option<UnitId>, dice: &mut D, obs: &mut O) {
         let rules = &*setup.rules;
+        dice.focus(super::general_stream(self, g));
         let cas = generals::casualty(rules, dice);
         let mut captured = false;
         if cas.capture_risk && cas.result != GeneralResult::Unhurt {
@@ -262,6 +270,7 @@ impl Battle {
         }
         // A replacement appears two turns later, rolling his character with 1 off.
         if self.commanders[usize::from(g)].lost {
+            dice.focus(super::general_stream(self, g));
             let rating = leadership::roll_generalship(rules, dice, rules.generals.replacement_skill_roll_modifier);
             let c = &mut self.commanders[usize::from(g)];
             c.rating = rating;
@@ -287,6 +296,7 @@ impl Battle {
             if g.side != enemy_side || !g.available() || g.attached_unit.is_some() || rect.dist_to_point(g.pos) > 0.5 {
                 continue;
             }
+            dice.focus(super::general_stream(self, gi as CommanderId));
             if g.is_captain_general {
                 // An army HQ overrun: captured on 1-4, else he escapes losing 3 LPs.
                 if dice.d6() <= rules.risk.hq_overrun_capture {

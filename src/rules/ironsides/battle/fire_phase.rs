@@ -78,6 +78,7 @@ impl Battle {
         let mut rr = Rerolls::new(avail.min(1));
         let u = &mut self.units[usize::from(firer)];
         let before = u.shots_fired;
+        dice.focus(super::unit_stream(firer));
         let shot = fire::fire_shot(rules, dice, u, m, bonus, &mut rr);
         if free {
             u.shots_fired = before;
@@ -109,6 +110,7 @@ impl Battle {
         let want = ai.reaction_rerolls(&View { battle: self, setup }, id, avail).min(avail);
         let mut rr = Rerolls::new(want);
         let cv = self.units[usize::from(id)].cv;
+        dice.focus(super::unit_stream(id));
         let t = reaction::reaction_test(rules, dice, cv, modifier, &mut rr);
         if !free {
             self.spend_rerolls(general, t.rerolls_used);

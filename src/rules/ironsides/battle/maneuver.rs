@@ -170,6 +170,7 @@ impl Battle {
             let (g, avail) = self.rerolls_for(setup, id);
             let mut rr = crate::rules::ironsides::dice_rules::Rerolls::new(avail.min(1));
             let n = charge_rules::response_dice(rules, None);
+            dice.focus(super::unit_stream(id));
             let ok = charge_rules::roll_responses(rules, dice, n, cv, &mut rr);
             self.spend_rerolls(g, rr.used);
             emit(obs, Event::SupportCharge { unit: id, target: enemy, successes: ok });
@@ -201,6 +202,7 @@ impl Battle {
             // Out of radius: no forward move nor formation change, but horse, dragoons,
             // skirmishers and very light guns may go half forward on 1D6 <= CV (halved later).
             let may = u.is_cavalry() || u.kind == UnitKind::Dragoons || u.is_skirmisher() || u.kind == UnitKind::Artillery(crate::army::GunWeight::VeryLight);
+            dice.focus(super::unit_stream(id));
             if !(rules.movement.out_of_radius_half_move && may && matches!(order, Order::Advance { .. }) && dice.d6() <= u.cv) {
                 return None;
             }
@@ -289,6 +291,7 @@ impl Battle {
         }
         let max_len = self.clear_run(setup, id, dir, from.dist(to).min(allowance), stop_at_bands, away);
         let dest = from + dir * max_len;
+        dice.focus(super::unit_stream(id));
         let leg = movement::walk(rules, &setup.ground, &self.units[usize::from(id)], from, dest, allowance, dice);
         let end = from + dir * leg.distance;
         let u = &mut self.units[usize::from(id)];

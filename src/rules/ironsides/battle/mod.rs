@@ -13,7 +13,7 @@ mod routs;
 use crate::army::{Command, CommandId, Commander, CommanderId, Side, Unit, UnitId, UnitStatus};
 use crate::battlefield::{Vec2, angle_diff};
 use crate::battlefield::geometry::Rect;
-use crate::dice::{DiceSource, SeededDice};
+use crate::dice::{DiceSource, SeededDice, StreamDice};
 use crate::doctrine::{Doctrine, ParamAi};
 use crate::events::{Event, LossCause, Observer, Outcome};
 use crate::rules::ironsides::generals;
@@ -26,9 +26,24 @@ pub(crate) use fire_phase::fire_cv;
 /// Streams of the battle's seed: each purpose draws its own dice, so a change in one (a rating
 /// roll, a general's character) does not shift every later roll of the battle.
 pub mod streams {
-    pub const BATTLE: u64 = 0;
     pub const RATINGS: u64 = 1;
     pub const GENERALS: u64 = 2;
+    /// The battle's own streams start here: initiative, then one per unit, then one per general.
+    pub const BATTLE: u64 = 16;
+    /// Stream of the initiative rolls and of dice that belong to no unit or general.
+    pub const COMMON: u32 = 0;
+}
+
+/// A unit's own dice stream.
+#[inline]
+pub fn unit_stream(id: UnitId) -> u32 {
+    1 + u32::from(id)
+}
+
+/// A general's own dice stream.
+#[inline]
+pub fn general_stream(b: &Battle, g: CommanderId) -> u32 {
+    1 + b.units.len() as u32 + u32::from(g)
 }
 
 /// How a battle ended.
@@ -68,6 +83,8 @@ pub struct Battle {
     /// Camps taken so far (bit per camp of the ground).
     pub camps_taken: u32,
     pub(crate) dice_rolled_start: u64,
+    /// The battle's dice streams (reused buffer).
+    dice: StreamDice,
 }
 
 /// What a doctrine may read: the battle as it stands and the set-up. Never the dice.
@@ -94,6 +111,7 @@ impl Battle {
             half: 0,
             camps_taken: 0,
             dice_rolled_start: 0,
+            dice: StreamDice::default(),
         }
     }
 
@@ -133,10 +151,13 @@ impl Battle {
 
     /// Fights one whole battle from `seed` with the scenario's doctrines.
     pub fn fight<O: Observer>(&mut self, setup: &BattleSetup, seed: u64, obs: &mut O) -> BattleSummary {
-        let mut dice = SeededDice::stream(seed, streams::BATTLE);
+        let mut dice = std::mem::take(&mut self.dice);
+        dice.reseed(seed, streams::BATTLE, 1 + self.units.len() + self.commanders.len());
         let mut ai = ParamAi;
         self.reset(setup, seed, obs);
-        self.play(setup, &mut dice, &mut ai, obs)
+        let summary = self.play(setup, &mut dice, &mut ai, obs);
+        self.dice = dice;
+        summary
     }
 
     /// Plays turns from the current state until the battle ends, with any dice and doctrine.
@@ -161,6 +182,7 @@ impl Battle {
         let rules = &*setup.rules;
         emit(obs, Event::TurnStarted { turn: self.turn });
         // Step 1: initiative, re-rolled on a tie.
+        dice.focus(streams::COMMON);
         let (first, rolls) = loop {
             let (p, r) = (dice.d6(), dice.d6());
             if p != r {
@@ -378,6 +400,7 @@ impl Battle {
         emit(obs, Event::CvLost { unit: id, amount: lost, cause, cv });
         if lost > 0 {
             if let Some(g) = self.attached_general(id) {
+                dice.focus(general_stream(self, g));
                 let (_, hit) = generals::attached_general_hit(dice, lost);
                 if hit {
                     self.general_casualty(setup, g, Some(id), dice, obs);

@@ -41,6 +41,7 @@ impl Battle {
             return;
         }
         let n = if self.units[usize::from(id)].is_cavalry() { rules.reaction.rout_dice_horse } else { rules.reaction.rout_dice_foot };
+        dice.focus(super::unit_stream(id));
         let distance = f64::from(dice.sum_d6(u32::from(n)));
         let u = &mut self.units[usize::from(id)];
         let from = u.pos;
@@ -111,6 +112,7 @@ impl Battle {
                 continue;
             }
             let id = i as UnitId;
+            dice.focus(super::unit_stream(id));
             let (_, halted) = pursuit::halt_test(rules, dice, u);
             if halted {
                 emit(obs, Event::PursuitHalted { unit: id, turns: u.pursuing });
