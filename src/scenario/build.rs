@@ -169,7 +169,7 @@ impl Builder<'_> {
                     None => (None, None),
                 }
             };
-        self.errors.push(Error::Input {
+        let e = Error::Input {
             at: Location {
                 file: self.sc.path.clone(),
                 key: key.to_string(),
@@ -177,7 +177,11 @@ impl Builder<'_> {
                 column,
             },
             message,
-        });
+        };
+        // Many units share a bad year or side: say it once.
+        if !self.errors.iter().any(|x| x.to_string() == e.to_string()) {
+            self.errors.push(e);
+        }
     }
 
     /// A file named relative to the scenario's folder (built-in scenarios have none).

@@ -69,6 +69,18 @@ pub fn table_rating(
             "unknown rating year {year}: the ratings table ends in {LAST_RATING_YEAR}"
         ));
     }
+    let first = rules
+        .ratings
+        .iter()
+        .filter(|r| r.side == side)
+        .map(|r| r.year)
+        .min();
+    if first.is_some_and(|f| year < f) {
+        return Err(format!(
+            "unknown rating year {year}: the table's {side} rows begin in {}",
+            first.unwrap_or(year)
+        ));
+    }
     let Some(rating) = rules.rating(side, year, arm) else {
         let years: Vec<String> = rules
             .ratings
@@ -82,7 +94,7 @@ pub fn table_rating(
             )
         } else {
             format!(
-                "unknown rating year {year} for {side} {arm_name}: the table's rows begin in {}",
+                "unknown rating year {year} for {side} {arm_name}: the table's rows are for {}",
                 years.join(", ")
             )
         });

@@ -405,7 +405,11 @@ mod tests {
         assert_eq!(edit_distance("", "abc"), 3);
         assert_eq!(
             nearest("comander", &["commander", "commands", "x"], 3),
-            vec!["commander", "commands"]
+            vec!["commander"]
+        );
+        assert_eq!(
+            nearest("left_hors", &["right_horse", "left_horse", "foot"], 3),
+            vec!["left_horse"]
         );
     }
 
