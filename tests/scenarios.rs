@@ -954,3 +954,59 @@ fn list_shows_scenarios_commanders_doctrines_and_ratings() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("forlorn_hope") && !text.contains("marston_moor"));
 }
+
+/// Splits a documented shell command line into arguments: spaces separate, single quotes group,
+/// and ` #` starts a comment.
+fn shell_words(line: &str) -> Vec<String> {
+    let (mut words, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut word));
+                    any = false;
+                }
+                if chars.peek() == Some(&'#') {
+                    break;
+                }
+            }
+            _ => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        words.push(word);
+    }
+    words
+}
+
+#[test]
+fn the_documented_example_and_what_ifs_work() {
+    let doc = include_str!("../docs/SCENARIOS.md");
+    let start = doc.find("```toml\n").expect("an example") + "```toml\n".len();
+    let end = start + doc[start..].find("```").unwrap();
+    let s = setup_of(&doc[start..end], &[]);
+    assert_eq!(s.units.len(), 7, "the annotated example builds");
+    let mut ran = 0;
+    for line in doc
+        .lines()
+        .filter(|l| l.starts_with("ecw-sim validate ") && !l.contains("my_battle"))
+    {
+        let args = shell_words(line);
+        let out = binary().args(&args[1..]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "`{line}`: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert!(ran >= 5, "the documented what-ifs ran ({ran})");
+}
