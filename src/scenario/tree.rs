@@ -315,7 +315,7 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// The dotted path of the most specific key or value at `span` (exactly that span if one has it,
-/// else the smallest holding its start): names where a serde error sits.
+/// else the smallest holding it): names where a serde error sits.
 pub(crate) fn path_at(root: &DeTable<'_>, span: &Range<usize>) -> String {
     let mut best: Option<(bool, usize, String)> = None;
     let mut path = Vec::new();
