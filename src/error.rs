@@ -114,20 +114,21 @@ fn key_at_span(text: &str, offset: usize) -> String {
         if t.starts_with('[') {
             header = t.trim_matches(|c| c == '[' || c == ']').trim().to_string();
             key.clear();
-        } else if let Some((k, _)) = t.split_once('=') {
-            if !t.starts_with('#') {
-                key = k.trim().to_string();
-            }
+        } else if let Some((k, _)) = t.split_once('=')
+            && !t.starts_with('#')
+        {
+            key = k.trim().to_string();
         }
     }
     // The line holding the offset itself may name the key.
     let line_start = text[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
     let line_end = text[offset..].find('\n').map(|i| offset + i).unwrap_or(text.len());
     let this = text[line_start..line_end].trim();
-    if let Some((k, _)) = this.split_once('=') {
-        if !this.starts_with('[') && !this.starts_with('#') {
-            key = k.trim().to_string();
-        }
+    if let Some((k, _)) = this.split_once('=')
+        && !this.starts_with('[')
+        && !this.starts_with('#')
+    {
+        key = k.trim().to_string();
     }
     match (header.is_empty(), key.is_empty()) {
         (true, _) => key,
@@ -157,27 +158,27 @@ pub fn locate_key(text: &str, key: &str) -> Option<(usize, usize)> {
             *n += 1;
         } else if let Some(inner) = t.strip_prefix('[').and_then(|s| s.split(']').next()) {
             header = inner.split('.').map(|s| s.trim().to_string()).collect();
-        } else if let Some((k, rest)) = t.split_once('=') {
-            if !t.starts_with('#') {
-                let mut path = header.clone();
-                path.extend(k.trim().trim_matches('"').split('.').map(|s| s.trim().to_string()));
-                let depth = matching_prefix(&path, &parts);
-                if depth == path.len() {
-                    let (l, c) = line_col(text, offset + indent);
-                    // Look inside an inline table for deeper parts.
-                    if parts.len() > depth {
-                        let eq = line.len() - rest.len() - usize::from(line.ends_with('\n'));
-                        let eq = line[..eq.min(line.len())].rfind('=').unwrap_or(0);
-                        let tail = &line[eq..];
-                        if let Some(pos) = tail.find(&format!("{} ", parts[depth])).or_else(|| tail.find(&format!("{}=", parts[depth]))) {
-                            return Some(line_col(text, offset + eq + pos));
-                        }
+        } else if let Some((k, rest)) = t.split_once('=')
+            && !t.starts_with('#')
+        {
+            let mut path = header.clone();
+            path.extend(k.trim().trim_matches('"').split('.').map(|s| s.trim().to_string()));
+            let depth = matching_prefix(&path, &parts);
+            if depth == path.len() {
+                let (l, c) = line_col(text, offset + indent);
+                // Look inside an inline table for deeper parts.
+                if parts.len() > depth {
+                    let eq = line.len() - rest.len() - usize::from(line.ends_with('\n'));
+                    let eq = line[..eq.min(line.len())].rfind('=').unwrap_or(0);
+                    let tail = &line[eq..];
+                    if let Some(pos) = tail.find(&format!("{} ", parts[depth])).or_else(|| tail.find(&format!("{}=", parts[depth]))) {
+                        return Some(line_col(text, offset + eq + pos));
                     }
-                    if depth == parts.len() {
-                        return Some((l, c));
-                    }
-                    best = Some((l, c));
                 }
+                if depth == parts.len() {
+                    return Some((l, c));
+                }
+                best = Some((l, c));
             }
         }
         if !t.starts_with('#') && best.is_none() && t.starts_with('[') && matching_prefix(&header, &parts) == header.len() && !header.is_empty() {

@@ -126,10 +126,10 @@ pub fn narrate(setup: &BattleSetup, rec: &Recorder) -> String {
                 Outcome::Draw => format!("\nResult: a draw in turn {turn}"),
             },
         };
-        if let Event::CvLost { unit, cv, .. } | Event::CvGained { unit, cv, .. } | Event::Rally { unit, cv, .. } = e {
-            if let Some(last) = cv_path[usize::from(unit)].last_mut() {
-                *last = cv;
-            }
+        if let Event::CvLost { unit, cv, .. } | Event::CvGained { unit, cv, .. } | Event::Rally { unit, cv, .. } = e
+            && let Some(last) = cv_path[usize::from(unit)].last_mut()
+        {
+            *last = cv;
         }
         let _ = writeln!(out, "{line}");
     }

@@ -4,10 +4,14 @@ use clap::{Parser, Subcommand};
 
 use crate::error::Result;
 
+pub mod balance;
+pub mod bench;
+pub mod compare;
 pub mod list;
 pub mod merge;
 pub mod replay;
 pub mod run;
+pub mod sweep;
 pub mod tables;
 pub mod validate;
 
@@ -32,6 +36,14 @@ pub enum Command {
     Merge(merge::Args),
     /// Print exact probability tables for players.
     Tables(tables::Args),
+    /// What if: a baseline and variants on common random numbers, with paired differences.
+    Compare(compare::Args),
+    /// Balance: mirror-image battles between two sides' rating tables.
+    Balance(balance::Args),
+    /// Sweep: a grid of parameter values, one tidy CSV.
+    Sweep(sweep::Args),
+    /// Speed: battles per second, dice floor and thread scaling, measured in one run.
+    Bench(bench::Args),
 }
 
 /// Runs the parsed command.
@@ -43,5 +55,9 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::List(a) => list::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Tables(a) => tables::run(a),
+        Command::Compare(a) => compare::run(a),
+        Command::Balance(a) => balance::run(a),
+        Command::Sweep(a) => sweep::run(a),
+        Command::Bench(a) => bench::run(a),
     }
 }

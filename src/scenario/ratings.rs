@@ -14,10 +14,7 @@ pub const LAST_RATING_YEAR: u16 = 1660;
 /// This battle's CV for a unit: the template's when fixed, else the table's CV for one D6.
 /// Rolls exactly one die for a randomised unit and none for a fixed one.
 pub fn roll_rating<D: DiceSource>(source: &RatingSource, template_cv: u8, dice: &mut D) -> u8 {
-    match source {
-        RatingSource::Fixed => template_cv,
-        RatingSource::Randomised { rolls } => rolls[usize::from(dice.d6() - 1)],
-    }
+    source.roll(template_cv, dice)
 }
 
 /// The mean CV a unit starts with, for the order of battle.

@@ -106,6 +106,13 @@ pub fn captured<D: DiceSource>(rules: &IronsidesRules, dice: &mut D) -> bool {
     dice.d6() <= need
 }
 
+
+/// Inches a general still has to ride after attaching or detaching `changes` times (E1: 36",
+/// or 24" once he attaches).
+pub fn general_move_left(rules: &IronsidesRules, changes: u8) -> f64 {
+    (rules.generals.move_distance - f64::from(changes) * rules.generals.attach_cost).max(0.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,10 +138,4 @@ mod tests {
         assert_eq!(attached_general_hit(&mut d, 2), (3, false));
         d.finish();
     }
-}
-
-/// Inches a general still has to ride after attaching or detaching `changes` times (E1: 36",
-/// or 24" once he attaches).
-pub fn general_move_left(rules: &IronsidesRules, changes: u8) -> f64 {
-    (rules.generals.move_distance - f64::from(changes) * rules.generals.attach_cost).max(0.0)
 }

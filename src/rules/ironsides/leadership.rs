@@ -65,6 +65,12 @@ pub fn move_cost(rules: &IronsidesRules, o: &MoveOrders) -> u8 {
     if o.doubled { cost * l.unattached_cost_multiplier } else { cost }
 }
 
+
+/// The Captain-General can give LPs only to commanders within his command radius (E2).
+pub fn within_radius(general: crate::battlefield::Vec2, radius: f64, other: crate::battlefield::Vec2) -> bool {
+    general.dist(other) <= radius
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,9 +93,4 @@ mod tests {
         d.finish();
         assert_eq!(command_lps(&r, 5, 2), 6);
     }
-}
-
-/// The Captain-General can give LPs only to commanders within his command radius (E2).
-pub fn within_radius(general: crate::battlefield::Vec2, radius: f64, other: crate::battlefield::Vec2) -> bool {
-    general.dist(other) <= radius
 }

@@ -1,0 +1,10 @@
+//! `ecw-sim balance` (being built).
+
+use crate::error::{Error, Result};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> Result<()> {
+    Err(Error::Usage("`balance` is not built yet".into()))
+}
