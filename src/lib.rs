@@ -16,6 +16,7 @@ pub mod scenario;
 pub mod setup;
 pub mod runner;
 pub mod stats;
+pub mod report;
 pub mod tables;
 
 pub use error::{Error, Result};

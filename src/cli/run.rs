@@ -1,10 +1,216 @@
-//! `ecw-sim run` (being built).
+//! `ecw-sim run`: fight thousands of seeded battles and write their statistics as CSV.
 
-use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use crate::error::Result;
+use crate::report::{self, BattlesFile, OutDir, Partial, RunIdentity, Timing, fnv1a64};
+use crate::rules::ironsides::battle::Battle;
+use crate::runner::{self, BATCH_SIZE, RunPlan, Shard};
+use crate::scenario::Scenario;
+use crate::stats::{Collector, Layout};
+
+/// The scenario fought when none is named.
+pub const DEFAULT_SCENARIO: &str = "marston_moor";
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// A scenario file, or the name of a built-in scenario [default: marston_moor]
+    pub scenario: Option<String>,
+    /// Battles to fight (all shards together)
+    #[arg(long, default_value_t = 10_000)]
+    pub battles: u64,
+    /// Master seed: battle i is fought from a seed made of this and i alone
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads [default: every core]
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder [default: output/<scenario>-<seed>/]
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Override a scenario value, e.g. --set royalist.commands.right_wing.doctrine=cautious
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
+    /// Also write battles.csv, one row per battle
+    #[arg(long)]
+    pub per_battle: bool,
+    /// Fight only shard K of M (1-based) and write a partial result for `ecw-sim merge`
+    #[arg(long, value_name = "K/M")]
+    pub shard: Option<String>,
+    /// No progress bar and no summary
+    #[arg(long)]
+    pub quiet: bool,
+    /// Overwrite an output folder holding another run's results
+    #[arg(long)]
+    pub force: bool,
+}
 
-pub fn run(_args: Args) -> Result<()> {
-    Err(Error::Usage("`run` is not built yet".into()))
+/// The hash of the ruleset file a scenario uses (the built-in Ironsides text, or its file).
+pub fn ruleset_hash(scenario: &Scenario) -> Result<String> {
+    let name = &scenario.file().ruleset;
+    if name == "ironsides" {
+        return Ok(fnv1a64(crate::rules::ironsides::tables::BUILTIN.as_bytes()));
+    }
+    let dir = scenario.path().parent().unwrap_or(Path::new(""));
+    let text = crate::io::read_text(&dir.join(name))?;
+    Ok(fnv1a64(text.as_bytes()))
+}
+
+/// What identifies a run of this scenario.
+pub fn identity(
+    scenario: &Scenario,
+    overrides: &[String],
+    seed: u64,
+    battles: u64,
+) -> Result<RunIdentity> {
+    let (program, version) = RunIdentity::program();
+    Ok(RunIdentity {
+        program,
+        version,
+        scenario: scenario.name(),
+        scenario_file: scenario.path().display().to_string(),
+        scenario_builtin: scenario.is_builtin(),
+        scenario_hash: fnv1a64(scenario.source_text().as_bytes()),
+        ruleset_hash: ruleset_hash(scenario)?,
+        overrides: overrides.to_vec(),
+        seed,
+        battles,
+    })
+}
+
+/// `output/<scenario file stem>-<seed>`.
+pub fn default_out(scenario: &Scenario, seed: u64) -> PathBuf {
+    let stem: String = scenario
+        .path()
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "scenario".into())
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    PathBuf::from("output").join(format!("{stem}-{seed}"))
+}
+
+pub fn run(args: Args) -> Result<()> {
+    // Before anything is written, so a Ctrl-C never meets the default handler mid-run.
+    let stop = runner::ctrl_c_flag();
+    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    let plan = RunPlan {
+        seed: args.seed,
+        battles: args.battles,
+        shard,
+        threads: args.threads.unwrap_or_else(runner::default_threads),
+        per_battle: args.per_battle,
+    };
+    plan.validate()?;
+    let scenario = match &args.scenario {
+        Some(s) => Scenario::open(s, &args.set)?,
+        None => Scenario::load_builtin(DEFAULT_SCENARIO, &args.set)?,
+    };
+    let setup = scenario.setup()?;
+    let run_id = identity(&scenario, &args.set, args.seed, args.battles)?;
+    let out_path = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_out(&scenario, args.seed));
+    let out = OutDir::prepare(&out_path, &run_id, shard, args.force)?;
+    let result = fight(&args, &plan, &setup, &run_id, &out, stop);
+    if result.is_err() {
+        out.abandon();
+    }
+    result
+}
+
+fn fight(
+    args: &Args,
+    plan: &RunPlan,
+    setup: &crate::setup::BattleSetup,
+    run_id: &RunIdentity,
+    out: &OutDir,
+    stop: &AtomicBool,
+) -> Result<()> {
+    let layout = Layout::of(setup);
+    let range = plan.range();
+    let mut battles = match (plan.per_battle, plan.shard) {
+        (false, _) => None,
+        (true, None) => Some(BattlesFile::create(&out.file("battles.csv"))?),
+        (true, Some(s)) => Some(BattlesFile::create(
+            &out.file(&format!("{}.battles.csv", s.file_stem())),
+        )?),
+    };
+    let progress = runner::progress_bar(range.end - range.start, !args.quiet);
+    let output = runner::run(
+        plan,
+        &layout,
+        || {
+            let mut battle = Battle::new(setup);
+            move |seed, c: &mut Collector| battle.fight(setup, seed, c).dice_rolled
+        },
+        &progress,
+        stop,
+        &mut |rows| match &mut battles {
+            Some(b) => b.write(rows),
+            None => Ok(()),
+        },
+    );
+    progress.finish_and_clear();
+    let output = output?;
+    let timing = Timing::new(
+        output.tally.battles,
+        output.elapsed.as_secs_f64(),
+        plan.threads,
+        1,
+    );
+    match plan.shard {
+        Some(shard) => {
+            if let Some(b) = battles {
+                b.commit()?;
+            }
+            let partial = Partial {
+                format: report::PARTIAL_FORMAT.into(),
+                run: run_id.clone(),
+                shard,
+                first_battle: range.start,
+                end_battle: range.end,
+                batch_size: BATCH_SIZE,
+                per_battle: plan.per_battle,
+                layout,
+                tally: output.tally,
+                timing,
+            };
+            let path = out.write_partial(&partial)?;
+            if !args.quiet {
+                println!(
+                    "{}: shard {shard}, battles {}..{} of {}, in {:.1} s ({} battles/s)\n  Partial result in {}; when every shard is done: ecw-sim merge {}",
+                    partial.run.scenario,
+                    range.start,
+                    range.end,
+                    report::thousands(plan.battles),
+                    partial.timing.wall_time_s,
+                    report::thousands(partial.timing.battles_per_second.round() as u64),
+                    path.display(),
+                    out.path.display()
+                );
+            }
+        }
+        None => {
+            let files = report::render(&layout, &output.tally);
+            let manifest = report::manifest(run_id, &output.tally, &files, plan.per_battle, timing);
+            out.write_results(&files, &manifest, battles)?;
+            if !args.quiet {
+                print!(
+                    "{}",
+                    report::summary(&layout, &output.tally, &manifest, &out.path)
+                );
+            }
+        }
+    }
+    Ok(())
 }

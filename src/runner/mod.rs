@@ -4,20 +4,21 @@
 //! Battle `i` of a run is always fought from [`battle_seed`]`(seed, i)`, and tallies hold whole
 //! numbers only, so the counts (and the bytes of every CSV) are the same whatever the thread
 //! count, the order the batches finish in, or how the run is sharded. Memory is bounded: at
-//! most one wave of batch tallies is held at a time, and each worker keeps one engine and one
-//! collector, reused battle after battle.
+//! most a small window of batch tallies waits to be added at a time, and each worker thread
+//! keeps one engine and one collector, reused battle after battle.
 
 mod interrupt;
 mod progress;
 mod shard;
 
+use std::collections::BTreeMap;
 use std::ops::Range;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Sender, channel};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
-use rayon::prelude::*;
 
 pub use interrupt::ctrl_c_flag;
 pub use progress::progress_bar;
@@ -30,8 +31,8 @@ use crate::stats::{BattleRow, Collector, Layout, Tally};
 /// Battles per batch: each batch is counted into one tally.
 pub const BATCH_SIZE: u64 = 256;
 
-/// Batches per worker thread in each wave: enough to keep every thread busy while one wave's
-/// tallies are all that is held in memory.
+/// Batches per worker thread that may be done but not yet added (waiting for an earlier,
+/// slower batch): keeps every thread busy with a bounded number of tallies in memory.
 const BATCHES_PER_THREAD: usize = 4;
 
 /// What to run.
@@ -94,19 +95,67 @@ pub struct RunOutput {
     pub elapsed: Duration,
 }
 
-/// One worker's engine and collector, kept across batches.
-struct Worker<F> {
-    fight: F,
-    collector: Collector,
+/// A batch's result: its tally and rows, or None if it was skipped because the run stopped.
+type BatchResult = Option<(Tally, Vec<BattleRow>)>;
+
+/// What the workers and the merging thread share.
+struct Shared<'a> {
+    /// The next batch to hand out.
+    next: AtomicUsize,
+    /// Batches merged so far: a worker may start batch `b` only when `b < merged + window`.
+    merged: Mutex<usize>,
+    advanced: Condvar,
+    window: usize,
+    /// Set by a failed merge or a panicking worker: everyone stops.
+    abort: AtomicBool,
+    stop: &'a AtomicBool,
+}
+
+impl Shared<'_> {
+    fn halted(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.abort.load(Ordering::Relaxed)
+    }
+
+    /// Waits until batch `b` is inside the window; false if the run halted meanwhile.
+    fn wait_for_window(&self, b: usize) -> bool {
+        let mut merged = self.merged.lock().unwrap_or_else(|e| e.into_inner());
+        while b >= *merged + self.window {
+            if self.halted() {
+                return false;
+            }
+            // Ctrl-C cannot wake the condvar: look at the flags now and then.
+            merged = self
+                .advanced
+                .wait_timeout(merged, Duration::from_millis(50))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        !self.halted()
+    }
+}
+
+/// Sets the abort flag if a worker unwinds, so no one waits for its batch.
+struct AbortOnPanic<'a>(&'a Shared<'a>);
+
+impl Drop for AbortOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.abort.store(true, Ordering::SeqCst);
+            self.0.advanced.notify_all();
+        }
+    }
 }
 
 /// Fights the plan's battles.
 ///
-/// `make_fighter` is called once per worker thread; the fighter it returns fights battle after
-/// battle: given a seed and the collector (the observer), it fights one whole battle and
-/// returns the dice it rolled. `on_rows` receives the per-battle rows (when the plan keeps
-/// them) batch by batch in index order. `stop` is checked before each batch starts; once set,
-/// the run returns [`Error::Interrupted`] saying how many battles finished.
+/// `make_fighter` is called once on each worker thread; the fighter it returns fights battle
+/// after battle: given a seed and the collector (the observer), it fights one whole battle and
+/// returns the dice it rolled. Every thread of the pool takes the next batch as soon as it is
+/// free; the calling thread adds the batch tallies in index order and hands `on_rows` the
+/// per-battle rows (when the plan keeps them) in index order. At most a window of
+/// `BATCHES_PER_THREAD` batches per thread is ever waiting to be added. `stop` is checked
+/// before each batch; once set, the run returns [`Error::Interrupted`] saying how many
+/// battles finished.
 pub fn run<M, F>(
     plan: &RunPlan,
     layout: &Layout,
@@ -117,7 +166,7 @@ pub fn run<M, F>(
 ) -> Result<RunOutput>
 where
     M: Fn() -> F + Sync,
-    F: FnMut(u64, &mut Collector) -> u64 + Send,
+    F: FnMut(u64, &mut Collector) -> u64,
 {
     plan.validate()?;
     let started = Instant::now();
@@ -126,57 +175,94 @@ where
         .thread_name(|i| format!("ecw-sim-{i}"))
         .build()
         .map_err(|e| Error::Usage(format!("cannot start {} threads: {e}", plan.threads)))?;
-    let workers: Mutex<Vec<Worker<F>>> = Mutex::new(Vec::with_capacity(plan.threads));
-    let fight_batch = |battles: &Range<u64>| -> Option<(Tally, Vec<BattleRow>)> {
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        let spare = workers.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let mut w = spare.unwrap_or_else(|| Worker {
-            fight: make_fighter(),
-            collector: Collector::new(layout, plan.per_battle),
-        });
-        for i in battles.clone() {
-            let seed = battle_seed(plan.seed, i);
-            w.collector.begin(i, seed);
-            let dice = (w.fight)(seed, &mut w.collector);
-            w.collector.end(dice);
-        }
-        let out = w.collector.take();
-        workers.lock().unwrap_or_else(|e| e.into_inner()).push(w);
-        progress.inc(battles.end - battles.start);
-        Some(out)
+    let range = plan.range();
+    let batch_count = usize::try_from((range.end - range.start).div_ceil(BATCH_SIZE))
+        .map_err(|_| Error::Usage("too many battles for this machine".into()))?;
+    let batch = |b: usize| {
+        let a = range.start + b as u64 * BATCH_SIZE;
+        a..(a + BATCH_SIZE).min(range.end)
     };
-
-    let total_here = plan.range().end - plan.range().start;
-    let wave_len = (plan.threads * BATCHES_PER_THREAD).max(2);
-    let mut tally = Tally::new(layout);
-    let mut done = 0u64;
-    let mut batches = plan.batches().peekable();
-    let mut wave: Vec<Range<u64>> = Vec::with_capacity(wave_len);
-    while batches.peek().is_some() {
-        wave.clear();
-        wave.extend(batches.by_ref().take(wave_len));
-        let results: Vec<Option<(Tally, Vec<BattleRow>)>> =
-            pool.install(|| wave.par_iter().map(fight_batch).collect());
-        let mut interrupted = false;
-        for r in results {
-            match r {
-                Some((t, rows)) => {
-                    done += t.battles;
-                    if !interrupted {
-                        tally.merge(&t)?;
-                        on_rows(&rows)?;
-                    }
-                }
-                None => interrupted = true,
+    let shared = Shared {
+        next: AtomicUsize::new(0),
+        merged: Mutex::new(0),
+        advanced: Condvar::new(),
+        window: (plan.threads * BATCHES_PER_THREAD).max(2),
+        abort: AtomicBool::new(false),
+        stop,
+    };
+    let worker = |tx: &Sender<(usize, BatchResult)>| {
+        let _guard = AbortOnPanic(&shared);
+        let mut state: Option<(F, Collector)> = None;
+        loop {
+            if shared.halted() {
+                return;
+            }
+            let b = shared.next.fetch_add(1, Ordering::SeqCst);
+            if b >= batch_count {
+                return;
+            }
+            if !shared.wait_for_window(b) {
+                let _ = tx.send((b, None));
+                return;
+            }
+            let (fight, collector) = state
+                .get_or_insert_with(|| (make_fighter(), Collector::new(layout, plan.per_battle)));
+            let battles = batch(b);
+            for i in battles.clone() {
+                let seed = battle_seed(plan.seed, i);
+                collector.begin(i, seed);
+                let dice = fight(seed, collector);
+                collector.end(dice);
+            }
+            progress.inc(battles.end - battles.start);
+            if tx.send((b, Some(collector.take()))).is_err() {
+                return;
             }
         }
-        if interrupted || stop.load(Ordering::Relaxed) {
-            return Err(Error::Interrupted(format!(
-                "stopped after {done} of {total_here} battles; nothing was written"
-            )));
+    };
+
+    let mut tally = Tally::new(layout);
+    let mut done = 0u64;
+    let mut failure: Option<Error> = None;
+    let mut skipped = false;
+    std::thread::scope(|s| {
+        let (tx, rx) = channel::<(usize, BatchResult)>();
+        let workers = s.spawn(|| {
+            pool.broadcast(|_| worker(&tx));
+            drop(tx);
+        });
+        let mut waiting: BTreeMap<usize, BatchResult> = BTreeMap::new();
+        let mut next_merge = 0usize;
+        for (b, result) in rx {
+            match &result {
+                Some((t, _)) => done += t.battles,
+                None => skipped = true,
+            }
+            waiting.insert(b, result);
+            while let Some(result) = waiting.remove(&next_merge) {
+                if let (Some((t, rows)), None) = (result, &failure)
+                    && let Err(e) = tally.merge(&t).and_then(|()| on_rows(&rows))
+                {
+                    failure = Some(e);
+                    shared.abort.store(true, Ordering::SeqCst);
+                }
+                next_merge += 1;
+                *shared.merged.lock().unwrap_or_else(|e| e.into_inner()) = next_merge;
+                shared.advanced.notify_all();
+            }
         }
+        if let Err(panic) = workers.join() {
+            std::panic::resume_unwind(panic);
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let total_here = range.end - range.start;
+    if skipped || done < total_here {
+        return Err(Error::Interrupted(format!(
+            "stopped after {done} of {total_here} battles; nothing was written"
+        )));
     }
     Ok(RunOutput {
         tally,

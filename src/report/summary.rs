@@ -1,0 +1,200 @@
+//! The short plain-text summary printed after a run: win rates with their intervals, the units
+//! most often destroyed, pursuit and commander-casualty headlines, where the files are.
+
+use std::fmt::Write;
+use std::path::Path;
+
+use super::manifest::{Manifest, Timing};
+use crate::army::Side;
+use crate::events::GeneralResult;
+use crate::stats::{Estimate, Layout, Tally, general_result_index, wilson};
+
+fn pct(e: Option<Estimate>) -> String {
+    match e {
+        Some(e) => format!(
+            "{:.1}% ({:.1}-{:.1}%)",
+            100.0 * e.estimate,
+            100.0 * e.low,
+            100.0 * e.high
+        ),
+        None => "n/a".into(),
+    }
+}
+
+fn share(k: u64, n: u64) -> String {
+    if n == 0 {
+        "n/a".into()
+    } else {
+        format!("{:.1}%", 100.0 * k as f64 / n as f64)
+    }
+}
+
+/// Whole numbers with thousands separators: 12,345.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn title(side: Side) -> &'static str {
+    match side {
+        Side::Parliament => "Parliament",
+        Side::Royalist => "Royalist",
+    }
+}
+
+/// The summary of a finished run whose files are in `dir`.
+pub fn summary(layout: &Layout, t: &Tally, manifest: &Manifest, dir: &Path) -> String {
+    let mut s = String::new();
+    let n = t.battles;
+    let Timing {
+        wall_time_s,
+        battles_per_second,
+        threads,
+        shards,
+        ..
+    } = manifest.timing;
+    let how = if shards > 1 {
+        format!("{shards} shards merged, {wall_time_s:.1} s of work")
+    } else {
+        format!(
+            "{wall_time_s:.1} s on {threads} thread{}",
+            if threads == 1 { "" } else { "s" }
+        )
+    };
+    let _ = writeln!(
+        s,
+        "{}: {} battles, seed {} ({how}, {} battles/s)",
+        layout.scenario,
+        thousands(n),
+        manifest.run.seed,
+        thousands(battles_per_second.round() as u64),
+    );
+    let _ = writeln!(
+        s,
+        "  Parliament wins {}, Royalists win {}, draws {}  [95% intervals]",
+        pct(wilson(t.wins[0], n)),
+        pct(wilson(t.wins[1], n)),
+        pct(wilson(t.draws, n)),
+    );
+    if let (Some(mid), Some(lo), Some(hi)) = (
+        t.turns.quantile(50),
+        t.turns.quantile(5),
+        t.turns.quantile(95),
+    ) {
+        let _ = write!(
+            s,
+            "  Battles last {mid} turns at the median (90% within {lo}-{hi})"
+        );
+        match t.margin.quantile(50) {
+            Some(m) => {
+                let _ = writeln!(
+                    s,
+                    "; the loser's CV loss exceeds the winner's by {m} at the median"
+                );
+            }
+            None => s.push('\n'),
+        }
+    }
+    let mut units: Vec<(u64, usize)> = t
+        .units
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.destroyed, i))
+        .filter(|(d, _)| *d > 0)
+        .collect();
+    units.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if !units.is_empty() {
+        let top: Vec<String> = units
+            .iter()
+            .take(3)
+            .map(|&(d, i)| {
+                let u = &layout.units[i];
+                format!("{} ({}) {}", u.name, u.side, share(d, n))
+            })
+            .collect();
+        let _ = writeln!(s, "  Most often destroyed: {}", top.join("; "));
+    }
+    for side in Side::BOTH {
+        if !layout.units.iter().any(|u| u.cavalry && u.side == side) {
+            continue;
+        }
+        let e = &t.sides[side.index()];
+        let _ = writeln!(
+            s,
+            "  {} horse: won a melee in {} of battles, then pursued in {}; a pursuer lost in {}; camp taken in {}",
+            title(side),
+            share(e.melee_won, n),
+            share(e.pursued_after_win, e.melee_won),
+            share(e.lost_in_pursuit, n),
+            share(e.camp_taken, n),
+        );
+    }
+    let mut hit: Vec<(u64, usize)> = t
+        .commanders
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.casualty, i))
+        .filter(|(c, _)| *c > 0)
+        .collect();
+    hit.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if !hit.is_empty() {
+        let killed = |i: usize| {
+            let r = &t.commanders[i].results;
+            r[general_result_index(GeneralResult::HorribleDeath)]
+                .max(r[general_result_index(GeneralResult::MortalWound)])
+        };
+        let top: Vec<String> = hit
+            .iter()
+            .take(3)
+            .map(|&(c, i)| {
+                format!(
+                    "{} {} (lost to the battle {}, captured {})",
+                    layout.commanders[i].name,
+                    share(c, n),
+                    share(t.commanders[i].lost, n),
+                    share(t.commanders[i].captured, n),
+                )
+            })
+            .collect();
+        let _ = writeln!(s, "  Generals most often hit: {}", top.join("; "));
+        let deadliest = hit
+            .iter()
+            .map(|&(_, i)| (killed(i), i))
+            .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        if let Some((k, i)) = deadliest.filter(|(k, _)| *k > 0) {
+            let _ = writeln!(
+                s,
+                "  Most likely killed or mortally wounded: {} {}",
+                layout.commanders[i].name,
+                share(k, n)
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "  Results in {}: {}",
+        dir.display(),
+        manifest.files.join(" ")
+    );
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+}
