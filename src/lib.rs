@@ -11,6 +11,8 @@ pub mod doctrine;
 pub mod error;
 pub mod events;
 pub mod io;
+pub mod map;
+pub mod narrative;
 pub mod rules;
 pub mod scenario;
 pub mod setup;
