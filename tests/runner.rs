@@ -8,6 +8,40 @@ use std::process::{Command, Output};
 use ecw_sim::report::HEADER;
 use ecw_sim::stats::wilson;
 
+/// Counts this thread's heap allocations, so a test can show a stretch of code makes none.
+mod counting {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    pub struct Counting;
+
+    thread_local! {
+        static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+            unsafe { System.alloc(layout) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            unsafe { System.dealloc(ptr, layout) }
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+
+    /// Allocations made on this thread so far.
+    pub fn allocations() -> u64 {
+        ALLOCATIONS.with(Cell::get)
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: counting::Counting = counting::Counting;
+
 /// Debug builds are many times slower: fewer battles, the same checks.
 fn scaled(release: u64, debug: u64) -> u64 {
     if cfg!(debug_assertions) {
@@ -189,6 +223,56 @@ fn threads_and_shards_write_byte_identical_files() {
     ]);
     assert_ne!(csvs(&seed12)["outcomes.csv"], reference["outcomes.csv"]);
     let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn the_collector_allocates_nothing_per_battle() {
+    use ecw_sim::events::{EventLog, Observer};
+    use ecw_sim::rules::ironsides::battle::Battle;
+    use ecw_sim::stats::{Collector, Layout};
+
+    let setup = ecw_sim::scenario::load_builtin("small_action", &[])
+        .unwrap()
+        .setup()
+        .unwrap();
+    let mut battle = Battle::new(&setup);
+    // Real battles' event streams, recorded once.
+    let logs: Vec<EventLog> = (0..scaled(200, 40))
+        .map(|i| {
+            let mut log = EventLog::default();
+            battle.fight(&setup, ecw_sim::dice::battle_seed(3, i), &mut log);
+            log
+        })
+        .collect();
+    assert!(logs.iter().map(|l| l.0.len()).sum::<usize>() > logs.len() * 10);
+    let layout = Layout::of(&setup);
+    let mut c = Collector::new(&layout, true);
+    let replay = |c: &mut Collector, round: u64| {
+        for (i, log) in logs.iter().enumerate() {
+            c.begin(round * 1_000 + i as u64, 0);
+            for e in &log.0 {
+                c.event(e);
+            }
+            c.end(0);
+        }
+    };
+    // The first pass may size what it needs; the batch's rows are taken between passes.
+    replay(&mut c, 0);
+    let _ = c.take();
+    replay(&mut c, 1);
+    let _ = c.take();
+    let before = counting::allocations();
+    replay(&mut c, 2);
+    let during = counting::allocations() - before;
+    assert_eq!(
+        during,
+        0,
+        "{during} allocations while counting {} battles",
+        logs.len()
+    );
+    let (tally, rows) = c.take();
+    assert_eq!(tally.battles, logs.len() as u64);
+    assert_eq!(rows.len(), logs.len());
 }
 
 #[test]
