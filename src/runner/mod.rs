@@ -13,6 +13,7 @@ mod shard;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Sender, channel};
 use std::sync::{Condvar, Mutex};
@@ -109,6 +110,8 @@ struct Shared<'a> {
     /// Set by a failed merge or a panicking worker: everyone stops.
     abort: AtomicBool,
     stop: &'a AtomicBool,
+    /// The first battle that panicked, with its message.
+    panicked: Mutex<Option<String>>,
 }
 
 impl Shared<'_> {
@@ -189,6 +192,7 @@ where
         window: (plan.threads * BATCHES_PER_THREAD).max(2),
         abort: AtomicBool::new(false),
         stop,
+        panicked: Mutex::new(None),
     };
     let worker = |tx: &Sender<(usize, BatchResult)>| {
         let _guard = AbortOnPanic(&shared);
@@ -210,9 +214,27 @@ where
             let battles = batch(b);
             for i in battles.clone() {
                 let seed = battle_seed(plan.seed, i);
-                collector.begin(i, seed);
-                let dice = fight(seed, collector);
-                collector.end(dice);
+                // A panic (an engine bug) stops the run with the battle that caused it named.
+                let fought = catch_unwind(AssertUnwindSafe(|| {
+                    collector.begin(i, seed);
+                    let dice = fight(seed, collector);
+                    collector.end(dice);
+                }));
+                if let Err(payload) = fought {
+                    let message = payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "(no message)".into());
+                    let mut first = shared.panicked.lock().unwrap_or_else(|e| e.into_inner());
+                    first.get_or_insert(format!(
+                        "internal error: battle {i} of the run (seed {}, battle seed {seed:#018x}) panicked: {message}",
+                        plan.seed
+                    ));
+                    shared.abort.store(true, Ordering::SeqCst);
+                    shared.advanced.notify_all();
+                    return;
+                }
             }
             progress.inc(battles.end - battles.start);
             if tx.send((b, Some(collector.take()))).is_err() {
@@ -255,6 +277,13 @@ where
             std::panic::resume_unwind(panic);
         }
     });
+    if let Some(message) = shared
+        .panicked
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+    {
+        return Err(Error::Usage(message));
+    }
     if let Some(e) = failure {
         return Err(e);
     }

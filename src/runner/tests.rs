@@ -165,3 +165,27 @@ fn batches_cover_the_range_in_order() {
     assert!(b.windows(2).all(|w| w[0].end == w[1].start));
     assert!(b.iter().all(|r| r.end - r.start <= BATCH_SIZE));
 }
+
+#[test]
+fn a_panicking_battle_stops_the_run_and_is_named() {
+    let l = layout();
+    let e = run(
+        &plan(5_000, 2, None),
+        &l,
+        || {
+            |seed, c: &mut Collector| {
+                if seed == battle_seed(42, 1_234) {
+                    panic!("engine bug");
+                }
+                fake_battle(seed, c)
+            }
+        },
+        &ProgressBar::hidden(),
+        &AtomicBool::new(false),
+        &mut |_| Ok(()),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("battle 1234 of the run (seed 42"), "{e}");
+    assert!(e.contains("panicked: engine bug"), "{e}");
+}
