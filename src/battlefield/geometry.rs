@@ -34,7 +34,11 @@ impl Vec2 {
     }
     pub fn norm(self) -> Vec2 {
         let l = self.len();
-        if l > 0.0 { self * (1.0 / l) } else { Vec2::new(0.0, 1.0) }
+        if l > 0.0 {
+            self * (1.0 / l)
+        } else {
+            Vec2::new(0.0, 1.0)
+        }
     }
     /// Perpendicular to the right of this direction.
     pub fn right(self) -> Vec2 {
@@ -82,11 +86,19 @@ pub struct Rect {
 }
 
 impl Rect {
+    /// The rectangle with its axes worked out once (one `sin_cos`): what the distance queries
+    /// use. Every distance below is computed through it, so the answers are the same to the bit.
+    #[inline]
+    pub fn shape(&self) -> Shape {
+        Shape::new(
+            self.centre,
+            Vec2::from_facing(self.facing),
+            self.frontage,
+            self.depth,
+        )
+    }
     pub fn corners(&self) -> [Vec2; 4] {
-        let f = Vec2::from_facing(self.facing) * (self.depth / 2.0);
-        let r = Vec2::from_facing(self.facing).right() * (self.frontage / 2.0);
-        let c = self.centre;
-        [c + f - r, c + f + r, c - f + r, c - f - r]
+        self.shape().corners()
     }
     /// The point in the middle of the front edge.
     pub fn front_centre(&self) -> Vec2 {
@@ -94,29 +106,219 @@ impl Rect {
     }
     /// Distance from a point to this rectangle (0 inside).
     pub fn dist_to_point(&self, p: Vec2) -> f64 {
-        let fwd = Vec2::from_facing(self.facing);
-        let d = p - self.centre;
-        let along = d.dot(fwd).abs() - self.depth / 2.0;
-        let across = d.dot(fwd.right()).abs() - self.frontage / 2.0;
-        let ax = along.max(0.0);
-        let cx = across.max(0.0);
-        (ax * ax + cx * cx).sqrt()
+        self.shape().dist_to_point(p)
     }
     /// Nearest-edge distance between two rectangles (0 when they touch or overlap).
     pub fn dist(&self, o: &Rect) -> f64 {
+        self.shape().dist(&o.shape())
+    }
+}
+
+/// An oriented rectangle with its unit facing vector precomputed, and the radius of the circle
+/// about its centre that holds it (for cheap lower bounds on distances).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shape {
+    pub centre: Vec2,
+    /// Unit vector of the facing (`Vec2::from_facing(facing)`).
+    pub fwd: Vec2,
+    pub half_depth: f64,
+    pub half_frontage: f64,
+    /// Half the diagonal: no point of the rectangle is farther than this from the centre.
+    pub radius: f64,
+}
+
+impl Shape {
+    #[inline]
+    pub fn new(centre: Vec2, fwd: Vec2, frontage: f64, depth: f64) -> Shape {
+        let (half_depth, half_frontage) = (depth / 2.0, frontage / 2.0);
+        Shape {
+            centre,
+            fwd,
+            half_depth,
+            half_frontage,
+            radius: Shape::radius_of(frontage, depth),
+        }
+    }
+
+    /// The radius of the circle about the centre that holds a rectangle of these sides.
+    #[inline]
+    pub fn radius_of(frontage: f64, depth: f64) -> f64 {
+        // A hair more than the half diagonal, so that rounding can never make the bound unsafe.
+        (frontage * frontage + depth * depth).sqrt() * 0.5 * (1.0 + 1e-12) + 1e-12
+    }
+
+    /// The same rectangle moved to `centre`.
+    #[inline]
+    pub fn at(self, centre: Vec2) -> Shape {
+        Shape { centre, ..self }
+    }
+
+    #[inline]
+    pub fn corners(&self) -> [Vec2; 4] {
+        let f = self.fwd * self.half_depth;
+        let r = self.fwd.right() * self.half_frontage;
+        let c = self.centre;
+        [c + f - r, c + f + r, c - f + r, c - f - r]
+    }
+
+    /// Squared distance from a point to this rectangle (0 inside).
+    #[inline]
+    fn dist2_to_point(&self, p: Vec2) -> f64 {
+        let d = p - self.centre;
+        let along = d.dot(self.fwd).abs() - self.half_depth;
+        let across = d.dot(self.fwd.right()).abs() - self.half_frontage;
+        let ax = along.max(0.0);
+        let cx = across.max(0.0);
+        ax * ax + cx * cx
+    }
+
+    /// Distance from a point to this rectangle (0 inside).
+    #[inline]
+    pub fn dist_to_point(&self, p: Vec2) -> f64 {
+        self.dist2_to_point(p).sqrt()
+    }
+
+    /// Nearest-edge distance between two rectangles (0 when they touch or overlap): the least
+    /// distance from a corner of one to the other, which is exact for rectangles apart.
+    #[inline]
+    pub fn dist(&self, o: &Shape) -> f64 {
+        // The square root is monotonic and correctly rounded, so one at the end gives the same
+        // answer as the least of eight.
         let mut best = f64::INFINITY;
         for c in self.corners() {
-            best = best.min(o.dist_to_point(c));
+            best = best.min(o.dist2_to_point(c));
         }
         for c in o.corners() {
-            best = best.min(self.dist_to_point(c));
+            best = best.min(self.dist2_to_point(c));
         }
         // Edges can cross with no corner inside (a plus shape): then the centres' test catches it.
-        if best > 0.0 && (self.dist_to_point(o.centre) == 0.0 || o.dist_to_point(self.centre) == 0.0) {
+        if best > 0.0
+            && (self.dist2_to_point(o.centre) == 0.0 || o.dist2_to_point(self.centre) == 0.0)
+        {
             return 0.0;
         }
-        best
+        best.sqrt()
     }
+
+    /// A lower bound on `dist(o)` from the enclosing circles alone (never more than the truth).
+    #[inline]
+    pub fn dist_lower_bound(&self, o: &Shape) -> f64 {
+        self.centre.dist(o.centre) - self.radius - o.radius
+    }
+
+    /// Whether `dist(o) <= limit`, trying the circles first.
+    #[inline]
+    pub fn within(&self, o: &Shape, limit: f64) -> bool {
+        let reach = limit + self.radius + o.radius;
+        let d = o.centre - self.centre;
+        if reach < 0.0 || d.dot(d) > reach * reach {
+            return false;
+        }
+        self.dist(o) <= limit
+    }
+}
+
+/// Distance from point `p` to the segment a-b.
+#[inline]
+pub fn dist_point_segment(p: Vec2, a: Vec2, b: Vec2) -> f64 {
+    let ab = b - a;
+    let l2 = ab.dot(ab);
+    let t = if l2 > 0.0 {
+        ((p - a).dot(ab) / l2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    p.dist(a + ab * t)
+}
+
+/// A march in even steps: `me` moved along the unit vector `dir` to the points
+/// `min(step * k, end)` for k = `first` ..= `last`. Returns the first k at which it is within
+/// `limit` of `other` (nearest-edge distance `<= limit`), exactly as measuring at every point
+/// would, but measuring few: the distance changes no faster than the move, so a point nearer
+/// than the distance still to close cannot be within the limit and is skipped.
+#[allow(clippy::too_many_arguments)]
+pub fn march_first_within(
+    me: &Shape,
+    dir: Vec2,
+    other: &Shape,
+    limit: f64,
+    step: f64,
+    first: u64,
+    last: u64,
+    end: f64,
+) -> Option<u64> {
+    if first > last {
+        return None;
+    }
+    let at = |k: u64| (step * k as f64).min(end);
+    // Nowhere on the path do the enclosing circles come within the limit: no need to march.
+    let (p0, p1) = (me.centre + dir * at(first), me.centre + dir * at(last));
+    if dist_point_segment(other.centre, p0, p1) - me.radius - other.radius > limit + 1e-9 {
+        return None;
+    }
+    let mut k = first;
+    loop {
+        let s = at(k);
+        let d = me.at(me.centre + dir * s).dist(other);
+        if d <= limit {
+            return Some(k);
+        }
+        // Points closer than `gap` to this one are farther than the limit (with a margin for
+        // rounding, so a point is never skipped that measuring might have found).
+        let gap = (d - limit) * (1.0 - 1e-9) - 1e-9;
+        if k >= last || at(last) - s < gap {
+            return None;
+        }
+        let jump = ((s + gap) / step).floor();
+        let j = if jump.is_finite() && jump >= 0.0 {
+            (jump as u64).max(k + 1)
+        } else {
+            k + 1
+        };
+        k = j.min(last);
+        // `floor` may land one short of the first point past the gap: harmless, it is measured.
+    }
+}
+
+/// An angle either side of a facing, with its cosine: arc tests without trigonometry.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HalfAngle {
+    pub radians: f64,
+    pub cos: f64,
+}
+
+impl HalfAngle {
+    pub fn new(radians: f64) -> HalfAngle {
+        HalfAngle {
+            radians,
+            cos: radians.cos(),
+        }
+    }
+}
+
+/// Whether the direction `d` lies within `arc` of a facing (`fwd` its unit vector): the same
+/// answer as `angle_diff(d.facing(), facing).abs() <= arc.radians`, to the bit. A dot product
+/// decides, unless the direction is within rounding of the arc's edge (as on a grid, where
+/// diagonals fall exactly on 45 degrees): then the angle is measured as that expression does.
+#[inline]
+pub fn within_arc(fwd: Vec2, facing: f64, d: Vec2, arc: HalfAngle) -> bool {
+    if arc.radians >= std::f64::consts::PI {
+        return true;
+    }
+    if arc.radians < 0.0 {
+        return false;
+    }
+    let len = d.len();
+    if len > 0.0 {
+        let margin = fwd.dot(d) - arc.cos * len;
+        if margin > 1e-9 * len {
+            return true;
+        }
+        if margin < -1e-9 * len {
+            return false;
+        }
+    }
+    angle_diff(d.facing(), facing).abs() <= arc.radians
 }
 
 /// True when segment a-b crosses segment c-d.
@@ -146,17 +348,206 @@ mod tests {
 
     #[test]
     fn rectangles_measure_between_nearest_edges() {
-        let a = Rect { centre: Vec2::new(0.0, 0.0), facing: 0.0, frontage: 3.0, depth: 1.0 };
-        let b = Rect { centre: Vec2::new(0.0, 11.0), facing: std::f64::consts::PI, frontage: 3.0, depth: 1.0 };
+        let a = Rect {
+            centre: Vec2::new(0.0, 0.0),
+            facing: 0.0,
+            frontage: 3.0,
+            depth: 1.0,
+        };
+        let b = Rect {
+            centre: Vec2::new(0.0, 11.0),
+            facing: std::f64::consts::PI,
+            frontage: 3.0,
+            depth: 1.0,
+        };
         assert!((a.dist(&b) - 10.0).abs() < 1e-9);
-        let c = Rect { centre: Vec2::new(1.0, 0.5), ..a };
+        let c = Rect {
+            centre: Vec2::new(1.0, 0.5),
+            ..a
+        };
         assert_eq!(a.dist(&c), 0.0);
+    }
+
+    /// The distance as first written (a sine and cosine per corner, a root per point), kept
+    /// to show the faster one gives the same bits.
+    fn reference_dist(a: &Rect, b: &Rect) -> f64 {
+        fn corners(r: &Rect) -> [Vec2; 4] {
+            let f = Vec2::from_facing(r.facing) * (r.depth / 2.0);
+            let s = Vec2::from_facing(r.facing).right() * (r.frontage / 2.0);
+            let c = r.centre;
+            [c + f - s, c + f + s, c - f + s, c - f - s]
+        }
+        fn to_point(r: &Rect, p: Vec2) -> f64 {
+            let fwd = Vec2::from_facing(r.facing);
+            let d = p - r.centre;
+            let along = d.dot(fwd).abs() - r.depth / 2.0;
+            let across = d.dot(fwd.right()).abs() - r.frontage / 2.0;
+            let (ax, cx) = (along.max(0.0), across.max(0.0));
+            (ax * ax + cx * cx).sqrt()
+        }
+        let mut best = f64::INFINITY;
+        for c in corners(a) {
+            best = best.min(to_point(b, c));
+        }
+        for c in corners(b) {
+            best = best.min(to_point(a, c));
+        }
+        if best > 0.0 && (to_point(a, b.centre) == 0.0 || to_point(b, a.centre) == 0.0) {
+            return 0.0;
+        }
+        best
+    }
+
+    #[test]
+    fn shapes_agree_with_a_brute_force_distance() {
+        // Sampled boundary points: the distance between rectangles apart is the least
+        // distance between their edges; shapes and rects give the same answer to the bit.
+        let mut seed = 12345u64;
+        let mut rnd = move || {
+            seed = crate::dice::mix64(seed);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..300 {
+            let a = Rect {
+                centre: Vec2::new(rnd() * 10.0, rnd() * 10.0),
+                facing: rnd() * 7.0 - 3.5,
+                frontage: 0.5 + rnd() * 3.0,
+                depth: 0.5 + rnd(),
+            };
+            let b = Rect {
+                centre: Vec2::new(rnd() * 10.0, rnd() * 10.0),
+                facing: rnd() * 7.0 - 3.5,
+                frontage: 0.5 + rnd() * 3.0,
+                depth: 0.5 + rnd(),
+            };
+            let (sa, sb) = (a.shape(), b.shape());
+            let d = a.dist(&b);
+            assert_eq!(d.to_bits(), reference_dist(&a, &b).to_bits());
+            assert!(sa.dist_lower_bound(&sb) <= d + 1e-12);
+            for limit in [0.0, 0.5, 2.0, 6.0] {
+                assert_eq!(sa.within(&sb, limit), d <= limit);
+            }
+            if d > 0.0 {
+                let edge = |s: &Shape, k: usize, t: f64| {
+                    let c = s.corners();
+                    c[k] + (c[(k + 1) % 4] - c[k]) * t
+                };
+                let mut brute = f64::INFINITY;
+                for k in 0..4 {
+                    for i in 0..=200 {
+                        let t = f64::from(i) / 200.0;
+                        brute = brute
+                            .min(sb.dist_to_point(edge(&sa, k, t)))
+                            .min(sa.dist_to_point(edge(&sb, k, t)));
+                    }
+                }
+                assert!(d <= brute + 1e-9 && brute - d < 0.05, "{d} vs {brute}");
+            }
+        }
+    }
+
+    #[test]
+    fn marching_finds_the_same_point_as_every_step() {
+        let mut seed = 4242u64;
+        let mut rnd = move || {
+            seed = crate::dice::mix64(seed);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut hits = 0;
+        for _ in 0..3000 {
+            let a = Rect {
+                centre: Vec2::new(rnd() * 30.0, rnd() * 30.0),
+                facing: rnd() * 7.0 - 3.5,
+                frontage: 0.5 + rnd() * 3.0,
+                depth: 0.5 + rnd(),
+            }
+            .shape();
+            let b = Rect {
+                centre: Vec2::new(rnd() * 30.0, rnd() * 30.0),
+                facing: rnd() * 7.0 - 3.5,
+                frontage: 0.5 + rnd() * 3.0,
+                depth: 0.5 + rnd(),
+            }
+            .shape();
+            let dir = Vec2::new(rnd() - 0.5, rnd() - 0.5).norm();
+            let limit = [0.0, 0.01, 2.0, 6.0, 12.0][(rnd() * 5.0) as usize];
+            let end = rnd() * 25.0;
+            let last = (end / 0.5).ceil() as u64;
+            let slow = (1..=last)
+                .find(|&k| a.at(a.centre + dir * (0.5 * k as f64).min(end)).dist(&b) <= limit);
+            let fast = march_first_within(&a, dir, &b, limit, 0.5, 1, last, end);
+            assert_eq!(slow, fast);
+            hits += usize::from(slow.is_some());
+        }
+        assert!(hits > 300, "the test should meet often: {hits}");
+    }
+
+    #[test]
+    fn arc_tests_match_atan2_to_the_bit() {
+        let mut seed = 99u64;
+        let mut rnd = move || {
+            seed = crate::dice::mix64(seed);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let limits = [
+            0.0,
+            0.4,
+            std::f64::consts::FRAC_PI_4,
+            std::f64::consts::FRAC_PI_4 + 0.35,
+            std::f64::consts::FRAC_PI_2,
+            2.0,
+            std::f64::consts::PI,
+            7.0,
+            -0.1,
+        ];
+        let grid_facings = [
+            0.0,
+            std::f64::consts::FRAC_PI_2,
+            std::f64::consts::PI,
+            -std::f64::consts::FRAC_PI_2,
+            std::f64::consts::FRAC_PI_4,
+        ];
+        let mut edges = 0;
+        for i in 0..40_000 {
+            // Half the cases on a grid, where diagonals fall on 45 degrees exactly.
+            let (facing, d) = if i % 2 == 0 {
+                (
+                    rnd() * 20.0 - 10.0,
+                    Vec2::new(rnd() * 2.0 - 1.0, rnd() * 2.0 - 1.0),
+                )
+            } else {
+                (
+                    grid_facings[(rnd() * 5.0) as usize],
+                    Vec2::new((rnd() * 7.0).floor() - 3.0, (rnd() * 7.0).floor() - 3.0),
+                )
+            };
+            let limit = if i % 3 == 0 {
+                rnd() * 4.0
+            } else {
+                limits[(rnd() * limits.len() as f64) as usize]
+            };
+            let slow = angle_diff(d.facing(), facing).abs() <= limit;
+            let fast = within_arc(Vec2::from_facing(facing), facing, d, HalfAngle::new(limit));
+            assert_eq!(slow, fast, "facing {facing} d {d:?} limit {limit}");
+            edges += usize::from((angle_diff(d.facing(), facing).abs() - limit).abs() < 1e-12);
+        }
+        assert!(edges > 100, "the test should meet the edge often: {edges}");
     }
 
     #[test]
     fn segments_cross() {
         let o = Vec2::new(0.0, 0.0);
-        assert!(segment_intersects_segment(o, Vec2::new(0.0, 10.0), Vec2::new(-5.0, 5.0), Vec2::new(5.0, 5.0)));
-        assert!(!segment_intersects_segment(o, Vec2::new(0.0, 4.0), Vec2::new(-5.0, 5.0), Vec2::new(5.0, 5.0)));
+        assert!(segment_intersects_segment(
+            o,
+            Vec2::new(0.0, 10.0),
+            Vec2::new(-5.0, 5.0),
+            Vec2::new(5.0, 5.0)
+        ));
+        assert!(!segment_intersects_segment(
+            o,
+            Vec2::new(0.0, 4.0),
+            Vec2::new(-5.0, 5.0),
+            Vec2::new(5.0, 5.0)
+        ));
     }
 }

@@ -31,10 +31,19 @@ pub const MAX_SUPPORT: usize = 3;
 
 impl Battle {
     /// Steps 13-15 for every charge that goes in, in the order declared.
-    pub(super) fn resolve_charges<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+    pub(super) fn resolve_charges<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         for k in 0..self.charges.len() {
             let plan = self.charges[k];
-            let (c, t) = (&self.units[usize::from(plan.charger)], &self.units[usize::from(plan.target)]);
+            let (c, t) = (
+                &self.units[usize::from(plan.charger)],
+                &self.units[usize::from(plan.target)],
+            );
             if !c.is_active() || !t.is_active() || c.pinned {
                 continue;
             }
@@ -43,17 +52,34 @@ impl Battle {
         self.charges.clear();
     }
 
-    fn one_charge<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, plan: ChargePlan, dice: &mut D, ai: &mut A, obs: &mut O) {
+    fn one_charge<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        plan: ChargePlan,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         let (charger, target) = (plan.charger, plan.target);
         // Flank or rear: the charger began behind the target's flank (outside its front arc).
         let t = &self.units[usize::from(target)];
-        let mut flank = angle_diff((plan.start - t.pos).facing(), t.facing).abs() > std::f64::consts::FRAC_PI_4 * 1.5;
+        let mut flank = angle_diff((plan.start - t.pos).facing(), t.facing).abs()
+            > std::f64::consts::FRAC_PI_4 * 1.5;
         let engaged_front = t.pinned;
         let mut target_approach = Approach::Standing;
         if engaged_front {
             // Already fighting to its front: 2D6; pass both and it faces about.
-            if flank && self.react(setup, target, ReactionCause::FlankAttackWhileEngaged, dice, ai, obs) == ReactionResult::PassBoth {
+            if flank
+                && self.react(
+                    setup,
+                    target,
+                    ReactionCause::FlankAttackWhileEngaged,
+                    dice,
+                    ai,
+                    obs,
+                ) == ReactionResult::PassBoth
+            {
                 flank = false;
             }
         } else {
@@ -65,10 +91,19 @@ impl Battle {
                     return;
                 }
                 ReactionResult::FailBoth => {
-                    let d = ai.retreat_distance(&View { battle: self, setup }, target).max(rules.reaction.retreat_min);
+                    let d = ai
+                        .retreat_distance(
+                            &View {
+                                battle: self,
+                                setup,
+                            },
+                            target,
+                        )
+                        .max(rules.reaction.retreat_min);
                     self.retreat(setup, target, d, obs);
                     // The charger may still reach a target that ran, with distance to spare.
-                    let reach = movement::move_allowance(rules, &self.units[usize::from(charger)], false);
+                    let reach =
+                        movement::move_allowance(rules, &self.units[usize::from(charger)], false);
                     if !self.units[usize::from(target)].is_active() || reach < plan.standoff + d {
                         return;
                     }
@@ -87,35 +122,77 @@ impl Battle {
                 }
             }
         }
-        if !self.units[usize::from(charger)].is_active() || !self.units[usize::from(target)].is_active() {
+        if !self.units[usize::from(charger)].is_active()
+            || !self.units[usize::from(target)].is_active()
+        {
             return;
         }
         // Step 14: support charges from the target's side.
-        let mut defenders = [Fighter { id: target, approach: target_approach }; 1 + MAX_SUPPORT];
+        let mut defenders = [Fighter {
+            id: target,
+            approach: target_approach,
+        }; 1 + MAX_SUPPORT];
         let mut n_def = 1;
         if !engaged_front {
-            n_def += self.support_charges(setup, charger, target, &mut defenders[1..], dice, ai, obs);
+            n_def +=
+                self.support_charges(setup, charger, target, &mut defenders[1..], dice, ai, obs);
         }
         self.make_contact(charger, target, flank);
         self.overrun_generals(setup, charger, dice, obs);
-        let attackers = [Fighter { id: charger, approach: Approach::Charging(plan.standoff) }];
-        self.melee(setup, &attackers, &defenders[..n_def], flank, false, dice, ai, obs);
+        let attackers = [Fighter {
+            id: charger,
+            approach: Approach::Charging(plan.standoff),
+        }];
+        self.melee(
+            setup,
+            &attackers,
+            &defenders[..n_def],
+            flank,
+            false,
+            dice,
+            ai,
+            obs,
+        );
     }
 
     /// The target's emergency responses. Returns its approach to the melee and whether it
     /// refaced, or None if it evaded.
-    fn emergency_responses<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, plan: ChargePlan, passed: u8, dice: &mut D, ai: &mut A, obs: &mut O) -> Option<(Approach, bool)> {
+    fn emergency_responses<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        plan: ChargePlan,
+        passed: u8,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) -> Option<(Approach, bool)> {
         let rules = &*setup.rules;
         let (charger, target) = (plan.charger, plan.target);
         let n = charge_rules::response_dice(rules, Some(passed));
         let cv = self.units[usize::from(target)].cv as i8;
         let (g, avail) = self.rerolls_for(setup, target);
-        let want = ai.reaction_rerolls(&View { battle: self, setup }, target, avail).min(avail);
+        let want = ai
+            .reaction_rerolls(
+                &View {
+                    battle: self,
+                    setup,
+                },
+                target,
+                avail,
+            )
+            .min(avail);
         let mut rr = Rerolls::new(want);
         dice.focus(super::unit_stream(target));
         let mut successes = charge_rules::roll_responses(rules, dice, n, cv, &mut rr);
         self.spend_rerolls(g, rr.used);
-        let wanted = ai.responses(&View { battle: self, setup }, target, charger);
+        let wanted = ai.responses(
+            &View {
+                battle: self,
+                setup,
+            },
+            target,
+            charger,
+        );
         let mut approach = Approach::Standing;
         let mut refaced = false;
         let mut countercharged = false;
@@ -127,12 +204,21 @@ impl Battle {
                 continue;
             }
             successes -= 1;
-            emit(obs, Event::EmergencyResponse { unit: target, dice: n, successes: successes + 1, chosen: r });
+            emit(
+                obs,
+                Event::EmergencyResponse {
+                    unit: target,
+                    dice: n,
+                    successes: successes + 1,
+                    chosen: r,
+                },
+            );
             match r {
                 Response::ChangeFacing => {
                     let u = &mut self.units[usize::from(target)];
                     u.facing = (plan.start - u.pos).facing();
                     refaced = true;
+                    self.moved_something();
                 }
                 Response::ChangeFormation => {
                     let vs_horse = self.units[usize::from(charger)].is_cavalry();
@@ -143,29 +229,41 @@ impl Battle {
                     } else if u.kind == UnitKind::Dragoons {
                         u.formation = Formation::Dismounted;
                     }
+                    self.moved_something();
                 }
                 Response::FormUp => self.units[usize::from(target)].disordered = false,
                 Response::Fire => {
-                    if crate::rules::ironsides::fire::has_shot(rules, &self.units[usize::from(target)]) {
+                    if crate::rules::ironsides::fire::has_shot(
+                        rules,
+                        &self.units[usize::from(target)],
+                    ) {
                         self.shoot(setup, target, charger, false, None, dice, obs);
                     }
                 }
                 Response::Limber => {}
                 Response::Evade => {
                     dice.focus(super::unit_stream(target));
-                    let d = charge_rules::evade_distance(rules, dice, &self.units[usize::from(target)]);
+                    let d =
+                        charge_rules::evade_distance(rules, dice, &self.units[usize::from(target)]);
                     if self.units[usize::from(target)].kind.is_gun() {
                         // Running gunners leave their cannon.
                         self.units[usize::from(target)].status = UnitStatus::Abandoned;
                         self.unit_gone(setup, target);
-                        emit(obs, Event::Retreat { unit: target, distance: d });
+                        emit(
+                            obs,
+                            Event::Retreat {
+                                unit: target,
+                                distance: d,
+                            },
+                        );
                     } else {
                         self.retreat(setup, target, d, obs);
                     }
                     return None;
                 }
                 Response::Countercharge => {
-                    let reach = charge_rules::countercharge_reach(rules, &self.units[usize::from(target)]);
+                    let reach =
+                        charge_rules::countercharge_reach(rules, &self.units[usize::from(target)]);
                     approach = Approach::Charging(reach.min(plan.standoff));
                     countercharged = true;
                 }
@@ -173,7 +271,12 @@ impl Battle {
         }
         // A spare success after a countercharge: a free pistol shot as the lines meet.
         if countercharged && successes > 0 && self.units[usize::from(target)].is_cavalry() {
-            let m = crate::rules::ironsides::fire::fire_modifier(rules, &self.units[usize::from(target)], 0.0, true);
+            let m = crate::rules::ironsides::fire::fire_modifier(
+                rules,
+                &self.units[usize::from(target)],
+                0.0,
+                true,
+            );
             self.shoot(setup, target, charger, true, m, dice, obs);
         }
         Some((approach, refaced))
@@ -183,7 +286,16 @@ impl Battle {
     /// (2" x CV): 2 emergency-response dice, one success if facing the charger, two if it must
     /// reface first. Writes the supporters into `out`; returns how many.
     #[allow(clippy::too_many_arguments)]
-    fn support_charges<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, charger: UnitId, target: UnitId, out: &mut [Fighter], dice: &mut D, ai: &mut A, obs: &mut O) -> usize {
+    fn support_charges<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        charger: UnitId,
+        target: UnitId,
+        out: &mut [Fighter],
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) -> usize {
         let rules = &*setup.rules;
         let side = self.units[usize::from(target)].side;
         let mut n = 0;
@@ -193,14 +305,30 @@ impl Battle {
             }
             let u = &self.units[i];
             let id = i as UnitId;
-            if u.side != side || id == target || !u.is_active() || !u.is_cavalry() || u.pinned || u.broken || u.pursuing > 0 || u.formation == Formation::MarchColumn || self.charges.iter().any(|c| c.target == id) {
+            if u.side != side
+                || id == target
+                || !u.is_active()
+                || !u.is_cavalry()
+                || u.pinned
+                || u.broken
+                || u.pursuing > 0
+                || u.formation == Formation::MarchColumn
+                || self.charges.iter().any(|c| c.target == id)
+            {
                 continue;
             }
             let dist = self.distance(id, charger);
             if dist > charge_rules::countercharge_reach(rules, u) {
                 continue;
             }
-            if !ai.support_charge(&View { battle: self, setup }, id, charger) {
+            if !ai.support_charge(
+                &View {
+                    battle: self,
+                    setup,
+                },
+                id,
+                charger,
+            ) {
                 continue;
             }
             let needs = if self.in_front_arc(id, charger) { 1 } else { 2 };
@@ -208,20 +336,38 @@ impl Battle {
             let (g, avail) = self.rerolls_for(setup, id);
             let mut rr = Rerolls::new(avail.min(1));
             dice.focus(super::unit_stream(id));
-            let ok = charge_rules::roll_responses(rules, dice, charge_rules::response_dice(rules, None), cv, &mut rr);
+            let ok = charge_rules::roll_responses(
+                rules,
+                dice,
+                charge_rules::response_dice(rules, None),
+                cv,
+                &mut rr,
+            );
             self.spend_rerolls(g, rr.used);
-            emit(obs, Event::SupportCharge { unit: id, target: charger, successes: ok });
+            emit(
+                obs,
+                Event::SupportCharge {
+                    unit: id,
+                    target: charger,
+                    successes: ok,
+                },
+            );
             if ok >= needs {
-                out[n] = Fighter { id, approach: Approach::Charging(dist) };
+                out[n] = Fighter {
+                    id,
+                    approach: Approach::Charging(dist),
+                };
                 n += 1;
                 let c = self.units[usize::from(charger)].pos;
                 let u = &mut self.units[i];
                 u.facing = (c - u.pos).facing();
+                self.moved_something();
             } else if ok >= 1 {
                 // Only enough to reface (E15).
                 let c = self.units[usize::from(charger)].pos;
                 let u = &mut self.units[i];
                 u.facing = (c - u.pos).facing();
+                self.moved_something();
             }
         }
         n
@@ -232,11 +378,16 @@ impl Battle {
         let t = self.rect(target);
         let c = &self.units[usize::from(charger)];
         let dir = (c.pos - t.centre).norm();
-        let gap = if flank { t.frontage / 2.0 } else { t.depth / 2.0 } + c.depth / 2.0;
+        let gap = if flank {
+            t.frontage / 2.0
+        } else {
+            t.depth / 2.0
+        } + c.depth / 2.0;
         let pos = t.centre + dir * gap;
         let u = &mut self.units[usize::from(charger)];
         u.pos = pos;
         u.facing = (t.centre - pos).facing();
         u.moved = true;
+        self.moved_something();
     }
 }

@@ -22,7 +22,17 @@ impl Battle {
     /// A close combat between `att` (the charger, or the side moving) and `def`. Losses are
     /// shared out round-robin among several defenders, the main target first.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn melee<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, att: &[Fighter], def: &[Fighter], flank: bool, from_pursuit: bool, dice: &mut D, ai: &mut A, obs: &mut O) {
+    pub(super) fn melee<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        att: &[Fighter],
+        def: &[Fighter],
+        flank: bool,
+        from_pursuit: bool,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let (a0, d0) = (att[0].id, def[0].id);
         // Whoever fights now has had this turn's melee: a pinned pair fights on next turn.
         for f in att.iter().chain(def) {
@@ -50,7 +60,18 @@ impl Battle {
             lost[1] += self.share_losses(setup, def, a_hits, dice, obs);
         }
         let (d_dice, d_hits) = self.strike(setup, def, a0, Role::Defender, false, pistol[1], dice);
-        emit(obs, Event::Melee { attacker: a0, defender: d0, attacker_dice: a_dice, defender_dice: d_dice, attacker_hits: a_hits, defender_hits: d_hits, flank });
+        emit(
+            obs,
+            Event::Melee {
+                attacker: a0,
+                defender: d0,
+                attacker_dice: a_dice,
+                defender_dice: d_dice,
+                attacker_hits: a_hits,
+                defender_hits: d_hits,
+                flank,
+            },
+        );
         if !flank {
             lost[1] += self.share_losses(setup, def, a_hits, dice, obs);
         }
@@ -61,7 +82,10 @@ impl Battle {
         for (s, (mine, theirs)) in [(att, def), (def, att)].into_iter().enumerate() {
             let foot = &self.units[usize::from(mine[0].id)];
             let enemy = &self.units[usize::from(theirs[0].id)];
-            if foot.is_active() && !foot.broken && melee::foot_breaks(rules, foot, enemy, lost[s], lost[1 - s]) {
+            if foot.is_active()
+                && !foot.broken
+                && melee::foot_breaks(rules, foot, enemy, lost[s], lost[1 - s])
+            {
                 self.units[usize::from(mine[0].id)].broken = true;
                 emit(obs, Event::FootBroke { unit: mine[0].id });
                 let (_, h) = self.strike_standing(setup, theirs, mine[0].id, dice);
@@ -75,7 +99,16 @@ impl Battle {
 
     /// Rolls the dice of one side of a melee against the enemy's main unit; returns (dice, hits).
     #[allow(clippy::too_many_arguments)]
-    fn strike<D: DiceSource>(&mut self, setup: &BattleSetup, side: &[Fighter], enemy: UnitId, role: Role, flank: bool, spent: u8, dice: &mut D) -> (u8, u8) {
+    fn strike<D: DiceSource>(
+        &mut self,
+        setup: &BattleSetup,
+        side: &[Fighter],
+        enemy: UnitId,
+        role: Role,
+        flank: bool,
+        spent: u8,
+        dice: &mut D,
+    ) -> (u8, u8) {
         let rules = &*setup.rules;
         let (mut n_all, mut hits) = (0u8, 0u8);
         let mut spent = spent;
@@ -94,7 +127,10 @@ impl Battle {
             let cv = fire_cv(rules, self, setup, f.id);
             // Re-rolls in melee only for a general who is in there himself.
             let g = self.attached_general(f.id);
-            let mut rr = Rerolls::new(g.map(|g| self.commanders[usize::from(g)].rerolls_left).unwrap_or(0));
+            let mut rr = Rerolls::new(
+                g.map(|g| self.commanders[usize::from(g)].rerolls_left)
+                    .unwrap_or(0),
+            );
             dice.focus(super::unit_stream(f.id));
             hits += melee::roll_melee(rules, dice, n, m, cv, &mut rr);
             self.spend_rerolls(g, rr.used);
@@ -104,8 +140,17 @@ impl Battle {
     }
 
     /// The second round against broken foot: everyone standing.
-    fn strike_standing<D: DiceSource>(&mut self, setup: &BattleSetup, side: &[Fighter], enemy: UnitId, dice: &mut D) -> (u8, u8) {
-        let mut standing = [Fighter { id: 0, approach: Approach::Standing }; 1 + super::charges::MAX_SUPPORT];
+    fn strike_standing<D: DiceSource>(
+        &mut self,
+        setup: &BattleSetup,
+        side: &[Fighter],
+        enemy: UnitId,
+        dice: &mut D,
+    ) -> (u8, u8) {
+        let mut standing = [Fighter {
+            id: 0,
+            approach: Approach::Standing,
+        }; 1 + super::charges::MAX_SUPPORT];
         let n = side.len().min(standing.len());
         for (s, f) in standing.iter_mut().zip(side) {
             s.id = f.id;
@@ -114,7 +159,14 @@ impl Battle {
     }
 
     /// Applies `hits` to a side, one at a time round-robin from the main unit; returns CV lost.
-    fn share_losses<D: DiceSource, O: Observer>(&mut self, setup: &BattleSetup, side: &[Fighter], hits: u8, dice: &mut D, obs: &mut O) -> u8 {
+    fn share_losses<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        side: &[Fighter],
+        hits: u8,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> u8 {
         let mut total = 0;
         let mut k = 0;
         let mut left = hits;
@@ -136,7 +188,17 @@ impl Battle {
     /// The loser (more CV lost) tests 2D6: hold, retreat or rout; winning horse gains a CV
     /// for victory and may pursue. Equal losses: everyone stays pinned.
     #[allow(clippy::too_many_arguments)]
-    fn combat_result<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, att: &[Fighter], def: &[Fighter], lost: [u8; 2], from_pursuit: bool, dice: &mut D, ai: &mut A, obs: &mut O) {
+    fn combat_result<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        att: &[Fighter],
+        def: &[Fighter],
+        lost: [u8; 2],
+        from_pursuit: bool,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         let (a0, d0) = (att[0].id, def[0].id);
         let Some(loser) = melee::combat_loser(lost[0], lost[1]) else {
@@ -151,7 +213,14 @@ impl Battle {
             }
             self.unpin_if_alone(a0);
             self.unpin_if_alone(d0);
-            emit(obs, Event::MeleeResult { winner: None, loser: None, result: ReactionResult::PassBoth });
+            emit(
+                obs,
+                Event::MeleeResult {
+                    winner: None,
+                    loser: None,
+                    result: ReactionResult::PassBoth,
+                },
+            );
             return;
         };
         let (winners, losers) = if loser == 1 { (att, def) } else { (def, att) };
@@ -178,22 +247,52 @@ impl Battle {
                     }
                 }
                 CombatResult::Hold => {
-                    let d = ai.retreat_distance(&View { battle: self, setup }, f.id).clamp(rules.close_combat.horse_hold_retire_min, rules.close_combat.horse_hold_retire_max);
+                    let d = ai
+                        .retreat_distance(
+                            &View {
+                                battle: self,
+                                setup,
+                            },
+                            f.id,
+                        )
+                        .clamp(
+                            rules.close_combat.horse_hold_retire_min,
+                            rules.close_combat.horse_hold_retire_max,
+                        );
                     self.retreat(setup, f.id, d, obs);
                 }
                 CombatResult::Retreat => {
-                    let d = ai.retreat_distance(&View { battle: self, setup }, f.id).clamp(rules.close_combat.retreat_min, rules.close_combat.retreat_max);
+                    let d = ai
+                        .retreat_distance(
+                            &View {
+                                battle: self,
+                                setup,
+                            },
+                            f.id,
+                        )
+                        .clamp(
+                            rules.close_combat.retreat_min,
+                            rules.close_combat.retreat_max,
+                        );
                     self.retreat(setup, f.id, d, obs);
                     // The winner takes the ground (horse pursue instead).
                     let w = &mut self.units[usize::from(w0)];
                     if f.id == l0 && w.is_active() && !w.is_cavalry() {
                         w.pos = old;
+                        self.moved_something();
                     }
                 }
                 CombatResult::Rout => self.rout(setup, f.id, dice, ai, obs),
             }
         }
-        emit(obs, Event::MeleeResult { winner: Some(w0), loser: Some(l0), result: main_result });
+        emit(
+            obs,
+            Event::MeleeResult {
+                winner: Some(w0),
+                loser: Some(l0),
+                result: main_result,
+            },
+        );
         for f in winners {
             let u = &mut self.units[usize::from(f.id)];
             if !u.is_active() {
@@ -213,7 +312,14 @@ impl Battle {
             let g = melee::victory_bonus(rules, u);
             if g > 0 {
                 let cv = u.cv;
-                emit(obs, Event::CvGained { unit: f.id, amount: g, cv });
+                emit(
+                    obs,
+                    Event::CvGained {
+                        unit: f.id,
+                        amount: g,
+                        cv,
+                    },
+                );
             }
             if left_contact && !from_pursuit && self.units[usize::from(f.id)].pursuing == 0 {
                 self.pursue_after_victory(setup, f.id, l0, dice, ai, obs);
@@ -234,7 +340,15 @@ impl Battle {
 
     /// Victorious cavalry pursues unless it halts (1D6 <= CV trotters, 2D6 summed gallopers):
     /// D6 x 3" after the beaten foe, losing a CV; what it meets, it fights at once.
-    fn pursue_after_victory<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, foe: UnitId, dice: &mut D, ai: &mut A, obs: &mut O) {
+    fn pursue_after_victory<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        id: UnitId,
+        foe: UnitId,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         dice.focus(super::unit_stream(id));
         let (_, halted) = pursuit::halt_test(rules, dice, &self.units[usize::from(id)]);
@@ -242,7 +356,13 @@ impl Battle {
             emit(obs, Event::PursuitHalted { unit: id, turns: 0 });
             return;
         }
-        emit(obs, Event::PursuitStarted { unit: id, target: foe });
+        emit(
+            obs,
+            Event::PursuitStarted {
+                unit: id,
+                target: foe,
+            },
+        );
         let u = &mut self.units[usize::from(id)];
         u.pursuing = 1;
         u.pursuit_target = Some(foe);
@@ -257,34 +377,71 @@ impl Battle {
     }
 
     /// A pursuer runs into an enemy: a close combat at once, two dice a side.
-    pub(super) fn pursuit_melee<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, pursuer: UnitId, enemy: UnitId, dice: &mut D, ai: &mut A, obs: &mut O) {
+    pub(super) fn pursuit_melee<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        pursuer: UnitId,
+        enemy: UnitId,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         if self.units[usize::from(enemy)].pinned {
             return; // it cannot fight two at once here: the pursuer rides past
         }
-        let att = [Fighter { id: pursuer, approach: Approach::Pursuit }];
-        let def = [Fighter { id: enemy, approach: Approach::Pursuit }];
+        let att = [Fighter {
+            id: pursuer,
+            approach: Approach::Pursuit,
+        }];
+        let def = [Fighter {
+            id: enemy,
+            approach: Approach::Pursuit,
+        }];
         self.melee(setup, &att, &def, false, true, dice, ai, obs);
     }
 
     /// Pinned units fight on once a turn, standing, in the first half-turn after they were pinned.
-    pub(super) fn continuing_melees<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+    pub(super) fn continuing_melees<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         for i in 0..self.units.len() {
             let u = &self.units[i];
             let Some(e) = u.engaged_with else { continue };
             let id = i as UnitId;
             // Each pair once: the moving side's unit attacks.
-            if !u.is_active() || !u.pinned || u.side != self.moving || !self.units[usize::from(e)].is_active() || u.fought_turn == self.turn || self.units[usize::from(e)].fought_turn == self.turn {
+            if !u.is_active()
+                || !u.pinned
+                || u.side != self.moving
+                || !self.units[usize::from(e)].is_active()
+                || u.fought_turn == self.turn
+                || self.units[usize::from(e)].fought_turn == self.turn
+            {
                 continue;
             }
-            let att = [Fighter { id, approach: Approach::Standing }];
-            let def = [Fighter { id: e, approach: Approach::Standing }];
+            let att = [Fighter {
+                id,
+                approach: Approach::Standing,
+            }];
+            let def = [Fighter {
+                id: e,
+                approach: Approach::Standing,
+            }];
             self.melee(setup, &att, &def, false, false, dice, ai, obs);
         }
     }
 
     /// Cover the `defender` has against `attacker`: woods are soft cover; a hedge, ditch or
     /// stream between them soft, a wall (or an obstacle marked hard) hard.
-    pub(crate) fn cover_of(&self, setup: &BattleSetup, defender: UnitId, attacker: UnitId) -> Cover {
+    pub(crate) fn cover_of(
+        &self,
+        setup: &BattleSetup,
+        defender: UnitId,
+        attacker: UnitId,
+    ) -> Cover {
         let d = self.units[usize::from(defender)].pos;
         let a = self.units[usize::from(attacker)].pos;
         let mut cover = Cover::None;
@@ -303,40 +460,78 @@ impl Battle {
     /// A horseman reaches the enemy camp: the firelocks test reaction (passing at least one
     /// die they stand) and fight from soft cover (hard if entrenched). If the attacker wins,
     /// the camp is taken: every unit of its side -1 CV, each captor +1.
-    pub(super) fn attack_camp<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, camp: usize, dice: &mut D, ai: &mut A, obs: &mut O) {
+    pub(super) fn attack_camp<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        id: UnitId,
+        camp: usize,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         if self.camps_taken & (1 << camp) != 0 {
             return;
         }
         // The attacker must pass its reaction to close, or it mills around the edges.
-        if self.react(setup, id, ReactionCause::ToCharge, dice, ai, obs) != ReactionResult::PassBoth {
+        if self.react(setup, id, ReactionCause::ToCharge, dice, ai, obs) != ReactionResult::PassBoth
+        {
             return;
         }
         let c = setup.ground.camps[camp];
         dice.focus(super::unit_stream(id));
         let guard_cv = rules.camps.guard_cv as i8;
-        let guards_stand = (0..2).filter(|_| succeeds(rules, dice.d6(), 0, guard_cv)).count() > 0;
+        let guards_stand = (0..2)
+            .filter(|_| succeeds(rules, dice.d6(), 0, guard_cv))
+            .count()
+            > 0;
         let mut taken = !guards_stand;
         if guards_stand {
-            let cover = if c.entrenched { rules.close_combat.enemy_hard_cover } else { rules.close_combat.enemy_soft_cover };
+            let cover = if c.entrenched {
+                rules.close_combat.enemy_hard_cover
+            } else {
+                rules.close_combat.enemy_soft_cover
+            };
             let cv = fire_cv(rules, self, setup, id);
-            let n = rules.close_combat.pursuit_contact_dice.min(self.units[usize::from(id)].cv);
+            let n = rules
+                .close_combat
+                .pursuit_contact_dice
+                .min(self.units[usize::from(id)].cv);
             let mut none = Rerolls::none();
             let hits = melee::roll_melee(rules, dice, n, cover, cv, &mut none);
-            let guard_hits = melee::roll_melee(rules, dice, rules.close_combat.foot_dice, 0, guard_cv, &mut none);
+            let guard_hits = melee::roll_melee(
+                rules,
+                dice,
+                rules.close_combat.foot_dice,
+                0,
+                guard_cv,
+                &mut none,
+            );
             let lost = self.lose_cv(setup, id, guard_hits, LossCause::Melee, dice, obs);
             taken = hits > lost && self.units[usize::from(id)].is_active();
         }
         if taken {
             self.camps_taken |= 1 << camp;
-            emit(obs, Event::CampCaptured { camp_side: c.side, by: id });
+            emit(
+                obs,
+                Event::CampCaptured {
+                    camp_side: c.side,
+                    by: id,
+                },
+            );
             for i in 0..self.units.len() {
                 if self.units[i].side == c.side && self.units[i].is_active() {
-                    self.lose_cv(setup, i as UnitId, rules.camps.loser_cv_loss, LossCause::CampLost, dice, obs);
+                    self.lose_cv(
+                        setup,
+                        i as UnitId,
+                        rules.camps.loser_cv_loss,
+                        LossCause::CampLost,
+                        dice,
+                        obs,
+                    );
                 }
             }
             self.gain_cv(id, rules.camps.captor_cv_gain, obs);
         }
     }
 }
-

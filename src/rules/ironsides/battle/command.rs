@@ -25,7 +25,12 @@ pub struct GeneralOrder {
 impl Battle {
     /// Step 2: generals ride up to 36"; each attachment or detachment costs 12"; replacements
     /// take up their posts and the swept-away return.
-    pub(super) fn move_generals<A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, ai: &mut A, obs: &mut O) {
+    pub(super) fn move_generals<A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         for gi in 0..self.commanders.len() {
             let g = &self.commanders[gi];
@@ -35,20 +40,37 @@ impl Battle {
             if g.replacing && g.out_of_action == 0 {
                 self.commanders[gi].replacing = false;
                 self.commanders[gi].lost = false;
-                emit(obs, Event::GeneralReplaced { general: gi as CommanderId });
+                emit(
+                    obs,
+                    Event::GeneralReplaced {
+                        general: gi as CommanderId,
+                    },
+                );
             }
             let g = &self.commanders[gi];
             if !g.available() {
                 continue;
             }
-            let order = ai.general(&View { battle: self, setup }, gi as CommanderId);
+            let order = ai.general(
+                &View {
+                    battle: self,
+                    setup,
+                },
+                gi as CommanderId,
+            );
             let g = &self.commanders[gi];
             // Legality: he may only lead units of his own command (the Captain-General, any).
             let attach = order.attach.filter(|&u| {
                 let unit = &self.units[usize::from(u)];
-                unit.is_active() && unit.side == g.side && (g.is_captain_general || Some(unit.command) == g.command)
+                unit.is_active()
+                    && unit.side == g.side
+                    && (g.is_captain_general || Some(unit.command) == g.command)
             });
-            let join = order.join.filter(|&c| g.is_captain_general && usize::from(c) < self.commands.len() && self.commands[usize::from(c)].side == g.side);
+            let join = order.join.filter(|&c| {
+                g.is_captain_general
+                    && usize::from(c) < self.commands.len()
+                    && self.commands[usize::from(c)].side == g.side
+            });
             let mut changes = 0u8;
             if g.attached_unit.is_some() && g.attached_unit != attach {
                 changes += 1;
@@ -67,18 +89,39 @@ impl Battle {
             let from = g.pos;
             let d = from.dist(dest);
             let reached = d <= budget + 1e-9;
-            let to = if reached { dest } else { from + (dest - from).norm() * budget };
+            let to = if reached {
+                dest
+            } else {
+                from + (dest - from).norm() * budget
+            };
             let g = &mut self.commanders[gi];
             g.pos = to;
             // Attaching needs him to reach the unit this turn; otherwise he rides towards it.
             g.attached_unit = if reached { attach } else { None };
-            g.attached_command = if reached || join.is_none() { join } else { g.attached_command };
-            emit(obs, Event::GeneralMoved { general: gi as CommanderId, distance: from.dist(to), attached_to: g.attached_unit });
+            g.attached_command = if reached || join.is_none() {
+                join
+            } else {
+                g.attached_command
+            };
+            emit(
+                obs,
+                Event::GeneralMoved {
+                    general: gi as CommanderId,
+                    distance: from.dist(to),
+                    attached_to: g.attached_unit,
+                },
+            );
         }
     }
 
     /// Steps 3-4: the Captain-General's LPs and their distribution, then every other command's.
-    pub(super) fn leadership<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+    pub(super) fn leadership<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         let side = self.moving;
         let mut given = [0u8; 64];
@@ -91,7 +134,14 @@ impl Battle {
             if g.available() {
                 dice.focus(super::general_stream(self, cg));
                 let (roll, lps) = leadership::roll_lps(dice, g.rating.lp_modifier + g.skill_adjust);
-                emit(obs, Event::LpsRolled { general: cg, roll, lps });
+                emit(
+                    obs,
+                    Event::LpsRolled {
+                        general: cg,
+                        roll,
+                        lps,
+                    },
+                );
                 if let Some(cmd) = g.attached_command {
                     // He commands that wing himself, with his own LPs only.
                     cg_joined = Some(cmd);
@@ -101,12 +151,24 @@ impl Battle {
                     for c in self.commands.iter().filter(|c| c.side == side) {
                         if let Some(sub) = c.commander {
                             let s = &self.commanders[usize::from(sub)];
-                            if s.available() && usize::from(c.id) < 64 && leadership::within_radius(g.pos, g.rating.radius, s.pos) {
+                            if s.available()
+                                && usize::from(c.id) < 64
+                                && leadership::within_radius(g.pos, g.rating.radius, s.pos)
+                            {
                                 reach[usize::from(c.id)] = true;
                             }
                         }
                     }
-                    ai.split_lps(&View { battle: self, setup }, cg, lps, &reach, &mut given);
+                    ai.split_lps(
+                        &View {
+                            battle: self,
+                            setup,
+                        },
+                        cg,
+                        lps,
+                        &reach,
+                        &mut given,
+                    );
                     // Enforce: only to reachable commands, never more than he rolled.
                     let mut left = lps;
                     for (i, gv) in given.iter_mut().enumerate() {
@@ -114,7 +176,14 @@ impl Battle {
                         left -= *gv;
                         if *gv > 0 {
                             if let Some(to) = self.commands[i].commander {
-                                emit(obs, Event::LpsGiven { from: cg, to, lps: *gv });
+                                emit(
+                                    obs,
+                                    Event::LpsGiven {
+                                        from: cg,
+                                        to,
+                                        lps: *gv,
+                                    },
+                                );
                             }
                         }
                     }
@@ -131,8 +200,16 @@ impl Battle {
                 Some(g) if self.commanders[usize::from(g)].available() => {
                     dice.focus(super::general_stream(self, g));
                     let g = &self.commanders[usize::from(g)];
-                    let (roll, lps) = leadership::roll_lps(dice, g.rating.lp_modifier + g.skill_adjust);
-                    emit(obs, Event::LpsRolled { general: g.id, roll, lps });
+                    let (roll, lps) =
+                        leadership::roll_lps(dice, g.rating.lp_modifier + g.skill_adjust);
+                    emit(
+                        obs,
+                        Event::LpsRolled {
+                            general: g.id,
+                            roll,
+                            lps,
+                        },
+                    );
                     lps
                 }
                 Some(_) => 0,
@@ -149,7 +226,13 @@ impl Battle {
 
     /// Steps 5-6: rallies, paid from the command's LPs in the doctrine's order; units out of
     /// radius try 2D6 for free.
-    pub(super) fn rallies<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+    pub(super) fn rallies<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         let side = self.moving;
         // Disorder ends at the rally phase (bad ground is left behind by then).
@@ -162,44 +245,99 @@ impl Battle {
         }
         let mut order = std::mem::take(&mut self.scratch);
         order.clear();
-        order.extend(self.units.iter().filter(|u| u.side == side && rally::can_rally(rules, u) && !u.pinned && u.pursuing == 0).map(|u| u.id));
+        order.extend(
+            self.units
+                .iter()
+                .filter(|u| {
+                    u.side == side && rally::can_rally(rules, u) && !u.pinned && u.pursuing == 0
+                })
+                .map(|u| u.id),
+        );
         {
-            let view = View { battle: self, setup };
+            let view = View {
+                battle: self,
+                setup,
+            };
             // Highest priority first; ties by id, so the order is fixed.
             order.sort_by_key(|&u| (std::cmp::Reverse(ai.rally_priority(&view, u)), u));
         }
         for &id in &order {
             dice.focus(super::unit_stream(id));
             if !self.in_radius(setup, id) {
-                let (sum, ok) = rally::rally_out_of_radius(rules, dice, &mut self.units[usize::from(id)]);
+                let (sum, ok) =
+                    rally::rally_out_of_radius(rules, dice, &mut self.units[usize::from(id)]);
                 let cv = self.units[usize::from(id)].cv;
-                emit(obs, Event::Rally { unit: id, roll: sum, success: ok, cv });
+                emit(
+                    obs,
+                    Event::Rally {
+                        unit: id,
+                        roll: sum,
+                        success: ok,
+                        cv,
+                    },
+                );
                 continue;
             }
             let cmd = self.units[usize::from(id)].command;
             let acting = self.acting_commander(setup, cmd);
-            let near = self.nearest_enemy_distance(id) <= rules.leadership.rally_near_enemy_distance;
+            let near =
+                self.nearest_enemy_distance(id) <= rules.leadership.rally_near_enemy_distance;
             let attached_here = acting.and_then(|g| self.commanders[usize::from(g)].attached_unit);
             let (cost, modifier) = match attached_here {
                 Some(a) if a == id => (0, rules.rally.attached_unit_die_modifier),
-                Some(_) => (rally::rally_cost(rules, near) * rules.leadership.unattached_cost_multiplier, rules.rally.attached_other_units_die_modifier),
+                Some(_) => (
+                    rally::rally_cost(rules, near) * rules.leadership.unattached_cost_multiplier,
+                    rules.rally.attached_other_units_die_modifier,
+                ),
                 None => (rally::rally_cost(rules, near), 0),
             };
-            let tries = ai.rally_attempts(&View { battle: self, setup }, id);
+            let tries = ai.rally_attempts(
+                &View {
+                    battle: self,
+                    setup,
+                },
+                id,
+            );
             for _ in 0..tries {
-                if !rally::can_rally(rules, &self.units[usize::from(id)]) || self.commands[usize::from(cmd)].lps < cost {
+                if !rally::can_rally(rules, &self.units[usize::from(id)])
+                    || self.commands[usize::from(cmd)].lps < cost
+                {
                     break;
                 }
                 self.commands[usize::from(cmd)].lps -= cost;
                 let (g, avail) = self.rerolls_for(setup, id);
-                let avail = if ai.rerolls_on_rally(&View { battle: self, setup }, id) { avail } else { 0 };
+                let avail = if ai.rerolls_on_rally(
+                    &View {
+                        battle: self,
+                        setup,
+                    },
+                    id,
+                ) {
+                    avail
+                } else {
+                    0
+                };
                 let mut rr = Rerolls::new(avail);
                 let before = self.units[usize::from(id)].cv;
                 dice.focus(super::unit_stream(id));
-                let (roll, ok) = rally::rally_attempt(rules, dice, &mut self.units[usize::from(id)], modifier, &mut rr);
+                let (roll, ok) = rally::rally_attempt(
+                    rules,
+                    dice,
+                    &mut self.units[usize::from(id)],
+                    modifier,
+                    &mut rr,
+                );
                 self.spend_rerolls(g, rr.used);
                 let cv = self.units[usize::from(id)].cv;
-                emit(obs, Event::Rally { unit: id, roll, success: ok, cv });
+                emit(
+                    obs,
+                    Event::Rally {
+                        unit: id,
+                        roll,
+                        success: ok,
+                        cv,
+                    },
+                );
                 if ok && cv > before {
                     self.units[usize::from(id)].turns_out_of_contact = 0;
                 }
@@ -209,7 +347,14 @@ impl Battle {
     }
 
     /// What befalls a general who is hit: the casualty tables, capture, and a replacement.
-    pub fn general_casualty<D: DiceSource, O: Observer>(&mut self, setup: &BattleSetup, g: CommanderId, unit: Option<UnitId>, dice: &mut D, obs: &mut O) {
+    pub fn general_casualty<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        g: CommanderId,
+        unit: Option<UnitId>,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         dice.focus(super::general_stream(self, g));
         let cas = generals::casualty(rules, dice);
@@ -224,19 +369,30 @@ impl Battle {
             let from = self.commanders[usize::from(g)].pos;
             let to = from + Vec2::from_facing(angle) * dist;
             let side = self.commanders[usize::from(g)].side;
-            let through = self.units.iter().any(|u| u.side != side && u.is_active() && self.rect(u.id).dist_to_point(to) == 0.0);
+            let through = self.units.iter().any(|u| {
+                u.side != side && u.is_active() && self.rect(u.id).dist_to_point(to) == 0.0
+            });
             if through {
                 captured = dice.d6() <= (rules.risk.stampede_capture_chance * 6.0).round() as u8;
             }
             self.commanders[usize::from(g)].pos = to;
         }
-        emit(obs, Event::GeneralCasualty { general: g, result: cas.result, captured });
+        emit(
+            obs,
+            Event::GeneralCasualty {
+                general: g,
+                result: cas.result,
+                captured,
+            },
+        );
         let command = self.commanders[usize::from(g)].command;
         {
             let c = &mut self.commanders[usize::from(g)];
             c.skill_adjust += cas.skill_change;
             c.morale_adjust += cas.morale_change;
-            c.out_of_action = c.out_of_action.max(cas.out_of_action + u8::from(cas.out_of_action > 0));
+            c.out_of_action = c
+                .out_of_action
+                .max(cas.out_of_action + u8::from(cas.out_of_action > 0));
             if cas.lost || captured {
                 c.lost = true;
                 c.captured = captured;
@@ -247,7 +403,14 @@ impl Battle {
         if let Some(u) = unit {
             match cas.unit_cv_change.signum() {
                 -1 => {
-                    self.lose_cv(setup, u, cas.unit_cv_change.unsigned_abs(), LossCause::GeneralCasualty, dice, obs);
+                    self.lose_cv(
+                        setup,
+                        u,
+                        cas.unit_cv_change.unsigned_abs(),
+                        LossCause::GeneralCasualty,
+                        dice,
+                        obs,
+                    );
                 }
                 1 => {
                     self.gain_cv(u, cas.unit_cv_change as u8, obs);
@@ -264,14 +427,25 @@ impl Battle {
                     None => u.side == side,
                 };
                 if mine && u.is_active() {
-                    self.lose_cv(setup, i as UnitId, cas.command_cv_loss, LossCause::GeneralCasualty, dice, obs);
+                    self.lose_cv(
+                        setup,
+                        i as UnitId,
+                        cas.command_cv_loss,
+                        LossCause::GeneralCasualty,
+                        dice,
+                        obs,
+                    );
                 }
             }
         }
         // A replacement appears two turns later, rolling his character with 1 off.
         if self.commanders[usize::from(g)].lost {
             dice.focus(super::general_stream(self, g));
-            let rating = leadership::roll_generalship(rules, dice, rules.generals.replacement_skill_roll_modifier);
+            let rating = leadership::roll_generalship(
+                rules,
+                dice,
+                rules.generals.replacement_skill_roll_modifier,
+            );
             let c = &mut self.commanders[usize::from(g)];
             c.rating = rating;
             c.skill_adjust = 0;
@@ -286,21 +460,38 @@ impl Battle {
 
     /// Generals of `side` that an enemy unit has just run over or contacted: the risk to
     /// unattached generals.
-    pub(super) fn overrun_generals<D: DiceSource, O: Observer>(&mut self, setup: &BattleSetup, by: UnitId, dice: &mut D, obs: &mut O) {
+    pub(super) fn overrun_generals<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        by: UnitId,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         let enemy_side: Side = self.units[usize::from(by)].side.other();
         let horse = self.units[usize::from(by)].is_cavalry();
         let rect = self.rect(by);
         for gi in 0..self.commanders.len() {
             let g = &self.commanders[gi];
-            if g.side != enemy_side || !g.available() || g.attached_unit.is_some() || rect.dist_to_point(g.pos) > 0.5 {
+            if g.side != enemy_side
+                || !g.available()
+                || g.attached_unit.is_some()
+                || rect.dist_to_point(g.pos) > 0.5
+            {
                 continue;
             }
             dice.focus(super::general_stream(self, gi as CommanderId));
             if g.is_captain_general {
                 // An army HQ overrun: captured on 1-4, else he escapes losing 3 LPs.
                 if dice.d6() <= rules.risk.hq_overrun_capture {
-                    emit(obs, Event::GeneralCasualty { general: gi as CommanderId, result: GeneralResult::Lost, captured: true });
+                    emit(
+                        obs,
+                        Event::GeneralCasualty {
+                            general: gi as CommanderId,
+                            result: GeneralResult::Lost,
+                            captured: true,
+                        },
+                    );
                     let c = &mut self.commanders[gi];
                     c.lost = true;
                     c.captured = true;
@@ -318,7 +509,12 @@ impl Battle {
             // Whoever survives escapes to the nearest friendly unit.
             if !self.commanders[gi].lost {
                 let pos = self.commanders[gi].pos;
-                if let Some(f) = self.units.iter().filter(|u| u.side == enemy_side && u.is_active()).min_by(|a, b| a.pos.dist(pos).total_cmp(&b.pos.dist(pos))) {
+                if let Some(f) = self
+                    .units
+                    .iter()
+                    .filter(|u| u.side == enemy_side && u.is_active())
+                    .min_by(|a, b| a.pos.dist(pos).total_cmp(&b.pos.dist(pos)))
+                {
                     self.commanders[gi].pos = f.pos;
                 }
             }

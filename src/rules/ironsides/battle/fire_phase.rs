@@ -19,29 +19,62 @@ pub(crate) fn fire_cv(rules: &IronsidesRules, b: &Battle, setup: &BattleSetup, i
 impl Battle {
     /// One side fires (every unit with a target in range and arc and a shot left, if its
     /// doctrine wishes), then the other side's units that lost CV test reaction.
-    pub(super) fn fire_and_react<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, firing: crate::army::Side, dice: &mut D, ai: &mut A, obs: &mut O) {
+    pub(super) fn fire_and_react<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        firing: crate::army::Side,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         self.hit_this_phase.clear();
         let mut candidates = std::mem::take(&mut self.scratch);
         for i in 0..self.units.len() {
             let u = &self.units[i];
             // Horse fire pistols only in the charge; pinned units are fighting, not shooting.
-            if u.side != firing || !u.is_active() || u.pinned || u.pursuing > 0 || !fire::has_shot(rules, u) || (u.is_cavalry()) {
+            if u.side != firing
+                || !u.is_active()
+                || u.pinned
+                || u.pursuing > 0
+                || !fire::has_shot(rules, u)
+                || (u.is_cavalry())
+            {
                 continue;
             }
-            let Some(band) = fire::range_band(rules, u) else { continue };
-            let reach = if band.long > 0.0 { band.long } else { band.short };
+            let Some(band) = fire::range_band(rules, u) else {
+                continue;
+            };
+            let reach = if band.long > 0.0 {
+                band.long
+            } else {
+                band.short
+            };
             let id = i as UnitId;
             candidates.clear();
             for e in &self.units {
-                if e.side != firing && e.is_active() && !e.pinned && self.in_front_arc(id, e.id) && self.distance(id, e.id) <= reach {
+                if e.side != firing
+                    && e.is_active()
+                    && !e.pinned
+                    && self.in_front_arc(id, e.id)
+                    && self.distance(id, e.id) <= reach
+                {
                     candidates.push(e.id);
                 }
             }
             if candidates.is_empty() {
                 continue;
             }
-            let Some(target) = ai.fire_target(&View { battle: self, setup }, id, &candidates) else { continue };
+            let Some(target) = ai.fire_target(
+                &View {
+                    battle: self,
+                    setup,
+                },
+                id,
+                &candidates,
+            ) else {
+                continue;
+            };
             if !candidates.contains(&target) {
                 continue; // not a legal target: the shot is not taken
             }
@@ -53,7 +86,9 @@ impl Battle {
         while k < self.hit_this_phase.len() {
             let id = self.hit_this_phase[k];
             k += 1;
-            if self.hit_this_phase[..k - 1].contains(&id) || !self.units[usize::from(id)].is_active() {
+            if self.hit_this_phase[..k - 1].contains(&id)
+                || !self.units[usize::from(id)].is_active()
+            {
                 continue;
             }
             if !reaction::must_test_after_fire(rules, self.units[usize::from(id)].cv) {
@@ -67,10 +102,21 @@ impl Battle {
     /// One shot from `firer` at `target`. `free` shots (a spare emergency response) do not count
     /// against the firer's shots. `modifier` overrides the computed one (pistols in a charge).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn shoot<D: DiceSource, O: Observer>(&mut self, setup: &BattleSetup, firer: UnitId, target: UnitId, free: bool, modifier: Option<i8>, dice: &mut D, obs: &mut O) -> bool {
+    pub(super) fn shoot<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        firer: UnitId,
+        target: UnitId,
+        free: bool,
+        modifier: Option<i8>,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> bool {
         let rules = &*setup.rules;
         let range = self.distance(firer, target);
-        let Some(m) = modifier.or_else(|| fire::fire_modifier(rules, &self.units[usize::from(firer)], range, false)) else {
+        let Some(m) = modifier
+            .or_else(|| fire::fire_modifier(rules, &self.units[usize::from(firer)], range, false))
+        else {
             return false;
         };
         let bonus = self.cg_bonus(setup, firer);
@@ -84,7 +130,17 @@ impl Battle {
             u.shots_fired = before;
         }
         self.spend_rerolls(g, rr.used);
-        emit(obs, Event::Fired { unit: firer, target, range, roll: shot.roll, needed: shot.cv - m, hit: shot.hit });
+        emit(
+            obs,
+            Event::Fired {
+                unit: firer,
+                target,
+                range,
+                roll: shot.roll,
+                needed: shot.cv - m,
+                hit: shot.hit,
+            },
+        );
         if shot.hit {
             self.lose_cv(setup, target, 1, LossCause::Fire, dice, obs);
             self.hit_this_phase.push(target);
@@ -95,19 +151,42 @@ impl Battle {
     /// A reaction test for a unit: 2D6 against CV, an attached general taking 2 off each die
     /// and lending his re-rolls (a general with none brings one free); otherwise the commander's
     /// re-rolls within radius, as the doctrine wishes to spend them.
-    pub(crate) fn react<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, cause: ReactionCause, dice: &mut D, ai: &mut A, obs: &mut O) -> ReactionResult {
+    pub(crate) fn react<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        id: UnitId,
+        cause: ReactionCause,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) -> ReactionResult {
         let rules = &*setup.rules;
         let (modifier, general, avail, free) = match self.attached_general(id) {
             Some(g) => {
-                let (n, free) = reaction::attached_rerolls(rules, self.commanders[usize::from(g)].rerolls_left);
-                (rules.reaction.attached_general_die_modifier, Some(g), n, free)
+                let (n, free) =
+                    reaction::attached_rerolls(rules, self.commanders[usize::from(g)].rerolls_left);
+                (
+                    rules.reaction.attached_general_die_modifier,
+                    Some(g),
+                    n,
+                    free,
+                )
             }
             None => {
                 let (g, n) = self.rerolls_for(setup, id);
                 (0, g, n, false)
             }
         };
-        let want = ai.reaction_rerolls(&View { battle: self, setup }, id, avail).min(avail);
+        let want = ai
+            .reaction_rerolls(
+                &View {
+                    battle: self,
+                    setup,
+                },
+                id,
+                avail,
+            )
+            .min(avail);
         let mut rr = Rerolls::new(want);
         let cv = self.units[usize::from(id)].cv;
         dice.focus(super::unit_stream(id));
@@ -115,18 +194,43 @@ impl Battle {
         if !free {
             self.spend_rerolls(general, t.rerolls_used);
         }
-        emit(obs, Event::Reaction { unit: id, cause, dice: t.dice, result: t.result, rerolls_used: t.rerolls_used });
+        emit(
+            obs,
+            Event::Reaction {
+                unit: id,
+                cause,
+                dice: t.dice,
+                result: t.result,
+                rerolls_used: t.rerolls_used,
+            },
+        );
         t.result
     }
 
     /// Pass one: no advance this turn. Fail both: retire at least 4" facing the enemy.
     /// Two sixes: rout.
-    pub(crate) fn after_failed_reaction<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, r: ReactionResult, dice: &mut D, ai: &mut A, obs: &mut O) {
+    pub(crate) fn after_failed_reaction<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        id: UnitId,
+        r: ReactionResult,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         match r {
             ReactionResult::PassBoth => {}
             ReactionResult::PassOne => self.units[usize::from(id)].no_advance = true,
             ReactionResult::FailBoth => {
-                let d = ai.retreat_distance(&View { battle: self, setup }, id).max(setup.rules.reaction.retreat_min);
+                let d = ai
+                    .retreat_distance(
+                        &View {
+                            battle: self,
+                            setup,
+                        },
+                        id,
+                    )
+                    .max(setup.rules.reaction.retreat_min);
                 self.units[usize::from(id)].no_advance = true;
                 self.retreat(setup, id, d, obs);
             }

@@ -5,7 +5,7 @@
 use super::{Battle, View, emit};
 use crate::army::{Formation, UnitId, UnitKind};
 use crate::battlefield::Vec2;
-use crate::battlefield::angle_diff;
+use crate::battlefield::geometry::{HalfAngle, march_first_within, within_arc};
 use crate::dice::DiceSource;
 use crate::doctrine::{Doctrine, Order};
 use crate::events::{Event, Observer, ReactionCause, ReactionResult};
@@ -27,12 +27,24 @@ pub struct PendingMove {
 /// Closest a unit advances to an enemy without charging.
 const ADVANCE_GAP: f64 = 2.0;
 /// A turn of more than this (radians) is a wheel or incline: a formation change.
-const WHEEL_LIMIT: f64 = 0.4;
+/// (The cosine is checked by a test.)
+const WHEEL_LIMIT: HalfAngle = HalfAngle {
+    radians: 0.4,
+    cos: 0.9210609940028851,
+};
+/// Moves look for range bands and other units at every half inch.
+const MARCH_STEP: f64 = 0.5;
 
 impl Battle {
     /// Step 7: every unit of the moving side gets its order; the command pays LPs; units move,
     /// halting where they first enter an enemy's range band.
-    pub(super) fn movement<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+    pub(super) fn movement<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         let side = self.moving;
         self.pending.clear();
@@ -43,29 +55,54 @@ impl Battle {
             let acting = self.acting_commander(setup, ci as u16);
             let attached = acting.and_then(|g| self.commanders[usize::from(g)].attached_unit);
             let first = self.pending.len();
-            let mut orders = MoveOrders { doubled: attached.is_some(), ..MoveOrders::default() };
+            let mut orders = MoveOrders {
+                doubled: attached.is_some(),
+                ..MoveOrders::default()
+            };
             for k in 0..self.commands[ci].units.len() {
                 let id = self.commands[ci].units[k];
                 let u = &self.units[usize::from(id)];
                 if !u.is_active() || u.pinned || u.pursuing > 0 || u.move_spent_next_turn {
                     continue;
                 }
-                let order = ai.order(&View { battle: self, setup }, id);
+                let order = ai.order(
+                    &View {
+                        battle: self,
+                        setup,
+                    },
+                    id,
+                );
                 let Some(order) = self.legal_order(setup, id, order, dice) else {
                     continue;
                 };
                 // Costing: the attached unit moves free; a straight advance joins the group.
                 if Some(id) != attached {
                     match (u.kind, order) {
-                        (UnitKind::Artillery(w), Order::Advance { .. } | Order::FallBack { .. }) => orders.guns[w as usize] += 1,
-                        (_, Order::Advance { to } | Order::FallBack { to }) if !self.wheels(id, to) => orders.grouped += 1,
-                        (_, Order::Charge { target }) if !self.wheels(id, self.units[usize::from(target)].pos) => orders.grouped += 1,
+                        (
+                            UnitKind::Artillery(w),
+                            Order::Advance { .. } | Order::FallBack { .. },
+                        ) => orders.guns[w as usize] += 1,
+                        (_, Order::Advance { to } | Order::FallBack { to })
+                            if !self.wheels(id, to) =>
+                        {
+                            orders.grouped += 1
+                        }
+                        (_, Order::Charge { target })
+                            if !self.wheels(id, self.units[usize::from(target)].pos) =>
+                        {
+                            orders.grouped += 1
+                        }
                         (_, Order::Hold) => {}
                         _ => orders.individual += 1,
                     }
                 }
-                let left = movement::move_allowance(rules, u, matches!(order, Order::FallBack { .. }));
-                self.pending.push(PendingMove { unit: id, order, left });
+                let left =
+                    movement::move_allowance(rules, u, matches!(order, Order::FallBack { .. }));
+                self.pending.push(PendingMove {
+                    unit: id,
+                    order,
+                    left,
+                });
             }
             // Drop the last orders until the command can pay; LPs spent on rallies are gone.
             let lps = self.commands[ci].lps;
@@ -76,9 +113,19 @@ impl Battle {
                     continue;
                 }
                 match (u.kind, p.order) {
-                    (UnitKind::Artillery(w), Order::Advance { .. } | Order::FallBack { .. }) => orders.guns[w as usize] -= 1,
-                    (_, Order::Advance { to } | Order::FallBack { to }) if !self.wheels(p.unit, to) => orders.grouped -= 1,
-                    (_, Order::Charge { target }) if !self.wheels(p.unit, self.units[usize::from(target)].pos) => orders.grouped -= 1,
+                    (UnitKind::Artillery(w), Order::Advance { .. } | Order::FallBack { .. }) => {
+                        orders.guns[w as usize] -= 1
+                    }
+                    (_, Order::Advance { to } | Order::FallBack { to })
+                        if !self.wheels(p.unit, to) =>
+                    {
+                        orders.grouped -= 1
+                    }
+                    (_, Order::Charge { target })
+                        if !self.wheels(p.unit, self.units[usize::from(target)].pos) =>
+                    {
+                        orders.grouped -= 1
+                    }
                     (_, Order::Hold) => {}
                     _ => orders.individual -= 1,
                 }
@@ -95,7 +142,13 @@ impl Battle {
 
     /// Step 12: units that were not stopped by a reaction complete their moves; chargers close
     /// to the stand-off and test reaction, needing both dice to make contact.
-    pub(super) fn complete_movement<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+    pub(super) fn complete_movement<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         self.charges.clear();
         for i in 0..self.pending.len() {
@@ -114,19 +167,64 @@ impl Battle {
                     if dist > p.left {
                         // Out of reach: it closes as far as it may.
                         let to = t.pos;
-                        self.execute(setup, PendingMove { unit: p.unit, order: Order::Advance { to }, left: p.left }, false, dice, obs);
+                        self.execute(
+                            setup,
+                            PendingMove {
+                                unit: p.unit,
+                                order: Order::Advance { to },
+                                left: p.left,
+                            },
+                            false,
+                            dice,
+                            obs,
+                        );
                         continue;
                     }
-                    let standoff = charge_rules::standoff(rules, ai.standoff(&View { battle: self, setup }, target, p.unit));
+                    let standoff = charge_rules::standoff(
+                        rules,
+                        ai.standoff(
+                            &View {
+                                battle: self,
+                                setup,
+                            },
+                            target,
+                            p.unit,
+                        ),
+                    );
                     let start = self.units[usize::from(p.unit)].pos;
                     self.close_to(p.unit, target, standoff);
-                    emit(obs, Event::ChargeDeclared { unit: p.unit, target, standoff });
+                    emit(
+                        obs,
+                        Event::ChargeDeclared {
+                            unit: p.unit,
+                            target,
+                            standoff,
+                        },
+                    );
                     let test = self.react(setup, p.unit, ReactionCause::ToCharge, dice, ai, obs);
                     match test {
-                        ReactionResult::PassBoth => self.charges.push(super::ChargePlan { charger: p.unit, target, standoff, start, opportunity: false }),
-                        ReactionResult::PassOne => emit(obs, Event::ChargeFailed { unit: p.unit, target }),
+                        ReactionResult::PassBoth => self.charges.push(super::ChargePlan {
+                            charger: p.unit,
+                            target,
+                            standoff,
+                            start,
+                            opportunity: false,
+                        }),
+                        ReactionResult::PassOne => emit(
+                            obs,
+                            Event::ChargeFailed {
+                                unit: p.unit,
+                                target,
+                            },
+                        ),
                         ReactionResult::FailBoth | ReactionResult::Rout => {
-                            emit(obs, Event::ChargeFailed { unit: p.unit, target });
+                            emit(
+                                obs,
+                                Event::ChargeFailed {
+                                    unit: p.unit,
+                                    target,
+                                },
+                            );
                             self.after_failed_reaction(setup, p.unit, test, dice, ai, obs);
                         }
                     }
@@ -142,28 +240,58 @@ impl Battle {
 
     /// Opportunity charges: the other side's horse, unengaged and not charged, may charge an
     /// enemy that ended its move within reach in its front arc (2 emergency-response dice).
-    fn opportunity_charges<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+    fn opportunity_charges<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         let side = self.moving.other();
         for i in 0..self.units.len() {
             let u = &self.units[i];
-            if u.side != side || !u.is_active() || !u.is_cavalry() || u.pinned || u.broken || u.pursuing > 0 || u.formation == Formation::MarchColumn {
+            if u.side != side
+                || !u.is_active()
+                || !u.is_cavalry()
+                || u.pinned
+                || u.broken
+                || u.pursuing > 0
+                || u.formation == Formation::MarchColumn
+            {
                 continue;
             }
             let id = i as UnitId;
-            if self.charges.iter().any(|c| c.target == id || c.charger == id) {
+            if self
+                .charges
+                .iter()
+                .any(|c| c.target == id || c.charger == id)
+            {
                 continue;
             }
             let reach = charge_rules::countercharge_reach(rules, u);
             let target = self
                 .units
                 .iter()
-                .filter(|e| e.side != side && e.is_active() && !e.pinned && self.in_front_arc(id, e.id))
+                .filter(|e| {
+                    e.side != side && e.is_active() && !e.pinned && self.in_front_arc(id, e.id)
+                })
                 .map(|e| (self.distance(id, e.id), e.id))
-                .filter(|&(d, e)| d <= reach && !self.charges.iter().any(|c| c.target == e || c.charger == e))
+                .filter(|&(d, e)| {
+                    d <= reach && !self.charges.iter().any(|c| c.target == e || c.charger == e)
+                })
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            let Some((dist, enemy)) = target else { continue };
-            if !ai.opportunity_charge(&View { battle: self, setup }, id, enemy) {
+            let Some((dist, enemy)) = target else {
+                continue;
+            };
+            if !ai.opportunity_charge(
+                &View {
+                    battle: self,
+                    setup,
+                },
+                id,
+                enemy,
+            ) {
                 continue;
             }
             let cv = super::fire_cv(rules, self, setup, id);
@@ -173,64 +301,115 @@ impl Battle {
             dice.focus(super::unit_stream(id));
             let ok = charge_rules::roll_responses(rules, dice, n, cv, &mut rr);
             self.spend_rerolls(g, rr.used);
-            emit(obs, Event::SupportCharge { unit: id, target: enemy, successes: ok });
+            emit(
+                obs,
+                Event::SupportCharge {
+                    unit: id,
+                    target: enemy,
+                    successes: ok,
+                },
+            );
             if ok >= 1 {
                 let start = self.units[i].pos;
                 let standoff = dist.clamp(rules.charge.standoff_min, rules.charge.standoff_max);
-                self.charges.push(super::ChargePlan { charger: id, target: enemy, standoff, start, opportunity: true });
+                self.charges.push(super::ChargePlan {
+                    charger: id,
+                    target: enemy,
+                    standoff,
+                    start,
+                    opportunity: true,
+                });
             }
         }
     }
 
     /// Whether moving towards `to` needs a wheel or incline (a formation change).
     fn wheels(&self, id: UnitId, to: Vec2) -> bool {
-        let u = &self.units[usize::from(id)];
-        let d = to - u.pos;
-        d.len() > 0.1 && angle_diff(d.facing(), u.facing).abs() > WHEEL_LIMIT
+        let d = to - self.units[usize::from(id)].pos;
+        d.len() > 0.1
+            && !within_arc(
+                self.facing_vector(id),
+                self.units[usize::from(id)].facing,
+                d,
+                WHEEL_LIMIT,
+            )
     }
 
     /// The engine's legality check on an order: clamps or refuses what the rules forbid.
-    fn legal_order<D: DiceSource>(&self, setup: &BattleSetup, id: UnitId, order: Order, dice: &mut D) -> Option<Order> {
+    fn legal_order<D: DiceSource>(
+        &self,
+        setup: &BattleSetup,
+        id: UnitId,
+        order: Order,
+        dice: &mut D,
+    ) -> Option<Order> {
         let rules = &*setup.rules;
         let u = &self.units[usize::from(id)];
         let near_enemy = self.nearest_enemy_distance(id);
-        let forward = matches!(order, Order::Advance { .. } | Order::Charge { .. } | Order::Form(_));
+        let forward = matches!(
+            order,
+            Order::Advance { .. } | Order::Charge { .. } | Order::Form(_)
+        );
         if forward && (u.no_advance || u.halt_next_turn) {
             return None;
         }
         if forward && !self.in_radius(setup, id) {
             // Out of radius: no forward move nor formation change, but horse, dragoons,
             // skirmishers and very light guns may go half forward on 1D6 <= CV (halved later).
-            let may = u.is_cavalry() || u.kind == UnitKind::Dragoons || u.is_skirmisher() || u.kind == UnitKind::Artillery(crate::army::GunWeight::VeryLight);
+            let may = u.is_cavalry()
+                || u.kind == UnitKind::Dragoons
+                || u.is_skirmisher()
+                || u.kind == UnitKind::Artillery(crate::army::GunWeight::VeryLight);
             dice.focus(super::unit_stream(id));
-            if !(rules.movement.out_of_radius_half_move && may && matches!(order, Order::Advance { .. }) && dice.d6() <= u.cv) {
+            if !(rules.movement.out_of_radius_half_move
+                && may
+                && matches!(order, Order::Advance { .. })
+                && dice.d6() <= u.cv)
+            {
                 return None;
             }
         }
         match order {
             Order::Form(f) => {
                 let ok = match f {
-                    Formation::Hedgehog | Formation::MarchColumn | Formation::Line => u.kind.is_foot() || (f != Formation::Hedgehog && u.kind == UnitKind::Dragoons),
+                    Formation::Hedgehog | Formation::MarchColumn | Formation::Line => {
+                        u.kind.is_foot()
+                            || (f != Formation::Hedgehog && u.kind == UnitKind::Dragoons)
+                    }
                     Formation::Dismounted => u.kind == UnitKind::Dragoons,
                     _ => false,
                 };
                 // No march column within 12" of the enemy: the colonels are not suicidal.
-                let ok = ok && !(f == Formation::MarchColumn && near_enemy < rules.movement.no_march_column_within) && f != u.formation;
+                let ok = ok
+                    && !(f == Formation::MarchColumn
+                        && near_enemy < rules.movement.no_march_column_within)
+                    && f != u.formation;
                 ok.then_some(order)
             }
-            Order::Unlimber => (u.kind.is_gun() && u.formation == Formation::Limbered).then_some(order),
+            Order::Unlimber => {
+                (u.kind.is_gun() && u.formation == Formation::Limbered).then_some(order)
+            }
             Order::Charge { target } => {
                 let t = self.units.get(usize::from(target))?;
                 (t.side != u.side && t.is_active() && !u.kind.is_gun() && u.cv > 0).then_some(order)
             }
-            Order::Advance { to } | Order::FallBack { to } => (to.x.is_finite() && to.y.is_finite()).then_some(order),
+            Order::Advance { to } | Order::FallBack { to } => {
+                (to.x.is_finite() && to.y.is_finite()).then_some(order)
+            }
             Order::Hold => Some(order),
         }
     }
 
     /// Carries out one move; returns the allowance left. With `stop_at_bands`, an advance halts
     /// where it first enters an enemy's range band (the rest is completed in step 12).
-    fn execute<D: DiceSource, O: Observer>(&mut self, setup: &BattleSetup, p: PendingMove, stop_at_bands: bool, dice: &mut D, obs: &mut O) -> f64 {
+    fn execute<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        p: PendingMove,
+        stop_at_bands: bool,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> f64 {
         let rules = &*setup.rules;
         let id = p.unit;
         let mut left = p.left;
@@ -246,6 +425,7 @@ impl Battle {
                     u.frontage = 2.0;
                 }
                 u.moved = true;
+                self.moved_something();
                 emit(obs, Event::FormationChanged { unit: id });
                 (left - movement::formation_change_cost(rules)).max(0.0)
             }
@@ -256,14 +436,32 @@ impl Battle {
                 emit(obs, Event::Unlimbered { unit: id });
                 0.0
             }
-            Order::Advance { to } | Order::FallBack { to } => self.move_towards(setup, id, to, left, stop_at_bands && matches!(p.order, Order::Advance { .. }), matches!(p.order, Order::FallBack { .. }), dice, obs),
+            Order::Advance { to } | Order::FallBack { to } => self.move_towards(
+                setup,
+                id,
+                to,
+                left,
+                stop_at_bands && matches!(p.order, Order::Advance { .. }),
+                matches!(p.order, Order::FallBack { .. }),
+                dice,
+                obs,
+            ),
             Order::Charge { target } => {
                 // Before the charge goes in, close towards the target but no nearer than the
                 // longest stand-off, so the target can still choose its distance.
                 let to = self.units[usize::from(target)].pos;
                 let d = self.distance(id, target);
                 let room = (d - rules.charge.standoff_max).max(0.0);
-                let used = self.move_towards(setup, id, to, left.min(room), stop_at_bands, false, dice, obs);
+                let used = self.move_towards(
+                    setup,
+                    id,
+                    to,
+                    left.min(room),
+                    stop_at_bands,
+                    false,
+                    dice,
+                    obs,
+                );
                 left - (left.min(room) - used)
             }
         }
@@ -273,7 +471,17 @@ impl Battle {
     /// nearer an enemy than the advance gap, and not through friends while the enemy is within
     /// 12". Returns the allowance left.
     #[allow(clippy::too_many_arguments)]
-    fn move_towards<D: DiceSource, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, to: Vec2, mut allowance: f64, stop_at_bands: bool, away: bool, dice: &mut D, obs: &mut O) -> f64 {
+    fn move_towards<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        id: UnitId,
+        to: Vec2,
+        mut allowance: f64,
+        stop_at_bands: bool,
+        away: bool,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> f64 {
         let rules = &*setup.rules;
         let from = self.units[usize::from(id)].pos;
         let dir = to - from;
@@ -284,15 +492,31 @@ impl Battle {
         if !away && self.wheels(id, to) {
             allowance -= movement::formation_change_cost(rules);
             self.units[usize::from(id)].facing = dir.facing();
+            self.moved_something();
             if allowance <= 0.0 {
                 self.units[usize::from(id)].moved = true;
                 return 0.0;
             }
         }
-        let max_len = self.clear_run(setup, id, dir, from.dist(to).min(allowance), stop_at_bands, away);
+        let max_len = self.clear_run(
+            setup,
+            id,
+            dir,
+            from.dist(to).min(allowance),
+            stop_at_bands,
+            away,
+        );
         let dest = from + dir * max_len;
         dice.focus(super::unit_stream(id));
-        let leg = movement::walk(rules, &setup.ground, &self.units[usize::from(id)], from, dest, allowance, dice);
+        let leg = movement::walk(
+            rules,
+            &setup.ground,
+            &self.units[usize::from(id)],
+            from,
+            dest,
+            allowance,
+            dice,
+        );
         let end = from + dir * leg.distance;
         let u = &mut self.units[usize::from(id)];
         u.pos = end;
@@ -300,24 +524,45 @@ impl Battle {
         if leg.disordered {
             u.disordered = true;
         }
-        emit(obs, Event::Moved { unit: id, from: (from.x, from.y), to: (end.x, end.y), disordered: leg.disordered });
+        self.moved_something();
+        emit(
+            obs,
+            Event::Moved {
+                unit: id,
+                from: (from.x, from.y),
+                to: (end.x, end.y),
+                disordered: leg.disordered,
+            },
+        );
         self.overrun_generals(setup, id, dice, obs);
         (allowance - leg.spent).max(0.0)
     }
 
     /// How far a unit may run along `dir` (up to `len`): stops on reaching an enemy range band
     /// (when asked), short of enemies, short of friends while the enemy is near, and on the table.
-    fn clear_run(&self, setup: &BattleSetup, id: UnitId, dir: Vec2, len: f64, stop_at_bands: bool, away: bool) -> f64 {
+    fn clear_run(
+        &self,
+        setup: &BattleSetup,
+        id: UnitId,
+        dir: Vec2,
+        len: f64,
+        stop_at_bands: bool,
+        away: bool,
+    ) -> f64 {
         let rules = &*setup.rules;
         let u = &self.units[usize::from(id)];
-        let start = self.rect(id);
+        let start = self.shape(id);
         let mut best = len;
-        let enemy_near = self.nearest_enemy_distance(id) < rules.movement.interpenetration_enemy_distance;
+        let enemy_near =
+            self.nearest_enemy_distance(id) < rules.movement.interpenetration_enemy_distance;
         for e in &self.units {
             if !e.is_active() || e.id == id {
                 continue;
             }
-            let er = self.rect(e.id);
+            let er = self.shape(e.id);
+            if start.dist_lower_bound(&er) > len + 25.0 {
+                continue;
+            }
             let d0 = start.dist(&er);
             if d0 > len + 25.0 {
                 continue;
@@ -327,10 +572,20 @@ impl Battle {
                     continue;
                 }
                 let mut lim = ADVANCE_GAP;
-                if stop_at_bands && fire::has_shot(rules, e) && !e.is_cavalry() && self.in_front_arc(e.id, id) {
+                if stop_at_bands
+                    && fire::has_shot(rules, e)
+                    && !e.is_cavalry()
+                    && self.in_front_arc(e.id, id)
+                {
                     if let Some(b) = fire::range_band(rules, e) {
                         // Halt at the long range limit; already within it, go on to short range.
-                        let band = if b.long > 0.0 && d0 > b.long { b.long } else if d0 > b.short { b.short } else { 0.0 };
+                        let band = if b.long > 0.0 && d0 > b.long {
+                            b.long
+                        } else if d0 > b.short {
+                            b.short
+                        } else {
+                            0.0
+                        };
                         lim = lim.max(band);
                     }
                 }
@@ -350,17 +605,15 @@ impl Battle {
                 }
                 continue;
             }
-            // March along in half-inch steps to find where the limit is first reached.
-            let mut t = 0.0;
-            while t < best {
-                let step = (t + 0.5).min(best);
-                let r = crate::battlefield::geometry::Rect { centre: start.centre + dir * step, ..start };
-                let d = r.dist(&er);
-                if (e.side != u.side && d <= limit) || (e.side == u.side && d <= 0.0 && enemy_near) {
+            // March along in half-inch steps (the last cut short at `best`) to find where the
+            // limit is first reached; halt at the step before.
+            if best > 0.0 {
+                let last = (best / MARCH_STEP).ceil() as u64;
+                let fast = march_first_within(&start, dir, &er, limit, MARCH_STEP, 1, last, best)
+                    .map(|k| MARCH_STEP * (k - 1) as f64);
+                if let Some(t) = fast {
                     best = t;
-                    break;
                 }
-                t = step;
             }
         }
         // Stay on the table unless moving away (routs and retreats may leave it elsewhere).
@@ -386,5 +639,17 @@ impl Battle {
         u.pos = c + dir * step;
         u.facing = dir.facing();
         u.moved = true;
+        self.moved_something();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn wheel_cosine() {
+        assert_eq!(
+            super::WHEEL_LIMIT,
+            crate::battlefield::geometry::HalfAngle::new(0.4)
+        );
     }
 }

@@ -3,16 +3,18 @@
 //! A [`Battle`] is allocated once per thread and reused for every battle (`reset` copies the
 //! template into the buffers it already has), so fighting a battle allocates nothing.
 
+mod charges;
 mod close_combat;
 pub mod command;
 mod fire_phase;
-mod charges;
 mod maneuver;
 mod routs;
 
+use std::cell::Cell;
+
 use crate::army::{Command, CommandId, Commander, CommanderId, Side, Unit, UnitId, UnitStatus};
-use crate::battlefield::{Vec2, angle_diff};
-use crate::battlefield::geometry::Rect;
+use crate::battlefield::Vec2;
+use crate::battlefield::geometry::{HalfAngle, Rect, Shape, within_arc};
 use crate::dice::{DiceSource, SeededDice, StreamDice};
 use crate::doctrine::{Doctrine, ParamAi};
 use crate::events::{Event, LossCause, Observer, Outcome};
@@ -44,6 +46,50 @@ pub fn unit_stream(id: UnitId) -> u32 {
 #[inline]
 pub fn general_stream(b: &Battle, g: CommanderId) -> u32 {
     1 + b.units.len() as u32 + u32::from(g)
+}
+
+/// The front arc either side of the facing: 45 degrees and 0.35 radians allowance for the
+/// corners of a unit's frontage (the cosine is checked by a test).
+pub(crate) const FRONT_ARC: HalfAngle = HalfAngle {
+    radians: std::f64::consts::FRAC_PI_4 + 0.35,
+    cos: 0.42177145041023634,
+};
+
+/// A unit's facing vector and enclosing radius, with the facing, frontage and depth they were
+/// worked out for: a cache that checks its own key, so nothing that moves a unit need tell it.
+#[derive(Debug, Clone, Copy)]
+struct Geo {
+    facing: u64,
+    frontage: u64,
+    depth: u64,
+    fwd: Vec2,
+    radius: f64,
+}
+
+impl Geo {
+    const EMPTY: Geo = Geo {
+        facing: u64::MAX,
+        frontage: u64::MAX,
+        depth: u64::MAX,
+        fwd: Vec2::new(0.0, 1.0),
+        radius: 0.0,
+    };
+    #[inline]
+    fn of(u: &Unit) -> Geo {
+        Geo {
+            facing: u.facing.to_bits(),
+            frontage: u.frontage.to_bits(),
+            depth: u.depth.to_bits(),
+            fwd: Vec2::from_facing(u.facing),
+            radius: Shape::radius_of(u.frontage, u.depth),
+        }
+    }
+    #[inline]
+    fn fits(&self, u: &Unit) -> bool {
+        self.facing == u.facing.to_bits()
+            && self.frontage == u.frontage.to_bits()
+            && self.depth == u.depth.to_bits()
+    }
 }
 
 /// How a battle ended.
@@ -85,6 +131,16 @@ pub struct Battle {
     pub(crate) dice_rolled_start: u64,
     /// The battle's dice streams (reused buffer).
     dice: StreamDice,
+    /// Each unit's facing vector, checked against its facing before use.
+    geo: Vec<Cell<Geo>>,
+    /// Answers to `nearest_enemy_distance` and the side centroids, valid while `epoch` stands.
+    near: Vec<Cell<(u64, f64)>>,
+    centroids: Cell<(u64, [Vec2; 2])>,
+    /// Counts changes to where units stand, face or whether they are on the table; bumped by
+    /// every such change the engine makes. The caches above answer only while it holds still,
+    /// and only inside a half-turn (`caching`), so outside callers always get fresh answers.
+    epoch: u64,
+    caching: bool,
 }
 
 /// What a doctrine may read: the battle as it stands and the set-up. Never the dice.
@@ -112,7 +168,20 @@ impl Battle {
             camps_taken: 0,
             dice_rolled_start: 0,
             dice: StreamDice::default(),
+            geo: vec![Cell::new(Geo::EMPTY); setup.units.len()],
+            near: vec![Cell::new((u64::MAX, 0.0)); setup.units.len()],
+            centroids: Cell::new((u64::MAX, [Vec2::new(0.0, 0.0); 2])),
+            epoch: 0,
+            caching: false,
         }
+    }
+
+    /// Records that a unit moved, turned, changed frontage or left the table: cached distances
+    /// are stale. Every write to a unit's `pos`, `facing`, `frontage`, `depth` or `status` in the
+    /// engine is followed by this.
+    #[inline]
+    pub(crate) fn moved_something(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
     }
 
     /// Resets to the set-up and rolls this battle's randomised ratings and generals on their own
@@ -120,7 +189,25 @@ impl Battle {
     pub fn reset<O: Observer>(&mut self, setup: &BattleSetup, seed: u64, obs: &mut O) {
         self.units.clone_from(&setup.units);
         self.commanders.clone_from(&setup.commanders);
-        self.commands.clone_from(&setup.commands);
+        // Field by field: `Command`'s derived `clone_from` would allocate its unit list anew.
+        if self.commands.len() == setup.commands.len() {
+            for (c, s) in self.commands.iter_mut().zip(&setup.commands) {
+                let mut units = std::mem::take(&mut c.units);
+                units.clone_from(&s.units);
+                *c = Command {
+                    units: Vec::new(),
+                    ..*s
+                };
+                c.units = units;
+            }
+        } else {
+            self.commands.clone_from(&setup.commands);
+        }
+        self.geo.resize(self.units.len(), Cell::new(Geo::EMPTY));
+        self.near
+            .resize(self.units.len(), Cell::new((u64::MAX, 0.0)));
+        self.moved_something();
+        self.caching = false;
         self.turn = 0;
         self.outcome = None;
         self.charges.clear();
@@ -140,7 +227,11 @@ impl Battle {
         let mut gen_dice = SeededDice::stream(seed, streams::GENERALS);
         for (c, src) in self.commanders.iter_mut().zip(&setup.commander_sources) {
             if let CommanderSource::Rolled { skill_modifier } = *src {
-                c.rating = crate::rules::ironsides::leadership::roll_generalship(&setup.rules, &mut gen_dice, skill_modifier);
+                c.rating = crate::rules::ironsides::leadership::roll_generalship(
+                    &setup.rules,
+                    &mut gen_dice,
+                    skill_modifier,
+                );
             }
         }
         self.cv_start = [0; 2];
@@ -150,9 +241,18 @@ impl Battle {
     }
 
     /// Fights one whole battle from `seed` with the scenario's doctrines.
-    pub fn fight<O: Observer>(&mut self, setup: &BattleSetup, seed: u64, obs: &mut O) -> BattleSummary {
+    pub fn fight<O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        seed: u64,
+        obs: &mut O,
+    ) -> BattleSummary {
         let mut dice = std::mem::take(&mut self.dice);
-        dice.reseed(seed, streams::BATTLE, 1 + self.units.len() + self.commanders.len());
+        dice.reseed(
+            seed,
+            streams::BATTLE,
+            1 + self.units.len() + self.commanders.len(),
+        );
         let mut ai = ParamAi;
         self.reset(setup, seed, obs);
         let summary = self.play(setup, &mut dice, &mut ai, obs);
@@ -161,7 +261,13 @@ impl Battle {
     }
 
     /// Plays turns from the current state until the battle ends, with any dice and doctrine.
-    pub fn play<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) -> BattleSummary {
+    pub fn play<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) -> BattleSummary {
         self.dice_rolled_start = dice.rolled();
         while self.outcome.is_none() {
             self.turn += 1;
@@ -178,7 +284,13 @@ impl Battle {
     }
 
     /// One whole turn: initiative, then side A's half and side B's half (steps 1-16).
-    pub fn play_turn<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+    pub fn play_turn<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         emit(obs, Event::TurnStarted { turn: self.turn });
         // Step 1: initiative, re-rolled on a tie.
@@ -186,10 +298,24 @@ impl Battle {
         let (first, rolls) = loop {
             let (p, r) = (dice.d6(), dice.d6());
             if p != r {
-                break (if p > r { Side::Parliament } else { Side::Royalist }, [p, r]);
+                break (
+                    if p > r {
+                        Side::Parliament
+                    } else {
+                        Side::Royalist
+                    },
+                    [p, r],
+                );
             }
         };
-        emit(obs, Event::Initiative { turn: self.turn, first, rolls });
+        emit(
+            obs,
+            Event::Initiative {
+                turn: self.turn,
+                first,
+                rolls,
+            },
+        );
         self.start_turn(rules);
         for (half, side) in [first, first.other()].into_iter().enumerate() {
             self.moving = side;
@@ -215,11 +341,20 @@ impl Battle {
     }
 
     /// Steps 2-15 for the side moving.
-    fn half_turn<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+    fn half_turn<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let side = self.moving;
         for u in self.units.iter_mut().filter(|u| u.side == side) {
             u.moved = false;
         }
+        // Distances may be kept from here to the end of the half-turn, until something moves.
+        self.moved_something();
+        self.caching = true;
         self.move_generals(setup, ai, obs); // step 2
         self.leadership(setup, dice, ai, obs); // steps 3-4
         self.rallies(setup, dice, ai, obs); // steps 5-6 (and pursuers' halt tests)
@@ -231,6 +366,7 @@ impl Battle {
         self.resolve_charges(setup, dice, ai, obs); // steps 13-15
         self.continuing_melees(setup, dice, ai, obs); // pinned units fight on
         self.end_of_half(setup);
+        self.caching = false;
     }
 
     /// Units that spent a whole half-turn out of contact stop being broken; moves spent by
@@ -290,7 +426,13 @@ impl Battle {
         };
         if let Some(o) = outcome {
             self.outcome = Some(o);
-            emit(obs, Event::BattleEnded { outcome: o, turn: self.turn });
+            emit(
+                obs,
+                Event::BattleEnded {
+                    outcome: o,
+                    turn: self.turn,
+                },
+            );
         }
     }
 
@@ -298,31 +440,111 @@ impl Battle {
 
     pub fn rect(&self, id: UnitId) -> Rect {
         let u = &self.units[usize::from(id)];
-        Rect { centre: u.pos, facing: u.facing, frontage: u.frontage, depth: u.depth }
+        Rect {
+            centre: u.pos,
+            facing: u.facing,
+            frontage: u.frontage,
+            depth: u.depth,
+        }
+    }
+
+    /// A unit's rectangle with its facing vector (from the cache when the facing is unchanged).
+    #[inline]
+    pub fn shape(&self, id: UnitId) -> Shape {
+        let i = usize::from(id);
+        let u = &self.units[i];
+        let g = match self.geo.get(i) {
+            Some(c) => {
+                let g = c.get();
+                if g.fits(u) {
+                    g
+                } else {
+                    let g = Geo::of(u);
+                    c.set(g);
+                    g
+                }
+            }
+            None => Geo::of(u),
+        };
+        Shape {
+            centre: u.pos,
+            fwd: g.fwd,
+            half_depth: u.depth / 2.0,
+            half_frontage: u.frontage / 2.0,
+            radius: g.radius,
+        }
+    }
+
+    /// A unit's facing vector.
+    #[inline]
+    pub fn facing_vector(&self, id: UnitId) -> Vec2 {
+        self.shape(id).fwd
     }
 
     /// Nearest-edge distance between two units.
+    #[inline]
     pub fn distance(&self, a: UnitId, b: UnitId) -> f64 {
-        self.rect(a).dist(&self.rect(b))
+        self.shape(a).dist(&self.shape(b))
     }
 
-    /// Distance to the nearest active enemy unit (infinity if none).
+    /// Whether two units are at most `limit` apart, trying their enclosing circles first.
+    #[inline]
+    pub fn within(&self, a: UnitId, b: UnitId, limit: f64) -> bool {
+        self.shape(a).within(&self.shape(b), limit)
+    }
+
+    /// Whether two units are less than `limit` apart, trying their enclosing circles first.
+    #[inline]
+    pub fn closer_than(&self, a: UnitId, b: UnitId, limit: f64) -> bool {
+        let (sa, sb) = (self.shape(a), self.shape(b));
+        sa.dist_lower_bound(&sb) < limit && sa.dist(&sb) < limit
+    }
+
+    /// Distance to the nearest active enemy unit (infinity if none). Inside a half-turn the
+    /// answer is kept until a unit moves.
     pub fn nearest_enemy_distance(&self, id: UnitId) -> f64 {
+        let i = usize::from(id);
+        if self.caching
+            && let Some(c) = self.near.get(i)
+        {
+            let (epoch, d) = c.get();
+            if epoch == self.epoch {
+                return d;
+            }
+            let d = self.nearest_enemy_scan(id);
+            c.set((self.epoch, d));
+            return d;
+        }
+        self.nearest_enemy_scan(id)
+    }
+
+    /// The least distance to an active enemy, skipping enemies whose enclosing circles are
+    /// already farther than the best found (the same answer as measuring every one).
+    fn nearest_enemy_scan(&self, id: UnitId) -> f64 {
         let side = self.units[usize::from(id)].side;
-        let me = self.rect(id);
-        self.units
-            .iter()
-            .filter(|e| e.side != side && e.is_active())
-            .map(|e| me.dist(&self.rect(e.id)))
-            .fold(f64::INFINITY, f64::min)
+        let me = self.shape(id);
+        let mut best = f64::INFINITY;
+        for e in &self.units {
+            if e.side == side || !e.is_active() {
+                continue;
+            }
+            let s = self.shape(e.id);
+            let reach = best + me.radius + s.radius;
+            let d = s.centre - me.centre;
+            if d.dot(d) >= reach * reach {
+                continue;
+            }
+            best = best.min(me.dist(&s));
+        }
+        best
     }
 
     /// Whether `target`'s nearest point lies inside `from`'s front arc (45 degrees each side).
     pub fn in_front_arc(&self, from: UnitId, target: UnitId) -> bool {
-        let f = &self.units[usize::from(from)];
-        let t = &self.units[usize::from(target)];
-        let d = t.pos - f.pos;
-        angle_diff(d.facing(), f.facing).abs() <= std::f64::consts::FRAC_PI_4 + 0.35 || self.distance(from, target) < 0.5
+        let f = self.shape(from);
+        let d = self.units[usize::from(target)].pos - f.centre;
+        within_arc(f.fwd, self.units[usize::from(from)].facing, d, FRONT_ARC)
+            || self.closer_than(from, target, 0.5)
     }
 
     /// The commander who gives orders to a command now: the Captain-General if he has joined
@@ -335,7 +557,9 @@ impl Battle {
                 return Some(cg);
             }
         }
-        self.commands[usize::from(cmd)].commander.filter(|&c| self.commanders[usize::from(c)].available())
+        self.commands[usize::from(cmd)]
+            .commander
+            .filter(|&c| self.commanders[usize::from(c)].available())
     }
 
     /// +1 CV while the Captain-General has joined the unit's command.
@@ -356,7 +580,10 @@ impl Battle {
 
     /// The general leading this unit from the front, if any.
     pub fn attached_general(&self, id: UnitId) -> Option<CommanderId> {
-        self.commanders.iter().find(|c| c.available() && c.attached_unit == Some(id)).map(|c| c.id)
+        self.commanders
+            .iter()
+            .find(|c| c.available() && c.attached_unit == Some(id))
+            .map(|c| c.id)
     }
 
     /// Whether a unit is within its acting commander's radius.
@@ -365,7 +592,8 @@ impl Battle {
         match self.acting_commander(setup, u.command) {
             Some(c) => {
                 let g = &self.commanders[usize::from(c)];
-                g.attached_unit == Some(id) || self.rect(id).dist_to_point(g.pos) <= g.rating.radius
+                g.attached_unit == Some(id)
+                    || self.shape(id).dist_to_point(g.pos) <= g.rating.radius
             }
             // Independent units have no commander to be out of radius of.
             None => self.commands[usize::from(u.command)].commander.is_none(),
@@ -376,7 +604,9 @@ impl Battle {
     pub fn rerolls_for(&self, setup: &BattleSetup, id: UnitId) -> (Option<CommanderId>, u8) {
         let u = &self.units[usize::from(id)];
         match self.acting_commander(setup, u.command) {
-            Some(c) if self.in_radius(setup, id) => (Some(c), self.commanders[usize::from(c)].rerolls_left),
+            Some(c) if self.in_radius(setup, id) => {
+                (Some(c), self.commanders[usize::from(c)].rerolls_left)
+            }
             _ => (None, 0),
         }
     }
@@ -390,14 +620,30 @@ impl Battle {
 
     /// Applies a CV loss: records the lowest point, rolls for an attached general, and
     /// disintegrates the unit at CV 0.
-    pub fn lose_cv<D: DiceSource, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, n: u8, cause: LossCause, dice: &mut D, obs: &mut O) -> u8 {
+    pub fn lose_cv<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        id: UnitId,
+        n: u8,
+        cause: LossCause,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> u8 {
         let u = &mut self.units[usize::from(id)];
         if !u.is_active() || n == 0 {
             return 0;
         }
         let lost = u.lose_cv(n);
         let cv = u.cv;
-        emit(obs, Event::CvLost { unit: id, amount: lost, cause, cv });
+        emit(
+            obs,
+            Event::CvLost {
+                unit: id,
+                amount: lost,
+                cause,
+                cv,
+            },
+        );
         if lost > 0 {
             if let Some(g) = self.attached_general(id) {
                 dice.focus(general_stream(self, g));
@@ -419,12 +665,14 @@ impl Battle {
         u.status = UnitStatus::Destroyed;
         u.pinned = false;
         u.engaged_with = None;
+        self.moved_something();
         emit(obs, Event::Disintegrated { unit: id });
         self.unit_gone(setup, id);
     }
 
     /// A unit has left the fight: free whoever was locked with it, send its general back.
     pub fn unit_gone(&mut self, setup: &BattleSetup, id: UnitId) {
+        self.moved_something();
         for o in &mut self.units {
             if o.engaged_with == Some(id) {
                 o.engaged_with = None;
@@ -449,15 +697,42 @@ impl Battle {
         let cap = u.start_cv;
         let g = u.gain_cv(n, cap);
         if g > 0 {
-            emit(obs, Event::CvGained { unit: id, amount: g, cv: u.cv });
+            emit(
+                obs,
+                Event::CvGained {
+                    unit: id,
+                    amount: g,
+                    cv: u.cv,
+                },
+            );
         }
         g
     }
 
     /// The centre of a side's active units (for generals and pursuers with nowhere to go).
     pub fn centroid(&self, side: Side) -> Vec2 {
+        if self.caching {
+            let (epoch, c) = self.centroids.get();
+            if epoch == self.epoch {
+                return c[side.index()];
+            }
+            let c = [
+                self.centroid_scan(Side::Parliament),
+                self.centroid_scan(Side::Royalist),
+            ];
+            self.centroids.set((self.epoch, c));
+            return c[side.index()];
+        }
+        self.centroid_scan(side)
+    }
+
+    fn centroid_scan(&self, side: Side) -> Vec2 {
         let (mut s, mut n) = (Vec2::new(0.0, 0.0), 0.0);
-        for u in self.units.iter().filter(|u| u.side == side && u.is_active()) {
+        for u in self
+            .units
+            .iter()
+            .filter(|u| u.side == side && u.is_active())
+        {
             s = s + u.pos;
             n += 1.0;
         }
@@ -470,5 +745,16 @@ impl Battle {
 pub fn emit<O: Observer>(obs: &mut O, e: Event) {
     if obs.listening() {
         obs.event(&e);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn front_arc_cosine() {
+        assert_eq!(
+            super::FRONT_ARC,
+            super::HalfAngle::new(std::f64::consts::FRAC_PI_4 + 0.35)
+        );
     }
 }

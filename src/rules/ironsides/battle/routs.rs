@@ -3,7 +3,9 @@
 use super::{Battle, View, emit};
 use crate::army::{UnitId, UnitStatus};
 use crate::battlefield::Vec2;
-use crate::battlefield::geometry::Rect;
+use crate::battlefield::geometry::{
+    HalfAngle, Rect, Shape, dist_point_segment, march_first_within, within_arc,
+};
 use crate::dice::DiceSource;
 use crate::doctrine::Doctrine;
 use crate::events::{Event, LossCause, Observer, ReactionCause};
@@ -16,7 +18,13 @@ const MAX_ROUT_CHAIN: u8 = 4;
 impl Battle {
     /// Retires `distance` inches straight back, still facing the enemy. Off the table, it is
     /// gone for the day.
-    pub(crate) fn retreat<O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, distance: f64, obs: &mut O) {
+    pub(crate) fn retreat<O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        id: UnitId,
+        distance: f64,
+        obs: &mut O,
+    ) {
         let u = &mut self.units[usize::from(id)];
         let from = u.pos;
         u.pos = from + Vec2::from_facing(u.facing) * -distance;
@@ -24,23 +32,51 @@ impl Battle {
         u.engaged_with = None;
         u.moved = true;
         let to = u.pos;
+        self.moved_something();
         emit(obs, Event::Retreat { unit: id, distance });
-        emit(obs, Event::Moved { unit: id, from: (from.x, from.y), to: (to.x, to.y), disordered: false });
+        emit(
+            obs,
+            Event::Moved {
+                unit: id,
+                from: (from.x, from.y),
+                to: (to.x, to.y),
+                disordered: false,
+            },
+        );
         self.leave_if_off_table(setup, id, UnitStatus::OffTable, obs);
     }
 
     /// A rout: 3D6" for foot, 5D6" for horse, straight back, ending facing away; guns are
     /// abandoned; friends within 3" of the path test reaction.
-    pub(crate) fn rout<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, dice: &mut D, ai: &mut A, obs: &mut O) {
+    pub(crate) fn rout<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        id: UnitId,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         self.rout_chain(setup, id, dice, ai, obs, 0);
     }
 
-    fn rout_chain<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, dice: &mut D, ai: &mut A, obs: &mut O, depth: u8) {
+    fn rout_chain<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        id: UnitId,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+        depth: u8,
+    ) {
         let rules = &*setup.rules;
         if !self.units[usize::from(id)].is_active() {
             return;
         }
-        let n = if self.units[usize::from(id)].is_cavalry() { rules.reaction.rout_dice_horse } else { rules.reaction.rout_dice_foot };
+        let n = if self.units[usize::from(id)].is_cavalry() {
+            rules.reaction.rout_dice_horse
+        } else {
+            rules.reaction.rout_dice_foot
+        };
         dice.focus(super::unit_stream(id));
         let distance = f64::from(dice.sum_d6(u32::from(n)));
         let u = &mut self.units[usize::from(id)];
@@ -59,8 +95,17 @@ impl Battle {
         if u.kind.is_gun() {
             u.status = UnitStatus::Abandoned;
         }
+        self.moved_something();
         emit(obs, Event::Rout { unit: id, distance });
-        emit(obs, Event::Moved { unit: id, from: (from.x, from.y), to: (to.x, to.y), disordered: false });
+        emit(
+            obs,
+            Event::Moved {
+                unit: id,
+                from: (from.x, from.y),
+                to: (to.x, to.y),
+                disordered: false,
+            },
+        );
         if self.units[usize::from(id)].status == UnitStatus::Abandoned {
             self.unit_gone(setup, id);
         }
@@ -75,11 +120,13 @@ impl Battle {
                 continue;
             }
             let fid = f.id;
-            let r = self.rect(fid);
+            let r = self.shape(fid);
             if near_path(&r, from, to, rules.reaction.rout_path_test_distance) {
                 let result = self.react(setup, fid, ReactionCause::RoutPassed, dice, ai, obs);
                 match result {
-                    crate::events::ReactionResult::Rout => self.rout_chain(setup, fid, dice, ai, obs, depth + 1),
+                    crate::events::ReactionResult::Rout => {
+                        self.rout_chain(setup, fid, dice, ai, obs, depth + 1)
+                    }
                     other => self.after_failed_reaction(setup, fid, other, dice, ai, obs),
                 }
             }
@@ -87,14 +134,27 @@ impl Battle {
     }
 
     /// Off the table: the unit leaves with the given status.
-    pub(crate) fn leave_if_off_table<O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, status: UnitStatus, obs: &mut O) -> bool {
+    pub(crate) fn leave_if_off_table<O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        id: UnitId,
+        status: UnitStatus,
+        obs: &mut O,
+    ) -> bool {
         let u = &self.units[usize::from(id)];
         if !u.is_active() || setup.ground.on_table(u.pos) {
             return false;
         }
         self.units[usize::from(id)].status = status;
+        self.moved_something();
         match status {
-            UnitStatus::LostToPursuit => emit(obs, Event::PursuitLost { unit: id, turns: self.units[usize::from(id)].pursuing }),
+            UnitStatus::LostToPursuit => emit(
+                obs,
+                Event::PursuitLost {
+                    unit: id,
+                    turns: self.units[usize::from(id)].pursuing,
+                },
+            ),
             _ => emit(obs, Event::LeftTable { unit: id }),
         }
         self.unit_gone(setup, id);
@@ -104,7 +164,13 @@ impl Battle {
     /// At each rally phase a pursuer tests to halt; failing, it loses another CV and charges
     /// the nearest enemy in its front arc, else the enemy camp. At CV 0 or off the table it is
     /// lost for the day.
-    pub(super) fn pursuers<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, dice: &mut D, ai: &mut A, obs: &mut O) {
+    pub(super) fn pursuers<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         for i in 0..self.units.len() {
             let u = &self.units[i];
@@ -115,31 +181,64 @@ impl Battle {
             dice.focus(super::unit_stream(id));
             let (_, halted) = pursuit::halt_test(rules, dice, u);
             if halted {
-                emit(obs, Event::PursuitHalted { unit: id, turns: u.pursuing });
+                emit(
+                    obs,
+                    Event::PursuitHalted {
+                        unit: id,
+                        turns: u.pursuing,
+                    },
+                );
                 let u = &mut self.units[i];
                 u.pursuing = 0;
                 u.pursuit_target = None;
                 continue;
             }
             self.units[i].pursuing = self.units[i].pursuing.saturating_add(1);
-            emit(obs, Event::PursuitContinued { unit: id, turns: self.units[i].pursuing });
+            emit(
+                obs,
+                Event::PursuitContinued {
+                    unit: id,
+                    turns: self.units[i].pursuing,
+                },
+            );
             if self.pursuit_cost(setup, id, dice, obs) {
                 continue;
             }
-            let distance = crate::rules::ironsides::movement::move_allowance(rules, &self.units[i], false);
+            let distance =
+                crate::rules::ironsides::movement::move_allowance(rules, &self.units[i], false);
             self.pursue(setup, id, distance, dice, ai, obs);
         }
     }
 
     /// The CV a pursuer pays; true if that loses it for the day.
-    pub(super) fn pursuit_cost<D: DiceSource, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, dice: &mut D, obs: &mut O) -> bool {
+    pub(super) fn pursuit_cost<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        id: UnitId,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> bool {
         let loss = setup.rules.pursuit.cv_loss;
         if self.units[usize::from(id)].cv <= loss {
             let u = &mut self.units[usize::from(id)];
             let lost = u.lose_cv(loss);
-            emit(obs, Event::CvLost { unit: id, amount: lost, cause: LossCause::Pursuit, cv: 0 });
+            emit(
+                obs,
+                Event::CvLost {
+                    unit: id,
+                    amount: lost,
+                    cause: LossCause::Pursuit,
+                    cv: 0,
+                },
+            );
             u.status = UnitStatus::LostToPursuit;
-            emit(obs, Event::PursuitLost { unit: id, turns: u.pursuing });
+            emit(
+                obs,
+                Event::PursuitLost {
+                    unit: id,
+                    turns: u.pursuing,
+                },
+            );
             self.unit_gone(setup, id);
             return true;
         }
@@ -149,51 +248,100 @@ impl Battle {
 
     /// A pursuer runs `distance` inches at its quarry, else the nearest enemy in its front arc,
     /// else the enemy camp, else straight on; what it meets, it fights at once (2 dice a side).
-    pub(super) fn pursue<D: DiceSource, A: Doctrine, O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, distance: f64, dice: &mut D, ai: &mut A, obs: &mut O) {
+    pub(super) fn pursue<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        id: UnitId,
+        distance: f64,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
         let rules = &*setup.rules;
         let u = &self.units[usize::from(id)];
         let side = u.side;
-        let arc = rules.pursuit.arc_degrees.to_radians();
-        let quarry = u.pursuit_target.filter(|&t| self.units[usize::from(t)].is_active());
-        let nearest = self
-            .units
-            .iter()
-            .filter(|e| e.side != side && e.is_active() && crate::battlefield::angle_diff((e.pos - u.pos).facing(), u.facing).abs() <= arc)
-            .map(|e| (self.distance(id, e.id), e.id))
-            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-            .map(|(_, e)| e);
+        let arc = HalfAngle::new(rules.pursuit.arc_degrees.to_radians());
+        let quarry = u
+            .pursuit_target
+            .filter(|&t| self.units[usize::from(t)].is_active());
+        // The nearest enemy in the arc (ties to the lower id), skipping those whose enclosing
+        // circles are already farther than the best found.
+        let me = self.shape(id);
+        let mut nearest: Option<(f64, UnitId)> = None;
+        for e in self.units.iter().filter(|e| {
+            e.side != side && e.is_active() && within_arc(me.fwd, u.facing, e.pos - u.pos, arc)
+        }) {
+            let es = self.shape(e.id);
+            if nearest.is_some_and(|(best, _)| me.dist_lower_bound(&es) > best) {
+                continue;
+            }
+            let d = me.dist(&es);
+            if nearest.is_none_or(|(best, b)| d.total_cmp(&best).then(e.id.cmp(&b)).is_lt()) {
+                nearest = Some((d, e.id));
+            }
+        }
+        let nearest = nearest.map(|(_, e)| e);
         let camp = setup.ground.camps.iter().position(|c| c.side != side);
         let target_pos = match (quarry.or(nearest), camp) {
             (Some(t), _) => self.units[usize::from(t)].pos,
-            (None, Some(c)) if ai.take_camp(&View { battle: self, setup }, id) => setup.ground.camps[c].pos,
+            (None, Some(c))
+                if ai.take_camp(
+                    &View {
+                        battle: self,
+                        setup,
+                    },
+                    id,
+                ) =>
+            {
+                setup.ground.camps[c].pos
+            }
             _ => u.pos + Vec2::from_facing(u.facing) * distance,
         };
         let from = u.pos;
         let dir = (target_pos - from).norm();
-        // Run until the first enemy met along the way.
-        let me = self.rect(id);
+        // Run until the first enemy met along the way (looking every half inch).
+        let r = self.rect(id);
+        let me = Rect {
+            facing: dir.facing(),
+            ..r
+        }
+        .shape();
         let mut run = distance;
         let mut met = None;
-        for e in self.units.iter().filter(|e| e.side != side && e.is_active()) {
-            let er = self.rect(e.id);
-            let mut t = 0.0;
-            while t <= run {
-                let r = Rect { centre: from + dir * t, facing: dir.facing(), ..me };
-                if r.dist(&er) <= 0.01 {
-                    if t < run || met.is_none() {
-                        run = t;
-                        met = Some(e.id);
-                    }
-                    break;
+        for e in self
+            .units
+            .iter()
+            .filter(|e| e.side != side && e.is_active())
+        {
+            if run < 0.0 {
+                break;
+            }
+            let er = self.shape(e.id);
+            let last = (run / 0.5).floor() as u64;
+            let fast = march_first_within(&me, dir, &er, 0.01, 0.5, 0, last, f64::INFINITY);
+            if let Some(k) = fast {
+                let t = 0.5 * k as f64;
+                if t < run || met.is_none() {
+                    run = t;
+                    met = Some(e.id);
                 }
-                t += 0.5;
             }
         }
         let u = &mut self.units[usize::from(id)];
         u.pos = from + dir * run;
         u.facing = dir.facing();
         u.moved = true;
-        emit(obs, Event::Moved { unit: id, from: (from.x, from.y), to: (u.pos.x, u.pos.y), disordered: false });
+        let to = u.pos;
+        self.moved_something();
+        emit(
+            obs,
+            Event::Moved {
+                unit: id,
+                from: (from.x, from.y),
+                to: (to.x, to.y),
+                disordered: false,
+            },
+        );
         if self.leave_if_off_table(setup, id, UnitStatus::LostToPursuit, obs) {
             return;
         }
@@ -210,7 +358,11 @@ impl Battle {
 }
 
 /// Whether a rectangle lies within `d` of the segment a-b.
-fn near_path(r: &Rect, a: Vec2, b: Vec2, d: f64) -> bool {
+fn near_path(r: &Shape, a: Vec2, b: Vec2, d: f64) -> bool {
+    // Every point looked at lies on the segment: too far from it, too far from them all.
+    if dist_point_segment(r.centre, a, b) - r.radius > d + 1e-9 {
+        return false;
+    }
     let len = a.dist(b);
     let steps = (len / 1.0).ceil().max(1.0) as u32;
     (0..=steps).any(|k| r.dist_to_point(a + (b - a) * (f64::from(k) / f64::from(steps))) <= d)
