@@ -193,7 +193,55 @@ impl Builder<'_> {
         Some(dir.join(name))
     }
 
+    /// The scenario's ruleset, with its `[rules]` changes when it has any.
     fn ruleset(&mut self) -> Option<IronsidesRules> {
+        let rules = self.base_ruleset()?;
+        match &self.sc.file.rules {
+            None => Some(rules),
+            Some(changes) => self.changed_ruleset(changes),
+        }
+    }
+
+    /// The ruleset's text with the `[rules]` changes laid over it, read and checked as a ruleset
+    /// file; a problem is placed at its `rules.` key (in the file, or the `--set` that made it).
+    fn changed_ruleset(&mut self, changes: &toml::Table) -> Option<IronsidesRules> {
+        let name = &self.sc.file.ruleset;
+        let (label, text) = if name == "ironsides" {
+            (
+                "ironsides".to_string(),
+                crate::rules::ironsides::tables::BUILTIN.to_string(),
+            )
+        } else {
+            let path = self.relative(name)?;
+            match crate::io::read_text(&path) {
+                Ok(t) => (path.display().to_string(), t),
+                Err(e) => {
+                    self.errors.push(e);
+                    return None;
+                }
+            }
+        };
+        let mut base: toml::Table = toml::from_str(&text).expect("the ruleset was read already");
+        if let Err((key, message)) = overlay(&mut base, changes, "rules") {
+            self.err(&key, message);
+            return None;
+        }
+        let merged = toml::to_string(&base).expect("a TOML table writes as TOML");
+        let file = PathBuf::from(format!("ruleset {label} with the scenario's [rules]"));
+        match IronsidesRules::parse(&file, &merged) {
+            Ok(r) => Some(r),
+            Err(Error::Input { at, message }) if !at.key.is_empty() => {
+                self.err(&format!("rules.{}", at.key), message);
+                None
+            }
+            Err(e) => {
+                self.err("rules", e.to_string());
+                None
+            }
+        }
+    }
+
+    fn base_ruleset(&mut self) -> Option<IronsidesRules> {
         let name = self.sc.file.ruleset.clone();
         if name == "ironsides" {
             return Some(IronsidesRules::builtin());
@@ -1043,6 +1091,47 @@ fn default_facing(side: Side) -> f64 {
 
 /// The brief's defaults: horse by the side's school, foot holds the line, guns serve as a train,
 /// an independent body by what it is.
+/// Lays `changes` over a ruleset table: tables key by key, a list entry by its index
+/// (`ratings.7`), anything else replaced whole. Keys the ruleset lacks are kept, for its own
+/// reading to refuse by name. Errors are (the `rules.` key, the message).
+fn overlay(
+    base: &mut toml::Table,
+    changes: &toml::Table,
+    at: &str,
+) -> std::result::Result<(), (String, String)> {
+    for (k, change) in changes {
+        let key = format!("{at}.{k}");
+        match (base.get_mut(k), change) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(c)) => overlay(b, c, &key)?,
+            (Some(toml::Value::Array(list)), toml::Value::Table(c)) => {
+                for (i, entry) in c {
+                    let n = list.len();
+                    let Some(slot) = i.parse::<usize>().ok().and_then(|i| list.get_mut(i)) else {
+                        return Err((
+                            format!("{key}.{i}"),
+                            format!(
+                                "`{key}` is a list of {n}: set an entry by its index from 0 to {}",
+                                n.saturating_sub(1)
+                            ),
+                        ));
+                    };
+                    match (slot, entry) {
+                        (toml::Value::Table(b), toml::Value::Table(c)) => {
+                            overlay(b, c, &format!("{key}.{i}"))?
+                        }
+                        (slot, entry) => *slot = entry.clone(),
+                    }
+                }
+            }
+            (Some(slot), _) => *slot = change.clone(),
+            (None, _) => {
+                base.insert(k.clone(), change.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
 fn default_doctrine(kind: CommandKind, side: Side, first_unit: Option<UnitKind>) -> &'static str {
     let horse = match side {
         Side::Parliament => "cromwell",

@@ -33,6 +33,11 @@ pub struct ScenarioFile {
     pub break_fraction: Option<f64>,
     #[serde(default)]
     pub terrain: TerrainSpec,
+    /// Changes to the ruleset for this scenario, written as a part of a ruleset file
+    /// (`[rules.options]` `no_reaction_from_fire_at_cv = 4`; a list entry by index from 0,
+    /// `rules.ratings.7.arms.foot.standard`). Laid over the ruleset before it is read, so its keys
+    /// and values are checked as the ruleset's own.
+    pub rules: Option<toml::Table>,
     pub parliament: SideSpec,
     pub royalist: SideSpec,
 }

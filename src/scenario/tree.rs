@@ -75,6 +75,8 @@ enum Node {
     Units,
     Unit,
     Commander,
+    /// Inside `rules`: a part of a ruleset file, any key, checked when the ruleset is read.
+    Rules,
     Value,
 }
 
@@ -103,6 +105,7 @@ impl Node {
             (Node::Root, "table") => Node::Table,
             (Node::Root, "terrain") => Node::Terrain,
             (Node::Root, "parliament" | "royalist") => Node::Side,
+            (Node::Root, "rules") | (Node::Rules, _) => Node::Rules,
             (Node::Terrain, "areas") => Node::Areas,
             (Node::Terrain, "obstacles") => Node::Obstacles,
             (Node::Terrain, "camps") => Node::Camps,
@@ -123,13 +126,17 @@ impl Node {
             Node::Camps => Node::Camp,
             Node::Lines => Node::Line,
             Node::Units => Node::Unit,
+            Node::Rules => Node::Rules,
             _ => Node::Value,
         }
     }
 
     /// A table that an override may create when the file leaves it out (`table.width=80`).
     fn may_create(self) -> bool {
-        matches!(self, Node::Table | Node::Terrain | Node::SecondLine)
+        matches!(
+            self,
+            Node::Table | Node::Terrain | Node::SecondLine | Node::Rules
+        )
     }
 }
 
@@ -184,7 +191,7 @@ fn set_in_table<'i>(
     let key = parts[depth];
     let last = depth + 1 == parts.len();
     if !t.contains_key(key) {
-        if !node.keys().contains(&key) {
+        if node != Node::Rules && !node.keys().contains(&key) {
             let existing: Vec<&str> = t.keys().map(|k| k.get_ref().as_ref()).collect();
             return Err(unknown_key(&parts[..depth], key, &existing, node.keys()));
         }

@@ -171,6 +171,11 @@ impl Collector {
         self.ended = None;
     }
 
+    /// The index of the battle being fought (as given to [`Collector::begin`]).
+    pub fn battle_index(&self) -> u64 {
+        self.index
+    }
+
     /// Closes the battle the engine just fought, counting the dice it rolled.
     ///
     /// # Panics
