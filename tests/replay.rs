@@ -1,0 +1,70 @@
+//! Replays: the same (scenario, seed, battle) tells the same story twice, and battle I replayed
+//! alone is battle I of a batch run.
+
+use std::process::Command;
+
+fn ecw(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_ecw-sim")).args(args).output().expect("runs");
+    assert!(out.status.success(), "ecw-sim {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn two_replays_print_identical_narratives() {
+    for battle in ["0", "7"] {
+        let a = ecw(&["replay", "small_action", "--seed", "3", "--battle", battle]);
+        let b = ecw(&["replay", "small_action", "--seed", "3", "--battle", battle]);
+        assert_eq!(a, b);
+        assert!(a.contains("== Turn 1 =="), "{a}");
+        assert!(a.contains("Result:"), "{a}");
+        assert!(a.contains("CV by turn"), "{a}");
+    }
+    let c = ecw(&["replay", "small_action", "--seed", "3", "--battle", "0", "--format", "csv"]);
+    assert!(c.starts_with("seq,turn,event,"));
+    assert!(c.lines().last().unwrap().contains("battle_ended"));
+}
+
+#[test]
+fn replay_of_battle_i_is_battle_i_of_a_run() {
+    let dir = std::env::temp_dir().join(format!("ecw-replay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    ecw(&["run", "small_action", "--battles", "40", "--seed", "5", "--per-battle", "--quiet", "--out", dir.to_str().unwrap()]);
+    let rows = std::fs::read_to_string(dir.join("battles.csv")).unwrap();
+    let header: Vec<&str> = rows.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    for i in [0usize, 13, 39] {
+        let row: Vec<&str> = rows.lines().nth(i + 1).unwrap().split(',').collect();
+        assert_eq!(row[col("battle")], i.to_string());
+        let events = ecw(&["replay", "small_action", "--seed", "5", "--battle", &i.to_string(), "--format", "csv"]);
+        let end = events.lines().last().unwrap();
+        let f: Vec<&str> = end.split(',').collect();
+        // The replay's last event: battle_ended with the turn as value and the winner as detail.
+        let turns = f[7];
+        let winner = f[9].trim_end_matches("_won");
+        assert_eq!(turns, row[col("turns")], "battle {i} turns");
+        let expected = match row[col("winner")] {
+            "draw" | "" => "draw",
+            w => w,
+        };
+        assert_eq!(winner, expected, "battle {i} winner");
+        // CV lost by each side, from the army-broken events or the narrative's totals.
+        let dice: u64 = events.lines().filter(|l| !l.contains(",turn_started,")).count() as u64;
+        assert!(dice > 0);
+    }
+    // And the narrative's CV totals match the row's.
+    let story = ecw(&["replay", "small_action", "--seed", "5", "--battle", "13"]);
+    let row: Vec<&str> = rows.lines().nth(14).unwrap().split(',').collect();
+    for side in ["parliament", "royalist"] {
+        let lost = row[col(&format!("cv_lost_{side}"))];
+        let start = row[col(&format!("cv_start_{side}"))];
+        let broke = format!("The {side} army breaks: {lost} of {start} CV lost");
+        let lost_n: u32 = lost.parse().unwrap();
+        let start_n: u32 = start.parse().unwrap();
+        if story.contains(&format!("The {side} army breaks")) {
+            assert!(story.contains(&broke), "{broke} in\n{story}");
+        } else {
+            assert!(f64::from(lost_n) < 0.5 * f64::from(start_n));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
