@@ -20,5 +20,6 @@ pub mod runner;
 pub mod stats;
 pub mod report;
 pub mod tables;
+pub mod whatif;
 
 pub use error::{Error, Result};

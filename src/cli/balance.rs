@@ -1,10 +1,101 @@
-//! `ecw-sim balance` (being built).
+//! `ecw-sim balance`: mirror-image battles between two rows of the ratings table, one row of
+//! `balance.csv` per pair of rows.
+
+use std::path::PathBuf;
 
 use crate::error::{Error, Result};
+use crate::report::thousands;
+use crate::runner;
+use crate::scenario::Scenario;
+use crate::whatif::{self, BalanceCounts, Row};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Side A's rows of the ratings table: SIDE:YEAR[,YEAR...], e.g. parliament:1642,1643
+    #[arg(long = "side-a", value_name = "SIDE:YEARS")]
+    pub side_a: String,
+    /// Side B's rows, paired with side A's in order (one year meets every year of the other)
+    #[arg(long = "side-b", value_name = "SIDE:YEARS")]
+    pub side_b: String,
+    /// The arms rated from the rows by a roll each battle; the others take the row's standard CV
+    #[arg(long, default_value = "foot,horse,dragoons,artillery")]
+    pub arms: String,
+    /// Battles per pair of rows (half of them with the rows swapped between the armies)
+    #[arg(long, default_value_t = 10_000)]
+    pub battles: u64,
+    /// Master seed: battle i is fought from a seed made of this and i alone
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads [default: every core]
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The mirror-image armies and ground: a scenario file or built-in name
+    #[arg(long, default_value = "balance_template")]
+    pub template: String,
+    /// Override a value of the template
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
+    /// Output folder for balance.csv [default: output/balance-<seed>/]
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// No progress bar and no summary
+    #[arg(long)]
+    pub quiet: bool,
+}
 
-pub fn run(_args: Args) -> Result<()> {
-    Err(Error::Usage("`balance` is not built yet".into()))
+pub fn run(args: Args) -> Result<()> {
+    let stop = runner::ctrl_c_flag();
+    let plan = whatif::plan(args.seed, args.battles, args.threads)?;
+    let arms = whatif::parse_arms(&args.arms)?;
+    let a = whatif::parse_rows("--side-a", &args.side_a)?;
+    let b = whatif::parse_rows("--side-b", &args.side_b)?;
+    let pairs = whatif::pair_rows(&a, &b)?;
+    let template = Scenario::open(&args.template, &args.set)?.setup()?;
+    let setups = pairs
+        .iter()
+        .map(|(a, b)| whatif::mirror_setups(&template, a, b, &arms))
+        .collect::<Result<Vec<_>>>()?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("output").join(format!("balance-{}", args.seed)));
+    whatif::check_out(&out)?;
+
+    let progress = runner::progress_bar(plan.battles * pairs.len() as u64, !args.quiet);
+    let mut results: Vec<(Row, Row, BalanceCounts)> = Vec::with_capacity(pairs.len());
+    let mut seconds = 0.0;
+    for ((a, b), pair) in pairs.iter().zip(&setups) {
+        let fought = whatif::fight_balance(&plan, pair, &progress, stop);
+        let (counts, elapsed) = match fought {
+            Ok(x) => x,
+            Err(e) => {
+                progress.finish_and_clear();
+                return Err(e);
+            }
+        };
+        seconds += elapsed.as_secs_f64();
+        results.push((a.clone(), b.clone(), counts));
+    }
+    progress.finish_and_clear();
+    if results.is_empty() {
+        return Err(Error::Usage("no pair of rows to fight".into()));
+    }
+    let csv = whatif::balance_csv(&arms, &results);
+    let path = whatif::write_result(&out, "balance.csv", &csv)?;
+    if !args.quiet {
+        println!(
+            "{}: {} battles per pair of rows (rows swapped between the armies in every other battle), {} rated by the rows, seed {} ({seconds:.1} s on {} threads)",
+            template.name,
+            thousands(plan.battles),
+            whatif::arms_text(&arms).replace('+', ", "),
+            plan.seed,
+            plan.threads
+        );
+        print!("{}", whatif::balance_summary(&results));
+        println!(
+            "  Wins of battles someone won, with Wilson's 95% interval; stronger = the interval leaves out 50%\n  Results in {}",
+            path.display()
+        );
+    }
+    Ok(())
 }

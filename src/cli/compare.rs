@@ -1,10 +1,167 @@
-//! `ecw-sim compare` (being built).
+//! `ecw-sim compare`: what if? A baseline and variants of a battle fought on common random
+//! numbers, each measure beside the baseline's with its paired difference.
 
+use std::path::PathBuf;
+
+use super::run::default_out;
 use crate::error::{Error, Result};
+use crate::report::thousands;
+use crate::runner;
+use crate::scenario::Scenario;
+use crate::setup::BattleSetup;
+use crate::whatif::{self, Measure, VariantSpec};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The baseline: a scenario file, or the name of a built-in scenario
+    pub scenario: String,
+    /// A variant: its name and `--set` overrides, e.g. rupert_cg:royalist.captain_general=rupert
+    /// (repeat for more variants)
+    #[arg(long = "variant", value_name = "NAME:PATH=VALUE[,PATH=VALUE...]")]
+    pub variants: Vec<String>,
+    /// Another scenario (file or built-in name) to compare with the baseline, as a variant
+    /// named after it (repeatable)
+    #[arg(long = "against", value_name = "SCENARIO")]
+    pub against: Vec<String>,
+    /// Override a value in the baseline and every variant alike
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
+    /// Compare the CV this unit loses too (its name; parliament:NAME or royalist:NAME when both
+    /// armies have one) (repeatable)
+    #[arg(long = "unit", value_name = "NAME")]
+    pub units: Vec<String>,
+    /// Battles fought by each version
+    #[arg(long, default_value_t = 10_000)]
+    pub battles: u64,
+    /// Master seed: battle i of every version is fought from a seed made of this and i alone
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads [default: every core]
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder for compare.csv [default: output/compare-<scenario>-<seed>/]
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// No progress bar and no summary
+    #[arg(long)]
+    pub quiet: bool,
+}
 
-pub fn run(_args: Args) -> Result<()> {
-    Err(Error::Usage("`compare` is not built yet".into()))
+/// A version of the battle: name, how it differs, set-up.
+struct Version {
+    name: String,
+    description: String,
+    setup: BattleSetup,
+}
+
+/// Loads and builds a scenario, its errors prefixed with where it was asked for.
+fn load(what: &str, scenario: &str, overrides: &[String]) -> Result<(Scenario, BattleSetup)> {
+    let prefix = |e: Error| Error::Usage(format!("{what}: {e}"));
+    let s = Scenario::open(scenario, overrides).map_err(prefix)?;
+    let setup = s.setup().map_err(prefix)?;
+    Ok((s, setup))
+}
+
+fn sets(overrides: &[String]) -> String {
+    overrides
+        .iter()
+        .map(|o| format!("--set {o}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let stop = runner::ctrl_c_flag();
+    let plan = whatif::plan(args.seed, args.battles, args.threads)?;
+    if args.variants.is_empty() && args.against.is_empty() {
+        return Err(Error::Usage(
+            "compare needs at least one --variant NAME:PATH=VALUE or --against SCENARIO".into(),
+        ));
+    }
+    let specs = args
+        .variants
+        .iter()
+        .map(|v| VariantSpec::parse(v))
+        .collect::<Result<Vec<_>>>()?;
+    let base_scenario = Scenario::open(&args.scenario, &args.set)?;
+    let mut versions = vec![Version {
+        name: "baseline".into(),
+        description: format!("{} {}", args.scenario, sets(&args.set)),
+        setup: base_scenario.setup()?,
+    }];
+    for spec in specs {
+        let overrides: Vec<String> = args.set.iter().chain(&spec.overrides).cloned().collect();
+        let what = format!("--variant {}", spec.name);
+        let (_, setup) = load(&what, &args.scenario, &overrides)?;
+        versions.push(Version {
+            name: spec.name,
+            description: sets(&spec.overrides),
+            setup,
+        });
+    }
+    for other in &args.against {
+        let (scenario, setup) = load(&format!("--against {other}"), other, &args.set)?;
+        let name = scenario
+            .path()
+            .file_stem()
+            .map_or_else(|| other.clone(), |s| s.to_string_lossy().into_owned());
+        versions.push(Version {
+            name,
+            description: format!("the scenario {}", scenario.path().display()),
+            setup,
+        });
+    }
+    for (i, v) in versions.iter().enumerate() {
+        if versions[..i].iter().any(|w| w.name == v.name) {
+            return Err(Error::Usage(format!(
+                "two versions are named `{}`: give each --variant its own name",
+                v.name
+            )));
+        }
+    }
+    let measures = Measure::standard(&args.units);
+    // Every unit of interest must be found in every version before a battle is fought.
+    for v in &versions {
+        for u in &args.units {
+            whatif::find_unit(&v.setup, u)
+                .map_err(|m| Error::Usage(format!("--unit {u}: {m} (version {})", v.name)))?;
+        }
+    }
+    let out = args.out.clone().unwrap_or_else(|| {
+        let stem = default_out(&base_scenario, args.seed);
+        let leaf = stem.file_name().map(|f| f.to_string_lossy().into_owned());
+        PathBuf::from("output").join(format!("compare-{}", leaf.unwrap_or_default()))
+    });
+    whatif::check_out(&out)?;
+
+    let setups: Vec<&BattleSetup> = versions.iter().map(|v| &v.setup).collect();
+    let progress = runner::progress_bar(plan.battles, !args.quiet);
+    let result = whatif::fight(&plan, &setups, &measures, &progress, stop);
+    progress.finish_and_clear();
+    let output = result?;
+    let names: Vec<String> = versions.iter().map(|v| v.name.clone()).collect();
+    let csv = whatif::compare_csv(&names, &measures, &output.sums);
+    let path = whatif::write_result(&out, "compare.csv", &csv)?;
+    if !args.quiet {
+        let descriptions: Vec<String> = versions.iter().map(|v| v.description.clone()).collect();
+        println!(
+            "{}: the baseline and {} variant{} on common random numbers, {} battles each, seed {} ({:.1} s on {} threads)",
+            versions[0].setup.name,
+            versions.len() - 1,
+            if versions.len() == 2 { "" } else { "s" },
+            thousands(plan.battles),
+            plan.seed,
+            output.elapsed.as_secs_f64(),
+            plan.threads
+        );
+        print!(
+            "{}",
+            whatif::compare_summary(&names, &descriptions, &measures, &output.sums)
+        );
+        println!(
+            "  diff = variant - baseline, battle by battle; * = the 95% interval leaves out 0; narrower = unpaired / paired half-width\n  Results in {}",
+            path.display()
+        );
+    }
+    Ok(())
 }

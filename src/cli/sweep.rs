@@ -1,10 +1,112 @@
-//! `ecw-sim sweep` (being built).
+//! `ecw-sim sweep`: a grid of scenario values (every combination of each `--param`'s values),
+//! every point fought on the same battles, into one tidy `sweep.csv`.
 
+use std::path::PathBuf;
+
+use super::run::default_out;
 use crate::error::{Error, Result};
+use crate::report::thousands;
+use crate::runner;
+use crate::scenario::Scenario;
+use crate::setup::BattleSetup;
+use crate::whatif::{self, Measure, Param};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// A scenario file, or the name of a built-in scenario
+    pub scenario: String,
+    /// A swept value: a `--set` path and its values, e.g. rules.options.no_reaction_from_fire_at_cv=0,4
+    /// (repeat for a grid of every combination)
+    #[arg(long = "param", value_name = "PATH=V1,V2,...", required = true)]
+    pub params: Vec<String>,
+    /// Override a value at every point of the grid
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
+    /// Measure the CV this unit loses too (its name; parliament:NAME or royalist:NAME when both
+    /// armies have one) (repeatable)
+    #[arg(long = "unit", value_name = "NAME")]
+    pub units: Vec<String>,
+    /// Battles fought at each point of the grid
+    #[arg(long, default_value_t = 10_000)]
+    pub battles: u64,
+    /// Master seed: battle i of every point is fought from a seed made of this and i alone
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads [default: every core]
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder for sweep.csv [default: output/sweep-<scenario>-<seed>/]
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// No progress bar and no summary
+    #[arg(long)]
+    pub quiet: bool,
+}
 
-pub fn run(_args: Args) -> Result<()> {
-    Err(Error::Usage("`sweep` is not built yet".into()))
+pub fn run(args: Args) -> Result<()> {
+    let stop = runner::ctrl_c_flag();
+    let plan = whatif::plan(args.seed, args.battles, args.threads)?;
+    let params = args
+        .params
+        .iter()
+        .map(|p| Param::parse(p))
+        .collect::<Result<Vec<_>>>()?;
+    let points = whatif::grid(&params)?;
+    let base = Scenario::open(&args.scenario, &args.set)?;
+    let mut setups: Vec<BattleSetup> = Vec::with_capacity(points.len());
+    let sets: Vec<Vec<String>> = points
+        .iter()
+        .map(|p| whatif::point_overrides(&params, p))
+        .collect();
+    for point in &sets {
+        let overrides: Vec<String> = args.set.iter().chain(point).cloned().collect();
+        let setup = Scenario::open(&args.scenario, &overrides)
+            .and_then(|s| s.setup())
+            .map_err(|e| Error::Usage(format!("--param point {}: {e}", point.join(" "))))?;
+        setups.push(setup);
+    }
+    let measures = Measure::standard(&args.units);
+    for (setup, point) in setups.iter().zip(&sets) {
+        for u in &args.units {
+            whatif::find_unit(setup, u).map_err(|m| {
+                Error::Usage(format!("--unit {u}: {m} (point {})", point.join(" ")))
+            })?;
+        }
+    }
+    let out = args.out.clone().unwrap_or_else(|| {
+        let stem = default_out(&base, args.seed);
+        let leaf = stem.file_name().map(|f| f.to_string_lossy().into_owned());
+        PathBuf::from("output").join(format!("sweep-{}", leaf.unwrap_or_default()))
+    });
+    whatif::check_out(&out)?;
+
+    let refs: Vec<&BattleSetup> = setups.iter().collect();
+    let progress = runner::progress_bar(plan.battles, !args.quiet);
+    let result = whatif::fight(&plan, &refs, &measures, &progress, stop);
+    progress.finish_and_clear();
+    let output = result?;
+    let paths: Vec<String> = params.iter().map(|p| p.path.clone()).collect();
+    let csv = whatif::sweep_csv(&paths, &points, &measures, &output.sums);
+    let path = whatif::write_result(&out, "sweep.csv", &csv)?;
+    if !args.quiet {
+        println!(
+            "{}: {} grid point{} on common random numbers, {} battles each, seed {} ({:.1} s on {} threads)",
+            setups[0].name,
+            points.len(),
+            if points.len() == 1 { "" } else { "s" },
+            thousands(plan.battles),
+            plan.seed,
+            output.elapsed.as_secs_f64(),
+            plan.threads
+        );
+        print!(
+            "{}",
+            whatif::sweep_summary(&paths, &points, &measures, &output.sums)
+        );
+        println!(
+            "  * = differs from the first point (paired 95% interval leaves out 0)\n  Results in {}",
+            path.display()
+        );
+    }
+    Ok(())
 }

@@ -19,9 +19,10 @@ use crate::setup::BattleSetup;
 pub use ratings::roll_rating;
 pub use schema::ScenarioFile;
 pub use tree::Override;
+pub(crate) use tree::nearest;
 
 /// The scenarios shipped with the binary, embedded so it works from any folder.
-pub const BUILTIN: [(&str, &str); 6] = [
+pub const BUILTIN: [(&str, &str); 7] = [
     (
         "edgehill",
         include_str!("../../configs/scenarios/edgehill.toml"),
@@ -45,6 +46,10 @@ pub const BUILTIN: [(&str, &str); 6] = [
     (
         "duel_foot_vs_horse",
         include_str!("../../configs/scenarios/duel_foot_vs_horse.toml"),
+    ),
+    (
+        "balance_template",
+        include_str!("../../configs/scenarios/balance_template.toml"),
     ),
 ];
 

@@ -1,0 +1,132 @@
+//! Several versions of one battle fought on common random numbers: battle `i` of every version
+//! from `battle_seed(seed, i)`, all versions of battle `i` by the same worker one after another,
+//! through the runner's batches, thread pool, progress bar and Ctrl-C handling.
+
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use indicatif::ProgressBar;
+
+use super::paired::{ContestSums, Measure};
+use crate::army::{Side, Unit, UnitStatus};
+use crate::error::{Error, Result};
+use crate::events::NullObserver;
+use crate::rules::ironsides::battle::Battle;
+use crate::runner::{self, RunPlan};
+use crate::setup::BattleSetup;
+use crate::stats::{Collector, Layout};
+
+/// What a contest produced.
+#[derive(Debug, Clone)]
+pub struct ContestOutput {
+    pub sums: ContestSums,
+    pub elapsed: Duration,
+}
+
+/// The CV a unit lost in the battle just fought: all of it if it left the field, else what it
+/// lacks of its starting CV (as `Battle::cv_lost` counts a side's).
+pub fn unit_cv_lost(u: &Unit) -> u32 {
+    match u.status {
+        UnitStatus::Active => u32::from(u.start_cv - u.cv.min(u.start_cv)),
+        _ => u32::from(u.start_cv),
+    }
+}
+
+/// The unit a measure names in a set-up: `Name`, or `parliament:Name` / `royalist:Name` when
+/// both armies have a unit of that name.
+pub fn find_unit(setup: &BattleSetup, name: &str) -> std::result::Result<usize, String> {
+    let (side, bare) = match name.split_once(':') {
+        Some((s, rest)) if Side::BOTH.iter().any(|x| x.name() == s) => (Some(s), rest),
+        _ => (None, name),
+    };
+    let found: Vec<usize> = (0..setup.units.len())
+        .filter(|&i| setup.unit_name(i as u16) == bare)
+        .filter(|&i| side.is_none_or(|s| setup.units[i].side.name() == s))
+        .collect();
+    match found.as_slice() {
+        [i] => Ok(*i),
+        [] => {
+            let names: Vec<&str> = setup.names.units.iter().map(String::as_str).collect();
+            let near = crate::scenario::nearest(bare, &names, 3);
+            let hint = if near.is_empty() {
+                String::new()
+            } else {
+                format!("; did you mean {}?", near.join(" or "))
+            };
+            Err(format!("no unit `{name}` in {}{hint}", setup.name))
+        }
+        _ => Err(format!(
+            "both armies of {} have a unit `{bare}`: write parliament:{bare} or royalist:{bare}",
+            setup.name
+        )),
+    }
+}
+
+/// Fights every battle of `plan` in each version (`setups[0]` the baseline) and sums every
+/// measure of every version and every version's difference from the baseline, battle by
+/// battle. The sums are whole numbers, so they do not depend on the order the workers add them
+/// in: the result is the same on any number of threads.
+pub fn fight(
+    plan: &RunPlan,
+    setups: &[&BattleSetup],
+    measures: &[Measure],
+    progress: &ProgressBar,
+    stop: &AtomicBool,
+) -> Result<ContestOutput> {
+    let Some(base) = setups.first() else {
+        return Err(Error::Usage(
+            "nothing to fight: no version of the battle".into(),
+        ));
+    };
+    // For each version and measure, the unit the measure is about.
+    let mut units = Vec::with_capacity(setups.len());
+    for setup in setups {
+        let mut ids = Vec::with_capacity(measures.len());
+        for m in measures {
+            ids.push(match m {
+                Measure::UnitCvLost(name) => Some(find_unit(setup, name).map_err(Error::Usage)?),
+                _ => None,
+            });
+        }
+        units.push(ids);
+    }
+    let layout = Layout::of(base);
+    let sums = Mutex::new(ContestSums::new(setups.len(), measures.len()));
+    let (sums_ref, units) = (&sums, &units);
+    let output = runner::run(
+        plan,
+        &layout,
+        || {
+            let mut engines: Vec<Battle> = setups.iter().map(|s| Battle::new(s)).collect();
+            let mut x = vec![vec![0i64; measures.len()]; setups.len()];
+            move |seed, collector: &mut Collector| {
+                let mut dice = 0;
+                for (k, (engine, setup)) in engines.iter_mut().zip(setups).enumerate() {
+                    // The baseline feeds the runner's collector; the others need no events.
+                    let s = if k == 0 {
+                        engine.fight(setup, seed, collector)
+                    } else {
+                        engine.fight(setup, seed, &mut NullObserver)
+                    };
+                    dice += s.dice_rolled;
+                    for (m, measure) in measures.iter().enumerate() {
+                        let unit = units[k][m].map_or(0, |u| unit_cv_lost(&engine.units[u]));
+                        x[k][m] = measure.value(s.outcome, s.turns, s.cv_lost, unit);
+                    }
+                }
+                sums_ref.lock().unwrap_or_else(|e| e.into_inner()).add(&x);
+                dice
+            }
+        },
+        progress,
+        stop,
+        &mut |_| Ok(()),
+    )?;
+    let sums = sums.into_inner().unwrap_or_else(|e| e.into_inner());
+    debug_assert_eq!(sums.battles(), output.tally.battles);
+    Ok(ContestOutput {
+        sums,
+        elapsed: output.elapsed,
+    })
+}

@@ -1,0 +1,71 @@
+//! What-ifs, balancing and sweeps: versions of a battle fought on common random numbers.
+//!
+//! * `compare`: a baseline and variants (`--set` overrides, or another scenario); each measure
+//!   beside the baseline's, with the battle-by-battle (paired) difference and its interval.
+//! * `sweep`: a grid of override values, every point fought on the same battles.
+//! * `balance`: mirror-image battles between two rows of the ratings table.
+//!
+//! Battle `i` of every version is fought from `battle_seed(seed, i)` through the runner's
+//! batches. Every total is a whole-number sum, so the files are the same bytes on any number of
+//! threads. `docs/WHAT-IF.md` and `docs/BALANCING.md` show how to read them.
+
+mod contest;
+mod grid;
+mod mirror;
+mod paired;
+mod render;
+
+use std::path::{Path, PathBuf};
+
+pub use contest::{ContestOutput, fight, find_unit, unit_cv_lost};
+pub use grid::{Param, VariantSpec, grid, point_overrides, split_top_level};
+pub use mirror::{
+    ARMS, BalanceCounts, Row, Verdict, arm_name, check_mirror, fight_balance, mirror_setups,
+    pair_rows, parse_arms, parse_rows, rate_army,
+};
+pub use paired::{ContestSums, Measure, Moments, PairedEstimate};
+pub use render::{
+    BALANCE_HEADER, COMPARE_HEADER, SWEEP_COLUMNS, arms_text, balance_csv, balance_summary,
+    compare_csv, compare_summary, sweep_csv, sweep_summary,
+};
+
+use crate::error::{Error, Result};
+use crate::runner::{self, RunPlan};
+
+/// The plan of a what-if run: whole battles `0..battles`, no shards, no per-battle rows.
+pub fn plan(seed: u64, battles: u64, threads: Option<usize>) -> Result<RunPlan> {
+    let plan = RunPlan {
+        seed,
+        battles,
+        shard: None,
+        threads: threads.unwrap_or_else(runner::default_threads),
+        per_battle: false,
+    };
+    plan.validate()?;
+    Ok(plan)
+}
+
+/// Checks, before any battle is fought, that `dir` can become an output folder: refuses a
+/// path that is a file. Nothing is created until [`write_result`].
+pub fn check_out(dir: &Path) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "output folder {} is a file, not a folder",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Writes `name` into `dir` (made if needed) atomically; returns its path.
+pub fn write_result(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Error::Usage(format!(
+            "cannot create output folder {}: {e}",
+            dir.display()
+        ))
+    })?;
+    let path = dir.join(name);
+    crate::io::write_atomic(&path, bytes)?;
+    Ok(path)
+}
