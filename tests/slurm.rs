@@ -20,7 +20,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 const BIN: &str = env!("CARGO_BIN_EXE_ecw-sim");
 const SHARDS: u32 = 4;
-/// Seconds to start the cluster (installing Slurm the first time takes about 20 s here).
+/// Seconds to start the cluster (installing Slurm the first time took 13 s here).
 const START_TIMEOUT: u64 = 240;
 /// Seconds for one submission's array tasks and merge job to finish (about 7 s here).
 const JOBS_TIMEOUT: u64 = 120;
@@ -429,8 +429,11 @@ fn a_slurm_job_array_merges_into_the_files_of_one_run_and_a_failed_shard_blocks_
         let why = text(&started);
         if !have("slurmctld") || !have("sbatch") {
             return skip(&format!(
-                "Slurm could not be installed (slurm-local.sh start exited {:?}): {}",
-                started.status.code(),
+                "Slurm could not be installed (slurm-local.sh start exited {}): {}",
+                started
+                    .status
+                    .code()
+                    .map_or("on a signal".into(), |c| c.to_string()),
                 why.trim()
             ));
         }
