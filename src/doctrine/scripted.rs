@@ -3,7 +3,7 @@
 
 use super::ai::{Doctrine, Order, ParamAi, Responses, command_doctrine};
 use super::params::{DoctrineParams, RallyPriority, TargetPreference};
-use crate::army::{CommanderId, Formation, Side, UnitId, UnitKind};
+use crate::army::{CommanderId, Formation, Side, Unit, UnitId, UnitKind};
 use crate::battlefield::Vec2;
 use crate::events::Response;
 use crate::rules::ironsides::battle::View;
@@ -21,8 +21,13 @@ fn doctrine_of<'a>(v: &View<'a>, u: UnitId) -> &'a DoctrineParams {
 
 /// How much a doctrine likes this enemy as a target: lower is better.
 fn target_score(v: &View, d: &DoctrineParams, from: UnitId, e: UnitId) -> f64 {
-    let enemy = &v.battle.units[usize::from(e)];
-    let dist = v.battle.distance(from, e);
+    let (pref, broken) = score_bias(d, &v.battle.units[usize::from(e)]);
+    v.battle.distance(from, e) + pref + broken
+}
+
+/// The parts of a target's score besides its distance: the doctrine's preference and the
+/// bonus for broken troops.
+fn score_bias(d: &DoctrineParams, enemy: &Unit) -> (f64, f64) {
     let pref = match d.target {
         TargetPreference::Nearest => 0.0,
         TargetPreference::Weakest => f64::from(enemy.cv) * 4.0,
@@ -33,19 +38,51 @@ fn target_score(v: &View, d: &DoctrineParams, from: UnitId, e: UnitId) -> f64 {
         _ => 0.0,
     };
     let broken = if enemy.broken { -3.0 } else { 0.0 };
-    dist + pref + broken
+    (pref, broken)
+}
+
+/// The least `pref + broken` of `score_bias` for any enemy under this doctrine.
+fn least_bias(d: &DoctrineParams) -> f64 {
+    let pref = match d.target {
+        TargetPreference::Nearest | TargetPreference::Weakest => 0.0,
+        TargetPreference::Horse
+        | TargetPreference::Foot
+        | TargetPreference::Guns
+        | TargetPreference::Broken => -12.0,
+    };
+    pref - 3.0
 }
 
 /// The best enemy for a unit, if any.
 fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<UnitId> {
-    let side = v.battle.units[usize::from(u)].side;
-    v.battle
-        .units
-        .iter()
-        .filter(|e| e.side != side && e.is_active())
-        .map(|e| (target_score(v, d, u, e.id), e.id))
-        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-        .map(|(_, e)| e)
+    let b = v.battle;
+    let side = b.units[usize::from(u)].side;
+    let me = b.shape(u);
+    // The least (score, id). Start from the nearest enemy: the best target of most doctrines
+    // and a close bound for the rest. An enemy whose enclosing circle alone scores worse than
+    // the best so far cannot be it (the score is the distance plus fixed terms); the margin
+    // keeps rounding on the safe side.
+    let hint = b.nearest_enemy(u).map(|(_, e)| e);
+    let mut best: Option<(f64, UnitId)> = hint.map(|e| (target_score(v, d, u, e), e));
+    let least = least_bias(d);
+    for s in b.spots(side.other()) {
+        if !s.active || Some(s.id) == hint {
+            continue;
+        }
+        if let Some((bs, _)) = best {
+            let need = bs - least + me.radius + s.radius + 1e-9;
+            let c = s.centre - me.centre;
+            if need < 0.0 || c.dot(c) > need * need {
+                continue;
+            }
+        }
+        let (pref, broken) = score_bias(d, &b.units[usize::from(s.id)]);
+        let score = me.dist(&b.shape(s.id)) + pref + broken;
+        if best.is_none_or(|(bs, id)| score.total_cmp(&bs).then(s.id.cmp(&id)).is_lt()) {
+            best = Some((score, s.id));
+        }
+    }
+    best.map(|(_, e)| e)
 }
 
 /// Whether a unit is held back in its command's second line or reserve.
@@ -65,7 +102,8 @@ fn in_reserve(v: &View, d: &DoctrineParams, u: UnitId) -> bool {
         let ou = &b.units[usize::from(o)];
         n += 1;
         start += u32::from(ou.start_cv);
-        lost += u32::from(ou.start_cv - ou.cv.min(ou.start_cv)) + if ou.is_active() { 0 } else { u32::from(ou.cv) };
+        lost += u32::from(ou.start_cv - ou.cv.min(ou.start_cv))
+            + if ou.is_active() { 0 } else { u32::from(ou.cv) };
         if o != u && ou.is_active() && (b.nearest_enemy_distance(o), o) < (my_d, u) {
             rank += 1;
         }
@@ -85,42 +123,85 @@ impl Doctrine for ParamAi {
         let Some(cmd) = c.command else {
             // The Captain-General watches from behind the centre of his subordinates.
             let (mut s, mut n) = (Vec2::new(0.0, 0.0), 0.0);
-            for o in b.commanders.iter().filter(|o| o.side == c.side && !o.is_captain_general && o.available()) {
+            for o in b
+                .commanders
+                .iter()
+                .filter(|o| o.side == c.side && !o.is_captain_general && o.available())
+            {
                 s = s + o.pos;
                 n += 1.0;
             }
-            let centre = if n > 0.0 { s * (1.0 / n) } else { b.centroid(c.side) };
-            return GeneralOrder { to: centre - fwd * 4.0, attach: None, join: None };
+            let centre = if n > 0.0 {
+                s * (1.0 / n)
+            } else {
+                b.centroid(c.side)
+            };
+            return GeneralOrder {
+                to: centre - fwd * 4.0,
+                attach: None,
+                join: None,
+            };
         };
         let d = command_doctrine(v, cmd);
         let units = &b.commands[usize::from(cmd)].units;
         let (mut s, mut n) = (Vec2::new(0.0, 0.0), 0.0);
-        for &u in units.iter().filter(|&&u| b.units[usize::from(u)].is_active()) {
+        for &u in units
+            .iter()
+            .filter(|&&u| b.units[usize::from(u)].is_active())
+        {
             s = s + b.units[usize::from(u)].pos;
             n += 1.0;
         }
         if n == 0.0 {
-            return GeneralOrder { to: c.pos, attach: None, join: None };
+            return GeneralOrder {
+                to: c.pos,
+                attach: None,
+                join: None,
+            };
         }
         let centre = s * (1.0 / n);
         if d.general_leads {
             // Lead the strongest unit nearest the enemy once battle is near.
             let lead = units
                 .iter()
-                .filter(|&&u| b.units[usize::from(u)].is_active() && !b.units[usize::from(u)].broken)
-                .map(|&u| (b.nearest_enemy_distance(u) - 2.0 * f64::from(b.units[usize::from(u)].cv), u))
+                .filter(|&&u| {
+                    b.units[usize::from(u)].is_active() && !b.units[usize::from(u)].broken
+                })
+                .map(|&u| {
+                    (
+                        b.nearest_enemy_distance(u) - 2.0 * f64::from(b.units[usize::from(u)].cv),
+                        u,
+                    )
+                })
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
                 .map(|(_, u)| u);
             if let Some(u) = lead {
-                if b.nearest_enemy_distance(u) <= d.general_leads_within || c.attached_unit == Some(u) {
-                    return GeneralOrder { to: b.units[usize::from(u)].pos, attach: Some(u), join: None };
+                if b.nearest_enemy_distance(u) <= d.general_leads_within
+                    || c.attached_unit == Some(u)
+                {
+                    return GeneralOrder {
+                        to: b.units[usize::from(u)].pos,
+                        attach: Some(u),
+                        join: None,
+                    };
                 }
             }
         }
-        GeneralOrder { to: centre - fwd * 2.0, attach: None, join: None }
+        GeneralOrder {
+            to: centre - fwd * 2.0,
+            attach: None,
+            join: None,
+        }
     }
 
-    fn split_lps(&mut self, v: &View, _cg: CommanderId, lps: u8, reach: &[bool; 64], out: &mut [u8; 64]) {
+    fn split_lps(
+        &mut self,
+        v: &View,
+        _cg: CommanderId,
+        lps: u8,
+        reach: &[bool; 64],
+        out: &mut [u8; 64],
+    ) {
         *out = [0; 64];
         // Need: units able to act, more for damaged ones.
         let mut need = [0u32; 64];
@@ -136,7 +217,9 @@ impl Doctrine for ParamAi {
             }
         }
         for _ in 0..lps {
-            let best = (0..64).filter(|&i| reach[i] && need[i] > 0).max_by_key(|&i| (need[i] * 8 / (u32::from(out[i]) + 1), std::cmp::Reverse(i)));
+            let best = (0..64)
+                .filter(|&i| reach[i] && need[i] > 0)
+                .max_by_key(|&i| (need[i] * 8 / (u32::from(out[i]) + 1), std::cmp::Reverse(i)));
             match best {
                 Some(i) => out[i] += 1,
                 None => break,
@@ -157,7 +240,11 @@ impl Doctrine for ParamAi {
         let d = doctrine_of(v, u);
         let unit = &v.battle.units[usize::from(u)];
         let missing = unit.start_cv.saturating_sub(unit.cv);
-        if d.aggression >= 0.9 && v.battle.nearest_enemy_distance(u) < 12.0 { missing.min(1) } else { missing.min(3) }
+        if d.aggression >= 0.9 && v.battle.nearest_enemy_distance(u) < 12.0 {
+            missing.min(1)
+        } else {
+            missing.min(3)
+        }
     }
 
     fn rerolls_on_rally(&mut self, v: &View, u: UnitId) -> bool {
@@ -170,26 +257,48 @@ impl Doctrine for ParamAi {
         let d = doctrine_of(v, u);
         let fwd = forward(v, unit.side);
         if unit.kind.is_gun() {
-            return if unit.formation == Formation::Limbered { Order::Unlimber } else { Order::Hold };
+            return if unit.formation == Formation::Limbered {
+                Order::Unlimber
+            } else {
+                Order::Hold
+            };
         }
         if unit.broken {
             return Order::Hold;
         }
         if unit.cv <= d.pull_back_cv && b.nearest_enemy_distance(u) < 10.0 {
-            return Order::FallBack { to: unit.pos - fwd * 10.0 };
+            return Order::FallBack {
+                to: unit.pos - fwd * 10.0,
+            };
         }
-        let Some(t) = best_target(v, d, u) else { return Order::Hold };
+        let Some(t) = best_target(v, d, u) else {
+            return Order::Hold;
+        };
         let target = &b.units[usize::from(t)];
         let dist = b.distance(u, t);
         // Foot in hedgehog goes back to line when no horse threatens.
         if unit.formation == Formation::Hedgehog {
-            let horse_near = b.units.iter().any(|e| e.side != unit.side && e.is_active() && e.is_cavalry() && b.distance(u, e.id) < 12.0);
-            return if horse_near { Order::Hold } else { Order::Form(Formation::Line) };
+            let horse_near = b.units.iter().any(|e| {
+                e.side != unit.side
+                    && e.is_active()
+                    && e.is_cavalry()
+                    && b.closer_than(u, e.id, 12.0)
+            });
+            return if horse_near {
+                Order::Hold
+            } else {
+                Order::Form(Formation::Line)
+            };
         }
-        if b.turn < d.advance_from_turn && !(d.hold_ground_within > 0.0 && dist <= d.hold_ground_within) {
+        if b.turn < d.advance_from_turn
+            && !(d.hold_ground_within > 0.0 && dist <= d.hold_ground_within)
+        {
             return Order::Hold;
         }
-        if d.hold_ground_within > 0.0 && dist > d.hold_ground_within && b.turn < d.advance_from_turn.max(1) {
+        if d.hold_ground_within > 0.0
+            && dist > d.hold_ground_within
+            && b.turn < d.advance_from_turn.max(1)
+        {
             return Order::Hold;
         }
         if in_reserve(v, d, u) {
@@ -203,23 +312,32 @@ impl Doctrine for ParamAi {
             return match first {
                 Some((gap, o)) if gap > d.second_line_distance + 1.5 => {
                     let to = b.units[usize::from(o)].pos - fwd * d.second_line_distance;
-                    Order::Advance { to: Vec2::new(to.x, to.y) }
+                    Order::Advance {
+                        to: Vec2::new(to.x, to.y),
+                    }
                 }
                 _ => Order::Hold,
             };
         }
         // Skirmishers and dragoons fight on foot at musket range.
-        if unit.kind == UnitKind::Dragoons && unit.formation != Formation::Dismounted && dist < 8.0 {
+        if unit.kind == UnitKind::Dragoons && unit.formation != Formation::Dismounted && dist < 8.0
+        {
             return Order::Form(Formation::Dismounted);
         }
         if unit.is_skirmisher() {
             let long = v.setup.rules.fire.ranges.skirmishers.long;
-            return if dist > long { Order::Advance { to: target.pos } } else { Order::Hold };
+            return if dist > long {
+                Order::Advance { to: target.pos }
+            } else {
+                Order::Hold
+            };
         }
         // Charge: not foot against horse, strong enough, within reach this turn.
         let reach = movement::move_allowance(&v.setup.rules, unit, false);
         let ratio = f64::from(unit.cv) / f64::from(target.cv.max(1));
-        let may_charge = !(unit.kind.is_foot() && target.is_cavalry()) && unit.cv >= d.charge_min_cv && (!d.attack_only_broken || target.broken || target.cv <= 2);
+        let may_charge = !(unit.kind.is_foot() && target.is_cavalry())
+            && unit.cv >= d.charge_min_cv
+            && (!d.attack_only_broken || target.broken || target.cv <= 2);
         if may_charge && dist <= reach && ratio >= d.charge_ratio && !unit.disordered {
             return Order::Charge { target: t };
         }
@@ -238,16 +356,27 @@ impl Doctrine for ParamAi {
         let b = v.battle;
         let unit = &b.units[usize::from(u)];
         // Keep the last shot for a charge when enemy horse is close.
-        let shots_left = crate::rules::ironsides::fire::shots_per_turn(&v.setup.rules, unit).saturating_sub(unit.shots_fired);
-        let horse_close = b.units.iter().any(|e| e.side != unit.side && e.is_active() && e.is_cavalry() && b.distance(u, e.id) < 14.0);
+        let shots_left = crate::rules::ironsides::fire::shots_per_turn(&v.setup.rules, unit)
+            .saturating_sub(unit.shots_fired);
+        let horse_close = b.units.iter().any(|e| {
+            e.side != unit.side && e.is_active() && e.is_cavalry() && b.closer_than(u, e.id, 14.0)
+        });
         if shots_left <= 1 && horse_close {
             return None;
         }
-        candidates.iter().copied().min_by(|&a, &c| target_score(v, d, u, a).total_cmp(&target_score(v, d, u, c)).then(a.cmp(&c)))
+        candidates.iter().copied().min_by(|&a, &c| {
+            target_score(v, d, u, a)
+                .total_cmp(&target_score(v, d, u, c))
+                .then(a.cmp(&c))
+        })
     }
 
     fn reaction_rerolls(&mut self, v: &View, u: UnitId, available: u8) -> u8 {
-        if doctrine_of(v, u).rerolls_on_reaction { available } else { 0 }
+        if doctrine_of(v, u).rerolls_on_reaction {
+            available
+        } else {
+            0
+        }
     }
 
     fn standoff(&mut self, v: &View, target: UnitId, charger: UnitId) -> f64 {
@@ -256,7 +385,11 @@ impl Doctrine for ParamAi {
         if t.is_cavalry() && d.countercharge {
             return 6.0_f64.max(d.standoff_default);
         }
-        if v.battle.units[usize::from(charger)].is_cavalry() { d.standoff_vs_horse } else { d.standoff_default }
+        if v.battle.units[usize::from(charger)].is_cavalry() {
+            d.standoff_vs_horse
+        } else {
+            d.standoff_default
+        }
     }
 
     fn responses(&mut self, v: &View, u: UnitId, charger: UnitId) -> Responses {
@@ -307,8 +440,14 @@ impl Doctrine for ParamAi {
 
     fn opportunity_charge(&mut self, v: &View, u: UnitId, enemy: UnitId) -> bool {
         let d = doctrine_of(v, u);
-        let (me, e) = (&v.battle.units[usize::from(u)], &v.battle.units[usize::from(enemy)]);
-        d.support_charges && d.aggression >= 0.8 && me.cv >= d.charge_min_cv && f64::from(me.cv) / f64::from(e.cv.max(1)) >= d.charge_ratio
+        let (me, e) = (
+            &v.battle.units[usize::from(u)],
+            &v.battle.units[usize::from(enemy)],
+        );
+        d.support_charges
+            && d.aggression >= 0.8
+            && me.cv >= d.charge_min_cv
+            && f64::from(me.cv) / f64::from(e.cv.max(1)) >= d.charge_ratio
     }
 
     fn retreat_distance(&mut self, v: &View, u: UnitId) -> f64 {

@@ -218,7 +218,7 @@ impl Battle {
                     let u = &mut self.units[usize::from(target)];
                     u.facing = (plan.start - u.pos).facing();
                     refaced = true;
-                    self.moved_something();
+                    self.moved(target);
                 }
                 Response::ChangeFormation => {
                     let vs_horse = self.units[usize::from(charger)].is_cavalry();
@@ -229,7 +229,7 @@ impl Battle {
                     } else if u.kind == UnitKind::Dragoons {
                         u.formation = Formation::Dismounted;
                     }
-                    self.moved_something();
+                    self.moved(target);
                 }
                 Response::FormUp => self.units[usize::from(target)].disordered = false,
                 Response::Fire => {
@@ -361,13 +361,13 @@ impl Battle {
                 let c = self.units[usize::from(charger)].pos;
                 let u = &mut self.units[i];
                 u.facing = (c - u.pos).facing();
-                self.moved_something();
+                self.moved(id);
             } else if ok >= 1 {
                 // Only enough to reface (E15).
                 let c = self.units[usize::from(charger)].pos;
                 let u = &mut self.units[i];
                 u.facing = (c - u.pos).facing();
-                self.moved_something();
+                self.moved(id);
             }
         }
         n
@@ -388,6 +388,6 @@ impl Battle {
         u.pos = pos;
         u.facing = (t.centre - pos).facing();
         u.moved = true;
-        self.moved_something();
+        self.moved(charger);
     }
 }

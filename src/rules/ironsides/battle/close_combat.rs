@@ -54,6 +54,14 @@ impl Battle {
                 }
             }
         }
+        // Pistols may have finished one side before the lines meet: then there is no melee.
+        if !self.units[usize::from(a0)].is_active()
+            || def
+                .iter()
+                .all(|f| !self.units[usize::from(f.id)].is_active())
+        {
+            return;
+        }
         // The flank attacker strikes first: the defenders' losses apply before they roll.
         let (a_dice, a_hits) = self.strike(setup, att, d0, Role::Attacker, flank, pistol[0], dice);
         if flank {
@@ -279,7 +287,7 @@ impl Battle {
                     let w = &mut self.units[usize::from(w0)];
                     if f.id == l0 && w.is_active() && !w.is_cavalry() {
                         w.pos = old;
-                        self.moved_something();
+                        self.moved(w0);
                     }
                 }
                 CombatResult::Rout => self.rout(setup, f.id, dice, ai, obs),

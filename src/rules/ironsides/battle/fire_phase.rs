@@ -52,16 +52,15 @@ impl Battle {
             };
             let id = i as UnitId;
             candidates.clear();
-            for e in &self.units {
-                if e.side != firing
-                    && e.is_active()
-                    && !e.pinned
-                    && self.in_front_arc(id, e.id)
-                    && self.distance(id, e.id) <= reach
+            let me = self.shape(id);
+            self.for_near(&me, firing.other(), reach, |e| {
+                if !self.units[usize::from(e)].pinned
+                    && me.dist(&self.shape(e)) <= reach
+                    && self.in_front_arc(id, e)
                 {
-                    candidates.push(e.id);
+                    candidates.push(e);
                 }
-            }
+            });
             if candidates.is_empty() {
                 continue;
             }

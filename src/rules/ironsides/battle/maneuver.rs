@@ -5,7 +5,7 @@
 use super::{Battle, View, emit};
 use crate::army::{Formation, UnitId, UnitKind};
 use crate::battlefield::Vec2;
-use crate::battlefield::geometry::{HalfAngle, march_first_within, within_arc};
+use crate::battlefield::geometry::{HalfAngle, dist_point_segment, march_first_within, within_arc};
 use crate::dice::DiceSource;
 use crate::doctrine::{Doctrine, Order};
 use crate::events::{Event, Observer, ReactionCause, ReactionResult};
@@ -270,17 +270,23 @@ impl Battle {
                 continue;
             }
             let reach = charge_rules::countercharge_reach(rules, u);
-            let target = self
-                .units
-                .iter()
-                .filter(|e| {
-                    e.side != side && e.is_active() && !e.pinned && self.in_front_arc(id, e.id)
-                })
-                .map(|e| (self.distance(id, e.id), e.id))
-                .filter(|&(d, e)| {
-                    d <= reach && !self.charges.iter().any(|c| c.target == e || c.charger == e)
-                })
-                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            // The nearest enemy within reach in the front arc, not already in a charge (ties
+            // to the lower id: they come in id order).
+            let me = self.shape(id);
+            let mut target: Option<(f64, UnitId)> = None;
+            self.for_near(&me, side.other(), reach, |e| {
+                if self.units[usize::from(e)].pinned {
+                    return;
+                }
+                let d = me.dist(&self.shape(e));
+                if d <= reach
+                    && target.is_none_or(|(best, _)| d < best)
+                    && self.in_front_arc(id, e)
+                    && !self.charges.iter().any(|c| c.target == e || c.charger == e)
+                {
+                    target = Some((d, e));
+                }
+            });
             let Some((dist, enemy)) = target else {
                 continue;
             };
@@ -425,7 +431,7 @@ impl Battle {
                     u.frontage = 2.0;
                 }
                 u.moved = true;
-                self.moved_something();
+                self.moved(id);
                 emit(obs, Event::FormationChanged { unit: id });
                 (left - movement::formation_change_cost(rules)).max(0.0)
             }
@@ -492,7 +498,7 @@ impl Battle {
         if !away && self.wheels(id, to) {
             allowance -= movement::formation_change_cost(rules);
             self.units[usize::from(id)].facing = dir.facing();
-            self.moved_something();
+            self.moved(id);
             if allowance <= 0.0 {
                 self.units[usize::from(id)].moved = true;
                 return 0.0;
@@ -524,7 +530,7 @@ impl Battle {
         if leg.disordered {
             u.disordered = true;
         }
-        self.moved_something();
+        self.moved(id);
         emit(
             obs,
             Event::Moved {
@@ -555,48 +561,66 @@ impl Battle {
         let mut best = len;
         let enemy_near =
             self.nearest_enemy_distance(id) < rules.movement.interpenetration_enemy_distance;
-        for e in &self.units {
-            if !e.is_active() || e.id == id {
+        // Friends matter only while the enemy is near; enemies unless moving away. The order
+        // does not matter: the run is cut short to the least of what each unit allows.
+        let friends = (enemy_near && !away).then_some(u.side);
+        let enemies = (!away).then_some(u.side.other());
+        for spot in [friends, enemies]
+            .into_iter()
+            .flatten()
+            .flat_map(|s| self.spots(s))
+        {
+            if best <= 0.0 {
+                break; // nothing can shorten the run further
+            }
+            if !spot.active || spot.id == id {
+                continue;
+            }
+            let e = &self.units[usize::from(spot.id)];
+            let enemy = e.side != u.side;
+            // The fire zone an enemy could halt it at, and so the largest limit that can apply.
+            let shooter = enemy && stop_at_bands && fire::has_shot(rules, e) && !e.is_cavalry();
+            let zone = if shooter {
+                fire::range_band(rules, e)
+            } else {
+                None
+            };
+            let most = match (enemy, zone) {
+                (false, _) => 0.0,
+                (true, None) => ADVANCE_GAP,
+                (true, Some(b)) => ADVANCE_GAP.max(b.long).max(b.short),
+            };
+            // Nowhere on the path, from where it stands to `best`, can it come within any limit.
+            let end = start.centre + dir * best;
+            if dist_point_segment(spot.centre, start.centre, end) - start.radius - spot.radius
+                > most + 1e-6
+            {
                 continue;
             }
             let er = self.shape(e.id);
             if start.dist_lower_bound(&er) > len + 25.0 {
                 continue;
             }
+            // It halts at the zone only if the shooter faces it.
+            let band = zone.filter(|_| self.in_front_arc(e.id, id));
             let d0 = start.dist(&er);
             if d0 > len + 25.0 {
                 continue;
             }
-            let limit = if e.side != u.side {
-                if away {
-                    continue;
-                }
-                let mut lim = ADVANCE_GAP;
-                if stop_at_bands
-                    && fire::has_shot(rules, e)
-                    && !e.is_cavalry()
-                    && self.in_front_arc(e.id, id)
-                {
-                    if let Some(b) = fire::range_band(rules, e) {
-                        // Halt at the long range limit; already within it, go on to short range.
-                        let band = if b.long > 0.0 && d0 > b.long {
-                            b.long
-                        } else if d0 > b.short {
-                            b.short
-                        } else {
-                            0.0
-                        };
-                        lim = lim.max(band);
-                    }
-                }
-                lim
-            } else if enemy_near && !away {
-                0.0
-            } else {
-                continue;
+            let limit = match band {
+                // Halt at the long range limit; already within it, go on to short range.
+                Some(b) => ADVANCE_GAP.max(if b.long > 0.0 && d0 > b.long {
+                    b.long
+                } else if d0 > b.short {
+                    b.short
+                } else {
+                    0.0
+                }),
+                None if enemy => ADVANCE_GAP,
+                None => 0.0,
             };
             if d0 <= limit + 1e-6 {
-                if e.side != u.side || limit > 0.0 {
+                if enemy || limit > 0.0 {
                     // Already at (or inside) this limit: may not close further on it.
                     let ahead = (er.centre - start.centre).dot(dir) > 0.0;
                     if ahead {
@@ -607,13 +631,10 @@ impl Battle {
             }
             // March along in half-inch steps (the last cut short at `best`) to find where the
             // limit is first reached; halt at the step before.
-            if best > 0.0 {
-                let last = (best / MARCH_STEP).ceil() as u64;
-                let fast = march_first_within(&start, dir, &er, limit, MARCH_STEP, 1, last, best)
-                    .map(|k| MARCH_STEP * (k - 1) as f64);
-                if let Some(t) = fast {
-                    best = t;
-                }
+            let last = (best / MARCH_STEP).ceil() as u64;
+            if let Some(k) = march_first_within(&start, dir, &er, limit, MARCH_STEP, 1, last, best)
+            {
+                best = MARCH_STEP * (k - 1) as f64;
             }
         }
         // Stay on the table unless moving away (routs and retreats may leave it elsewhere).
@@ -639,7 +660,7 @@ impl Battle {
         u.pos = c + dir * step;
         u.facing = dir.facing();
         u.moved = true;
-        self.moved_something();
+        self.moved(charger);
     }
 }
 

@@ -3,6 +3,7 @@
 //! A [`Battle`] is allocated once per thread and reused for every battle (`reset` copies the
 //! template into the buffers it already has), so fighting a battle allocates nothing.
 
+mod cache;
 mod charges;
 mod close_combat;
 pub mod command;
@@ -10,11 +11,9 @@ mod fire_phase;
 mod maneuver;
 mod routs;
 
-use std::cell::Cell;
-
 use crate::army::{Command, CommandId, Commander, CommanderId, Side, Unit, UnitId, UnitStatus};
 use crate::battlefield::Vec2;
-use crate::battlefield::geometry::{HalfAngle, Rect, Shape, within_arc};
+use crate::battlefield::geometry::{HalfAngle, Rect, within_arc};
 use crate::dice::{DiceSource, SeededDice, StreamDice};
 use crate::doctrine::{Doctrine, ParamAi};
 use crate::events::{Event, LossCause, Observer, Outcome};
@@ -55,43 +54,6 @@ pub(crate) const FRONT_ARC: HalfAngle = HalfAngle {
     cos: 0.42177145041023634,
 };
 
-/// A unit's facing vector and enclosing radius, with the facing, frontage and depth they were
-/// worked out for: a cache that checks its own key, so nothing that moves a unit need tell it.
-#[derive(Debug, Clone, Copy)]
-struct Geo {
-    facing: u64,
-    frontage: u64,
-    depth: u64,
-    fwd: Vec2,
-    radius: f64,
-}
-
-impl Geo {
-    const EMPTY: Geo = Geo {
-        facing: u64::MAX,
-        frontage: u64::MAX,
-        depth: u64::MAX,
-        fwd: Vec2::new(0.0, 1.0),
-        radius: 0.0,
-    };
-    #[inline]
-    fn of(u: &Unit) -> Geo {
-        Geo {
-            facing: u.facing.to_bits(),
-            frontage: u.frontage.to_bits(),
-            depth: u.depth.to_bits(),
-            fwd: Vec2::from_facing(u.facing),
-            radius: Shape::radius_of(u.frontage, u.depth),
-        }
-    }
-    #[inline]
-    fn fits(&self, u: &Unit) -> bool {
-        self.facing == u.facing.to_bits()
-            && self.frontage == u.frontage.to_bits()
-            && self.depth == u.depth.to_bits()
-    }
-}
-
 /// How a battle ended.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BattleSummary {
@@ -131,16 +93,8 @@ pub struct Battle {
     pub(crate) dice_rolled_start: u64,
     /// The battle's dice streams (reused buffer).
     dice: StreamDice,
-    /// Each unit's facing vector, checked against its facing before use.
-    geo: Vec<Cell<Geo>>,
-    /// Answers to `nearest_enemy_distance` and the side centroids, valid while `epoch` stands.
-    near: Vec<Cell<(u64, f64)>>,
-    centroids: Cell<(u64, [Vec2; 2])>,
-    /// Counts changes to where units stand, face or whether they are on the table; bumped by
-    /// every such change the engine makes. The caches above answer only while it holds still,
-    /// and only inside a half-turn (`caching`), so outside callers always get fresh answers.
-    epoch: u64,
-    caching: bool,
+    /// What the engine remembers about where units stand (see `cache`).
+    pub(crate) cache: cache::Caches,
 }
 
 /// What a doctrine may read: the battle as it stands and the set-up. Never the dice.
@@ -168,20 +122,8 @@ impl Battle {
             camps_taken: 0,
             dice_rolled_start: 0,
             dice: StreamDice::default(),
-            geo: vec![Cell::new(Geo::EMPTY); setup.units.len()],
-            near: vec![Cell::new((u64::MAX, 0.0)); setup.units.len()],
-            centroids: Cell::new((u64::MAX, [Vec2::new(0.0, 0.0); 2])),
-            epoch: 0,
-            caching: false,
+            cache: cache::Caches::new(setup.units.len()),
         }
-    }
-
-    /// Records that a unit moved, turned, changed frontage or left the table: cached distances
-    /// are stale. Every write to a unit's `pos`, `facing`, `frontage`, `depth` or `status` in the
-    /// engine is followed by this.
-    #[inline]
-    pub(crate) fn moved_something(&mut self) {
-        self.epoch = self.epoch.wrapping_add(1);
     }
 
     /// Resets to the set-up and rolls this battle's randomised ratings and generals on their own
@@ -203,11 +145,7 @@ impl Battle {
         } else {
             self.commands.clone_from(&setup.commands);
         }
-        self.geo.resize(self.units.len(), Cell::new(Geo::EMPTY));
-        self.near
-            .resize(self.units.len(), Cell::new((u64::MAX, 0.0)));
-        self.moved_something();
-        self.caching = false;
+        self.cache.fit(self.units.len());
         self.turn = 0;
         self.outcome = None;
         self.charges.clear();
@@ -352,9 +290,8 @@ impl Battle {
         for u in self.units.iter_mut().filter(|u| u.side == side) {
             u.moved = false;
         }
-        // Distances may be kept from here to the end of the half-turn, until something moves.
-        self.moved_something();
-        self.caching = true;
+        // Answers about where units stand may be kept from here to the end of the half-turn.
+        self.begin_caching();
         self.move_generals(setup, ai, obs); // step 2
         self.leadership(setup, dice, ai, obs); // steps 3-4
         self.rallies(setup, dice, ai, obs); // steps 5-6 (and pursuers' halt tests)
@@ -366,7 +303,7 @@ impl Battle {
         self.resolve_charges(setup, dice, ai, obs); // steps 13-15
         self.continuing_melees(setup, dice, ai, obs); // pinned units fight on
         self.end_of_half(setup);
-        self.caching = false;
+        self.end_caching();
     }
 
     /// Units that spent a whole half-turn out of contact stop being broken; moves spent by
@@ -377,11 +314,13 @@ impl Battle {
             if self.units[i].side != side || !self.units[i].is_active() {
                 continue;
             }
-            let near = self.nearest_enemy_distance(i as UnitId);
+            if self.units[i].pinned {
+                self.units[i].turns_out_of_contact = 0;
+                continue;
+            }
+            let in_contact = self.enemy_within(i as UnitId, 1.0);
             let u = &mut self.units[i];
-            if u.pinned {
-                u.turns_out_of_contact = 0;
-            } else if near > 1.0 {
+            if !in_contact {
                 u.turns_out_of_contact = u.turns_out_of_contact.saturating_add(1);
                 if u.broken && u.turns_out_of_contact >= 2 && !u.halt_next_turn {
                     u.broken = false;
@@ -448,33 +387,6 @@ impl Battle {
         }
     }
 
-    /// A unit's rectangle with its facing vector (from the cache when the facing is unchanged).
-    #[inline]
-    pub fn shape(&self, id: UnitId) -> Shape {
-        let i = usize::from(id);
-        let u = &self.units[i];
-        let g = match self.geo.get(i) {
-            Some(c) => {
-                let g = c.get();
-                if g.fits(u) {
-                    g
-                } else {
-                    let g = Geo::of(u);
-                    c.set(g);
-                    g
-                }
-            }
-            None => Geo::of(u),
-        };
-        Shape {
-            centre: u.pos,
-            fwd: g.fwd,
-            half_depth: u.depth / 2.0,
-            half_frontage: u.frontage / 2.0,
-            radius: g.radius,
-        }
-    }
-
     /// A unit's facing vector.
     #[inline]
     pub fn facing_vector(&self, id: UnitId) -> Vec2 {
@@ -498,45 +410,6 @@ impl Battle {
     pub fn closer_than(&self, a: UnitId, b: UnitId, limit: f64) -> bool {
         let (sa, sb) = (self.shape(a), self.shape(b));
         sa.dist_lower_bound(&sb) < limit && sa.dist(&sb) < limit
-    }
-
-    /// Distance to the nearest active enemy unit (infinity if none). Inside a half-turn the
-    /// answer is kept until a unit moves.
-    pub fn nearest_enemy_distance(&self, id: UnitId) -> f64 {
-        let i = usize::from(id);
-        if self.caching
-            && let Some(c) = self.near.get(i)
-        {
-            let (epoch, d) = c.get();
-            if epoch == self.epoch {
-                return d;
-            }
-            let d = self.nearest_enemy_scan(id);
-            c.set((self.epoch, d));
-            return d;
-        }
-        self.nearest_enemy_scan(id)
-    }
-
-    /// The least distance to an active enemy, skipping enemies whose enclosing circles are
-    /// already farther than the best found (the same answer as measuring every one).
-    fn nearest_enemy_scan(&self, id: UnitId) -> f64 {
-        let side = self.units[usize::from(id)].side;
-        let me = self.shape(id);
-        let mut best = f64::INFINITY;
-        for e in &self.units {
-            if e.side == side || !e.is_active() {
-                continue;
-            }
-            let s = self.shape(e.id);
-            let reach = best + me.radius + s.radius;
-            let d = s.centre - me.centre;
-            if d.dot(d) >= reach * reach {
-                continue;
-            }
-            best = best.min(me.dist(&s));
-        }
-        best
     }
 
     /// Whether `target`'s nearest point lies inside `from`'s front arc (45 degrees each side).
@@ -665,14 +538,14 @@ impl Battle {
         u.status = UnitStatus::Destroyed;
         u.pinned = false;
         u.engaged_with = None;
-        self.moved_something();
+        self.moved(id);
         emit(obs, Event::Disintegrated { unit: id });
         self.unit_gone(setup, id);
     }
 
     /// A unit has left the fight: free whoever was locked with it, send its general back.
     pub fn unit_gone(&mut self, setup: &BattleSetup, id: UnitId) {
-        self.moved_something();
+        self.moved(id);
         for o in &mut self.units {
             if o.engaged_with == Some(id) {
                 o.engaged_with = None;
@@ -707,36 +580,6 @@ impl Battle {
             );
         }
         g
-    }
-
-    /// The centre of a side's active units (for generals and pursuers with nowhere to go).
-    pub fn centroid(&self, side: Side) -> Vec2 {
-        if self.caching {
-            let (epoch, c) = self.centroids.get();
-            if epoch == self.epoch {
-                return c[side.index()];
-            }
-            let c = [
-                self.centroid_scan(Side::Parliament),
-                self.centroid_scan(Side::Royalist),
-            ];
-            self.centroids.set((self.epoch, c));
-            return c[side.index()];
-        }
-        self.centroid_scan(side)
-    }
-
-    fn centroid_scan(&self, side: Side) -> Vec2 {
-        let (mut s, mut n) = (Vec2::new(0.0, 0.0), 0.0);
-        for u in self
-            .units
-            .iter()
-            .filter(|u| u.side == side && u.is_active())
-        {
-            s = s + u.pos;
-            n += 1.0;
-        }
-        if n > 0.0 { s * (1.0 / n) } else { s }
     }
 }
 

@@ -32,7 +32,7 @@ impl Battle {
         u.engaged_with = None;
         u.moved = true;
         let to = u.pos;
-        self.moved_something();
+        self.moved(id);
         emit(obs, Event::Retreat { unit: id, distance });
         emit(
             obs,
@@ -95,7 +95,7 @@ impl Battle {
         if u.kind.is_gun() {
             u.status = UnitStatus::Abandoned;
         }
-        self.moved_something();
+        self.moved(id);
         emit(obs, Event::Rout { unit: id, distance });
         emit(
             obs,
@@ -146,7 +146,7 @@ impl Battle {
             return false;
         }
         self.units[usize::from(id)].status = status;
-        self.moved_something();
+        self.moved(id);
         match status {
             UnitStatus::LostToPursuit => emit(
                 obs,
@@ -332,7 +332,7 @@ impl Battle {
         u.facing = dir.facing();
         u.moved = true;
         let to = u.pos;
-        self.moved_something();
+        self.moved(id);
         emit(
             obs,
             Event::Moved {
