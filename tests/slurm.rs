@@ -413,9 +413,6 @@ fn a_slurm_job_array_merges_into_the_files_of_one_run_and_a_failed_shard_blocks_
         Ok(l) => l,
         Err(why) => return skip(&why),
     };
-    let root = std::env::temp_dir().join(format!("ecw-sim-slurm-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
 
     // Start the cluster (installing Slurm if need be).
     let was_running = slurmctld_running();
@@ -459,6 +456,9 @@ fn a_slurm_job_array_merges_into_the_files_of_one_run_and_a_failed_shard_blocks_
         script.display()
     ));
 
+    let root = std::env::temp_dir().join(format!("ecw-sim-slurm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
     // The binary the jobs run, copied so a rebuild meanwhile cannot change it under them,
     // and the single run they must match.
     let bin = root.join("bin/ecw-sim");
