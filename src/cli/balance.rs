@@ -1,8 +1,7 @@
 //! `ecw-sim balance`: mirror-image battles between two rows of the ratings table, one row of
 //! `balance.csv` per pair of rows.
 
-use std::path::PathBuf;
-
+use super::compare::RunOptions;
 use crate::error::{Error, Result};
 use crate::report::thousands;
 use crate::runner;
@@ -20,48 +19,33 @@ pub struct Args {
     /// The arms rated from the rows by a roll each battle; the others take the row's standard CV
     #[arg(long, default_value = "foot,horse,dragoons,artillery")]
     pub arms: String,
-    /// Battles per pair of rows (half of them with the rows swapped between the armies)
-    #[arg(long, default_value_t = 10_000)]
-    pub battles: u64,
-    /// Master seed: battle i is fought from a seed made of this and i alone
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads [default: every core]
-    #[arg(long)]
-    pub threads: Option<usize>,
     /// The mirror-image armies and ground: a scenario file or built-in name
     #[arg(long, default_value = "balance_template")]
     pub template: String,
     /// Override a value of the template
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub set: Vec<String>,
-    /// Output folder for balance.csv [default: output/balance-<seed>/]
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// No progress bar and no summary
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub run: RunOptions,
 }
 
 pub fn run(args: Args) -> Result<()> {
     let stop = runner::ctrl_c_flag();
-    let plan = whatif::plan(args.seed, args.battles, args.threads)?;
+    let plan = args.run.plan()?;
     let arms = whatif::parse_arms(&args.arms)?;
     let a = whatif::parse_rows("--side-a", &args.side_a)?;
     let b = whatif::parse_rows("--side-b", &args.side_b)?;
     let pairs = whatif::pair_rows(&a, &b)?;
-    let template = Scenario::open(&args.template, &args.set)?.setup()?;
+    let scenario = Scenario::open(&args.template, &args.set)?;
+    let template = scenario.setup()?;
     let setups = pairs
         .iter()
         .map(|(a, b)| whatif::mirror_setups(&template, a, b, &arms))
         .collect::<Result<Vec<_>>>()?;
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("output").join(format!("balance-{}", args.seed)));
+    let out = args.run.out_or("balance", &scenario);
     whatif::check_out(&out)?;
 
-    let progress = runner::progress_bar(plan.battles * pairs.len() as u64, !args.quiet);
+    let progress = runner::progress_bar(plan.battles * pairs.len() as u64, !args.run.quiet);
     let mut results: Vec<(Row, Row, BalanceCounts)> = Vec::with_capacity(pairs.len());
     let mut seconds = 0.0;
     for ((a, b), pair) in pairs.iter().zip(&setups) {
@@ -82,7 +66,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     let csv = whatif::balance_csv(&arms, &results);
     let path = whatif::write_result(&out, "balance.csv", &csv)?;
-    if !args.quiet {
+    if !args.run.quiet {
         println!(
             "{}: {} battles per pair of rows (rows swapped between the armies in every other battle), {} rated by the rows, seed {} ({seconds:.1} s on {} threads)",
             template.name,

@@ -30,7 +30,15 @@ pub struct Args {
     /// armies have one) (repeatable)
     #[arg(long = "unit", value_name = "NAME")]
     pub units: Vec<String>,
-    /// Battles fought by each version
+    #[command(flatten)]
+    pub run: RunOptions,
+}
+
+/// What every what-if command takes: how many battles, from which seed, on how many threads,
+/// where the result goes, and whether to print.
+#[derive(Debug, clap::Args)]
+pub struct RunOptions {
+    /// Battles fought by each version (grid point, pair of rows)
     #[arg(long, default_value_t = 10_000)]
     pub battles: u64,
     /// Master seed: battle i of every version is fought from a seed made of this and i alone
@@ -39,12 +47,28 @@ pub struct Args {
     /// Worker threads [default: every core]
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output folder for compare.csv [default: output/compare-<scenario>-<seed>/]
+    /// Output folder [default: output/<command>-<scenario>-<seed>/]
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// No progress bar and no summary
     #[arg(long)]
     pub quiet: bool,
+}
+
+impl RunOptions {
+    /// The run's plan (checked).
+    pub fn plan(&self) -> Result<runner::RunPlan> {
+        whatif::plan(self.seed, self.battles, self.threads)
+    }
+
+    /// `--out`, else `output/<command>-<default run folder of the scenario>`.
+    pub fn out_or(&self, command: &str, scenario: &Scenario) -> PathBuf {
+        self.out.clone().unwrap_or_else(|| {
+            let stem = default_out(scenario, self.seed);
+            let leaf = stem.file_name().map(|f| f.to_string_lossy().into_owned());
+            PathBuf::from("output").join(format!("{command}-{}", leaf.unwrap_or_default()))
+        })
+    }
 }
 
 /// A version of the battle: name, how it differs, set-up.
@@ -72,7 +96,7 @@ fn sets(overrides: &[String]) -> String {
 
 pub fn run(args: Args) -> Result<()> {
     let stop = runner::ctrl_c_flag();
-    let plan = whatif::plan(args.seed, args.battles, args.threads)?;
+    let plan = args.run.plan()?;
     if args.variants.is_empty() && args.against.is_empty() {
         return Err(Error::Usage(
             "compare needs at least one --variant NAME:PATH=VALUE or --against SCENARIO".into(),
@@ -127,22 +151,18 @@ pub fn run(args: Args) -> Result<()> {
                 .map_err(|m| Error::Usage(format!("--unit {u}: {m} (version {})", v.name)))?;
         }
     }
-    let out = args.out.clone().unwrap_or_else(|| {
-        let stem = default_out(&base_scenario, args.seed);
-        let leaf = stem.file_name().map(|f| f.to_string_lossy().into_owned());
-        PathBuf::from("output").join(format!("compare-{}", leaf.unwrap_or_default()))
-    });
+    let out = args.run.out_or("compare", &base_scenario);
     whatif::check_out(&out)?;
 
     let setups: Vec<&BattleSetup> = versions.iter().map(|v| &v.setup).collect();
-    let progress = runner::progress_bar(plan.battles, !args.quiet);
+    let progress = runner::progress_bar(plan.battles, !args.run.quiet);
     let result = whatif::fight(&plan, &setups, &measures, &progress, stop);
     progress.finish_and_clear();
     let output = result?;
     let names: Vec<String> = versions.iter().map(|v| v.name.clone()).collect();
     let csv = whatif::compare_csv(&names, &measures, &output.sums);
     let path = whatif::write_result(&out, "compare.csv", &csv)?;
-    if !args.quiet {
+    if !args.run.quiet {
         let descriptions: Vec<String> = versions.iter().map(|v| v.description.clone()).collect();
         println!(
             "{}: the baseline and {} variant{} on common random numbers, {} battles each, seed {} ({:.1} s on {} threads)",

@@ -1,9 +1,7 @@
 //! `ecw-sim sweep`: a grid of scenario values (every combination of each `--param`'s values),
 //! every point fought on the same battles, into one tidy `sweep.csv`.
 
-use std::path::PathBuf;
-
-use super::run::default_out;
+use super::compare::RunOptions;
 use crate::error::{Error, Result};
 use crate::report::thousands;
 use crate::runner;
@@ -26,26 +24,13 @@ pub struct Args {
     /// armies have one) (repeatable)
     #[arg(long = "unit", value_name = "NAME")]
     pub units: Vec<String>,
-    /// Battles fought at each point of the grid
-    #[arg(long, default_value_t = 10_000)]
-    pub battles: u64,
-    /// Master seed: battle i of every point is fought from a seed made of this and i alone
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads [default: every core]
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Output folder for sweep.csv [default: output/sweep-<scenario>-<seed>/]
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// No progress bar and no summary
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub run: RunOptions,
 }
 
 pub fn run(args: Args) -> Result<()> {
     let stop = runner::ctrl_c_flag();
-    let plan = whatif::plan(args.seed, args.battles, args.threads)?;
+    let plan = args.run.plan()?;
     let params = args
         .params
         .iter()
@@ -73,22 +58,18 @@ pub fn run(args: Args) -> Result<()> {
             })?;
         }
     }
-    let out = args.out.clone().unwrap_or_else(|| {
-        let stem = default_out(&base, args.seed);
-        let leaf = stem.file_name().map(|f| f.to_string_lossy().into_owned());
-        PathBuf::from("output").join(format!("sweep-{}", leaf.unwrap_or_default()))
-    });
+    let out = args.run.out_or("sweep", &base);
     whatif::check_out(&out)?;
 
     let refs: Vec<&BattleSetup> = setups.iter().collect();
-    let progress = runner::progress_bar(plan.battles, !args.quiet);
+    let progress = runner::progress_bar(plan.battles, !args.run.quiet);
     let result = whatif::fight(&plan, &refs, &measures, &progress, stop);
     progress.finish_and_clear();
     let output = result?;
     let paths: Vec<String> = params.iter().map(|p| p.path.clone()).collect();
     let csv = whatif::sweep_csv(&paths, &points, &measures, &output.sums);
     let path = whatif::write_result(&out, "sweep.csv", &csv)?;
-    if !args.quiet {
+    if !args.run.quiet {
         println!(
             "{}: {} grid point{} on common random numbers, {} battles each, seed {} ({:.1} s on {} threads)",
             setups[0].name,

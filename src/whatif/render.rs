@@ -7,7 +7,7 @@ use std::fmt::Write;
 use super::mirror::{BalanceCounts, Row, arm_name};
 use super::paired::{ContestSums, Measure, PairedEstimate};
 use crate::army::Arm;
-use crate::report::num;
+use crate::report::{num, thousands};
 
 /// The columns of `compare.csv`.
 pub const COMPARE_HEADER: [&str; 10] = [
@@ -179,9 +179,9 @@ pub fn balance_csv(arms: &[Arm], results: &[(Row, Row, BalanceCounts)]) -> Vec<u
 fn figure(measure: &Measure, x: f64, signed: bool) -> String {
     match (measure.is_proportion(), signed) {
         (true, false) => format!("{:.1}%", 100.0 * x),
-        (true, true) => format!("{:+.1}%", 100.0 * x),
+        (true, true) => format!("{:+.2}%", 100.0 * x),
         (false, false) => format!("{x:.2}"),
-        (false, true) => format!("{x:+.2}"),
+        (false, true) => format!("{x:+.3}"),
     }
 }
 
@@ -203,9 +203,22 @@ pub fn compare_summary(
         .max(8);
     for k in 1..names.len() {
         let _ = writeln!(s, "  {}: {}", names[k], descriptions[k]);
+        // A battle whose result changed flips two of the three outcome indicators.
+        let flips: i128 = measures
+            .iter()
+            .zip(&sums.diffs[k])
+            .filter(|(m, _)| m.is_proportion())
+            .map(|(_, d)| d.sum_sq)
+            .sum();
         let _ = writeln!(
             s,
-            "    {:<width$} {:>9} {:>9} {:>9}   {:<21} {:>9}",
+            "    the result (who won, or a draw) changed in {} of {} battles",
+            thousands((flips / 2) as u64),
+            thousands(sums.battles())
+        );
+        let _ = writeln!(
+            s,
+            "    {:<width$} {:>9} {:>9} {:>9}   {:<24} {:>9}",
             "measure", "baseline", "variant", "diff", "95% interval (paired)", "narrower"
         );
         for (m, measure) in measures.iter().enumerate() {
@@ -225,7 +238,7 @@ pub fn compare_summary(
             };
             let _ = writeln!(
                 s,
-                "    {:<width$} {:>9} {:>9} {:>9}   {:<21} {:>9}",
+                "    {:<width$} {:>9} {:>9} {:>9}   {:<24} {:>9}",
                 measure.name(),
                 figure(measure, p.baseline, false),
                 figure(measure, p.variant, false),
@@ -356,6 +369,8 @@ mod tests {
             &sums,
         );
         assert!(summary.contains("other: --set b=2"), "{summary}");
+        assert!(summary.contains("changed in 0 of 4 battles"), "{summary}");
+        assert!(summary.contains("changed in 2 of 4 battles"), "{summary}");
     }
 
     #[test]
