@@ -229,6 +229,8 @@ pub fn fight_balance(
     progress: &ProgressBar,
     stop: &AtomicBool,
 ) -> Result<(BalanceCounts, Duration)> {
+    // The runner's collector watches every battle, but its tally is not reported: a unit of an
+    // arm not asked for keeps the first orientation's standard CV in its layout.
     let layout = Layout::of(&setups[0]);
     // Whole-number counts, so the totals do not depend on the order the workers add them in.
     let counts = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
