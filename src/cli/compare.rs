@@ -2,14 +2,15 @@
 //! numbers, each measure beside the baseline's with its paired difference.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 use super::run::default_out;
 use crate::error::{Error, Result};
 use crate::report::thousands;
-use crate::runner;
+use crate::runner::{self, RunPlan};
 use crate::scenario::Scenario;
 use crate::setup::BattleSetup;
-use crate::whatif::{self, Measure, VariantSpec};
+use crate::whatif::{self, ContestOutput, Measure, VariantSpec};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -56,6 +57,47 @@ pub struct RunOptions {
 }
 
 impl RunOptions {
+    /// Checks every unit of interest is in every version, then fights the versions (named for
+    /// errors: `version rupert_cg`, `point turn_limit=8`) with a progress bar.
+    pub fn fight(
+        &self,
+        plan: &RunPlan,
+        versions: &[(String, &BattleSetup)],
+        measures: &[Measure],
+        stop: &AtomicBool,
+    ) -> Result<ContestOutput> {
+        for (name, setup) in versions {
+            for m in measures {
+                if let Measure::UnitCvLost(u) = m {
+                    whatif::find_unit(setup, u)
+                        .map_err(|e| Error::Usage(format!("--unit {u}: {e} ({name})")))?;
+                }
+            }
+        }
+        let setups: Vec<&BattleSetup> = versions.iter().map(|(_, s)| *s).collect();
+        let progress = runner::progress_bar(plan.battles, !self.quiet);
+        let result = whatif::fight(plan, &setups, measures, &progress, stop);
+        progress.finish_and_clear();
+        result
+    }
+
+    /// The first line of a summary: what was fought, how many battles, how long it took.
+    pub fn headline(
+        &self,
+        battle: &str,
+        what: &str,
+        plan: &RunPlan,
+        output: &ContestOutput,
+    ) -> String {
+        format!(
+            "{battle}: {what} on common random numbers, {} battles each, seed {} ({:.1} s on {} threads)",
+            thousands(plan.battles),
+            plan.seed,
+            output.elapsed.as_secs_f64(),
+            plan.threads
+        )
+    }
+
     /// The run's plan (checked).
     pub fn plan(&self) -> Result<runner::RunPlan> {
         whatif::plan(self.seed, self.battles, self.threads)
@@ -144,35 +186,29 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     let measures = Measure::standard(&args.units);
-    // Every unit of interest must be found in every version before a battle is fought.
-    for v in &versions {
-        for u in &args.units {
-            whatif::find_unit(&v.setup, u)
-                .map_err(|m| Error::Usage(format!("--unit {u}: {m} (version {})", v.name)))?;
-        }
-    }
     let out = args.run.out_or("compare", &base_scenario);
     whatif::check_out(&out)?;
 
-    let setups: Vec<&BattleSetup> = versions.iter().map(|v| &v.setup).collect();
-    let progress = runner::progress_bar(plan.battles, !args.run.quiet);
-    let result = whatif::fight(&plan, &setups, &measures, &progress, stop);
-    progress.finish_and_clear();
+    let named: Vec<(String, &BattleSetup)> = versions
+        .iter()
+        .map(|v| (format!("version {}", v.name), &v.setup))
+        .collect();
+    let result = args.run.fight(&plan, &named, &measures, stop);
     let output = result?;
     let names: Vec<String> = versions.iter().map(|v| v.name.clone()).collect();
     let csv = whatif::compare_csv(&names, &measures, &output.sums);
     let path = whatif::write_result(&out, "compare.csv", &csv)?;
     if !args.run.quiet {
         let descriptions: Vec<String> = versions.iter().map(|v| v.description.clone()).collect();
-        println!(
-            "{}: the baseline and {} variant{} on common random numbers, {} battles each, seed {} ({:.1} s on {} threads)",
-            versions[0].setup.name,
+        let what = format!(
+            "the baseline and {} variant{}",
             versions.len() - 1,
-            if versions.len() == 2 { "" } else { "s" },
-            thousands(plan.battles),
-            plan.seed,
-            output.elapsed.as_secs_f64(),
-            plan.threads
+            if versions.len() == 2 { "" } else { "s" }
+        );
+        println!(
+            "{}",
+            args.run
+                .headline(&versions[0].setup.name, &what, &plan, &output)
         );
         print!(
             "{}",

@@ -3,7 +3,6 @@
 
 use super::compare::RunOptions;
 use crate::error::{Error, Result};
-use crate::report::thousands;
 use crate::runner;
 use crate::scenario::Scenario;
 use crate::setup::BattleSetup;
@@ -51,34 +50,28 @@ pub fn run(args: Args) -> Result<()> {
         setups.push(setup);
     }
     let measures = Measure::standard(&args.units);
-    for (setup, point) in setups.iter().zip(&sets) {
-        for u in &args.units {
-            whatif::find_unit(setup, u).map_err(|m| {
-                Error::Usage(format!("--unit {u}: {m} (point {})", point.join(" ")))
-            })?;
-        }
-    }
     let out = args.run.out_or("sweep", &base);
     whatif::check_out(&out)?;
 
-    let refs: Vec<&BattleSetup> = setups.iter().collect();
-    let progress = runner::progress_bar(plan.battles, !args.run.quiet);
-    let result = whatif::fight(&plan, &refs, &measures, &progress, stop);
-    progress.finish_and_clear();
+    let named: Vec<(String, &BattleSetup)> = sets
+        .iter()
+        .zip(&setups)
+        .map(|(point, s)| (format!("point {}", point.join(" ")), s))
+        .collect();
+    let result = args.run.fight(&plan, &named, &measures, stop);
     let output = result?;
     let paths: Vec<String> = params.iter().map(|p| p.path.clone()).collect();
     let csv = whatif::sweep_csv(&paths, &points, &measures, &output.sums);
     let path = whatif::write_result(&out, "sweep.csv", &csv)?;
     if !args.run.quiet {
-        println!(
-            "{}: {} grid point{} on common random numbers, {} battles each, seed {} ({:.1} s on {} threads)",
-            setups[0].name,
+        let what = format!(
+            "{} grid point{}",
             points.len(),
-            if points.len() == 1 { "" } else { "s" },
-            thousands(plan.battles),
-            plan.seed,
-            output.elapsed.as_secs_f64(),
-            plan.threads
+            if points.len() == 1 { "" } else { "s" }
+        );
+        println!(
+            "{}",
+            args.run.headline(&setups[0].name, &what, &plan, &output)
         );
         print!(
             "{}",
