@@ -68,3 +68,20 @@ fn replay_of_battle_i_is_battle_i_of_a_run() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn replay_draws_a_map() {
+    let path = std::env::temp_dir().join(format!("ecw-map-{}.svg", std::process::id()));
+    ecw(&["replay", "marston_moor", "--battle", "2", "--map", path.to_str().unwrap()]);
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    // Every unit at deployment, the survivors at the end, and the ground's hedges and ditch.
+    let setup = ecw_sim::scenario::Scenario::open("marston_moor", &[]).unwrap().setup().unwrap();
+    let units = svg.matches("<polygon").count() - setup.ground.areas.len();
+    assert!(units > setup.units.len(), "{units} unit rectangles for {} units", setup.units.len());
+    assert!(svg.matches("<line").count() >= setup.ground.obstacles.len());
+    let _ = std::fs::remove_file(&path);
+    // A map that is not an SVG file is refused.
+    let out = Command::new(env!("CARGO_BIN_EXE_ecw-sim")).args(["replay", "duel_horse", "--map", "x.png"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
