@@ -65,23 +65,31 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<UnitId> {
     let hint = b.nearest_enemy(u).map(|(_, e)| e);
     let mut best: Option<(f64, UnitId)> = hint.map(|e| (target_score(v, d, u, e), e));
     let least = least_bias(d);
-    for s in b.spots(side.other()) {
-        if !s.active || Some(s.id) == hint {
-            continue;
-        }
-        if let Some((bs, _)) = best {
-            let need = bs - least + me.radius + s.radius + 1e-9;
-            let c = s.centre - me.centre;
-            if need < 0.0 || c.dot(c) > need * need {
+    b.with_spots(side.other(), |spots| {
+        for s in spots {
+            if !s.active || Some(s.id) == hint {
                 continue;
             }
+            if let Some((bs, _)) = best {
+                let need = bs - least + me.radius + s.radius + 1e-9;
+                let c = s.centre - me.centre;
+                if need < 0.0 || c.dot(c) > need * need {
+                    continue;
+                }
+            }
+            let (pref, broken) = score_bias(d, &b.units[usize::from(s.id)]);
+            // A closer bound: no point of the enemy is nearer than its centre less its radius.
+            if best.is_some_and(|(bs, _)| {
+                me.dist_to_point(s.centre) - s.radius + pref + broken > bs + 1e-9
+            }) {
+                continue;
+            }
+            let score = me.dist(&b.shape(s.id)) + pref + broken;
+            if best.is_none_or(|(bs, id)| score.total_cmp(&bs).then(s.id.cmp(&id)).is_lt()) {
+                best = Some((score, s.id));
+            }
         }
-        let (pref, broken) = score_bias(d, &b.units[usize::from(s.id)]);
-        let score = me.dist(&b.shape(s.id)) + pref + broken;
-        if best.is_none_or(|(bs, id)| score.total_cmp(&bs).then(s.id.cmp(&id)).is_lt()) {
-            best = Some((score, s.id));
-        }
-    }
+    });
     best.map(|(_, e)| e)
 }
 
@@ -91,14 +99,34 @@ fn in_reserve(v: &View, d: &DoctrineParams, u: UnitId) -> bool {
         return false;
     }
     let b = v.battle;
-    let unit = &b.units[usize::from(u)];
-    let cmd = &b.commands[usize::from(unit.command)];
+    let cmd = b.units[usize::from(u)].command;
+    let units = &b.commands[usize::from(cmd)].units;
+    // While the orders are given nothing moves: the command's answer is worked out once.
+    if units.len() <= 64
+        && let Some(k) = units.iter().position(|&o| o == u)
+    {
+        let mask = match b.reserve_memo(cmd) {
+            Some(m) => m,
+            None => {
+                let m = reserve_mask(v, d, units);
+                b.set_reserve_memo(cmd, m);
+                m
+            }
+        };
+        return mask >> k & 1 == 1;
+    }
+    in_reserve_alone(v, d, u, units)
+}
+
+/// `in_reserve` for one unit of a command, measured alone.
+fn in_reserve_alone(v: &View, d: &DoctrineParams, u: UnitId, units: &[UnitId]) -> bool {
+    let b = v.battle;
     // First-line losses commit the reserve.
     let (mut lost, mut start) = (0u32, 0u32);
     let mut rank = 0;
     let mut n = 0;
     let my_d = b.nearest_enemy_distance(u);
-    for &o in &cmd.units {
+    for &o in units {
         let ou = &b.units[usize::from(o)];
         n += 1;
         start += u32::from(ou.start_cv);
@@ -113,6 +141,40 @@ fn in_reserve(v: &View, d: &DoctrineParams, u: UnitId) -> bool {
     }
     let reserve = (n as f64 * d.reserve_fraction).floor() as usize;
     rank >= n as usize - reserve
+}
+
+/// `in_reserve` for every unit of a command (at most 64) at once: bit k for `units[k]`. The
+/// same answers, each unit ranked by its nearest enemy's distance among the active units.
+fn reserve_mask(v: &View, d: &DoctrineParams, units: &[UnitId]) -> u64 {
+    let b = v.battle;
+    let (mut lost, mut start) = (0u32, 0u32);
+    let mut near = [0.0f64; 64];
+    for (k, &o) in units.iter().enumerate() {
+        let ou = &b.units[usize::from(o)];
+        start += u32::from(ou.start_cv);
+        lost += u32::from(ou.start_cv - ou.cv.min(ou.start_cv))
+            + if ou.is_active() { 0 } else { u32::from(ou.cv) };
+        near[k] = b.nearest_enemy_distance(o);
+    }
+    if start > 0 && f64::from(lost) >= d.commit_reserve_when_lost * f64::from(start) {
+        return 0;
+    }
+    let n = units.len();
+    let reserve = (n as f64 * d.reserve_fraction).floor() as usize;
+    let mut mask = 0u64;
+    for (k, &u) in units.iter().enumerate() {
+        let rank = units
+            .iter()
+            .enumerate()
+            .filter(|&(j, &o)| {
+                o != u && b.units[usize::from(o)].is_active() && (near[j], o) < (near[k], u)
+            })
+            .count();
+        if rank >= n - reserve {
+            mask |= 1 << k;
+        }
+    }
+    mask
 }
 
 impl Doctrine for ParamAi {

@@ -1,16 +1,18 @@
 //! What the engine remembers between questions about where units stand, so that asking again
-//! is cheap: each unit's facing vector, a compact table of where units are, each unit's nearest
-//! enemy and the sides' centroids. The answers are exactly those of measuring afresh.
+//! is cheap: each unit's facing vector, a compact table of where each side's units are, each
+//! unit's nearest enemy and the sides' centroids. The answers are exactly those of measuring
+//! afresh.
 //!
 //! The facing vectors check their own key (the facing, frontage and depth they were worked out
-//! for), so nothing need tell them. The rest is kept only inside a half-turn, where the engine
-//! calls [`Battle::moved`] after every change it makes to a unit's position, facing, frontage,
-//! depth or status: the change goes into a log, and a unit's nearest enemy is brought up to date
-//! from the moves logged since it was last worked out (measured again only when the unit
-//! itself moved or its nearest enemy did). Outside a half-turn every answer is measured afresh,
-//! so callers who move units themselves (tests) always get the truth.
+//! for), so nothing need tell them. The rest is kept only while the engine plays (inside
+//! `Battle::play` or `Battle::play_turn`), where the engine calls [`Battle::moved`] after every
+//! change it makes to a unit's position, facing, frontage, depth or status: the change goes
+//! into a log, and a unit's nearest enemy is brought up to date from the moves logged since it
+//! was last worked out (measured again only when the unit itself moved or its nearest enemy
+//! did). Outside play every answer is measured afresh, so callers who move units themselves
+//! (tests) always get the truth.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use super::Battle;
 use crate::army::{Side, Unit, UnitId};
@@ -78,28 +80,10 @@ impl Spot {
     }
 }
 
-/// The spots of one side's units, in id order: from the table inside a half-turn, else worked
-/// out afresh from the units.
-pub(crate) enum Spots<'a> {
-    Table(std::slice::Iter<'a, Spot>),
-    Fresh(std::slice::Iter<'a, Unit>, Side),
-}
-
-impl Iterator for Spots<'_> {
-    type Item = Spot;
-    #[inline]
-    fn next(&mut self) -> Option<Spot> {
-        match self {
-            Spots::Table(it) => it.next().copied(),
-            Spots::Fresh(it, side) => it.find(|u| u.side == *side).map(Spot::of),
-        }
-    }
-}
-
 /// No unit.
 const NONE: UnitId = UnitId::MAX;
 
-/// A unit's nearest enemy as last worked out: in which half-turn, after how many logged moves.
+/// A unit's nearest enemy as last worked out: in which play, after how many logged moves.
 #[derive(Debug, Clone, Copy)]
 struct Near {
     half: u64,
@@ -125,22 +109,31 @@ pub(crate) struct Caches {
     spots: [Vec<Spot>; 2],
     slot: Vec<usize>,
     near: Vec<Cell<Near>>,
-    /// Units moved this half-turn, in order (a unit may appear more than once).
+    /// Units moved since play began, in order (a unit may appear more than once).
     moves: Vec<UnitId>,
-    /// Counts half-turns: a `Near` from another half-turn is stale.
+    /// Counts the times play began: a `Near` from before is stale.
     half: u64,
     /// Counts moves: the centroids are stale when it has changed.
     epoch: u64,
     centroids: Cell<(u64, [Vec2; 2])>,
-    /// Inside a half-turn: the spots, the log and the answers kept are in use.
+    /// In play: the spots, the log and the answers kept are in use.
     on: bool,
+    /// Spots worked out afresh out of play (a reused buffer).
+    scratch: RefCell<Vec<Spot>>,
+    /// Counts the rounds of orders of movement phases; nonzero while orders are being given
+    /// (when nothing changes), zero otherwise.
+    orders: u64,
+    orders_count: u64,
+    /// Each command's reserve units (a doctrine's answer) in the round of orders it was worked
+    /// out in.
+    reserve: Vec<Cell<(u64, u64)>>,
 }
 
 impl Caches {
     pub(crate) fn new(units: usize) -> Caches {
         let mut c = Caches::default();
         c.fit(units);
-        c.moves.reserve(8 * units);
+        c.moves.reserve(64 * units);
         c
     }
 
@@ -174,7 +167,7 @@ impl Battle {
         }
     }
 
-    /// The start of a half-turn: answers may be kept from here until `end_caching`.
+    /// Play begins: answers may be kept from here until `end_caching`.
     pub(crate) fn begin_caching(&mut self) {
         let n = self.units.len();
         self.cache.fit(n);
@@ -187,7 +180,37 @@ impl Battle {
         c.on = true;
     }
 
-    /// The end of a half-turn: from here every answer is measured afresh.
+    /// Orders are given: nothing moves or changes until `end_orders`, so answers that depend on
+    /// the whole state may be kept until then.
+    pub(crate) fn begin_orders(&mut self) {
+        let c = &mut self.cache;
+        c.orders_count = c.orders_count.wrapping_add(1).max(1);
+        c.orders = c.orders_count;
+        c.reserve.resize(self.commands.len(), Cell::new((0, 0)));
+    }
+
+    pub(crate) fn end_orders(&mut self) {
+        self.cache.orders = 0;
+    }
+
+    /// A command's reserve units as worked out in this round of orders, if they were.
+    pub(crate) fn reserve_memo(&self, cmd: crate::army::CommandId) -> Option<u64> {
+        let c = &self.cache;
+        let (round, mask) = c.reserve.get(usize::from(cmd))?.get();
+        (c.orders != 0 && round == c.orders).then_some(mask)
+    }
+
+    /// Keeps a command's reserve units for the rest of this round of orders.
+    pub(crate) fn set_reserve_memo(&self, cmd: crate::army::CommandId, mask: u64) {
+        let c = &self.cache;
+        if c.orders != 0
+            && let Some(cell) = c.reserve.get(usize::from(cmd))
+        {
+            cell.set((c.orders, mask));
+        }
+    }
+
+    /// Play ends: from here every answer is measured afresh.
     pub(crate) fn end_caching(&mut self) {
         self.cache.on = false;
         self.cache.moves.clear();
@@ -220,13 +243,27 @@ impl Battle {
         }
     }
 
-    /// Where each unit of `side` stands, in id order.
+    /// Calls `f` with where each unit of `side` stands, in id order: the table in play, else
+    /// a table worked out afresh from the units.
     #[inline]
-    pub(crate) fn spots(&self, side: Side) -> Spots<'_> {
+    pub(crate) fn with_spots<R>(&self, side: Side, f: impl FnOnce(&[Spot]) -> R) -> R {
         if self.cache.on {
-            Spots::Table(self.cache.spots[side.index()].iter())
-        } else {
-            Spots::Fresh(self.units.iter(), side)
+            return f(&self.cache.spots[side.index()]);
+        }
+        let fresh = |v: &mut Vec<Spot>| {
+            v.clear();
+            v.extend(self.units.iter().filter(|u| u.side == side).map(Spot::of));
+        };
+        match self.cache.scratch.try_borrow_mut() {
+            Ok(mut v) => {
+                fresh(&mut v);
+                f(&v)
+            }
+            Err(_) => {
+                let mut v = Vec::new();
+                fresh(&mut v);
+                f(&v)
+            }
         }
     }
 
@@ -234,11 +271,13 @@ impl Battle {
     /// within `limit` of `me`'s: every such unit within `limit` of `me` is among them.
     #[inline]
     pub(crate) fn for_near(&self, me: &Shape, side: Side, limit: f64, mut f: impl FnMut(UnitId)) {
-        for s in self.spots(side) {
-            if s.active && circles_within(me, &s, limit) {
-                f(s.id);
+        self.with_spots(side, |spots| {
+            for s in spots {
+                if s.active && circles_within(me, s, limit) {
+                    f(s.id);
+                }
             }
-        }
+        });
     }
 
     /// The nearest active enemy and its distance, if any.
@@ -261,54 +300,69 @@ impl Battle {
         if !self.cache.on {
             return self.nearest_enemy_fresh(id);
         }
+        match self.nearest_known(id) {
+            Some(d) => d,
+            None => {
+                let cell = &self.cache.near[usize::from(id)];
+                let mut n = cell.get();
+                (n.dist, n.enemy) = self.nearest_enemy_scan(id, n.enemy);
+                n.half = self.cache.half;
+                n.seen = self.cache.moves.len();
+                cell.set(n);
+                n.dist
+            }
+        }
+    }
+
+    /// The nearest enemy's distance in play, if it can be known without measuring every enemy:
+    /// brought up to date from the moves logged since it was worked out (an enemy that moved
+    /// may have come nearer). Unknown when the unit itself or its nearest enemy moved.
+    fn nearest_known(&self, id: UnitId) -> Option<f64> {
         let i = usize::from(id);
         let cell = &self.cache.near[i];
         let mut n = cell.get();
-        let side = self.units[i].side;
-        let mut fresh = n.half == self.cache.half;
-        if fresh {
-            // Bring it up to date: an enemy that moved may have come nearer; if the unit itself
-            // or its nearest enemy moved, nothing is known and it is measured again.
-            let me = self.shape(id);
-            for &x in &self.cache.moves[n.seen..] {
-                if x == id || x == n.enemy {
-                    fresh = false;
-                    break;
-                }
-                let xu = &self.units[usize::from(x)];
-                if xu.side == side {
-                    continue;
-                }
-                let s = &self.cache.spots[xu.side.index()][self.cache.slot[usize::from(x)]];
-                if !s.active || !circles_closer(&me, s, n.dist) {
-                    continue;
-                }
-                let d = me.dist(&self.shape(x));
-                if d < n.dist {
-                    n.dist = d;
-                    n.enemy = x;
-                }
-            }
+        if n.half != self.cache.half {
+            return None;
         }
-        if !fresh {
-            (n.dist, n.enemy) = self.nearest_enemy_scan(id, n.enemy);
-            n.half = self.cache.half;
+        if n.seen == self.cache.moves.len() {
+            return Some(n.dist); // nothing has moved since
+        }
+        let side = self.units[i].side;
+        let me = self.shape(id);
+        for &x in &self.cache.moves[n.seen..] {
+            if x == id || x == n.enemy {
+                return None;
+            }
+            let xu = &self.units[usize::from(x)];
+            if xu.side == side {
+                continue;
+            }
+            let s = &self.cache.spots[xu.side.index()][self.cache.slot[usize::from(x)]];
+            if !s.active || !could_be_closer(&me, s, n.dist) {
+                continue;
+            }
+            let d = me.dist(&self.shape(x));
+            if d < n.dist {
+                n.dist = d;
+                n.enemy = x;
+            }
         }
         n.seen = self.cache.moves.len();
         cell.set(n);
-        n.dist
+        Some(n.dist)
     }
 
     /// Whether an active enemy is within `limit` (the nearest is at most `limit` away).
     pub fn enemy_within(&self, id: UnitId, limit: f64) -> bool {
-        if self.cache.on {
-            return self.nearest_enemy_distance(id) <= limit;
+        if let Some(d) = self.cache.on.then(|| self.nearest_known(id)).flatten() {
+            return d <= limit;
         }
-        let side = self.units[usize::from(id)].side;
         let me = self.shape(id);
-        self.units
-            .iter()
-            .any(|e| e.side != side && e.is_active() && me.within(&self.shape(e.id), limit))
+        self.with_spots(self.units[usize::from(id)].side.other(), |spots| {
+            spots.iter().any(|s| {
+                s.active && circles_within(&me, s, limit) && me.dist(&self.shape(s.id)) <= limit
+            })
+        })
     }
 
     /// The least distance to an active enemy, measuring every enemy whose enclosing circle
@@ -346,7 +400,7 @@ impl Battle {
             (best, arg) = (me.dist(&self.shape(hint)), hint);
         }
         for s in &self.cache.spots[enemy.index()] {
-            if !s.active || s.id == hint || !circles_closer(&me, s, best) {
+            if !s.active || s.id == hint || !could_be_closer(&me, s, best) {
                 continue;
             }
             let d = me.dist(&self.shape(s.id));
@@ -388,13 +442,14 @@ impl Battle {
     }
 }
 
-/// Whether the circles about `me` and `s` are nearer than `limit` (if not, neither are the
-/// units). Always true when `limit` is infinite.
+/// Whether the unit at `s` might be nearer to `me` than `limit`: false only if it cannot be
+/// (its enclosing circle is that far from `me`'s, or from `me` itself). Always true when
+/// `limit` is infinite.
 #[inline]
-pub(crate) fn circles_closer(me: &Shape, s: &Spot, limit: f64) -> bool {
+pub(crate) fn could_be_closer(me: &Shape, s: &Spot, limit: f64) -> bool {
     let reach = limit + me.radius + s.radius;
     let d = s.centre - me.centre;
-    d.dot(d) < reach * reach
+    d.dot(d) < reach * reach && me.dist_to_point(s.centre) - s.radius < limit
 }
 
 /// Whether the circles about `me` and `s` come within `limit` (if not, neither do the units).

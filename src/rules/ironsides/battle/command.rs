@@ -470,7 +470,7 @@ impl Battle {
         let rules = &*setup.rules;
         let enemy_side: Side = self.units[usize::from(by)].side.other();
         let horse = self.units[usize::from(by)].is_cavalry();
-        let rect = self.rect(by);
+        let rect = self.shape(by);
         for gi in 0..self.commanders.len() {
             let g = &self.commanders[gi];
             if g.side != enemy_side

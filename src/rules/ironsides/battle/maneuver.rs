@@ -2,10 +2,13 @@
 //! unlimbering, terrain and the interpenetration limit; then completing moves and closing
 //! charges to the stand-off the target chose.
 
+use super::cache::Spot;
 use super::{Battle, View, emit};
 use crate::army::{Formation, UnitId, UnitKind};
 use crate::battlefield::Vec2;
-use crate::battlefield::geometry::{HalfAngle, dist_point_segment, march_first_within, within_arc};
+use crate::battlefield::geometry::{
+    HalfAngle, Shape, dist_point_segment, march_first_within, within_arc,
+};
 use crate::dice::DiceSource;
 use crate::doctrine::{Doctrine, Order};
 use crate::events::{Event, Observer, ReactionCause, ReactionResult};
@@ -48,6 +51,8 @@ impl Battle {
         let rules = &*setup.rules;
         let side = self.moving;
         self.pending.clear();
+        // While orders are given nothing moves: the doctrine may keep answers until they are.
+        self.begin_orders();
         for ci in 0..self.commands.len() {
             if self.commands[ci].side != side {
                 continue;
@@ -132,6 +137,7 @@ impl Battle {
             }
             self.commands[ci].lps -= leadership::move_cost(rules, &orders).min(lps);
         }
+        self.end_orders();
         // Execute in order, halting at range bands.
         for i in 0..self.pending.len() {
             let p = self.pending[i];
@@ -351,7 +357,6 @@ impl Battle {
     ) -> Option<Order> {
         let rules = &*setup.rules;
         let u = &self.units[usize::from(id)];
-        let near_enemy = self.nearest_enemy_distance(id);
         let forward = matches!(
             order,
             Order::Advance { .. } | Order::Charge { .. } | Order::Form(_)
@@ -388,7 +393,7 @@ impl Battle {
                 // No march column within 12" of the enemy: the colonels are not suicidal.
                 let ok = ok
                     && !(f == Formation::MarchColumn
-                        && near_enemy < rules.movement.no_march_column_within)
+                        && self.nearest_enemy_distance(id) < rules.movement.no_march_column_within)
                     && f != u.formation;
                 ok.then_some(order)
             }
@@ -565,77 +570,41 @@ impl Battle {
         // does not matter: the run is cut short to the least of what each unit allows.
         let friends = (enemy_near && !away).then_some(u.side);
         let enemies = (!away).then_some(u.side.other());
-        for spot in [friends, enemies]
-            .into_iter()
-            .flatten()
-            .flat_map(|s| self.spots(s))
-        {
-            if best <= 0.0 {
-                break; // nothing can shorten the run further
-            }
-            if !spot.active || spot.id == id {
-                continue;
-            }
-            let e = &self.units[usize::from(spot.id)];
-            let enemy = e.side != u.side;
-            // The fire zone an enemy could halt it at, and so the largest limit that can apply.
-            let shooter = enemy && stop_at_bands && fire::has_shot(rules, e) && !e.is_cavalry();
-            let zone = if shooter {
-                fire::range_band(rules, e)
-            } else {
-                None
-            };
-            let most = match (enemy, zone) {
-                (false, _) => 0.0,
-                (true, None) => ADVANCE_GAP,
-                (true, Some(b)) => ADVANCE_GAP.max(b.long).max(b.short),
-            };
-            // Nowhere on the path, from where it stands to `best`, can it come within any limit.
-            let end = start.centre + dir * best;
-            if dist_point_segment(spot.centre, start.centre, end) - start.radius - spot.radius
-                > most + 1e-6
-            {
-                continue;
-            }
-            let er = self.shape(e.id);
-            if start.dist_lower_bound(&er) > len + 25.0 {
-                continue;
-            }
-            // It halts at the zone only if the shooter faces it.
-            let band = zone.filter(|_| self.in_front_arc(e.id, id));
-            let d0 = start.dist(&er);
-            if d0 > len + 25.0 {
-                continue;
-            }
-            let limit = match band {
-                // Halt at the long range limit; already within it, go on to short range.
-                Some(b) => ADVANCE_GAP.max(if b.long > 0.0 && d0 > b.long {
-                    b.long
-                } else if d0 > b.short {
-                    b.short
-                } else {
-                    0.0
-                }),
-                None if enemy => ADVANCE_GAP,
-                None => 0.0,
-            };
-            if d0 <= limit + 1e-6 {
-                if enemy || limit > 0.0 {
-                    // Already at (or inside) this limit: may not close further on it.
-                    let ahead = (er.centre - start.centre).dot(dir) > 0.0;
-                    if ahead {
-                        best = best.min(0.0);
+        // No limit is larger than this: a unit farther from the path cannot stop it.
+        let r = &rules.fire.ranges;
+        let farthest = [
+            r.very_light,
+            r.light,
+            r.medium,
+            r.heavy,
+            r.skirmishers,
+            r.pistols,
+            r.infantry,
+        ]
+        .iter()
+        .fold(ADVANCE_GAP, |m, b| m.max(b.long).max(b.short));
+        for side in [friends, enemies].into_iter().flatten() {
+            let enemy = side != u.side;
+            best = self.with_spots(side, |spots| {
+                for spot in spots {
+                    if best <= 0.0 {
+                        break; // nothing can shorten the run further
                     }
+                    if !spot.active || spot.id == id {
+                        continue;
+                    }
+                    // Its enclosing circle is farther from the path than any limit: skip it now.
+                    let rel = spot.centre - start.centre;
+                    let off = rel - dir * rel.dot(dir).clamp(0.0, best);
+                    let reach =
+                        if enemy { farthest } else { 0.0 } + start.radius + spot.radius + 1e-6;
+                    if off.dot(off) > reach * reach {
+                        continue;
+                    }
+                    best = self.run_past(setup, id, &start, dir, len, best, stop_at_bands, spot);
                 }
-                continue;
-            }
-            // March along in half-inch steps (the last cut short at `best`) to find where the
-            // limit is first reached; halt at the step before.
-            let last = (best / MARCH_STEP).ceil() as u64;
-            if let Some(k) = march_first_within(&start, dir, &er, limit, MARCH_STEP, 1, last, best)
-            {
-                best = MARCH_STEP * (k - 1) as f64;
-            }
+                best
+            });
         }
         // Stay on the table unless moving away (routs and retreats may leave it elsewhere).
         let g = &setup.ground;
@@ -647,6 +616,84 @@ impl Battle {
             best = t;
         }
         best.max(0.0)
+    }
+
+    /// How far `start` may run along `dir` (up to `best` so far, `len` at most) before unit
+    /// `spot` stops it: the range band it fires in (if asked), the advance gap, or a friend in
+    /// the way.
+    #[allow(clippy::too_many_arguments)]
+    fn run_past(
+        &self,
+        setup: &BattleSetup,
+        id: UnitId,
+        start: &Shape,
+        dir: Vec2,
+        len: f64,
+        mut best: f64,
+        stop_at_bands: bool,
+        spot: &Spot,
+    ) -> f64 {
+        let rules = &*setup.rules;
+        let e = &self.units[usize::from(spot.id)];
+        let enemy = e.side != self.units[usize::from(id)].side;
+        // The fire zone an enemy could halt it at, and so the largest limit that can apply.
+        let shooter = enemy && stop_at_bands && fire::has_shot(rules, e) && !e.is_cavalry();
+        let zone = if shooter {
+            fire::range_band(rules, e)
+        } else {
+            None
+        };
+        let most = match (enemy, zone) {
+            (false, _) => 0.0,
+            (true, None) => ADVANCE_GAP,
+            (true, Some(b)) => ADVANCE_GAP.max(b.long).max(b.short),
+        };
+        // Nowhere on the path, from where it stands to `best`, can it come within any limit.
+        let end = start.centre + dir * best;
+        if dist_point_segment(spot.centre, start.centre, end) - start.radius - spot.radius
+            > most + 1e-6
+        {
+            return best;
+        }
+        let er = self.shape(e.id);
+        if start.dist_lower_bound(&er) > len + 25.0 {
+            return best;
+        }
+        // It halts at the zone only if the shooter faces it.
+        let band = zone.filter(|_| self.in_front_arc(e.id, id));
+        let d0 = start.dist(&er);
+        if d0 > len + 25.0 {
+            return best;
+        }
+        let limit = match band {
+            // Halt at the long range limit; already within it, go on to short range.
+            Some(b) => ADVANCE_GAP.max(if b.long > 0.0 && d0 > b.long {
+                b.long
+            } else if d0 > b.short {
+                b.short
+            } else {
+                0.0
+            }),
+            None if enemy => ADVANCE_GAP,
+            None => 0.0,
+        };
+        if d0 <= limit + 1e-6 {
+            if enemy || limit > 0.0 {
+                // Already at (or inside) this limit: may not close further on it.
+                let ahead = (er.centre - start.centre).dot(dir) > 0.0;
+                if ahead {
+                    best = best.min(0.0);
+                }
+            }
+            return best;
+        }
+        // March along in half-inch steps (the last cut short at `best`) to find where the
+        // limit is first reached; halt at the step before.
+        let last = (best / MARCH_STEP).ceil() as u64;
+        if let Some(k) = march_first_within(start, dir, &er, limit, MARCH_STEP, 1, last, best, d0) {
+            best = MARCH_STEP * (k - 1) as f64;
+        }
+        best
     }
 
     /// Places a charger facing its target, `standoff` inches from it.

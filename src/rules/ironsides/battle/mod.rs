@@ -3,7 +3,7 @@
 //! A [`Battle`] is allocated once per thread and reused for every battle (`reset` copies the
 //! template into the buffers it already has), so fighting a battle allocates nothing.
 
-mod cache;
+pub(crate) mod cache;
 mod charges;
 mod close_combat;
 pub mod command;
@@ -207,11 +207,14 @@ impl Battle {
         obs: &mut O,
     ) -> BattleSummary {
         self.dice_rolled_start = dice.rolled();
+        // Answers about where units stand may be kept from here to the end (see `cache`).
+        self.begin_caching();
         while self.outcome.is_none() {
             self.turn += 1;
-            self.play_turn(setup, dice, ai, obs);
+            self.turn_steps(setup, dice, ai, obs);
             self.check_end(setup, obs);
         }
+        self.end_caching();
         BattleSummary {
             outcome: self.outcome.unwrap_or(Outcome::Draw),
             turns: self.turn,
@@ -223,6 +226,18 @@ impl Battle {
 
     /// One whole turn: initiative, then side A's half and side B's half (steps 1-16).
     pub fn play_turn<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
+        self.begin_caching();
+        self.turn_steps(setup, dice, ai, obs);
+        self.end_caching();
+    }
+
+    fn turn_steps<D: DiceSource, A: Doctrine, O: Observer>(
         &mut self,
         setup: &BattleSetup,
         dice: &mut D,
@@ -290,8 +305,6 @@ impl Battle {
         for u in self.units.iter_mut().filter(|u| u.side == side) {
             u.moved = false;
         }
-        // Answers about where units stand may be kept from here to the end of the half-turn.
-        self.begin_caching();
         self.move_generals(setup, ai, obs); // step 2
         self.leadership(setup, dice, ai, obs); // steps 3-4
         self.rallies(setup, dice, ai, obs); // steps 5-6 (and pursuers' halt tests)
@@ -303,7 +316,6 @@ impl Battle {
         self.resolve_charges(setup, dice, ai, obs); // steps 13-15
         self.continuing_melees(setup, dice, ai, obs); // pinned units fight on
         self.end_of_half(setup);
-        self.end_caching();
     }
 
     /// Units that spent a whole half-turn out of contact stop being broken; moves spent by

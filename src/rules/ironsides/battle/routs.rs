@@ -318,7 +318,7 @@ impl Battle {
             }
             let er = self.shape(e.id);
             let last = (run / 0.5).floor() as u64;
-            let fast = march_first_within(&me, dir, &er, 0.01, 0.5, 0, last, f64::INFINITY);
+            let fast = march_first_within(&me, dir, &er, 0.01, 0.5, 0, last, f64::INFINITY, 0.0);
             if let Some(k) = fast {
                 let t = 0.5 * k as f64;
                 if t < run || met.is_none() {
