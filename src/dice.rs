@@ -61,7 +61,9 @@ impl SeededDice {
     /// A die stream for one purpose of one battle: `(seed, stream)` pairs never collide in
     /// practice, so a change in one purpose's draws does not shift another's.
     pub fn stream(seed: u64, stream: u64) -> Self {
-        SeededDice::new(mix64(seed ^ mix64(stream.wrapping_mul(0x2545_F491_4F6C_DD1D))))
+        SeededDice::new(mix64(
+            seed ^ mix64(stream.wrapping_mul(0x2545_F491_4F6C_DD1D)),
+        ))
     }
 
     /// Uniform in `0..n` without bias.
@@ -103,7 +105,8 @@ impl StreamDice {
     /// `n` streams of battle seed `seed`: stream k is `SeededDice::stream(seed, base + k)`.
     pub fn reseed(&mut self, seed: u64, base: u64, n: usize) {
         self.streams.clear();
-        self.streams.extend((0..n as u64).map(|k| SeededDice::stream(seed, base + k)));
+        self.streams
+            .extend((0..n as u64).map(|k| SeededDice::stream(seed, base + k)));
         self.current = 0;
         self.rolled = 0;
     }
@@ -125,6 +128,22 @@ impl DiceSource for StreamDice {
     fn focus(&mut self, stream: u32) {
         self.current = (stream as usize).min(self.streams.len().saturating_sub(1));
     }
+}
+
+/// The dice floor: the least work a battle that rolls `n` dice must do for its dice. Reseeds
+/// `dice` with `streams` streams of battle seed `seed` from stream `base` (as a battle does)
+/// and draws `n` D6, turning to the next stream every other die. Returns the sum of the dice,
+/// so that the draws cannot be optimised away.
+pub fn dice_floor(dice: &mut StreamDice, seed: u64, base: u64, streams: usize, n: u64) -> u64 {
+    dice.reseed(seed, base, streams);
+    let mut sum = 0u64;
+    for k in 0..n {
+        if k % 2 == 0 {
+            dice.focus(((k / 2) % streams.max(1) as u64) as u32);
+        }
+        sum += u64::from(dice.d6());
+    }
+    sum
 }
 
 /// Dice that replay a script: the worked examples' own rolls.
@@ -236,6 +255,17 @@ mod tests {
     fn scripted_dice_fail_when_left_over() {
         let d = ScriptedDice::new(&[3, 4]);
         d.finish();
+    }
+
+    #[test]
+    fn the_dice_floor_draws_what_it_is_asked() {
+        let mut d = StreamDice::default();
+        let sum = dice_floor(&mut d, 9, 16, 5, 1000);
+        assert_eq!(d.rolled(), 1000);
+        // 1000 fair dice: mean 3.5, sd of the sum ~54.
+        assert!((3_200..=3_800).contains(&sum), "{sum}");
+        // The same seed draws the same dice.
+        assert_eq!(dice_floor(&mut d, 9, 16, 5, 1000), sum);
     }
 
     #[test]

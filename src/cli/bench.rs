@@ -1,10 +1,218 @@
-//! `ecw-sim bench` (being built).
+//! `ecw-sim bench`: how fast battles are fought, measured in one run against baselines taken in
+//! the same process: battles per second on one thread, the dice floor (drawing the same dice
+//! from the same generator and nothing else), the statistics collector's share, and the
+//! speed-up from one thread to all of them on the same battles.
 
+use std::hint::black_box;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::dice::{StreamDice, battle_seed, dice_floor, mix64};
 use crate::error::{Error, Result};
+use crate::events::NullObserver;
+use crate::rules::ironsides::battle::{Battle, BattleSummary, streams};
+use crate::runner;
+use crate::scenario::Scenario;
+use crate::setup::BattleSetup;
+use crate::stats::{Collector, Layout};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// A scenario file, or the name of a built-in scenario [default: marston_moor]
+    pub scenario: Option<String>,
+    /// Battles in each measurement
+    #[arg(long, default_value_t = 2_000)]
+    pub battles: u64,
+    /// Master seed: battle i is fought from a seed made of this and i alone
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads for the parallel measurement [default: every core]
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Override a scenario value, as for `ecw-sim run`
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
+}
 
-pub fn run(_args: Args) -> Result<()> {
-    Err(Error::Usage("`bench` is not built yet".into()))
+/// Battles a thread takes at a time in the parallel measurement.
+const CHUNK: u64 = 8;
+
+/// A fingerprint of a battle's result that does not depend on the order battles are fought in
+/// (summed over battles with wrapping addition).
+fn fingerprint(i: u64, s: &BattleSummary) -> u64 {
+    let outcome = match s.outcome {
+        crate::events::Outcome::Won(side) => 1 + side.index() as u64,
+        crate::events::Outcome::Draw => 0,
+    };
+    mix64(
+        i ^ mix64(
+            outcome
+                | u64::from(s.turns) << 8
+                | s.dice_rolled << 24
+                    ^ u64::from(s.cv_lost[0]) << 40
+                    ^ u64::from(s.cv_lost[1]) << 52,
+        ),
+    )
+}
+
+/// Battles `range` on this thread with one reused `Battle`: their dice, one by one, and the sum
+/// of their fingerprints.
+fn fight_range(
+    setup: &BattleSetup,
+    seed: u64,
+    range: std::ops::Range<u64>,
+    dice: &mut [u64],
+) -> u64 {
+    let mut battle = Battle::new(setup);
+    let mut fp = 0u64;
+    for (i, d) in range.zip(dice.iter_mut()) {
+        let s = battle.fight(setup, battle_seed(seed, i), &mut NullObserver);
+        *d = s.dice_rolled;
+        fp = fp.wrapping_add(fingerprint(i, &s));
+    }
+    fp
+}
+
+fn per_battle(t: Duration, n: u64) -> f64 {
+    t.as_secs_f64() * 1e9 / n as f64
+}
+
+pub fn run(args: Args) -> Result<()> {
+    if args.battles == 0 {
+        return Err(Error::Usage("--battles 0: nothing to measure".into()));
+    }
+    let threads = args.threads.unwrap_or_else(runner::default_threads);
+    if threads == 0 {
+        return Err(Error::Usage(
+            "--threads 0: the parallel measurement needs a thread".into(),
+        ));
+    }
+    let name = args
+        .scenario
+        .as_deref()
+        .unwrap_or(super::run::DEFAULT_SCENARIO);
+    let setup = Scenario::open(name, &args.set)?.setup()?;
+    let (n, seed) = (args.battles, args.seed);
+    println!(
+        "ecw-sim bench {name}: {n} battles of seed {seed}, {} units; {threads} threads for the parallel run",
+        setup.units.len()
+    );
+
+    // Warm-up: caches, branch predictors and the CPU's clock.
+    let mut scratch = vec![0u64; n.min(200) as usize];
+    fight_range(
+        &setup,
+        seed.wrapping_add(1),
+        0..scratch.len() as u64,
+        &mut scratch,
+    );
+
+    // One thread.
+    let mut dice = vec![0u64; n as usize];
+    let t = Instant::now();
+    let fp_one = fight_range(&setup, seed, 0..n, &mut dice);
+    let one = t.elapsed();
+    let total_dice: u64 = dice.iter().sum();
+
+    // The dice floor: the same dice, battle by battle, from the same streams.
+    let streams_n = Battle::dice_streams(&setup);
+    let mut sd = StreamDice::default();
+    let t = Instant::now();
+    let mut check = 0u64;
+    for (i, &d) in dice.iter().enumerate() {
+        check = check.wrapping_add(dice_floor(
+            &mut sd,
+            battle_seed(seed, i as u64),
+            streams::BATTLE,
+            streams_n,
+            d,
+        ));
+    }
+    let floor = t.elapsed();
+    black_box(check);
+
+    // One thread with the statistics collector listening (what `run` does, less the files).
+    let layout = Layout::of(&setup);
+    let mut collector = Collector::new(&layout, false);
+    let mut battle = Battle::new(&setup);
+    let t = Instant::now();
+    for i in 0..n {
+        collector.begin(i, battle_seed(seed, i));
+        let s = battle.fight(&setup, battle_seed(seed, i), &mut collector);
+        collector.end(s.dice_rolled);
+    }
+    let collected = t.elapsed();
+    black_box(collector.take());
+
+    // All threads, the same battles, handed out a few at a time.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Usage(format!("cannot start {threads} threads: {e}")))?;
+    let next = AtomicU64::new(0);
+    let t = Instant::now();
+    let parts: Vec<(u64, u64)> = pool.broadcast(|_| {
+        let mut battle = Battle::new(&setup);
+        let (mut fp, mut d) = (0u64, 0u64);
+        loop {
+            let a = next.fetch_add(CHUNK, Ordering::Relaxed);
+            if a >= n {
+                return (fp, d);
+            }
+            for i in a..(a + CHUNK).min(n) {
+                let s = battle.fight(&setup, battle_seed(seed, i), &mut NullObserver);
+                fp = fp.wrapping_add(fingerprint(i, &s));
+                d += s.dice_rolled;
+            }
+        }
+    });
+    let all = t.elapsed();
+    let fp_all = parts.iter().fold(0u64, |a, p| a.wrapping_add(p.0));
+    let dice_all: u64 = parts.iter().map(|p| p.1).sum();
+    let same = fp_all == fp_one && dice_all == total_dice;
+
+    let ns = per_battle(one, n);
+    let floor_ns = per_battle(floor, n);
+    let mean_dice = total_dice as f64 / n as f64;
+    let speedup = one.as_secs_f64() / all.as_secs_f64();
+    println!(
+        "  one thread        {:>10.0} battles/s  {:>10.0} ns per battle",
+        1e9 / ns,
+        ns
+    );
+    println!(
+        "  dice              {:>10.1} per battle  {:>10.0} ns per battle to draw them alone ({:.2} ns a die)",
+        mean_dice,
+        floor_ns,
+        floor_ns / mean_dice.max(1e-9)
+    );
+    println!("  battle / floor    {:>10.1}", ns / floor_ns);
+    println!(
+        "  with collector    {:>10.0} battles/s  {:>10.0} ns per battle (statistics collector listening)",
+        n as f64 / collected.as_secs_f64(),
+        per_battle(collected, n)
+    );
+    println!(
+        "  {threads} threads       {:>10.0} battles/s  {:>10.0} per thread; speed-up {:.2} over one thread (ideal {threads}){}",
+        n as f64 / all.as_secs_f64(),
+        n as f64 / all.as_secs_f64() / threads as f64,
+        speedup,
+        if same {
+            "; the same battles"
+        } else {
+            "; DIFFERENT battles: a bug"
+        }
+    );
+    if let Some(kib) = runner::peak_memory_kib() {
+        println!(
+            "  peak memory       {:>10.1} MiB (VmHWM of this process)",
+            kib as f64 / 1024.0
+        );
+    }
+    if !same {
+        return Err(Error::Usage(
+            "the parallel run fought different battles from the same seeds".into(),
+        ));
+    }
+    Ok(())
 }

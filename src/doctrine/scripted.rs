@@ -237,16 +237,15 @@ impl Doctrine for ParamAi {
                 })
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
                 .map(|(_, u)| u);
-            if let Some(u) = lead {
-                if b.nearest_enemy_distance(u) <= d.general_leads_within
-                    || c.attached_unit == Some(u)
-                {
-                    return GeneralOrder {
-                        to: b.units[usize::from(u)].pos,
-                        attach: Some(u),
-                        join: None,
-                    };
-                }
+            if let Some(u) = lead
+                && (b.nearest_enemy_distance(u) <= d.general_leads_within
+                    || c.attached_unit == Some(u))
+            {
+                return GeneralOrder {
+                    to: b.units[usize::from(u)].pos,
+                    attach: Some(u),
+                    join: None,
+                };
             }
         }
         GeneralOrder {

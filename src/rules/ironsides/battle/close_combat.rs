@@ -337,12 +337,12 @@ impl Battle {
 
     fn unpin_if_alone(&mut self, id: UnitId) {
         let u = &self.units[usize::from(id)];
-        if let Some(e) = u.engaged_with {
-            if !self.units[usize::from(e)].is_active() {
-                let u = &mut self.units[usize::from(id)];
-                u.pinned = false;
-                u.engaged_with = None;
-            }
+        if let Some(e) = u.engaged_with
+            && !self.units[usize::from(e)].is_active()
+        {
+            let u = &mut self.units[usize::from(id)];
+            u.pinned = false;
+            u.engaged_with = None;
         }
     }
 

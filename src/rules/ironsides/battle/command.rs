@@ -174,17 +174,17 @@ impl Battle {
                     for (i, gv) in given.iter_mut().enumerate() {
                         *gv = if reach[i] { (*gv).min(left) } else { 0 };
                         left -= *gv;
-                        if *gv > 0 {
-                            if let Some(to) = self.commands[i].commander {
-                                emit(
-                                    obs,
-                                    Event::LpsGiven {
-                                        from: cg,
-                                        to,
-                                        lps: *gv,
-                                    },
-                                );
-                            }
+                        if *gv > 0
+                            && let Some(to) = self.commands[i].commander
+                        {
+                            emit(
+                                obs,
+                                Event::LpsGiven {
+                                    from: cg,
+                                    to,
+                                    lps: *gv,
+                                },
+                            );
                         }
                     }
                     self.commanders[usize::from(cg)].lps = left;
@@ -219,7 +219,7 @@ impl Battle {
                 }
                 None => 0,
             };
-            let g = if ci < 64 { given[ci] } else { 0 };
+            let g = given.get(ci).copied().unwrap_or(0);
             self.commands[ci].lps = leadership::command_lps(rules, own, g);
         }
     }

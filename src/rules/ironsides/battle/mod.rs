@@ -178,6 +178,12 @@ impl Battle {
         }
     }
 
+    /// How many dice streams a battle of this set-up draws from (initiative, each unit, each
+    /// general), starting at stream `streams::BATTLE` of its seed.
+    pub fn dice_streams(setup: &BattleSetup) -> usize {
+        1 + setup.units.len() + setup.commanders.len()
+    }
+
     /// Fights one whole battle from `seed` with the scenario's doctrines.
     pub fn fight<O: Observer>(
         &mut self,
@@ -529,13 +535,13 @@ impl Battle {
                 cv,
             },
         );
-        if lost > 0 {
-            if let Some(g) = self.attached_general(id) {
-                dice.focus(general_stream(self, g));
-                let (_, hit) = generals::attached_general_hit(dice, lost);
-                if hit {
-                    self.general_casualty(setup, g, Some(id), dice, obs);
-                }
+        if lost > 0
+            && let Some(g) = self.attached_general(id)
+        {
+            dice.focus(general_stream(self, g));
+            let (_, hit) = generals::attached_general_hit(dice, lost);
+            if hit {
+                self.general_casualty(setup, g, Some(id), dice, obs);
             }
         }
         if self.units[usize::from(id)].cv == 0 && self.units[usize::from(id)].is_active() {
