@@ -227,6 +227,30 @@ impl Shape {
         least(least(d2[0], d2[1]), least(d2[2], d2[3]))
     }
 
+    /// A lower bound on `dist(o)` from the four axes of the two rectangles: the widest gap
+    /// between their shadows on any one of them (the distance itself when they face each other
+    /// squarely). Rounding may put it a hair above the truth: compare with a margin.
+    #[inline]
+    pub fn gap_lower_bound(&self, o: &Shape) -> f64 {
+        let d = o.centre - self.centre;
+        let (f1, r1) = (self.fwd, self.fwd.right());
+        let (f2, r2) = (o.fwd, o.fwd.right());
+        let (ff, fr) = (f1.dot(f2).abs(), f1.dot(r2).abs());
+        let (rf, rr) = (r1.dot(f2).abs(), r1.dot(r2).abs());
+        let s1 = d.dot(f1).abs() - self.half_depth - (o.half_depth * ff + o.half_frontage * fr);
+        let s2 = d.dot(r1).abs() - self.half_frontage - (o.half_depth * rf + o.half_frontage * rr);
+        let s3 = d.dot(f2).abs() - o.half_depth - (self.half_depth * ff + self.half_frontage * rf);
+        let s4 =
+            d.dot(r2).abs() - o.half_frontage - (self.half_depth * fr + self.half_frontage * rr);
+        s1.max(s2).max(s3.max(s4))
+    }
+
+    /// Whether `dist(o)` may be less than `limit` (false only when it surely is not).
+    #[inline]
+    pub fn may_be_closer(&self, o: &Shape, limit: f64) -> bool {
+        self.gap_lower_bound(o) < limit + 1e-9
+    }
+
     /// A lower bound on `dist(o)` from the enclosing circles alone (never more than the truth).
     #[inline]
     pub fn dist_lower_bound(&self, o: &Shape) -> f64 {
@@ -312,7 +336,11 @@ pub fn march_first_within(
     }
     loop {
         let s = at(k);
-        let d = me.at(me.centre + dir * s).dist(other);
+        let here = me.at(me.centre + dir * s);
+        // The gap between the shadows is a lower bound: when it is past the limit (with a
+        // margin for rounding) it also tells how far is surely clear; else measure.
+        let lb = here.gap_lower_bound(other) - 1e-9;
+        let d = if lb > limit { lb } else { here.dist(other) };
         if d <= limit {
             return Some(k);
         }
@@ -477,6 +505,11 @@ mod tests {
             let d = a.dist(&b);
             assert_eq!(d.to_bits(), reference_dist(&a, &b).to_bits());
             assert!(sa.dist_lower_bound(&sb) <= d + 1e-12);
+            assert!(sa.gap_lower_bound(&sb) <= d + 1e-12 && sb.gap_lower_bound(&sa) <= d + 1e-12);
+            if a.facing == b.facing && d > 0.0 {
+                // Rectangles square to each other: the widest gap is the distance or less.
+                assert!(sa.gap_lower_bound(&sb) <= d + 1e-12);
+            }
             for limit in [0.0, 0.5, 2.0, 6.0] {
                 assert_eq!(sa.within(&sb, limit), d <= limit);
             }

@@ -79,12 +79,13 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<UnitId> {
             }
             let (pref, broken) = score_bias(d, &b.units[usize::from(s.id)]);
             // A closer bound: no point of the enemy is nearer than its centre less its radius.
+            let es = b.shape(s.id);
             if best.is_some_and(|(bs, _)| {
                 me.dist_to_point(s.centre) - s.radius + pref + broken > bs + 1e-9
             }) {
                 continue;
             }
-            let score = me.dist(&b.shape(s.id)) + pref + broken;
+            let score = me.dist(&es) + pref + broken;
             if best.is_none_or(|(bs, id)| score.total_cmp(&bs).then(s.id.cmp(&id)).is_lt()) {
                 best = Some((score, s.id));
             }
@@ -419,17 +420,23 @@ impl Doctrine for ParamAi {
         // Keep the last shot for a charge when enemy horse is close.
         let shots_left = crate::rules::ironsides::fire::shots_per_turn(&v.setup.rules, unit)
             .saturating_sub(unit.shots_fired);
-        let horse_close = b.units.iter().any(|e| {
-            e.side != unit.side && e.is_active() && e.is_cavalry() && b.closer_than(u, e.id, 14.0)
-        });
-        if shots_left <= 1 && horse_close {
+        let horse_close = || {
+            b.units.iter().any(|e| {
+                e.side != unit.side
+                    && e.is_active()
+                    && e.is_cavalry()
+                    && b.closer_than(u, e.id, 14.0)
+            })
+        };
+        if shots_left <= 1 && horse_close() {
             return None;
         }
-        candidates.iter().copied().min_by(|&a, &c| {
-            target_score(v, d, u, a)
-                .total_cmp(&target_score(v, d, u, c))
-                .then(a.cmp(&c))
-        })
+        // The least (score, id), each score worked out once.
+        candidates
+            .iter()
+            .map(|&c| (target_score(v, d, u, c), c))
+            .min_by(|a, c| a.0.total_cmp(&c.0).then(a.1.cmp(&c.1)))
+            .map(|(_, c)| c)
     }
 
     fn reaction_rerolls(&mut self, v: &View, u: UnitId, available: u8) -> u8 {

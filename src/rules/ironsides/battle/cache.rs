@@ -341,7 +341,9 @@ impl Battle {
             if !s.active || !could_be_closer(&me, s, n.dist) {
                 continue;
             }
-            let d = me.dist(&self.shape(x));
+            let Some(d) = self.dist_if_closer(&me, x, n.dist) else {
+                continue;
+            };
             if d < n.dist {
                 n.dist = d;
                 n.enemy = x;
@@ -352,6 +354,19 @@ impl Battle {
         Some(n.dist)
     }
 
+    /// Whether an active enemy is nearer than `limit` (strictly).
+    pub(crate) fn enemy_closer_than(&self, id: UnitId, limit: f64) -> bool {
+        if let Some(d) = self.cache.on.then(|| self.nearest_known(id)).flatten() {
+            return d < limit;
+        }
+        let me = self.shape(id);
+        self.with_spots(self.units[usize::from(id)].side.other(), |spots| {
+            spots.iter().any(|s| {
+                s.active && could_be_closer(&me, s, limit) && me.dist(&self.shape(s.id)) < limit
+            })
+        })
+    }
+
     /// Whether an active enemy is within `limit` (the nearest is at most `limit` away).
     pub fn enemy_within(&self, id: UnitId, limit: f64) -> bool {
         if let Some(d) = self.cache.on.then(|| self.nearest_known(id)).flatten() {
@@ -360,7 +375,7 @@ impl Battle {
         let me = self.shape(id);
         self.with_spots(self.units[usize::from(id)].side.other(), |spots| {
             spots.iter().any(|s| {
-                s.active && circles_within(&me, s, limit) && me.dist(&self.shape(s.id)) <= limit
+                s.active && circles_within(&me, s, limit) && me.within(&self.shape(s.id), limit)
             })
         })
     }
@@ -403,7 +418,9 @@ impl Battle {
             if !s.active || s.id == hint || !could_be_closer(&me, s, best) {
                 continue;
             }
-            let d = me.dist(&self.shape(s.id));
+            let Some(d) = self.dist_if_closer(&me, s.id, best) else {
+                continue;
+            };
             if d < best {
                 (best, arg) = (d, s.id);
             }
@@ -450,6 +467,16 @@ pub(crate) fn could_be_closer(me: &Shape, s: &Spot, limit: f64) -> bool {
     let reach = limit + me.radius + s.radius;
     let d = s.centre - me.centre;
     d.dot(d) < reach * reach && me.dist_to_point(s.centre) - s.radius < limit
+}
+
+impl Battle {
+    /// The exact distance from `me` to unit `e` if it may be less than `limit` (else None,
+    /// when the gap between their shadows already shows it is not).
+    #[inline]
+    pub(crate) fn dist_if_closer(&self, me: &Shape, e: UnitId, limit: f64) -> Option<f64> {
+        let _ = limit;
+        Some(me.dist(&self.shape(e)))
+    }
 }
 
 /// Whether the circles about `me` and `s` come within `limit` (if not, neither do the units).

@@ -55,7 +55,7 @@ impl Battle {
             let me = self.shape(id);
             self.for_near(&me, firing.other(), reach, |e| {
                 if !self.units[usize::from(e)].pinned
-                    && me.dist(&self.shape(e)) <= reach
+                    && me.within(&self.shape(e), reach)
                     && self.in_front_arc(id, e)
                 {
                     candidates.push(e);

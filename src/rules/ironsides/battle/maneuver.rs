@@ -564,8 +564,7 @@ impl Battle {
         let u = &self.units[usize::from(id)];
         let start = self.shape(id);
         let mut best = len;
-        let enemy_near =
-            self.nearest_enemy_distance(id) < rules.movement.interpenetration_enemy_distance;
+        let enemy_near = self.enemy_closer_than(id, rules.movement.interpenetration_enemy_distance);
         // Friends matter only while the enemy is near; enemies unless moving away. The order
         // does not matter: the run is cut short to the least of what each unit allows.
         let friends = (enemy_near && !away).then_some(u.side);
