@@ -10,107 +10,14 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-/// Debug builds are many times slower: fewer battles, the same checks.
-fn scaled(release: u64, debug: u64) -> u64 {
-    if cfg!(debug_assertions) {
-        debug
-    } else {
-        release
-    }
-}
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_ecw-sim");
+use common::cli::*;
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A fresh, empty folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ecw-sim-cluster-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn ecw(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn ok(args: &[&str]) {
-    let out = ecw(args);
-    assert!(
-        out.status.success(),
-        "ecw-sim {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// Runs and expects exit code 2 with every one of `needles` in the error.
-fn refused(args: &[&str], needles: &[&str]) {
-    let out = ecw(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "ecw-sim {args:?}: {err}");
-    for n in needles {
-        assert!(
-            err.contains(n),
-            "ecw-sim {args:?}: expected `{n}` in: {err}"
-        );
-    }
-}
-
-/// Every CSV of a folder, by name.
-fn csvs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(&p).unwrap(),
-            )
-        })
-        .collect()
-}
-
-/// The manifest without its machine-dependent timing.
-fn manifest_sans_timing(dir: &Path) -> Value {
-    let mut m: Value =
-        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
-    m.as_object_mut().unwrap().remove("timing").unwrap();
-    m
-}
-
-/// The merged folder holds exactly the single run's CSVs, byte for byte, and its manifest
-/// (timing aside).
-fn assert_same_results(single: &Path, merged: &Path) {
-    let want = csvs(single);
-    let got = csvs(merged);
-    assert_eq!(
-        got.keys().collect::<Vec<_>>(),
-        want.keys().collect::<Vec<_>>(),
-        "{} v {}",
-        single.display(),
-        merged.display()
-    );
-    for (name, bytes) in &want {
-        assert!(
-            got[name] == *bytes,
-            "{name} differs between {} and {}",
-            single.display(),
-            merged.display()
-        );
-    }
-    assert_eq!(manifest_sans_timing(merged), manifest_sans_timing(single));
-}
 
 fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
@@ -177,7 +84,7 @@ fn merge_refuses_partials_that_do_not_belong_together_naming_the_shard() {
     };
     let refuse = |args: Vec<String>, needles: &[&str]| {
         let a: Vec<&str> = args.iter().map(String::as_str).collect();
-        refused(&a, needles);
+        refused_all(&a, needles);
         assert!(!out.exists(), "a refused merge wrote {}", out.display());
     };
     let version = env!("CARGO_PKG_VERSION");
@@ -384,17 +291,6 @@ fn script_fails(shell: &str, path: &Path, vars: &[(&str, String)], needle: &str)
         path.display()
     );
     assert!(err.contains(needle), "expected `{needle}` in: {err}");
-}
-
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .map(|r| {
-            r.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
 }
 
 #[cfg(unix)]

@@ -3,23 +3,22 @@
 
 use std::process::Command;
 
-fn ecw(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_ecw-sim")).args(args).output().expect("runs");
-    assert!(out.status.success(), "ecw-sim {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("utf-8")
-}
+mod common;
+
+use common::cli::run_ok;
+
 
 #[test]
 fn two_replays_print_identical_narratives() {
     for battle in ["0", "7"] {
-        let a = ecw(&["replay", "small_action", "--seed", "3", "--battle", battle]);
-        let b = ecw(&["replay", "small_action", "--seed", "3", "--battle", battle]);
+        let a = run_ok(&["replay", "small_action", "--seed", "3", "--battle", battle]);
+        let b = run_ok(&["replay", "small_action", "--seed", "3", "--battle", battle]);
         assert_eq!(a, b);
         assert!(a.contains("== Turn 1 =="), "{a}");
         assert!(a.contains("Result:"), "{a}");
         assert!(a.contains("CV by turn"), "{a}");
     }
-    let c = ecw(&["replay", "small_action", "--seed", "3", "--battle", "0", "--format", "csv"]);
+    let c = run_ok(&["replay", "small_action", "--seed", "3", "--battle", "0", "--format", "csv"]);
     assert!(c.starts_with("seq,turn,event,"));
     assert!(c.lines().last().unwrap().contains("battle_ended"));
 }
@@ -28,14 +27,14 @@ fn two_replays_print_identical_narratives() {
 fn replay_of_battle_i_is_battle_i_of_a_run() {
     let dir = std::env::temp_dir().join(format!("ecw-replay-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    ecw(&["run", "small_action", "--battles", "40", "--seed", "5", "--per-battle", "--quiet", "--out", dir.to_str().unwrap()]);
+    run_ok(&["run", "small_action", "--battles", "40", "--seed", "5", "--per-battle", "--quiet", "--out", dir.to_str().unwrap()]);
     let rows = std::fs::read_to_string(dir.join("battles.csv")).unwrap();
     let header: Vec<&str> = rows.lines().next().unwrap().split(',').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
     for i in [0usize, 13, 39] {
         let row: Vec<&str> = rows.lines().nth(i + 1).unwrap().split(',').collect();
         assert_eq!(row[col("battle")], i.to_string());
-        let events = ecw(&["replay", "small_action", "--seed", "5", "--battle", &i.to_string(), "--format", "csv"]);
+        let events = run_ok(&["replay", "small_action", "--seed", "5", "--battle", &i.to_string(), "--format", "csv"]);
         let end = events.lines().last().unwrap();
         let f: Vec<&str> = end.split(',').collect();
         // The replay's last event: battle_ended with the turn as value and the winner as detail.
@@ -52,7 +51,7 @@ fn replay_of_battle_i_is_battle_i_of_a_run() {
         assert!(dice > 0);
     }
     // And the narrative's CV totals match the row's.
-    let story = ecw(&["replay", "small_action", "--seed", "5", "--battle", "13"]);
+    let story = run_ok(&["replay", "small_action", "--seed", "5", "--battle", "13"]);
     let row: Vec<&str> = rows.lines().nth(14).unwrap().split(',').collect();
     for side in ["parliament", "royalist"] {
         let lost = row[col(&format!("cv_lost_{side}"))];
@@ -72,7 +71,7 @@ fn replay_of_battle_i_is_battle_i_of_a_run() {
 #[test]
 fn replay_draws_a_map() {
     let path = std::env::temp_dir().join(format!("ecw-map-{}.svg", std::process::id()));
-    ecw(&["replay", "marston_moor", "--battle", "2", "--map", path.to_str().unwrap()]);
+    run_ok(&["replay", "marston_moor", "--battle", "2", "--map", path.to_str().unwrap()]);
     let svg = std::fs::read_to_string(&path).unwrap();
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     // Every unit at deployment, the survivors at the end, and the ground's hedges and ditch.

@@ -2,8 +2,8 @@
 //! shards, bounded memory, refusals of bad input, Ctrl-C, and the files' tidy form.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 
 use ecw_sim::report::HEADER;
 use ecw_sim::stats::wilson;
@@ -39,101 +39,12 @@ mod counting {
     }
 }
 
+mod common;
+
+use common::cli::*;
+
 #[global_allocator]
 static ALLOCATOR: counting::Counting = counting::Counting;
-
-/// Debug builds are many times slower: fewer battles, the same checks.
-fn scaled(release: u64, debug: u64) -> u64 {
-    if cfg!(debug_assertions) {
-        debug
-    } else {
-        release
-    }
-}
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ecw-sim"))
-}
-
-/// A fresh, empty folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ecw-sim-runner-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn ecw(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
-
-fn ok(args: &[&str]) -> Output {
-    let out = ecw(args);
-    assert!(
-        out.status.success(),
-        "ecw-sim {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-/// Runs and expects the exit code 2 with `needle` in the error.
-fn refused(args: &[&str], needle: &str) -> String {
-    let out = ecw(args);
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "ecw-sim {args:?}: {err}");
-    assert!(
-        err.contains(needle),
-        "ecw-sim {args:?}: expected `{needle}` in: {err}"
-    );
-    err
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// Every CSV of a folder, by name.
-fn csvs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.extension().is_some_and(|x| x == "csv") && !p.to_string_lossy().contains("partial-")
-        })
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(&p).unwrap(),
-            )
-        })
-        .collect()
-}
-
-fn manifest(dir: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap()
-}
-
-/// The manifest without its machine-dependent timing.
-fn manifest_sans_timing(dir: &Path) -> serde_json::Value {
-    let mut m = manifest(dir);
-    m.as_object_mut()
-        .unwrap()
-        .remove("timing")
-        .expect("a timing section");
-    m
-}
-
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .map(|r| {
-            r.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
-}
 
 #[test]
 fn threads_and_shards_write_byte_identical_files() {

@@ -18,7 +18,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
-const BIN: &str = env!("CARGO_BIN_EXE_ecw-sim");
+mod common;
+
+use common::cli::{BIN, csvs, manifest};
+
 const SHARDS: u32 = 4;
 /// Seconds to start the cluster (installing Slurm the first time took 13 s here).
 const START_TIMEOUT: u64 = 240;
@@ -311,25 +314,6 @@ fn submit(cluster: &mut Cluster, vars: &[(&str, String)]) -> (String, String) {
     cluster.jobs.push(array.clone());
     cluster.jobs.push(merge.clone());
     (array, merge)
-}
-
-/// Every CSV of a folder, by name.
-fn csvs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(&p).unwrap(),
-            )
-        })
-        .collect()
-}
-
-fn manifest(dir: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap()
 }
 
 /// The merged folder holds the single run's CSVs byte for byte, and its manifest but for

@@ -4,52 +4,14 @@
 //! docs/WHAT-IF.md and docs/BALANCING.md.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
+mod common;
+
+use common::cli::*;
 use ecw_sim::scenario::Scenario;
 use ecw_sim::whatif::{BALANCE_HEADER, COMPARE_HEADER, SWEEP_COLUMNS};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ecw-sim"))
-}
-
-/// A fresh, empty folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ecw-sim-whatif-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn ecw(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = ecw(args);
-    assert!(
-        out.status.success(),
-        "ecw-sim {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// Runs and expects the exit code 2 with `needle` in the error.
-fn refused(args: &[&str], needle: &str) {
-    let out = ecw(args);
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "ecw-sim {args:?}: {err}");
-    assert!(
-        err.contains(needle),
-        "ecw-sim {args:?}: expected `{needle}` in: {err}"
-    );
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// A CSV's rows as column -> value, checking its header.
 fn rows(path: &Path, header: &[&str]) -> Vec<BTreeMap<String, String>> {
@@ -88,7 +50,7 @@ fn an_identical_variant_differs_by_exactly_nothing_and_a_better_one_by_something
     let root = scratch("compare");
     let out = root.join("out");
     let battles = "3000".to_string();
-    let stdout = ok(&[
+    let stdout = run_ok(&[
         "compare",
         "duel_horse",
         "--variant",
@@ -189,7 +151,7 @@ fn compare_sweep_and_balance_write_the_same_bytes_on_any_thread_count() {
             let mut all = args.clone();
             all.extend(common);
             all.extend(["--out", d]);
-            ok(&all);
+            run_ok(&all);
             let bytes = std::fs::read(dir.join(file)).unwrap();
             match seen.get(file) {
                 Some(first) => assert!(first == &bytes, "{file} differs on {threads} threads"),
@@ -208,7 +170,7 @@ fn balance_finds_no_difference_between_a_row_and_itself_and_one_between_1642_and
     let out = root.join("out");
     // The same battles in debug and release builds: a fixed-seed verdict must not depend on the build.
     let battles = "4000".to_string();
-    let stdout = ok(&[
+    let stdout = run_ok(&[
         "balance",
         "--side-a",
         "royalist:1643,1642",
@@ -240,7 +202,7 @@ fn balance_finds_no_difference_between_a_row_and_itself_and_one_between_1642_and
     // one army heavily; the swap of rows between the armies in every other battle cancels it.
     let lame = "parliament.commands.left_horse.doctrine=hold_the_line";
     let run_out = root.join("run");
-    ok(&[
+    run_ok(&[
         "run",
         "balance_template",
         "--set",
@@ -260,7 +222,7 @@ fn balance_finds_no_difference_between_a_row_and_itself_and_one_between_1642_and
         .parse()
         .unwrap();
     assert!(p_win < 0.4, "the lopsided template is lopsided: {p_win}");
-    ok(&[
+    run_ok(&[
         "balance",
         "--side-a",
         "parliament:1644",
@@ -278,7 +240,7 @@ fn balance_finds_no_difference_between_a_row_and_itself_and_one_between_1642_and
     assert_eq!(swapped[0]["verdict"], "no_difference", "{:?}", swapped[0]);
     // The New Model of 1646 against the Royalists of 1642, horse only: plainly unequal, in
     // favour of side A whichever army it rates.
-    ok(&[
+    run_ok(&[
         "balance",
         "--side-a",
         "parliament:1646",
@@ -305,7 +267,7 @@ fn a_sweep_has_a_row_per_grid_point_and_measure_and_reaches_ruleset_options() {
     let root = scratch("sweep");
     let out = root.join("out");
     let battles = "800".to_string();
-    ok(&[
+    run_ok(&[
         "sweep",
         "small_action",
         "--param",
@@ -584,7 +546,7 @@ fn the_documented_commands_run() {
             let out = root.join(format!("c{commands}"));
             let mut args: Vec<&str> = words.iter().map(String::as_str).collect();
             args.extend(["--battles", "8", "--quiet", "--out", s(&out)]);
-            ok(&args);
+            run_ok(&args);
             commands += 1;
         }
     }

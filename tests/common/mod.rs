@@ -1,6 +1,8 @@
 //! Battles built in code for engine tests: no scenario file needed.
 #![allow(dead_code)]
 
+pub mod cli;
+
 use std::sync::Arc;
 
 use ecw_sim::army::{Command, CommandKind, Commander, CommanderRating, FootBalance, GunWeight, HorseKind, Side, Unit, UnitKind};
