@@ -13,11 +13,14 @@
 //! (tests) always get the truth.
 
 use std::cell::{Cell, RefCell};
+use std::sync::Arc;
 
 use super::Battle;
 use crate::army::{Side, Unit, UnitId};
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::Shape;
+use crate::rules::ironsides::fire;
+use crate::rules::ironsides::tables::IronsidesRules;
 
 /// A unit's facing vector and enclosing radius, with the facing, frontage and depth they were
 /// worked out for (as bits, so that a NaN or a signed zero can never pass for another value).
@@ -66,16 +69,26 @@ pub(crate) struct Spot {
     pub active: bool,
     pub centre: Vec2,
     pub radius: f64,
+    /// The longest range of its fire zones, if it is foot, guns or dragoons that can fire
+    /// (else 0): no enemy farther than this can be halted by its fire. Infinite when the
+    /// rules are not at hand.
+    pub fire_reach: f64,
 }
 
 impl Spot {
     #[inline]
-    fn of(u: &Unit) -> Spot {
+    fn of(u: &Unit, rules: Option<&IronsidesRules>) -> Spot {
+        let fire_reach = match rules {
+            Some(_) if u.is_cavalry() => 0.0,
+            Some(r) => fire::range_band(r, u).map_or(0.0, |b| b.long.max(b.short)),
+            None => f64::INFINITY,
+        };
         Spot {
             id: u.id,
             active: u.is_active(),
             centre: u.pos,
             radius: Shape::radius_of(u.frontage, u.depth),
+            fire_reach,
         }
     }
 }
@@ -118,6 +131,8 @@ pub(crate) struct Caches {
     centroids: Cell<(u64, [Vec2; 2])>,
     /// In play: the spots, the log and the answers kept are in use.
     on: bool,
+    /// The rules of the battle in play (for the spots' fire zones).
+    rules: Option<Arc<IronsidesRules>>,
     /// Spots worked out afresh out of play (a reused buffer).
     scratch: RefCell<Vec<Spot>>,
     /// Counts the rounds of orders of movement phases; nonzero while orders are being given
@@ -162,20 +177,23 @@ impl Battle {
         c.epoch = c.epoch.wrapping_add(1);
         if c.on {
             let u = &self.units[usize::from(id)];
-            c.spots[u.side.index()][c.slot[usize::from(id)]] = Spot::of(u);
+            c.spots[u.side.index()][c.slot[usize::from(id)]] = Spot::of(u, c.rules.as_deref());
             c.moves.push(id);
         }
     }
 
     /// Play begins: answers may be kept from here until `end_caching`.
-    pub(crate) fn begin_caching(&mut self) {
+    pub(crate) fn begin_caching(&mut self, rules: &Arc<IronsidesRules>) {
         let n = self.units.len();
         self.cache.fit(n);
         let c = &mut self.cache;
+        if !c.rules.as_ref().is_some_and(|r| Arc::ptr_eq(r, rules)) {
+            c.rules = Some(Arc::clone(rules));
+        }
         for u in &self.units {
             let list = &mut c.spots[u.side.index()];
             c.slot[usize::from(u.id)] = list.len();
-            list.push(Spot::of(u));
+            list.push(Spot::of(u, c.rules.as_deref()));
         }
         c.on = true;
     }
@@ -252,7 +270,12 @@ impl Battle {
         }
         let fresh = |v: &mut Vec<Spot>| {
             v.clear();
-            v.extend(self.units.iter().filter(|u| u.side == side).map(Spot::of));
+            v.extend(
+                self.units
+                    .iter()
+                    .filter(|u| u.side == side)
+                    .map(|u| Spot::of(u, None)),
+            );
         };
         match self.cache.scratch.try_borrow_mut() {
             Ok(mut v) => {

@@ -444,6 +444,7 @@ impl Battle {
                 let u = &mut self.units[usize::from(id)];
                 u.moved = true;
                 movement::unlimber(rules, u);
+                self.moved(id); // its fire zones changed
                 emit(obs, Event::Unlimbered { unit: id });
                 0.0
             }
@@ -595,8 +596,13 @@ impl Battle {
                     // Its enclosing circle is farther from the path than any limit: skip it now.
                     let rel = spot.centre - start.centre;
                     let off = rel - dir * rel.dot(dir).clamp(0.0, best);
-                    let reach =
-                        if enemy { farthest } else { 0.0 } + start.radius + spot.radius + 1e-6;
+                    // An enemy halts it at the advance gap, or at its fire zones if it shoots.
+                    let limit = match (enemy, stop_at_bands) {
+                        (false, _) => 0.0,
+                        (true, false) => ADVANCE_GAP,
+                        (true, true) => ADVANCE_GAP.max(spot.fire_reach.min(farthest)),
+                    };
+                    let reach = limit + start.radius + spot.radius + 1e-6;
                     if off.dot(off) > reach * reach {
                         continue;
                     }

@@ -214,7 +214,7 @@ impl Battle {
     ) -> BattleSummary {
         self.dice_rolled_start = dice.rolled();
         // Answers about where units stand may be kept from here to the end (see `cache`).
-        self.begin_caching();
+        self.begin_caching(&setup.rules);
         while self.outcome.is_none() {
             self.turn += 1;
             self.turn_steps(setup, dice, ai, obs);
@@ -238,7 +238,7 @@ impl Battle {
         ai: &mut A,
         obs: &mut O,
     ) {
-        self.begin_caching();
+        self.begin_caching(&setup.rules);
         self.turn_steps(setup, dice, ai, obs);
         self.end_caching();
     }
