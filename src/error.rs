@@ -99,7 +99,12 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map(|s| s.chars().count()).unwrap_or(0) + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|s| s.chars().count())
+        .unwrap_or(0)
+        + 1;
     (line, col)
 }
 
@@ -122,7 +127,10 @@ fn key_at_span(text: &str, offset: usize) -> String {
     }
     // The line holding the offset itself may name the key.
     let line_start = text[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let line_end = text[offset..].find('\n').map(|i| offset + i).unwrap_or(text.len());
+    let line_end = text[offset..]
+        .find('\n')
+        .map(|i| offset + i)
+        .unwrap_or(text.len());
     let this = text[line_start..line_end].trim();
     if let Some((k, _)) = this.split_once('=')
         && !this.starts_with('[')
@@ -162,7 +170,12 @@ pub fn locate_key(text: &str, key: &str) -> Option<(usize, usize)> {
             && !t.starts_with('#')
         {
             let mut path = header.clone();
-            path.extend(k.trim().trim_matches('"').split('.').map(|s| s.trim().to_string()));
+            path.extend(
+                k.trim()
+                    .trim_matches('"')
+                    .split('.')
+                    .map(|s| s.trim().to_string()),
+            );
             let depth = matching_prefix(&path, &parts);
             if depth == path.len() {
                 let (l, c) = line_col(text, offset + indent);
@@ -171,7 +184,10 @@ pub fn locate_key(text: &str, key: &str) -> Option<(usize, usize)> {
                     let eq = line.len() - rest.len() - usize::from(line.ends_with('\n'));
                     let eq = line[..eq.min(line.len())].rfind('=').unwrap_or(0);
                     let tail = &line[eq..];
-                    if let Some(pos) = tail.find(&format!("{} ", parts[depth])).or_else(|| tail.find(&format!("{}=", parts[depth]))) {
+                    if let Some(pos) = tail
+                        .find(&format!("{} ", parts[depth]))
+                        .or_else(|| tail.find(&format!("{}=", parts[depth])))
+                    {
                         return Some(line_col(text, offset + eq + pos));
                     }
                 }
@@ -181,7 +197,12 @@ pub fn locate_key(text: &str, key: &str) -> Option<(usize, usize)> {
                 best = Some((l, c));
             }
         }
-        if !t.starts_with('#') && best.is_none() && t.starts_with('[') && matching_prefix(&header, &parts) == header.len() && !header.is_empty() {
+        if !t.starts_with('#')
+            && best.is_none()
+            && t.starts_with('[')
+            && matching_prefix(&header, &parts) == header.len()
+            && !header.is_empty()
+        {
             best = Some(line_col(text, offset + indent));
         }
         offset += line.len();
@@ -190,7 +211,10 @@ pub fn locate_key(text: &str, key: &str) -> Option<(usize, usize)> {
 }
 
 fn matching_prefix(path: &[String], parts: &[&str]) -> usize {
-    path.iter().zip(parts).take_while(|(a, b)| a.as_str() == **b).count()
+    path.iter()
+        .zip(parts)
+        .take_while(|(a, b)| a.as_str() == **b)
+        .count()
 }
 
 #[cfg(test)]

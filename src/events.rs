@@ -78,40 +78,165 @@ pub enum Outcome {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Event {
     /// A randomised unit's CV for this battle, rolled before the first turn.
-    RatingRolled { unit: UnitId, cv: u8 },
-    TurnStarted { turn: u16 },
-    Initiative { turn: u16, first: Side, rolls: [u8; 2] },
-    GeneralMoved { general: CommanderId, distance: f64, attached_to: Option<UnitId> },
-    LpsRolled { general: CommanderId, roll: u8, lps: u8 },
-    LpsGiven { from: CommanderId, to: CommanderId, lps: u8 },
-    Rally { unit: UnitId, roll: u8, success: bool, cv: u8 },
-    Moved { unit: UnitId, from: (f64, f64), to: (f64, f64), disordered: bool },
-    FormationChanged { unit: UnitId },
-    Unlimbered { unit: UnitId },
-    Fired { unit: UnitId, target: UnitId, range: f64, roll: u8, needed: i8, hit: bool },
-    CvLost { unit: UnitId, amount: u8, cause: LossCause, cv: u8 },
-    CvGained { unit: UnitId, amount: u8, cv: u8 },
-    Reaction { unit: UnitId, cause: ReactionCause, dice: [u8; 2], result: ReactionResult, rerolls_used: u8 },
-    ChargeDeclared { unit: UnitId, target: UnitId, standoff: f64 },
-    ChargeFailed { unit: UnitId, target: UnitId },
-    EmergencyResponse { unit: UnitId, dice: u8, successes: u8, chosen: Response },
-    SupportCharge { unit: UnitId, target: UnitId, successes: u8 },
-    Melee { attacker: UnitId, defender: UnitId, attacker_dice: u8, defender_dice: u8, attacker_hits: u8, defender_hits: u8, flank: bool },
-    MeleeResult { winner: Option<UnitId>, loser: Option<UnitId>, result: ReactionResult },
-    FootBroke { unit: UnitId },
-    Retreat { unit: UnitId, distance: f64 },
-    Rout { unit: UnitId, distance: f64 },
-    Disintegrated { unit: UnitId },
-    LeftTable { unit: UnitId },
-    PursuitStarted { unit: UnitId, target: UnitId },
-    PursuitHalted { unit: UnitId, turns: u8 },
-    PursuitContinued { unit: UnitId, turns: u8 },
-    PursuitLost { unit: UnitId, turns: u8 },
-    GeneralCasualty { general: CommanderId, result: GeneralResult, captured: bool },
-    GeneralReplaced { general: CommanderId },
-    CampCaptured { camp_side: Side, by: UnitId },
-    ArmyBroken { side: Side, lost: u32, start: u32 },
-    BattleEnded { outcome: Outcome, turn: u16 },
+    RatingRolled {
+        unit: UnitId,
+        cv: u8,
+    },
+    TurnStarted {
+        turn: u16,
+    },
+    Initiative {
+        turn: u16,
+        first: Side,
+        rolls: [u8; 2],
+    },
+    GeneralMoved {
+        general: CommanderId,
+        distance: f64,
+        attached_to: Option<UnitId>,
+    },
+    LpsRolled {
+        general: CommanderId,
+        roll: u8,
+        lps: u8,
+    },
+    LpsGiven {
+        from: CommanderId,
+        to: CommanderId,
+        lps: u8,
+    },
+    Rally {
+        unit: UnitId,
+        roll: u8,
+        success: bool,
+        cv: u8,
+    },
+    Moved {
+        unit: UnitId,
+        from: (f64, f64),
+        to: (f64, f64),
+        disordered: bool,
+    },
+    FormationChanged {
+        unit: UnitId,
+    },
+    Unlimbered {
+        unit: UnitId,
+    },
+    Fired {
+        unit: UnitId,
+        target: UnitId,
+        range: f64,
+        roll: u8,
+        needed: i8,
+        hit: bool,
+    },
+    CvLost {
+        unit: UnitId,
+        amount: u8,
+        cause: LossCause,
+        cv: u8,
+    },
+    CvGained {
+        unit: UnitId,
+        amount: u8,
+        cv: u8,
+    },
+    Reaction {
+        unit: UnitId,
+        cause: ReactionCause,
+        dice: [u8; 2],
+        result: ReactionResult,
+        rerolls_used: u8,
+    },
+    ChargeDeclared {
+        unit: UnitId,
+        target: UnitId,
+        standoff: f64,
+    },
+    ChargeFailed {
+        unit: UnitId,
+        target: UnitId,
+    },
+    EmergencyResponse {
+        unit: UnitId,
+        dice: u8,
+        successes: u8,
+        chosen: Response,
+    },
+    SupportCharge {
+        unit: UnitId,
+        target: UnitId,
+        successes: u8,
+    },
+    Melee {
+        attacker: UnitId,
+        defender: UnitId,
+        attacker_dice: u8,
+        defender_dice: u8,
+        attacker_hits: u8,
+        defender_hits: u8,
+        flank: bool,
+    },
+    MeleeResult {
+        winner: Option<UnitId>,
+        loser: Option<UnitId>,
+        result: ReactionResult,
+    },
+    FootBroke {
+        unit: UnitId,
+    },
+    Retreat {
+        unit: UnitId,
+        distance: f64,
+    },
+    Rout {
+        unit: UnitId,
+        distance: f64,
+    },
+    Disintegrated {
+        unit: UnitId,
+    },
+    LeftTable {
+        unit: UnitId,
+    },
+    PursuitStarted {
+        unit: UnitId,
+        target: UnitId,
+    },
+    PursuitHalted {
+        unit: UnitId,
+        turns: u8,
+    },
+    PursuitContinued {
+        unit: UnitId,
+        turns: u8,
+    },
+    PursuitLost {
+        unit: UnitId,
+        turns: u8,
+    },
+    GeneralCasualty {
+        general: CommanderId,
+        result: GeneralResult,
+        captured: bool,
+    },
+    GeneralReplaced {
+        general: CommanderId,
+    },
+    CampCaptured {
+        camp_side: Side,
+        by: UnitId,
+    },
+    ArmyBroken {
+        side: Side,
+        lost: u32,
+        start: u32,
+    },
+    BattleEnded {
+        outcome: Outcome,
+        turn: u16,
+    },
 }
 
 /// Anything that listens to a battle. Observers see every event in order.

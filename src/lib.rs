@@ -4,8 +4,8 @@
 //! decide) -> events -> observers -> aggregates -> CSV and summaries.
 
 pub mod army;
-pub mod cli;
 pub mod battlefield;
+pub mod cli;
 pub mod dice;
 pub mod doctrine;
 pub mod error;
@@ -13,12 +13,12 @@ pub mod events;
 pub mod io;
 pub mod map;
 pub mod narrative;
+pub mod report;
 pub mod rules;
+pub mod runner;
 pub mod scenario;
 pub mod setup;
-pub mod runner;
 pub mod stats;
-pub mod report;
 pub mod tables;
 pub mod whatif;
 

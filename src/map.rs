@@ -20,9 +20,27 @@ fn colour(side: Side) -> &'static str {
 }
 
 fn unit_rect(out: &mut String, setup: &BattleSetup, u: &Unit, depth_y: f64, opacity: f64) {
-    let r = Rect { centre: u.pos, facing: u.facing, frontage: u.frontage, depth: u.depth };
-    let pts: Vec<String> = r.corners().iter().map(|c| format!("{:.1},{:.1}", c.x * PX, (depth_y - c.y) * PX)).collect();
-    let _ = writeln!(out, r#"<polygon points="{}" fill="{}" fill-opacity="{opacity}" stroke="black" stroke-width="0.5"><title>{}</title></polygon>"#, pts.join(" "), colour(u.side), setup.unit_name(u.id).replace('<', "&lt;").replace('&', "&amp;"));
+    let r = Rect {
+        centre: u.pos,
+        facing: u.facing,
+        frontage: u.frontage,
+        depth: u.depth,
+    };
+    let pts: Vec<String> = r
+        .corners()
+        .iter()
+        .map(|c| format!("{:.1},{:.1}", c.x * PX, (depth_y - c.y) * PX))
+        .collect();
+    let _ = writeln!(
+        out,
+        r#"<polygon points="{}" fill="{}" fill-opacity="{opacity}" stroke="black" stroke-width="0.5"><title>{}</title></polygon>"#,
+        pts.join(" "),
+        colour(u.side),
+        setup
+            .unit_name(u.id)
+            .replace('<', "&lt;")
+            .replace('&', "&amp;")
+    );
 }
 
 /// Draws the map. `start` and `end` are the units at deployment and at the end.
@@ -30,8 +48,18 @@ pub fn svg(setup: &BattleSetup, start: &[Unit], end: &[Unit], rec: &Recorder) ->
     let g = &setup.ground;
     let (w, h) = (g.width, g.depth);
     let mut out = String::new();
-    let _ = writeln!(out, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{:.0}" height="{:.0}" viewBox="0 0 {:.0} {:.0}">"#, w * PX, h * PX, w * PX, h * PX);
-    let _ = writeln!(out, r##"<rect width="100%" height="100%" fill="#e8efd0"/>"##);
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{:.0}" height="{:.0}" viewBox="0 0 {:.0} {:.0}">"#,
+        w * PX,
+        h * PX,
+        w * PX,
+        h * PX
+    );
+    let _ = writeln!(
+        out,
+        r##"<rect width="100%" height="100%" fill="#e8efd0"/>"##
+    );
     for a in &g.areas {
         let fill = match a.kind {
             AreaKind::Rough => "#c9b98b",
@@ -40,14 +68,39 @@ pub fn svg(setup: &BattleSetup, start: &[Unit], end: &[Unit], rec: &Recorder) ->
             AreaKind::Road => "#b0a080",
             AreaKind::Bog => "#7a9a8a",
         };
-        let pts: Vec<String> = a.points.iter().map(|p| format!("{:.1},{:.1}", p.x * PX, (h - p.y) * PX)).collect();
-        let _ = writeln!(out, r#"<polygon points="{}" fill="{fill}" fill-opacity="0.7"><title>{:?}</title></polygon>"#, pts.join(" "), a.kind);
+        let pts: Vec<String> = a
+            .points
+            .iter()
+            .map(|p| format!("{:.1},{:.1}", p.x * PX, (h - p.y) * PX))
+            .collect();
+        let _ = writeln!(
+            out,
+            r#"<polygon points="{}" fill="{fill}" fill-opacity="0.7"><title>{:?}</title></polygon>"#,
+            pts.join(" "),
+            a.kind
+        );
     }
     for o in &g.obstacles {
-        let _ = writeln!(out, r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#2d5016" stroke-width="3"><title>{:?}</title></line>"##, o.a.x * PX, (h - o.a.y) * PX, o.b.x * PX, (h - o.b.y) * PX, o.kind);
+        let _ = writeln!(
+            out,
+            r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#2d5016" stroke-width="3"><title>{:?}</title></line>"##,
+            o.a.x * PX,
+            (h - o.a.y) * PX,
+            o.b.x * PX,
+            (h - o.b.y) * PX,
+            o.kind
+        );
     }
     for c in &g.camps {
-        let _ = writeln!(out, r#"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{}" stroke-dasharray="4 2"><title>{} camp</title></circle>"#, c.pos.x * PX, (h - c.pos.y) * PX, c.radius * PX, colour(c.side), c.side);
+        let _ = writeln!(
+            out,
+            r#"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{}" stroke-dasharray="4 2"><title>{} camp</title></circle>"#,
+            c.pos.x * PX,
+            (h - c.pos.y) * PX,
+            c.radius * PX,
+            colour(c.side),
+            c.side
+        );
     }
     // Routes: moves made while routing (dashed) or pursuing (dotted).
     let mut routing = vec![false; setup.units.len()];
@@ -55,13 +108,31 @@ pub fn svg(setup: &BattleSetup, start: &[Unit], end: &[Unit], rec: &Recorder) ->
     for &(_, e) in &rec.events {
         match e {
             Event::Rout { unit, .. } => routing[usize::from(unit)] = true,
-            Event::PursuitStarted { unit, .. } | Event::PursuitContinued { unit, .. } => pursuing[usize::from(unit)] = true,
-            Event::PursuitHalted { unit, .. } | Event::PursuitLost { unit, .. } => pursuing[usize::from(unit)] = false,
+            Event::PursuitStarted { unit, .. } | Event::PursuitContinued { unit, .. } => {
+                pursuing[usize::from(unit)] = true
+            }
+            Event::PursuitHalted { unit, .. } | Event::PursuitLost { unit, .. } => {
+                pursuing[usize::from(unit)] = false
+            }
             Event::TurnStarted { .. } => routing.iter_mut().for_each(|r| *r = false),
-            Event::Moved { unit, from, to, .. } if routing[usize::from(unit)] || pursuing[usize::from(unit)] => {
-                let dash = if routing[usize::from(unit)] { "6 3" } else { "2 3" };
+            Event::Moved { unit, from, to, .. }
+                if routing[usize::from(unit)] || pursuing[usize::from(unit)] =>
+            {
+                let dash = if routing[usize::from(unit)] {
+                    "6 3"
+                } else {
+                    "2 3"
+                };
                 let side = setup.units[usize::from(unit)].side;
-                let _ = writeln!(out, r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{}" stroke-width="1.5" stroke-dasharray="{dash}"/>"#, from.0 * PX, (h - from.1) * PX, to.0 * PX, (h - to.1) * PX, colour(side));
+                let _ = writeln!(
+                    out,
+                    r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{}" stroke-width="1.5" stroke-dasharray="{dash}"/>"#,
+                    from.0 * PX,
+                    (h - from.1) * PX,
+                    to.0 * PX,
+                    (h - to.1) * PX,
+                    colour(side)
+                );
                 if routing[usize::from(unit)] {
                     routing[usize::from(unit)] = false;
                 }
@@ -75,7 +146,11 @@ pub fn svg(setup: &BattleSetup, start: &[Unit], end: &[Unit], rec: &Recorder) ->
     for u in end.iter().filter(|u| u.is_active()) {
         unit_rect(&mut out, setup, u, h, 0.9);
     }
-    let _ = writeln!(out, r#"<text x="6" y="16" font-family="sans-serif" font-size="13">{} (Parliament orange, Royalists blue; faint = deployment)</text>"#, setup.name.replace('&', "&amp;").replace('<', "&lt;"));
+    let _ = writeln!(
+        out,
+        r#"<text x="6" y="16" font-family="sans-serif" font-size="13">{} (Parliament orange, Royalists blue; faint = deployment)</text>"#,
+        setup.name.replace('&', "&amp;").replace('<', "&lt;")
+    );
     out.push_str("</svg>\n");
     out
 }

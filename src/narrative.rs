@@ -71,62 +71,196 @@ pub fn narrate(setup: &BattleSetup, rec: &Recorder) -> String {
                 format!("{} rated CV {cv}", u(unit))
             }
             Event::TurnStarted { turn } => format!("\n== Turn {turn} =="),
-            Event::Initiative { first, rolls, .. } => format!("Initiative: Parliament {} v Royalists {}; {first} moves first", rolls[0], rolls[1]),
-            Event::GeneralMoved { general, distance, attached_to } if distance > 0.0 || attached_to.is_some() => match attached_to {
+            Event::Initiative { first, rolls, .. } => format!(
+                "Initiative: Parliament {} v Royalists {}; {first} moves first",
+                rolls[0], rolls[1]
+            ),
+            Event::GeneralMoved {
+                general,
+                distance,
+                attached_to,
+            } if distance > 0.0 || attached_to.is_some() => match attached_to {
                 Some(t) => format!("{} rides {distance:.0}\" to lead {}", g(general), u(t)),
                 None => format!("{} rides {distance:.0}\"", g(general)),
             },
             Event::GeneralMoved { .. } => continue,
-            Event::LpsRolled { general, roll, lps } => format!("{} rolls {roll}: {lps} LPs", g(general)),
-            Event::LpsGiven { from, to, lps } => format!("{} gives {lps} LPs to {}", g(from), g(to)),
-            Event::Rally { unit, roll, success, cv } => format!("{} rallies: rolls {roll}, {} (CV {cv})", u(unit), if success { "regains a CV" } else { "fails" }),
-            Event::Moved { unit, from, to, disordered } => {
+            Event::LpsRolled { general, roll, lps } => {
+                format!("{} rolls {roll}: {lps} LPs", g(general))
+            }
+            Event::LpsGiven { from, to, lps } => {
+                format!("{} gives {lps} LPs to {}", g(from), g(to))
+            }
+            Event::Rally {
+                unit,
+                roll,
+                success,
+                cv,
+            } => format!(
+                "{} rallies: rolls {roll}, {} (CV {cv})",
+                u(unit),
+                if success { "regains a CV" } else { "fails" }
+            ),
+            Event::Moved {
+                unit,
+                from,
+                to,
+                disordered,
+            } => {
                 let d = ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt();
                 if d < 0.05 {
                     continue;
                 }
-                format!("{} moves {d:.1}\" to ({:.0}, {:.0}){}", u(unit), to.0, to.1, if disordered { ", disordered" } else { "" })
+                format!(
+                    "{} moves {d:.1}\" to ({:.0}, {:.0}){}",
+                    u(unit),
+                    to.0,
+                    to.1,
+                    if disordered { ", disordered" } else { "" }
+                )
             }
             Event::FormationChanged { unit } => format!("{} changes formation", u(unit)),
             Event::Unlimbered { unit } => format!("{} unlimbers: the drivers go home", u(unit)),
-            Event::Fired { unit, target, range, roll, needed, hit } => format!("{} fires at {} at {range:.1}\": rolls {roll}, needs {needed} or less: {}", u(unit), u(target), if hit { "hit" } else { "miss" }),
-            Event::CvLost { unit, amount, cause, cv } => format!("{} loses {amount} CV ({cause:?}): CV {cv}", u(unit)),
-            Event::CvGained { unit, amount, cv } => format!("{} gains {amount} CV: CV {cv}", u(unit)),
-            Event::Reaction { unit, cause, dice, result, rerolls_used } => {
-                let rr = if rerolls_used > 0 { format!(" after {rerolls_used} re-roll(s)") } else { String::new() };
-                format!("{} tests reaction ({cause:?}): {} and {}{rr}: {}", u(unit), dice[0], dice[1], result_words(result))
+            Event::Fired {
+                unit,
+                target,
+                range,
+                roll,
+                needed,
+                hit,
+            } => format!(
+                "{} fires at {} at {range:.1}\": rolls {roll}, needs {needed} or less: {}",
+                u(unit),
+                u(target),
+                if hit { "hit" } else { "miss" }
+            ),
+            Event::CvLost {
+                unit,
+                amount,
+                cause,
+                cv,
+            } => format!("{} loses {amount} CV ({cause:?}): CV {cv}", u(unit)),
+            Event::CvGained { unit, amount, cv } => {
+                format!("{} gains {amount} CV: CV {cv}", u(unit))
             }
-            Event::ChargeDeclared { unit, target, standoff } => format!("{} charges {}; the target stands off at {standoff:.0}\"", u(unit), u(target)),
-            Event::ChargeFailed { unit, target } => format!("{} does not close with {}", u(unit), u(target)),
-            Event::EmergencyResponse { unit, chosen, .. } => format!("{} responds: {chosen:?}", u(unit)),
-            Event::SupportCharge { unit, target, successes } => format!("{} tries a support/opportunity charge at {}: {successes} success(es)", u(unit), u(target)),
-            Event::Melee { attacker, defender, attacker_dice, defender_dice, attacker_hits, defender_hits, flank } => format!(
+            Event::Reaction {
+                unit,
+                cause,
+                dice,
+                result,
+                rerolls_used,
+            } => {
+                let rr = if rerolls_used > 0 {
+                    format!(" after {rerolls_used} re-roll(s)")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{} tests reaction ({cause:?}): {} and {}{rr}: {}",
+                    u(unit),
+                    dice[0],
+                    dice[1],
+                    result_words(result)
+                )
+            }
+            Event::ChargeDeclared {
+                unit,
+                target,
+                standoff,
+            } => format!(
+                "{} charges {}; the target stands off at {standoff:.0}\"",
+                u(unit),
+                u(target)
+            ),
+            Event::ChargeFailed { unit, target } => {
+                format!("{} does not close with {}", u(unit), u(target))
+            }
+            Event::EmergencyResponse { unit, chosen, .. } => {
+                format!("{} responds: {chosen:?}", u(unit))
+            }
+            Event::SupportCharge {
+                unit,
+                target,
+                successes,
+            } => format!(
+                "{} tries a support/opportunity charge at {}: {successes} success(es)",
+                u(unit),
+                u(target)
+            ),
+            Event::Melee {
+                attacker,
+                defender,
+                attacker_dice,
+                defender_dice,
+                attacker_hits,
+                defender_hits,
+                flank,
+            } => format!(
                 "MELEE{}: {} ({attacker_dice} dice, {attacker_hits} hits) v {} ({defender_dice} dice, {defender_hits} hits)",
                 if flank { " (flank)" } else { "" },
                 u(attacker),
                 u(defender)
             ),
-            Event::MeleeResult { winner: Some(w), loser: Some(l), result } => format!("{} wins; {} {}", u(w), u(l), result_words(result)),
+            Event::MeleeResult {
+                winner: Some(w),
+                loser: Some(l),
+                result,
+            } => format!("{} wins; {} {}", u(w), u(l), result_words(result)),
             Event::MeleeResult { .. } => "Equal losses: both stay locked in combat".to_string(),
             Event::FootBroke { unit } => format!("{} breaks before the horse", u(unit)),
             Event::Retreat { unit, distance } => format!("{} retreats {distance:.0}\"", u(unit)),
             Event::Rout { unit, distance } => format!("{} ROUTS {distance:.0}\"", u(unit)),
             Event::Disintegrated { unit } => format!("{} disintegrates (CV 0)", u(unit)),
             Event::LeftTable { unit } => format!("{} leaves the table", u(unit)),
-            Event::PursuitStarted { unit, target } => format!("{} hares off in pursuit of {}", u(unit), u(target)),
-            Event::PursuitHalted { unit, turns } => format!("{} halts{}", u(unit), if turns == 0 { " instead of pursuing".to_string() } else { format!(" after {turns} turn(s) of pursuit") }),
-            Event::PursuitContinued { unit, turns } => format!("{} pursues on (turn {turns})", u(unit)),
+            Event::PursuitStarted { unit, target } => {
+                format!("{} hares off in pursuit of {}", u(unit), u(target))
+            }
+            Event::PursuitHalted { unit, turns } => format!(
+                "{} halts{}",
+                u(unit),
+                if turns == 0 {
+                    " instead of pursuing".to_string()
+                } else {
+                    format!(" after {turns} turn(s) of pursuit")
+                }
+            ),
+            Event::PursuitContinued { unit, turns } => {
+                format!("{} pursues on (turn {turns})", u(unit))
+            }
             Event::PursuitLost { unit, .. } => format!("{} is lost to the pursuit", u(unit)),
-            Event::GeneralCasualty { general, result, captured } => format!("{} is hit: {}{}", g(general), general_words(result), if captured { "; captured" } else { "" }),
-            Event::GeneralReplaced { general } => format!("A replacement takes up the post of {}", g(general)),
-            Event::CampCaptured { camp_side, by } => format!("{} takes the {camp_side} camp", u(by)),
-            Event::ArmyBroken { side, lost, start } => format!("The {side} army breaks: {lost} of {start} CV lost"),
+            Event::GeneralCasualty {
+                general,
+                result,
+                captured,
+            } => format!(
+                "{} is hit: {}{}",
+                g(general),
+                general_words(result),
+                if captured { "; captured" } else { "" }
+            ),
+            Event::GeneralReplaced { general } => {
+                format!("A replacement takes up the post of {}", g(general))
+            }
+            Event::CampCaptured { camp_side, by } => {
+                format!("{} takes the {camp_side} camp", u(by))
+            }
+            Event::ArmyBroken { side, lost, start } => {
+                format!("The {side} army breaks: {lost} of {start} CV lost")
+            }
             Event::BattleEnded { outcome, turn } => match outcome {
-                Outcome::Won(s) => format!("\nResult: {} victory in turn {turn}", if s == Side::Parliament { "Parliamentarian" } else { "Royalist" }),
+                Outcome::Won(s) => format!(
+                    "\nResult: {} victory in turn {turn}",
+                    if s == Side::Parliament {
+                        "Parliamentarian"
+                    } else {
+                        "Royalist"
+                    }
+                ),
                 Outcome::Draw => format!("\nResult: a draw in turn {turn}"),
             },
         };
-        if let Event::CvLost { unit, cv, .. } | Event::CvGained { unit, cv, .. } | Event::Rally { unit, cv, .. } = e
+        if let Event::CvLost { unit, cv, .. }
+        | Event::CvGained { unit, cv, .. }
+        | Event::Rally { unit, cv, .. } = e
             && let Some(last) = cv_path[usize::from(unit)].last_mut()
         {
             *last = cv;
@@ -144,45 +278,367 @@ pub fn narrate(setup: &BattleSetup, rec: &Recorder) -> String {
 /// The event stream as tidy CSV: one event a row.
 pub fn events_csv(setup: &BattleSetup, rec: &Recorder) -> String {
     let mut out = String::from("seq,turn,event,unit,unit_name,other,other_name,value,cv,detail\n");
-    let name = |id: Option<u16>| id.map(|i| setup.unit_name(i).replace(',', ";")).unwrap_or_default();
+    let name = |id: Option<u16>| {
+        id.map(|i| setup.unit_name(i).replace(',', ";"))
+            .unwrap_or_default()
+    };
     for (seq, &(turn, e)) in rec.events.iter().enumerate() {
-        let (kind, unit, other, value, cv, detail): (&str, Option<u16>, Option<u16>, String, String, String) = match e {
-            Event::RatingRolled { unit, cv } => ("rating_rolled", Some(unit), None, String::new(), cv.to_string(), String::new()),
-            Event::TurnStarted { .. } => ("turn_started", None, None, String::new(), String::new(), String::new()),
-            Event::Initiative { first, rolls, .. } => ("initiative", None, None, format!("{}-{}", rolls[0], rolls[1]), String::new(), first.to_string()),
-            Event::GeneralMoved { general, distance, attached_to } => ("general_moved", attached_to, None, format!("{distance:.2}"), String::new(), format!("general={}", general)),
-            Event::LpsRolled { general, roll, lps } => ("lps_rolled", None, None, lps.to_string(), String::new(), format!("general={general};roll={roll}")),
-            Event::LpsGiven { from, to, lps } => ("lps_given", None, None, lps.to_string(), String::new(), format!("from={from};to={to}")),
-            Event::Rally { unit, roll, success, cv } => ("rally", Some(unit), None, roll.to_string(), cv.to_string(), success.to_string()),
-            Event::Moved { unit, from, to, disordered } => ("moved", Some(unit), None, format!("{:.2}", ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt()), String::new(), format!("to={:.2};{:.2};disordered={disordered}", to.0, to.1)),
-            Event::FormationChanged { unit } => ("formation_changed", Some(unit), None, String::new(), String::new(), String::new()),
-            Event::Unlimbered { unit } => ("unlimbered", Some(unit), None, String::new(), String::new(), String::new()),
-            Event::Fired { unit, target, range, roll, needed, hit } => ("fired", Some(unit), Some(target), roll.to_string(), String::new(), format!("range={range:.2};needed={needed};hit={hit}")),
-            Event::CvLost { unit, amount, cause, cv } => ("cv_lost", Some(unit), None, amount.to_string(), cv.to_string(), format!("{cause:?}")),
-            Event::CvGained { unit, amount, cv } => ("cv_gained", Some(unit), None, amount.to_string(), cv.to_string(), String::new()),
-            Event::Reaction { unit, cause, dice, result, rerolls_used } => ("reaction", Some(unit), None, format!("{}-{}", dice[0], dice[1]), String::new(), format!("{cause:?};{result:?};rerolls={rerolls_used}")),
-            Event::ChargeDeclared { unit, target, standoff } => ("charge_declared", Some(unit), Some(target), format!("{standoff:.1}"), String::new(), String::new()),
-            Event::ChargeFailed { unit, target } => ("charge_failed", Some(unit), Some(target), String::new(), String::new(), String::new()),
-            Event::EmergencyResponse { unit, dice, successes, chosen } => ("emergency_response", Some(unit), None, successes.to_string(), String::new(), format!("{chosen:?};dice={dice}")),
-            Event::SupportCharge { unit, target, successes } => ("support_charge", Some(unit), Some(target), successes.to_string(), String::new(), String::new()),
-            Event::Melee { attacker, defender, attacker_dice, defender_dice, attacker_hits, defender_hits, flank } => ("melee", Some(attacker), Some(defender), format!("{attacker_hits}-{defender_hits}"), String::new(), format!("dice={attacker_dice}-{defender_dice};flank={flank}")),
-            Event::MeleeResult { winner, loser, result } => ("melee_result", winner, loser, String::new(), String::new(), format!("{result:?}")),
-            Event::FootBroke { unit } => ("foot_broke", Some(unit), None, String::new(), String::new(), String::new()),
-            Event::Retreat { unit, distance } => ("retreat", Some(unit), None, format!("{distance:.1}"), String::new(), String::new()),
-            Event::Rout { unit, distance } => ("rout", Some(unit), None, format!("{distance:.1}"), String::new(), String::new()),
-            Event::Disintegrated { unit } => ("disintegrated", Some(unit), None, String::new(), String::new(), String::new()),
-            Event::LeftTable { unit } => ("left_table", Some(unit), None, String::new(), String::new(), String::new()),
-            Event::PursuitStarted { unit, target } => ("pursuit_started", Some(unit), Some(target), String::new(), String::new(), String::new()),
-            Event::PursuitHalted { unit, turns } => ("pursuit_halted", Some(unit), None, turns.to_string(), String::new(), String::new()),
-            Event::PursuitContinued { unit, turns } => ("pursuit_continued", Some(unit), None, turns.to_string(), String::new(), String::new()),
-            Event::PursuitLost { unit, turns } => ("pursuit_lost", Some(unit), None, turns.to_string(), String::new(), String::new()),
-            Event::GeneralCasualty { general, result, captured } => ("general_casualty", None, None, String::new(), String::new(), format!("general={general};{result:?};captured={captured}")),
-            Event::GeneralReplaced { general } => ("general_replaced", None, None, String::new(), String::new(), format!("general={general}")),
-            Event::CampCaptured { camp_side, by } => ("camp_captured", Some(by), None, String::new(), String::new(), camp_side.to_string()),
-            Event::ArmyBroken { side, lost, start } => ("army_broken", None, None, lost.to_string(), String::new(), format!("{side};start={start}")),
-            Event::BattleEnded { outcome, turn } => ("battle_ended", None, None, turn.to_string(), String::new(), match outcome { Outcome::Won(s) => format!("{s}_won"), Outcome::Draw => "draw".into() }),
+        let (kind, unit, other, value, cv, detail): (
+            &str,
+            Option<u16>,
+            Option<u16>,
+            String,
+            String,
+            String,
+        ) = match e {
+            Event::RatingRolled { unit, cv } => (
+                "rating_rolled",
+                Some(unit),
+                None,
+                String::new(),
+                cv.to_string(),
+                String::new(),
+            ),
+            Event::TurnStarted { .. } => (
+                "turn_started",
+                None,
+                None,
+                String::new(),
+                String::new(),
+                String::new(),
+            ),
+            Event::Initiative { first, rolls, .. } => (
+                "initiative",
+                None,
+                None,
+                format!("{}-{}", rolls[0], rolls[1]),
+                String::new(),
+                first.to_string(),
+            ),
+            Event::GeneralMoved {
+                general,
+                distance,
+                attached_to,
+            } => (
+                "general_moved",
+                attached_to,
+                None,
+                format!("{distance:.2}"),
+                String::new(),
+                format!("general={}", general),
+            ),
+            Event::LpsRolled { general, roll, lps } => (
+                "lps_rolled",
+                None,
+                None,
+                lps.to_string(),
+                String::new(),
+                format!("general={general};roll={roll}"),
+            ),
+            Event::LpsGiven { from, to, lps } => (
+                "lps_given",
+                None,
+                None,
+                lps.to_string(),
+                String::new(),
+                format!("from={from};to={to}"),
+            ),
+            Event::Rally {
+                unit,
+                roll,
+                success,
+                cv,
+            } => (
+                "rally",
+                Some(unit),
+                None,
+                roll.to_string(),
+                cv.to_string(),
+                success.to_string(),
+            ),
+            Event::Moved {
+                unit,
+                from,
+                to,
+                disordered,
+            } => (
+                "moved",
+                Some(unit),
+                None,
+                format!(
+                    "{:.2}",
+                    ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt()
+                ),
+                String::new(),
+                format!("to={:.2};{:.2};disordered={disordered}", to.0, to.1),
+            ),
+            Event::FormationChanged { unit } => (
+                "formation_changed",
+                Some(unit),
+                None,
+                String::new(),
+                String::new(),
+                String::new(),
+            ),
+            Event::Unlimbered { unit } => (
+                "unlimbered",
+                Some(unit),
+                None,
+                String::new(),
+                String::new(),
+                String::new(),
+            ),
+            Event::Fired {
+                unit,
+                target,
+                range,
+                roll,
+                needed,
+                hit,
+            } => (
+                "fired",
+                Some(unit),
+                Some(target),
+                roll.to_string(),
+                String::new(),
+                format!("range={range:.2};needed={needed};hit={hit}"),
+            ),
+            Event::CvLost {
+                unit,
+                amount,
+                cause,
+                cv,
+            } => (
+                "cv_lost",
+                Some(unit),
+                None,
+                amount.to_string(),
+                cv.to_string(),
+                format!("{cause:?}"),
+            ),
+            Event::CvGained { unit, amount, cv } => (
+                "cv_gained",
+                Some(unit),
+                None,
+                amount.to_string(),
+                cv.to_string(),
+                String::new(),
+            ),
+            Event::Reaction {
+                unit,
+                cause,
+                dice,
+                result,
+                rerolls_used,
+            } => (
+                "reaction",
+                Some(unit),
+                None,
+                format!("{}-{}", dice[0], dice[1]),
+                String::new(),
+                format!("{cause:?};{result:?};rerolls={rerolls_used}"),
+            ),
+            Event::ChargeDeclared {
+                unit,
+                target,
+                standoff,
+            } => (
+                "charge_declared",
+                Some(unit),
+                Some(target),
+                format!("{standoff:.1}"),
+                String::new(),
+                String::new(),
+            ),
+            Event::ChargeFailed { unit, target } => (
+                "charge_failed",
+                Some(unit),
+                Some(target),
+                String::new(),
+                String::new(),
+                String::new(),
+            ),
+            Event::EmergencyResponse {
+                unit,
+                dice,
+                successes,
+                chosen,
+            } => (
+                "emergency_response",
+                Some(unit),
+                None,
+                successes.to_string(),
+                String::new(),
+                format!("{chosen:?};dice={dice}"),
+            ),
+            Event::SupportCharge {
+                unit,
+                target,
+                successes,
+            } => (
+                "support_charge",
+                Some(unit),
+                Some(target),
+                successes.to_string(),
+                String::new(),
+                String::new(),
+            ),
+            Event::Melee {
+                attacker,
+                defender,
+                attacker_dice,
+                defender_dice,
+                attacker_hits,
+                defender_hits,
+                flank,
+            } => (
+                "melee",
+                Some(attacker),
+                Some(defender),
+                format!("{attacker_hits}-{defender_hits}"),
+                String::new(),
+                format!("dice={attacker_dice}-{defender_dice};flank={flank}"),
+            ),
+            Event::MeleeResult {
+                winner,
+                loser,
+                result,
+            } => (
+                "melee_result",
+                winner,
+                loser,
+                String::new(),
+                String::new(),
+                format!("{result:?}"),
+            ),
+            Event::FootBroke { unit } => (
+                "foot_broke",
+                Some(unit),
+                None,
+                String::new(),
+                String::new(),
+                String::new(),
+            ),
+            Event::Retreat { unit, distance } => (
+                "retreat",
+                Some(unit),
+                None,
+                format!("{distance:.1}"),
+                String::new(),
+                String::new(),
+            ),
+            Event::Rout { unit, distance } => (
+                "rout",
+                Some(unit),
+                None,
+                format!("{distance:.1}"),
+                String::new(),
+                String::new(),
+            ),
+            Event::Disintegrated { unit } => (
+                "disintegrated",
+                Some(unit),
+                None,
+                String::new(),
+                String::new(),
+                String::new(),
+            ),
+            Event::LeftTable { unit } => (
+                "left_table",
+                Some(unit),
+                None,
+                String::new(),
+                String::new(),
+                String::new(),
+            ),
+            Event::PursuitStarted { unit, target } => (
+                "pursuit_started",
+                Some(unit),
+                Some(target),
+                String::new(),
+                String::new(),
+                String::new(),
+            ),
+            Event::PursuitHalted { unit, turns } => (
+                "pursuit_halted",
+                Some(unit),
+                None,
+                turns.to_string(),
+                String::new(),
+                String::new(),
+            ),
+            Event::PursuitContinued { unit, turns } => (
+                "pursuit_continued",
+                Some(unit),
+                None,
+                turns.to_string(),
+                String::new(),
+                String::new(),
+            ),
+            Event::PursuitLost { unit, turns } => (
+                "pursuit_lost",
+                Some(unit),
+                None,
+                turns.to_string(),
+                String::new(),
+                String::new(),
+            ),
+            Event::GeneralCasualty {
+                general,
+                result,
+                captured,
+            } => (
+                "general_casualty",
+                None,
+                None,
+                String::new(),
+                String::new(),
+                format!("general={general};{result:?};captured={captured}"),
+            ),
+            Event::GeneralReplaced { general } => (
+                "general_replaced",
+                None,
+                None,
+                String::new(),
+                String::new(),
+                format!("general={general}"),
+            ),
+            Event::CampCaptured { camp_side, by } => (
+                "camp_captured",
+                Some(by),
+                None,
+                String::new(),
+                String::new(),
+                camp_side.to_string(),
+            ),
+            Event::ArmyBroken { side, lost, start } => (
+                "army_broken",
+                None,
+                None,
+                lost.to_string(),
+                String::new(),
+                format!("{side};start={start}"),
+            ),
+            Event::BattleEnded { outcome, turn } => (
+                "battle_ended",
+                None,
+                None,
+                turn.to_string(),
+                String::new(),
+                match outcome {
+                    Outcome::Won(s) => format!("{s}_won"),
+                    Outcome::Draw => "draw".into(),
+                },
+            ),
         };
-        let _ = writeln!(out, "{seq},{turn},{kind},{},{},{},{},{value},{cv},{detail}", unit.map(|u| u.to_string()).unwrap_or_default(), name(unit), other.map(|u| u.to_string()).unwrap_or_default(), name(other));
+        let _ = writeln!(
+            out,
+            "{seq},{turn},{kind},{},{},{},{},{value},{cv},{detail}",
+            unit.map(|u| u.to_string()).unwrap_or_default(),
+            name(unit),
+            other.map(|u| u.to_string()).unwrap_or_default(),
+            name(other)
+        );
     }
     out
 }

@@ -79,12 +79,24 @@ impl BattleSetup {
         self.units.iter().filter(move |u| u.side == side)
     }
     pub fn unit_name(&self, id: u16) -> &str {
-        self.names.units.get(usize::from(id)).map(String::as_str).unwrap_or("?")
+        self.names
+            .units
+            .get(usize::from(id))
+            .map(String::as_str)
+            .unwrap_or("?")
     }
     pub fn commander_name(&self, id: u16) -> &str {
-        self.names.commanders.get(usize::from(id)).map(String::as_str).unwrap_or("?")
+        self.names
+            .commanders
+            .get(usize::from(id))
+            .map(String::as_str)
+            .unwrap_or("?")
     }
     pub fn command_name(&self, id: u16) -> &str {
-        self.names.commands.get(usize::from(id)).map(String::as_str).unwrap_or("?")
+        self.names
+            .commands
+            .get(usize::from(id))
+            .map(String::as_str)
+            .unwrap_or("?")
     }
 }

@@ -38,7 +38,9 @@ impl Observer for Watch {
     fn event(&mut self, e: &Event) {
         match *e {
             Event::TurnStarted { turn } => self.turn = turn,
-            Event::Melee { attacker, defender, .. } => {
+            Event::Melee {
+                attacker, defender, ..
+            } => {
                 self.melee = true;
                 let (a, d) = (usize::from(attacker), usize::from(defender));
                 if self.horse[a] && self.horse[d] && self.first_horse_melee.is_none() {
@@ -48,12 +50,22 @@ impl Observer for Watch {
                     self.first_foot_melee = Some(self.turn);
                 }
             }
-            Event::MeleeResult { winner: Some(w), .. } if self.horse[usize::from(w)] => {
-                let t = if self.galloper[usize::from(w)] { &mut self.gallopers } else { &mut self.trotters };
+            Event::MeleeResult {
+                winner: Some(w), ..
+            } if self.horse[usize::from(w)] => {
+                let t = if self.galloper[usize::from(w)] {
+                    &mut self.gallopers
+                } else {
+                    &mut self.trotters
+                };
                 t[0] += 1;
             }
             Event::PursuitStarted { unit, .. } => {
-                let t = if self.galloper[usize::from(unit)] { &mut self.gallopers } else { &mut self.trotters };
+                let t = if self.galloper[usize::from(unit)] {
+                    &mut self.gallopers
+                } else {
+                    &mut self.trotters
+                };
                 t[1] += 1;
             }
             Event::BattleEnded { .. } => self.ended = true,
@@ -66,7 +78,11 @@ fn watch(setup: &BattleSetup) -> Watch {
     Watch {
         horse: setup.units.iter().map(|u| u.is_cavalry()).collect(),
         foot: setup.units.iter().map(|u| u.kind.is_foot()).collect(),
-        galloper: setup.units.iter().map(|u| u.kind.horse() == Some(HorseKind::Gallopers)).collect(),
+        galloper: setup
+            .units
+            .iter()
+            .map(|u| u.kind.horse() == Some(HorseKind::Gallopers))
+            .collect(),
         ..Watch::default()
     }
 }
@@ -85,25 +101,37 @@ fn historical_battles_close_fight_and_horse_clash_first() {
             assert!(s.turns <= setup.turn_limit);
             ended += u64::from(w.ended);
             melee += u64::from(w.melee);
-            if let Some(h) = w.first_horse_melee {
-                if w.first_foot_melee.is_none_or(|f| h <= f) {
-                    horse_first += 1;
-                }
+            if let Some(h) = w.first_horse_melee
+                && w.first_foot_melee.is_none_or(|f| h <= f)
+            {
+                horse_first += 1;
             }
-            for k in 0..2 {
-                pursuit[0][k] += w.gallopers[k];
-                pursuit[1][k] += w.trotters[k];
+            for (total, seen) in pursuit.iter_mut().zip([w.gallopers, w.trotters]) {
+                total[0] += seen[0];
+                total[1] += seen[1];
             }
         }
         eprintln!("{name}: melee in {melee}/{n}, horse clash first in {horse_first}/{n}");
         assert_eq!(ended, n, "{name}: every battle ends");
-        assert!(melee * 100 > n * 95, "{name}: battles with a melee {melee}/{n} must exceed 95%");
-        assert!(horse_first * 2 > n, "{name}: horse clash before the foot in most battles: {horse_first}/{n}");
+        assert!(
+            melee * 100 > n * 95,
+            "{name}: battles with a melee {melee}/{n} must exceed 95%"
+        );
+        assert!(
+            horse_first * 2 > n,
+            "{name}: horse clash before the foot in most battles: {horse_first}/{n}"
+        );
     }
     let g = f64::from(pursuit[0][1]) / f64::from(pursuit[0][0].max(1));
     let t = f64::from(pursuit[1][1]) / f64::from(pursuit[1][0].max(1));
-    eprintln!("P(pursue | won): gallopers {g:.3} ({:?}), trotters {t:.3} ({:?})", pursuit[0], pursuit[1]);
-    assert!(g > 1.5 * t, "galloper wings pursue far more often than trotters: {g:.3} v {t:.3}");
+    eprintln!(
+        "P(pursue | won): gallopers {g:.3} ({:?}), trotters {t:.3} ({:?})",
+        pursuit[0], pursuit[1]
+    );
+    assert!(
+        g > 1.5 * t,
+        "galloper wings pursue far more often than trotters: {g:.3} v {t:.3}"
+    );
 }
 
 /// A doctrine that answers at random, often illegally: charging friends, attaching to the enemy,
@@ -115,7 +143,10 @@ impl RandomAi {
         self.0.below(n as u32) as usize
     }
     fn point(&mut self) -> Vec2 {
-        Vec2::new(f64::from(self.0.below(120)) - 20.0, f64::from(self.0.below(90)) - 20.0)
+        Vec2::new(
+            f64::from(self.0.below(120)) - 20.0,
+            f64::from(self.0.below(90)) - 20.0,
+        )
     }
 }
 
@@ -124,9 +155,20 @@ impl Doctrine for RandomAi {
         let n = v.battle.units.len();
         let attach = (self.pick(2) == 0).then(|| self.pick(n) as u16);
         let join = (self.pick(3) == 0).then(|| self.pick(v.battle.commands.len() + 2) as u16);
-        GeneralOrder { to: self.point(), attach, join }
+        GeneralOrder {
+            to: self.point(),
+            attach,
+            join,
+        }
     }
-    fn split_lps(&mut self, _v: &View, _cg: u16, _lps: u8, _reach: &[bool; 64], out: &mut [u8; 64]) {
+    fn split_lps(
+        &mut self,
+        _v: &View,
+        _cg: u16,
+        _lps: u8,
+        _reach: &[bool; 64],
+        out: &mut [u8; 64],
+    ) {
         for o in out.iter_mut() {
             *o = self.pick(7) as u8;
         }
@@ -145,11 +187,24 @@ impl Doctrine for RandomAi {
         match self.pick(7) {
             0 => Order::Hold,
             1 => Order::Advance { to: self.point() },
-            2 => Order::Charge { target: self.pick(n + 3) as u16 },
+            2 => Order::Charge {
+                target: self.pick(n + 3) as u16,
+            },
             3 => Order::FallBack { to: self.point() },
-            4 => Order::Form([Formation::Line, Formation::MarchColumn, Formation::Hedgehog, Formation::Dismounted, Formation::Limbered, Formation::Unlimbered][self.pick(6)]),
+            4 => Order::Form(
+                [
+                    Formation::Line,
+                    Formation::MarchColumn,
+                    Formation::Hedgehog,
+                    Formation::Dismounted,
+                    Formation::Limbered,
+                    Formation::Unlimbered,
+                ][self.pick(6)],
+            ),
             5 => Order::Unlimber,
-            _ => Order::Advance { to: Vec2::new(f64::NAN, 3.0) },
+            _ => Order::Advance {
+                to: Vec2::new(f64::NAN, 3.0),
+            },
         }
     }
     fn fire_target(&mut self, v: &View, _u: u16, candidates: &[u16]) -> Option<u16> {
@@ -166,8 +221,21 @@ impl Doctrine for RandomAi {
         [-5.0, 0.0, 2.0, 4.0, 6.0, 50.0][self.pick(6)]
     }
     fn responses(&mut self, _v: &View, _u: u16, _c: u16) -> Responses {
-        let all = [Response::ChangeFacing, Response::ChangeFormation, Response::FormUp, Response::Fire, Response::Limber, Response::Evade, Response::Countercharge];
-        [Some(all[self.pick(7)]), Some(all[self.pick(7)]), None, Some(all[self.pick(7)])]
+        let all = [
+            Response::ChangeFacing,
+            Response::ChangeFormation,
+            Response::FormUp,
+            Response::Fire,
+            Response::Limber,
+            Response::Evade,
+            Response::Countercharge,
+        ];
+        [
+            Some(all[self.pick(7)]),
+            Some(all[self.pick(7)]),
+            None,
+            Some(all[self.pick(7)]),
+        ]
     }
     fn support_charge(&mut self, _v: &View, _u: u16, _c: u16) -> bool {
         self.pick(2) == 0
@@ -197,9 +265,14 @@ impl Observer for Invariants {
                 self.start[usize::from(unit)] = cv;
                 None
             }
-            Event::CvLost { unit, cv, .. } | Event::CvGained { unit, cv, .. } | Event::Rally { unit, cv, .. } => {
+            Event::CvLost { unit, cv, .. }
+            | Event::CvGained { unit, cv, .. }
+            | Event::Rally { unit, cv, .. } => {
                 if cv > self.start[usize::from(unit)] {
-                    self.violations.push(format!("unit {unit} CV {cv} above its start {}", self.start[usize::from(unit)]));
+                    self.violations.push(format!(
+                        "unit {unit} CV {cv} above its start {}",
+                        self.start[usize::from(unit)]
+                    ));
                 }
                 None
             }
@@ -209,17 +282,24 @@ impl Observer for Invariants {
                 }
                 Some(unit)
             }
-            Event::Fired { unit, .. } | Event::ChargeDeclared { unit, .. } | Event::FormationChanged { unit } | Event::Unlimbered { unit } => Some(unit),
+            Event::Fired { unit, .. }
+            | Event::ChargeDeclared { unit, .. }
+            | Event::FormationChanged { unit }
+            | Event::Unlimbered { unit } => Some(unit),
             Event::Melee { attacker, .. } => Some(attacker),
             Event::ChargeFailed { unit, .. } => Some(unit),
             _ => None,
         };
-        if let Some(u) = acted {
-            if self.gone[usize::from(u)] {
-                self.violations.push(format!("unit {u} acted after it was gone: {e:?}"));
-            }
+        if let Some(u) = acted
+            && self.gone[usize::from(u)]
+        {
+            self.violations
+                .push(format!("unit {u} acted after it was gone: {e:?}"));
         }
-        if let Event::Disintegrated { unit } | Event::LeftTable { unit } | Event::PursuitLost { unit, .. } = *e {
+        if let Event::Disintegrated { unit }
+        | Event::LeftTable { unit }
+        | Event::PursuitLost { unit, .. } = *e
+        {
             self.gone[usize::from(unit)] = true;
         }
     }
@@ -231,25 +311,43 @@ fn random_doctrines_never_produce_an_illegal_state() {
     let mut battle = Battle::new(&setup);
     let n = if cfg!(debug_assertions) { 60 } else { 400 };
     for seed in 0..n {
-        let mut inv = Invariants { start: setup.units.iter().map(|u| u.start_cv).collect(), gone: vec![false; setup.units.len()], violations: vec![] };
+        let mut inv = Invariants {
+            start: setup.units.iter().map(|u| u.start_cv).collect(),
+            gone: vec![false; setup.units.len()],
+            violations: vec![],
+        };
         battle.reset(&setup, seed, &mut inv);
         let mut dice = SeededDice::new(seed);
         let mut ai = RandomAi(SeededDice::new(seed ^ 0xABCD));
         let s = battle.play(&setup, &mut dice, &mut ai, &mut inv);
         assert!(s.turns <= setup.turn_limit);
-        assert!(inv.violations.is_empty(), "seed {seed}: {:?}", &inv.violations[..inv.violations.len().min(5)]);
+        assert!(
+            inv.violations.is_empty(),
+            "seed {seed}: {:?}",
+            &inv.violations[..inv.violations.len().min(5)]
+        );
         for u in &battle.units {
             assert!(u.cv <= u.start_cv, "seed {seed}: {u:?}");
             assert!(u.pos.x.is_finite() && u.pos.y.is_finite());
             if u.status == UnitStatus::Destroyed {
                 assert_eq!(u.cv, 0);
             }
-            assert!(!(u.kind.is_gun() && u.formation == Formation::Hedgehog), "guns cannot form hedgehog");
-            assert!(u.kind.is_foot() || u.formation != Formation::Hedgehog, "only foot forms hedgehog");
+            assert!(
+                !(u.kind.is_gun() && u.formation == Formation::Hedgehog),
+                "guns cannot form hedgehog"
+            );
+            assert!(
+                u.kind.is_foot() || u.formation != Formation::Hedgehog,
+                "only foot forms hedgehog"
+            );
         }
         for c in &battle.commanders {
             if let Some(u) = c.attached_unit {
-                assert_eq!(battle.units[usize::from(u)].side, c.side, "a general never leads an enemy unit");
+                assert_eq!(
+                    battle.units[usize::from(u)].side,
+                    c.side,
+                    "a general never leads an enemy unit"
+                );
             }
         }
     }

@@ -21,7 +21,10 @@ fn battles_end_and_fight() {
         if log.0.iter().any(|e| matches!(e, Event::Melee { .. })) {
             melees += 1;
         }
-        wins[match s.outcome { Outcome::Won(side) => side.index(), Outcome::Draw => 2 }] += 1;
+        wins[match s.outcome {
+            Outcome::Won(side) => side.index(),
+            Outcome::Draw => 2,
+        }] += 1;
     }
     eprintln!("melees in {melees}/{n}; wins {wins:?}");
     assert!(melees * 100 >= n * 95, "battles with a melee: {melees}/{n}");

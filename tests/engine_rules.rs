@@ -77,10 +77,18 @@ impl Observer for Referee<'_> {
                     self.breach(format!("initiative {rolls:?} gave {first}"));
                 }
             }
-            Event::CvLost { unit, amount, cause, cv } => {
+            Event::CvLost {
+                unit,
+                amount,
+                cause,
+                cv,
+            } => {
                 let u = usize::from(unit);
                 if self.cv[u].saturating_sub(amount) != cv {
-                    self.breach(format!("unit {unit} lost {amount} from {} to {cv}", self.cv[u]));
+                    self.breach(format!(
+                        "unit {unit} lost {amount} from {} to {cv}",
+                        self.cv[u]
+                    ));
                 }
                 self.cv[u] = cv;
                 self.lowest[u] = self.lowest[u].min(cv);
@@ -92,36 +100,56 @@ impl Observer for Referee<'_> {
                 let u = usize::from(unit);
                 self.cv[u] = cv;
                 if cv > self.start[u] {
-                    self.breach(format!("unit {unit} gained to CV {cv} above its start {}", self.start[u]));
+                    self.breach(format!(
+                        "unit {unit} gained to CV {cv} above its start {}",
+                        self.start[u]
+                    ));
                 }
             }
-            Event::Rally { unit, success, cv, .. } => {
+            Event::Rally {
+                unit, success, cv, ..
+            } => {
                 let u = usize::from(unit);
                 if success {
                     self.rallied[u] += 1;
                     let ceiling = self.start[u].min(self.lowest[u] + rules.rally.max_above_lowest);
                     if cv > ceiling || cv != self.cv[u] + 1 {
-                        self.breach(format!("unit {unit} rallied from {} to {cv}, ceiling {ceiling}", self.cv[u]));
+                        self.breach(format!(
+                            "unit {unit} rallied from {} to {cv}, ceiling {ceiling}",
+                            self.cv[u]
+                        ));
                     }
                     if self.rallied[u] > rules.rally.max_per_turn {
-                        self.breach(format!("unit {unit} rallied {} times in a turn", self.rallied[u]));
+                        self.breach(format!(
+                            "unit {unit} rallied {} times in a turn",
+                            self.rallied[u]
+                        ));
                     }
                 } else if cv != self.cv[u] {
                     self.breach(format!("unit {unit} failed a rally yet changed CV"));
                 }
                 self.cv[u] = cv;
             }
-            Event::Reaction { unit, cause: ReactionCause::Fire, .. } if self.fire_loss_turn[usize::from(unit)] != self.turn => {
-                self.breach(format!("unit {unit} tested reaction to fire without losing CV to fire this turn"));
+            Event::Reaction {
+                unit,
+                cause: ReactionCause::Fire,
+                ..
+            } if self.fire_loss_turn[usize::from(unit)] != self.turn => {
+                self.breach(format!(
+                    "unit {unit} tested reaction to fire without losing CV to fire this turn"
+                ));
             }
-            Event::Reaction { unit, cause: ReactionCause::ToCharge, result, .. } => {
-                if result == ReactionResult::PassBoth {
-                    self.passed_to_charge[usize::from(unit)] = self.turn;
-                }
-            }
+            Event::Reaction {
+                unit,
+                cause: ReactionCause::ToCharge,
+                result: ReactionResult::PassBoth,
+                ..
+            } => self.passed_to_charge[usize::from(unit)] = self.turn,
             Event::ChargeDeclared { unit, .. } => self.declared[usize::from(unit)] = self.turn,
             // Support and opportunity charges take no reaction test: 2 emergency-response dice.
-            Event::SupportCharge { unit, successes, .. } if successes > 0 => {
+            Event::SupportCharge {
+                unit, successes, ..
+            } if successes > 0 => {
                 self.in_melee[usize::from(unit)] = self.turn;
                 self.declared[usize::from(unit)] = 0;
             }
@@ -132,10 +160,18 @@ impl Observer for Referee<'_> {
                 // Horse may add free pistol shots; every other firer has its shots per turn.
                 let limit = fire::shots_per_turn(rules, &self.setup.units[u]);
                 if !matches!(kind, UnitKind::Horse(_)) && self.shots[u] > limit {
-                    self.breach(format!("unit {unit} fired {} times in a turn (limit {limit})", self.shots[u]));
+                    self.breach(format!(
+                        "unit {unit} fired {} times in a turn (limit {limit})",
+                        self.shots[u]
+                    ));
                 }
             }
-            Event::Melee { attacker, defender, attacker_dice, .. } => {
+            Event::Melee {
+                attacker,
+                defender,
+                attacker_dice,
+                ..
+            } => {
                 let a = usize::from(attacker);
                 self.in_melee[a] = self.turn;
                 self.in_melee[usize::from(defender)] = self.turn;
@@ -144,14 +180,21 @@ impl Observer for Referee<'_> {
                 }
                 // A charger fights only after passing both dice to close.
                 if self.declared[a] == self.turn && self.passed_to_charge[a] != self.turn {
-                    self.breach(format!("unit {attacker} charged home without passing its reaction to close"));
+                    self.breach(format!(
+                        "unit {attacker} charged home without passing its reaction to close"
+                    ));
                 }
                 let cap = self.cv[a].max(1) * rules.close_combat.flank_rear_dice_multiplier;
                 if attacker_dice > cap.max(8) {
-                    self.breach(format!("unit {attacker} rolled {attacker_dice} dice at CV {}", self.cv[a]));
+                    self.breach(format!(
+                        "unit {attacker} rolled {attacker_dice} dice at CV {}",
+                        self.cv[a]
+                    ));
                 }
             }
-            Event::MeleeResult { winner: Some(w), .. } => {
+            Event::MeleeResult {
+                winner: Some(w), ..
+            } => {
                 // The winner, and the supporters of its side in that melee, are victorious.
                 let side = self.setup.units[usize::from(w)].side;
                 for u in 0..self.won_melee.len() {
@@ -167,7 +210,9 @@ impl Observer for Referee<'_> {
                 let u = usize::from(unit);
                 self.declared[u] = 0;
                 if !matches!(self.setup.units[u].kind, UnitKind::Horse(_)) || !self.won_melee[u] {
-                    self.breach(format!("unit {unit} pursued without being victorious horse"));
+                    self.breach(format!(
+                        "unit {unit} pursued without being victorious horse"
+                    ));
                 }
             }
             Event::Disintegrated { unit } => {
@@ -177,12 +222,21 @@ impl Observer for Referee<'_> {
                 }
                 self.gone[u] = true;
             }
-            Event::LeftTable { unit } | Event::PursuitLost { unit, .. } => self.gone[usize::from(unit)] = true,
+            Event::LeftTable { unit } | Event::PursuitLost { unit, .. } => {
+                self.gone[usize::from(unit)] = true
+            }
             Event::ArmyBroken { side, lost, start } => {
                 self.broken_sides[side.index()] = true;
-                if f64::from(lost) < self.setup.break_fraction * f64::from(start) && self.setup.units.iter().any(|u| u.side == side) {
+                if f64::from(lost) < self.setup.break_fraction * f64::from(start)
+                    && self.setup.units.iter().any(|u| u.side == side)
+                {
                     // An army with units left breaks only at its threshold.
-                    let left = self.setup.units.iter().enumerate().any(|(i, u)| u.side == side && !self.gone[i]);
+                    let left = self
+                        .setup
+                        .units
+                        .iter()
+                        .enumerate()
+                        .any(|(i, u)| u.side == side && !self.gone[i]);
                     if left {
                         self.breach(format!("{side} broke at {lost} of {start}"));
                     }
@@ -196,16 +250,25 @@ impl Observer for Referee<'_> {
                     [false, false] => (turn == self.setup.turn_limit).then_some(Outcome::Draw),
                 };
                 if expect != Some(outcome) {
-                    self.breach(format!("battle ended {outcome:?} in turn {turn} with broken sides {:?}", self.broken_sides));
+                    self.breach(format!(
+                        "battle ended {outcome:?} in turn {turn} with broken sides {:?}",
+                        self.broken_sides
+                    ));
                 }
             }
             _ => {}
         }
         // Every unit at CV 0 is gone by the next event that names it acting.
-        if let Event::Moved { unit, .. } | Event::Fired { unit, .. } | Event::ChargeDeclared { unit, .. } = *e {
+        if let Event::Moved { unit, .. }
+        | Event::Fired { unit, .. }
+        | Event::ChargeDeclared { unit, .. } = *e
+        {
             let u = usize::from(unit);
             if self.gone[u] || self.cv[u] == 0 {
-                self.breach(format!("unit {unit} acted at CV {} or after it was gone: {e:?}", self.cv[u]));
+                self.breach(format!(
+                    "unit {unit} acted at CV {} or after it was gone: {e:?}",
+                    self.cv[u]
+                ));
             }
         }
     }
@@ -221,7 +284,11 @@ fn every_scenario_obeys_the_rules_event_by_event() {
         for i in 0..n {
             let mut r = Referee::new(&setup);
             let s = battle.fight(&setup, ecw_sim::dice::battle_seed(11, i), &mut r);
-            assert!(r.breaches.is_empty(), "{name} battle {i}: {:#?}", r.breaches);
+            assert!(
+                r.breaches.is_empty(),
+                "{name} battle {i}: {:#?}",
+                r.breaches
+            );
             kinds[match s.outcome {
                 Outcome::Won(side) => side.index(),
                 Outcome::Draw => 2,

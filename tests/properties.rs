@@ -11,13 +11,20 @@ use ecw_sim::setup::BattleSetup;
 use proptest::prelude::*;
 
 /// A small battle with random kinds, CVs, positions and doctrines.
-fn random_battle(kinds: &[u8], cvs: &[u8], xs: &[u8], doctrines: &[u8], turn_limit: u16) -> BattleSetup {
+fn random_battle(
+    kinds: &[u8],
+    cvs: &[u8],
+    xs: &[u8],
+    doctrines: &[u8],
+    turn_limit: u16,
+) -> BattleSetup {
     let mut s = common::small_battle(HorseKind::Trotters, HorseKind::Gallopers);
     for (i, u) in s.units.iter_mut().enumerate() {
         let k = UnitKind::ALL[usize::from(kinds[i % kinds.len()]) % UnitKind::ALL.len()];
         // Keep each command's arm roughly (a gun stays a gun), but vary type within it.
         if u.kind.is_gun() == k.is_gun() {
-            *u = ecw_sim::army::Unit::new(u.id, u.side, u.command, k, u.cv).at(u.pos.x, u.pos.y, u.facing);
+            *u = ecw_sim::army::Unit::new(u.id, u.side, u.command, k, u.cv)
+                .at(u.pos.x, u.pos.y, u.facing);
         }
         let cv = 1 + cvs[i % cvs.len()] % 7;
         u.cv = cv;

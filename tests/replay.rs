@@ -7,7 +7,6 @@ mod common;
 
 use common::cli::run_ok;
 
-
 #[test]
 fn two_replays_print_identical_narratives() {
     for battle in ["0", "7"] {
@@ -18,7 +17,16 @@ fn two_replays_print_identical_narratives() {
         assert!(a.contains("Result:"), "{a}");
         assert!(a.contains("CV by turn"), "{a}");
     }
-    let c = run_ok(&["replay", "small_action", "--seed", "3", "--battle", "0", "--format", "csv"]);
+    let c = run_ok(&[
+        "replay",
+        "small_action",
+        "--seed",
+        "3",
+        "--battle",
+        "0",
+        "--format",
+        "csv",
+    ]);
     assert!(c.starts_with("seq,turn,event,"));
     assert!(c.lines().last().unwrap().contains("battle_ended"));
 }
@@ -27,14 +35,34 @@ fn two_replays_print_identical_narratives() {
 fn replay_of_battle_i_is_battle_i_of_a_run() {
     let dir = std::env::temp_dir().join(format!("ecw-replay-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    run_ok(&["run", "small_action", "--battles", "40", "--seed", "5", "--per-battle", "--quiet", "--out", dir.to_str().unwrap()]);
+    run_ok(&[
+        "run",
+        "small_action",
+        "--battles",
+        "40",
+        "--seed",
+        "5",
+        "--per-battle",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
     let rows = std::fs::read_to_string(dir.join("battles.csv")).unwrap();
     let header: Vec<&str> = rows.lines().next().unwrap().split(',').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
     for i in [0usize, 13, 39] {
         let row: Vec<&str> = rows.lines().nth(i + 1).unwrap().split(',').collect();
         assert_eq!(row[col("battle")], i.to_string());
-        let events = run_ok(&["replay", "small_action", "--seed", "5", "--battle", &i.to_string(), "--format", "csv"]);
+        let events = run_ok(&[
+            "replay",
+            "small_action",
+            "--seed",
+            "5",
+            "--battle",
+            &i.to_string(),
+            "--format",
+            "csv",
+        ]);
         let end = events.lines().last().unwrap();
         let f: Vec<&str> = end.split(',').collect();
         // The replay's last event: battle_ended with the turn as value and the winner as detail.
@@ -47,7 +75,10 @@ fn replay_of_battle_i_is_battle_i_of_a_run() {
         };
         assert_eq!(winner, expected, "battle {i} winner");
         // CV lost by each side, from the army-broken events or the narrative's totals.
-        let dice: u64 = events.lines().filter(|l| !l.contains(",turn_started,")).count() as u64;
+        let dice: u64 = events
+            .lines()
+            .filter(|l| !l.contains(",turn_started,"))
+            .count() as u64;
         assert!(dice > 0);
     }
     // And the narrative's CV totals match the row's.
@@ -71,16 +102,33 @@ fn replay_of_battle_i_is_battle_i_of_a_run() {
 #[test]
 fn replay_draws_a_map() {
     let path = std::env::temp_dir().join(format!("ecw-map-{}.svg", std::process::id()));
-    run_ok(&["replay", "marston_moor", "--battle", "2", "--map", path.to_str().unwrap()]);
+    run_ok(&[
+        "replay",
+        "marston_moor",
+        "--battle",
+        "2",
+        "--map",
+        path.to_str().unwrap(),
+    ]);
     let svg = std::fs::read_to_string(&path).unwrap();
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     // Every unit at deployment, the survivors at the end, and the ground's hedges and ditch.
-    let setup = ecw_sim::scenario::Scenario::open("marston_moor", &[]).unwrap().setup().unwrap();
+    let setup = ecw_sim::scenario::Scenario::open("marston_moor", &[])
+        .unwrap()
+        .setup()
+        .unwrap();
     let units = svg.matches("<polygon").count() - setup.ground.areas.len();
-    assert!(units > setup.units.len(), "{units} unit rectangles for {} units", setup.units.len());
+    assert!(
+        units > setup.units.len(),
+        "{units} unit rectangles for {} units",
+        setup.units.len()
+    );
     assert!(svg.matches("<line").count() >= setup.ground.obstacles.len());
     let _ = std::fs::remove_file(&path);
     // A map that is not an SVG file is refused.
-    let out = Command::new(env!("CARGO_BIN_EXE_ecw-sim")).args(["replay", "duel_horse", "--map", "x.png"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ecw-sim"))
+        .args(["replay", "duel_horse", "--map", "x.png"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }

@@ -12,7 +12,6 @@ use common::cli::*;
 use ecw_sim::scenario::Scenario;
 use ecw_sim::whatif::{BALANCE_HEADER, COMPARE_HEADER, SWEEP_COLUMNS};
 
-
 /// A CSV's rows as column -> value, checking its header.
 fn rows(path: &Path, header: &[&str]) -> Vec<BTreeMap<String, String>> {
     let mut r = csv::Reader::from_path(path).unwrap();

@@ -3,8 +3,11 @@
 mod commander;
 mod unit;
 
-pub use commander::{CommandKind, Commander, CommanderId, CommanderRating, Command, CommandId};
-pub use unit::{Arm, Facing, FootBalance, Formation, GunWeight, HorseKind, SizeClass, Unit, UnitId, UnitKind, UnitStatus};
+pub use commander::{Command, CommandId, CommandKind, Commander, CommanderId, CommanderRating};
+pub use unit::{
+    Arm, Facing, FootBalance, Formation, GunWeight, HorseKind, SizeClass, Unit, UnitId, UnitKind,
+    UnitStatus,
+};
 
 use serde::{Deserialize, Serialize};
 

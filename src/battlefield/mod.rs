@@ -3,5 +3,5 @@
 pub mod geometry;
 mod terrain;
 
-pub use geometry::{Rect, Vec2, segment_intersects_segment, angle_diff};
+pub use geometry::{Rect, Vec2, angle_diff, segment_intersects_segment};
 pub use terrain::{Area, AreaKind, Camp, Ground, LinearObstacle, ObstacleKind};

@@ -128,14 +128,20 @@ pub struct Ground {
 
 impl Ground {
     pub fn open(width: f64, depth: f64) -> Ground {
-        Ground { width, depth, ..Ground::default() }
+        Ground {
+            width,
+            depth,
+            ..Ground::default()
+        }
     }
     pub fn on_table(&self, p: Vec2) -> bool {
         p.x >= 0.0 && p.y >= 0.0 && p.x <= self.width && p.y <= self.depth
     }
     /// The obstacles a straight leg crosses.
     pub fn obstacles_crossed(&self, a: Vec2, b: Vec2) -> impl Iterator<Item = &LinearObstacle> {
-        self.obstacles.iter().filter(move |o| segment_intersects_segment(a, b, o.a, o.b))
+        self.obstacles
+            .iter()
+            .filter(move |o| segment_intersects_segment(a, b, o.a, o.b))
     }
     /// The kind of ground at a point (the first area that holds it).
     pub fn area_at(&self, p: Vec2) -> Option<AreaKind> {
@@ -148,7 +154,15 @@ mod tests {
     use super::*;
 
     fn square(kind: AreaKind, x0: f64, y0: f64, x1: f64, y1: f64) -> Area {
-        Area { kind, points: vec![Vec2::new(x0, y0), Vec2::new(x1, y0), Vec2::new(x1, y1), Vec2::new(x0, y1)] }
+        Area {
+            kind,
+            points: vec![
+                Vec2::new(x0, y0),
+                Vec2::new(x1, y0),
+                Vec2::new(x1, y1),
+                Vec2::new(x0, y1),
+            ],
+        }
     }
 
     #[test]

@@ -16,7 +16,11 @@ pub mod tables;
 pub mod validate;
 
 #[derive(Debug, Parser)]
-#[command(name = "ecw-sim", version, about = "Monte Carlo battle statistics for English Civil War wargames (Ironsides rules)")]
+#[command(
+    name = "ecw-sim",
+    version,
+    about = "Monte Carlo battle statistics for English Civil War wargames (Ironsides rules)"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

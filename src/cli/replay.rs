@@ -39,7 +39,16 @@ pub struct Args {
 
 /// Replays battle `index` of a run with master seed `seed`: its recorded events and the units
 /// at deployment and at the end.
-pub fn replay(scenario: &Scenario, seed: u64, index: u64) -> Result<(crate::setup::BattleSetup, Recorder, Vec<crate::army::Unit>, Vec<crate::army::Unit>)> {
+pub fn replay(
+    scenario: &Scenario,
+    seed: u64,
+    index: u64,
+) -> Result<(
+    crate::setup::BattleSetup,
+    Recorder,
+    Vec<crate::army::Unit>,
+    Vec<crate::army::Unit>,
+)> {
     let setup = scenario.setup()?;
     let mut battle = Battle::new(&setup);
     let mut rec = Recorder::default();
@@ -61,12 +70,17 @@ pub fn run(args: Args) -> Result<()> {
     };
     if let Some(path) = &args.map {
         if path.extension().and_then(|e| e.to_str()) != Some("svg") {
-            return Err(Error::Usage(format!("--map {}: the map is an SVG file; name it FILE.svg", path.display())));
+            return Err(Error::Usage(format!(
+                "--map {}: the map is an SVG file; name it FILE.svg",
+                path.display()
+            )));
         }
         crate::io::write_atomic(path, crate::map::svg(&setup, &start, &end, &rec).as_bytes())?;
     }
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
-    stdout.write_all(text.as_bytes()).map_err(|e| Error::io(std::path::Path::new("<stdout>"), e))?;
+    stdout
+        .write_all(text.as_bytes())
+        .map_err(|e| Error::io(std::path::Path::new("<stdout>"), e))?;
     Ok(())
 }

@@ -12,11 +12,17 @@ use crate::rules::ironsides::battle::command::GeneralOrder;
 pub enum Order {
     Hold,
     /// Advance straight towards a point.
-    Advance { to: Vec2 },
+    Advance {
+        to: Vec2,
+    },
     /// Close on an enemy and charge it home.
-    Charge { target: UnitId },
+    Charge {
+        target: UnitId,
+    },
     /// Move away from the enemy towards a point (always at the starting-CV rate).
-    FallBack { to: Vec2 },
+    FallBack {
+        to: Vec2,
+    },
     /// Change formation (hedgehog, march column, line, mount or dismount).
     Form(Formation),
     /// Site the guns: the drivers go home.
@@ -33,7 +39,14 @@ pub trait Doctrine {
     fn general(&mut self, v: &View, g: CommanderId) -> GeneralOrder;
     /// Step 3: how the Captain-General splits `lps` among the commands he can reach
     /// (`reach[command id]`); writes `out[command id]`.
-    fn split_lps(&mut self, v: &View, cg: CommanderId, lps: u8, reach: &[bool; 64], out: &mut [u8; 64]);
+    fn split_lps(
+        &mut self,
+        v: &View,
+        cg: CommanderId,
+        lps: u8,
+        reach: &[bool; 64],
+        out: &mut [u8; 64],
+    );
     /// Step 6: higher rallies first.
     fn rally_priority(&mut self, v: &View, u: UnitId) -> i32;
     /// Step 6: how many paid attempts to make on this unit (LPs permitting).
@@ -63,7 +76,10 @@ pub trait Doctrine {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ParamAi;
 
-pub(crate) fn command_doctrine<'a>(v: &View<'a>, cmd: CommandId) -> &'a crate::doctrine::DoctrineParams {
+pub(crate) fn command_doctrine<'a>(
+    v: &View<'a>,
+    cmd: CommandId,
+) -> &'a crate::doctrine::DoctrineParams {
     let i = usize::from(v.battle.commands[usize::from(cmd)].doctrine);
     &v.setup.doctrines[i]
 }

@@ -86,18 +86,37 @@ pub struct DoctrineParams {
 
 /// The built-in doctrines, embedded so the binary works from any folder.
 pub const BUILTIN: [(&str, &str); 6] = [
-    ("rupert", include_str!("../../configs/doctrines/rupert.toml")),
-    ("cromwell", include_str!("../../configs/doctrines/cromwell.toml")),
-    ("hold_the_line", include_str!("../../configs/doctrines/hold_the_line.toml")),
-    ("cautious", include_str!("../../configs/doctrines/cautious.toml")),
-    ("forlorn_hope", include_str!("../../configs/doctrines/forlorn_hope.toml")),
-    ("artillery_train", include_str!("../../configs/doctrines/artillery_train.toml")),
+    (
+        "rupert",
+        include_str!("../../configs/doctrines/rupert.toml"),
+    ),
+    (
+        "cromwell",
+        include_str!("../../configs/doctrines/cromwell.toml"),
+    ),
+    (
+        "hold_the_line",
+        include_str!("../../configs/doctrines/hold_the_line.toml"),
+    ),
+    (
+        "cautious",
+        include_str!("../../configs/doctrines/cautious.toml"),
+    ),
+    (
+        "forlorn_hope",
+        include_str!("../../configs/doctrines/forlorn_hope.toml"),
+    ),
+    (
+        "artillery_train",
+        include_str!("../../configs/doctrines/artillery_train.toml"),
+    ),
 ];
 
 impl DoctrineParams {
     /// Parses and validates a doctrine file.
     pub fn parse(path: &Path, text: &str) -> Result<DoctrineParams> {
-        let d: DoctrineParams = toml::from_str(text).map_err(|e| Error::from_toml(path, text, &e))?;
+        let d: DoctrineParams =
+            toml::from_str(text).map_err(|e| Error::from_toml(path, text, &e))?;
         let bad = |key: &str, msg: &str| Err(Error::at_key(path, text, key, msg));
         if !(0.0..=1.0).contains(&d.aggression) {
             return bad("aggression", "must be between 0 and 1");
@@ -108,7 +127,10 @@ impl DoctrineParams {
         if !(d.charge_ratio.is_finite() && d.charge_ratio > 0.0) {
             return bad("charge_ratio", "must be above 0");
         }
-        for (k, v) in [("standoff_vs_horse", d.standoff_vs_horse), ("standoff_default", d.standoff_default)] {
+        for (k, v) in [
+            ("standoff_vs_horse", d.standoff_vs_horse),
+            ("standoff_default", d.standoff_default),
+        ] {
             if !(2.0..=6.0).contains(&v) {
                 return bad(k, "must be from 2 to 6 inches");
             }
@@ -127,7 +149,8 @@ impl DoctrineParams {
     /// A built-in doctrine by name.
     pub fn builtin(name: &str) -> Option<DoctrineParams> {
         BUILTIN.iter().find(|(n, _)| *n == name).map(|(n, text)| {
-            Self::parse(Path::new(&format!("configs/doctrines/{n}.toml")), text).expect("built-in doctrines are valid")
+            Self::parse(Path::new(&format!("configs/doctrines/{n}.toml")), text)
+                .expect("built-in doctrines are valid")
         })
     }
 

@@ -6,7 +6,11 @@ use std::process::{Command, Output};
 
 /// Debug builds are many times slower: fewer battles, the same checks.
 pub fn scaled(release: u64, debug: u64) -> u64 {
-    if cfg!(debug_assertions) { debug } else { release }
+    if cfg!(debug_assertions) {
+        debug
+    } else {
+        release
+    }
 }
 
 /// The binary under test.
@@ -18,7 +22,11 @@ pub fn bin() -> Command {
 
 /// A fresh, empty folder for one test of this test file.
 pub fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ecw-sim-{}-{}-{name}", env!("CARGO_CRATE_NAME"), std::process::id()));
+    let d = std::env::temp_dir().join(format!(
+        "ecw-sim-{}-{}-{name}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -35,7 +43,11 @@ pub fn ecw(args: &[&str]) -> Output {
 /// Runs and expects success.
 pub fn ok(args: &[&str]) -> Output {
     let out = ecw(args);
-    assert!(out.status.success(), "ecw-sim {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "ecw-sim {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     out
 }
 
@@ -50,7 +62,10 @@ pub fn refused_all(args: &[&str], needles: &[&str]) -> String {
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(2), "ecw-sim {args:?}: {err}");
     for n in needles {
-        assert!(err.contains(n), "ecw-sim {args:?}: expected `{n}` in: {err}");
+        assert!(
+            err.contains(n),
+            "ecw-sim {args:?}: expected `{n}` in: {err}"
+        );
     }
     err
 }
@@ -65,8 +80,15 @@ pub fn csvs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "csv") && !p.to_string_lossy().contains("partial-"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "csv") && !p.to_string_lossy().contains("partial-")
+        })
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -77,13 +99,21 @@ pub fn manifest(dir: &Path) -> serde_json::Value {
 /// The manifest without its machine-dependent timing.
 pub fn manifest_sans_timing(dir: &Path) -> serde_json::Value {
     let mut m = manifest(dir);
-    m.as_object_mut().unwrap().remove("timing").expect("a timing section");
+    m.as_object_mut()
+        .unwrap()
+        .remove("timing")
+        .expect("a timing section");
     m
 }
 
 /// The file names in a folder, sorted (none if it does not exist).
 pub fn files_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir).map(|r| r.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()).unwrap_or_default();
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|r| {
+            r.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
     v.sort();
     v
 }
@@ -93,9 +123,20 @@ pub fn files_in(dir: &Path) -> Vec<String> {
 pub fn assert_same_results(single: &Path, merged: &Path) {
     let want = csvs(single);
     let got = csvs(merged);
-    assert_eq!(got.keys().collect::<Vec<_>>(), want.keys().collect::<Vec<_>>(), "{} v {}", single.display(), merged.display());
+    assert_eq!(
+        got.keys().collect::<Vec<_>>(),
+        want.keys().collect::<Vec<_>>(),
+        "{} v {}",
+        single.display(),
+        merged.display()
+    );
     for (name, bytes) in &want {
-        assert!(got[name] == *bytes, "{name} differs between {} and {}", single.display(), merged.display());
+        assert!(
+            got[name] == *bytes,
+            "{name} differs between {} and {}",
+            single.display(),
+            merged.display()
+        );
     }
     assert_eq!(manifest_sans_timing(merged), manifest_sans_timing(single));
 }

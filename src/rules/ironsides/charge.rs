@@ -27,7 +27,13 @@ pub fn response_dice(rules: &IronsidesRules, reaction_passed: Option<u8>) -> u8 
 }
 
 /// Rolls emergency-response dice against CV; each success buys one response.
-pub fn roll_responses<D: DiceSource>(rules: &IronsidesRules, dice: &mut D, n: u8, cv: i8, rerolls: &mut Rerolls) -> u8 {
+pub fn roll_responses<D: DiceSource>(
+    rules: &IronsidesRules,
+    dice: &mut D,
+    n: u8,
+    cv: i8,
+    rerolls: &mut Rerolls,
+) -> u8 {
     roll_successes(rules, dice, n, 0, cv, rerolls)
 }
 
@@ -49,7 +55,11 @@ pub fn response_allowed(u: &Unit, r: Response) -> bool {
 /// Goring's support regiment (E15) wants [ChangeFacing, Countercharge] and has one success:
 /// it only refaces.
 pub fn buy_responses(u: &Unit, wanted: &[Response], successes: u8) -> usize {
-    wanted.iter().take_while(|r| response_allowed(u, **r)).take(usize::from(successes)).count()
+    wanted
+        .iter()
+        .take_while(|r| response_allowed(u, **r))
+        .take(usize::from(successes))
+        .count()
 }
 
 /// Distance a cavalry unit may countercharge or support-charge: 2" x CV.
@@ -60,7 +70,11 @@ pub fn countercharge_reach(rules: &IronsidesRules, u: &Unit) -> f64 {
 /// Evade distance: 2D6" for skirmishers and running gunners, 1D6" for limbered medium guns.
 pub fn evade_distance<D: DiceSource>(rules: &IronsidesRules, dice: &mut D, u: &Unit) -> f64 {
     let n = match u.kind {
-        UnitKind::Artillery(crate::army::GunWeight::Medium) if u.formation == Formation::Limbered => rules.charge.evade_limbered_medium_dice,
+        UnitKind::Artillery(crate::army::GunWeight::Medium)
+            if u.formation == Formation::Limbered =>
+        {
+            rules.charge.evade_limbered_medium_dice
+        }
         UnitKind::Artillery(_) => rules.charge.evade_gunners_dice,
         _ => rules.charge.evade_skirmisher_dice,
     };
@@ -74,9 +88,25 @@ mod tests {
 
     #[test]
     fn responses_are_bought_in_order() {
-        let u = Unit::new(0, Side::Royalist, 0, UnitKind::Horse(HorseKind::Gallopers), 6);
-        assert_eq!(buy_responses(&u, &[Response::ChangeFacing, Response::Countercharge], 1), 1);
-        assert_eq!(buy_responses(&u, &[Response::Countercharge, Response::Fire], 2), 2);
-        assert_eq!(buy_responses(&u, &[Response::Evade], 2), 0, "horse cannot evade");
+        let u = Unit::new(
+            0,
+            Side::Royalist,
+            0,
+            UnitKind::Horse(HorseKind::Gallopers),
+            6,
+        );
+        assert_eq!(
+            buy_responses(&u, &[Response::ChangeFacing, Response::Countercharge], 1),
+            1
+        );
+        assert_eq!(
+            buy_responses(&u, &[Response::Countercharge, Response::Fire], 2),
+            2
+        );
+        assert_eq!(
+            buy_responses(&u, &[Response::Evade], 2),
+            0,
+            "horse cannot evade"
+        );
     }
 }

@@ -54,7 +54,9 @@ pub fn roll_successes<D: DiceSource>(
     let mut hits = 0;
     for _ in 0..n {
         let d = dice.d6();
-        if succeeds(rules, d, modifier, cv) || (rerolls.take() && succeeds(rules, dice.d6(), modifier, cv)) {
+        if succeeds(rules, d, modifier, cv)
+            || (rerolls.take() && succeeds(rules, dice.d6(), modifier, cv))
+        {
             hits += 1;
         }
     }

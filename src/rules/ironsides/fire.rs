@@ -36,7 +36,9 @@ pub fn range_band(rules: &IronsidesRules, u: &Unit) -> Option<RangeBand> {
 
 /// The greatest distance at which a unit can fire (its long range, or short if none).
 pub fn max_range(rules: &IronsidesRules, u: &Unit) -> f64 {
-    range_band(rules, u).map(|b| if b.long > 0.0 { b.long } else { b.short }).unwrap_or(0.0)
+    range_band(rules, u)
+        .map(|b| if b.long > 0.0 { b.long } else { b.short })
+        .unwrap_or(0.0)
 }
 
 /// Shots a unit may fire in one whole turn (both halves and the reaction to a charge).
@@ -84,12 +86,18 @@ pub fn fire_modifier(rules: &IronsidesRules, u: &Unit, range: f64, moving: bool)
     let mut m = range_mod;
     match u.kind {
         UnitKind::Horse(_) | UnitKind::Dragoons if u.formation != Formation::Dismounted => {
-            m += if moving { f.horse_trotting_pistols } else { f.horse_standing_pistols };
+            m += if moving {
+                f.horse_trotting_pistols
+            } else {
+                f.horse_standing_pistols
+            };
         }
         UnitKind::Foot(b) => {
             m += match b {
                 FootBalance::PikeHeavy => f.pike_heavy,
-                FootBalance::ShotHeavy if rules.options.shot_heavy_fire_modifier_reversed => -f.shot_heavy,
+                FootBalance::ShotHeavy if rules.options.shot_heavy_fire_modifier_reversed => {
+                    -f.shot_heavy
+                }
                 FootBalance::ShotHeavy => f.shot_heavy,
                 FootBalance::Normal => 0,
             };
@@ -130,7 +138,12 @@ pub fn fire_shot<D: DiceSource>(
     while !succeeds(rules, roll, modifier, cv) && rerolls.take() {
         roll = dice.d6();
     }
-    Shot { roll, modifier, cv, hit: succeeds(rules, roll, modifier, cv) }
+    Shot {
+        roll,
+        modifier,
+        cv,
+        hit: succeeds(rules, roll, modifier, cv),
+    }
 }
 
 #[cfg(test)]
@@ -141,14 +154,38 @@ mod tests {
     #[test]
     fn ranges_by_firer() {
         let r = IronsidesRules::builtin();
-        let mut gun = Unit::new(0, Side::Parliament, 0, UnitKind::Artillery(GunWeight::Light), 5);
-        assert_eq!(fire_modifier(&r, &gun, 8.0, false), None, "a limbered gun cannot fire");
+        let mut gun = Unit::new(
+            0,
+            Side::Parliament,
+            0,
+            UnitKind::Artillery(GunWeight::Light),
+            5,
+        );
+        assert_eq!(
+            fire_modifier(&r, &gun, 8.0, false),
+            None,
+            "a limbered gun cannot fire"
+        );
         gun.formation = Formation::Unlimbered;
         assert_eq!(fire_modifier(&r, &gun, 8.0, false), Some(3));
         assert_eq!(fire_modifier(&r, &gun, 4.0, false), Some(1));
         assert_eq!(fire_modifier(&r, &gun, 12.5, false), None);
-        let foot = Unit::new(1, Side::Parliament, 0, UnitKind::Foot(FootBalance::ShotHeavy), 4);
-        assert_eq!(fire_modifier(&r, &foot, 2.0, false), Some(-1), "shot-heavy read as -1");
-        assert_eq!(fire_modifier(&r, &foot, 2.5, false), None, "volleys have no long range");
+        let foot = Unit::new(
+            1,
+            Side::Parliament,
+            0,
+            UnitKind::Foot(FootBalance::ShotHeavy),
+            4,
+        );
+        assert_eq!(
+            fire_modifier(&r, &foot, 2.0, false),
+            Some(-1),
+            "shot-heavy read as -1"
+        );
+        assert_eq!(
+            fire_modifier(&r, &foot, 2.5, false),
+            None,
+            "volleys have no long range"
+        );
     }
 }

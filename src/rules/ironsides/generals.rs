@@ -14,7 +14,11 @@ pub fn attached_general_hit<D: DiceSource>(dice: &mut D, cv_lost: u8) -> (u8, bo
 
 /// An unattached general contacted or overrun: hit on 1 by foot, 1-2 by horse.
 pub fn overrun_hit<D: DiceSource>(rules: &IronsidesRules, dice: &mut D, by_horse: bool) -> bool {
-    let need = if by_horse { rules.risk.unattached_horse_contact } else { rules.risk.unattached_foot_contact };
+    let need = if by_horse {
+        rules.risk.unattached_horse_contact
+    } else {
+        rules.risk.unattached_foot_contact
+    };
     dice.d6() <= need
 }
 
@@ -57,7 +61,10 @@ impl Casualty {
 /// the horse table are each a D6.
 pub fn casualty<D: DiceSource>(rules: &IronsidesRules, dice: &mut D) -> Casualty {
     if rules.options.casualty_table == CasualtyTable::Easy {
-        return Casualty { lost: true, ..Casualty::of(GeneralResult::Lost) };
+        return Casualty {
+            lost: true,
+            ..Casualty::of(GeneralResult::Lost)
+        };
     }
     let rider_hit = loop {
         let horse = dice.d6();
@@ -77,26 +84,56 @@ pub fn casualty<D: DiceSource>(rules: &IronsidesRules, dice: &mut D) -> Casualty
 /// The rider table.
 pub fn rider_result(d: u8) -> Casualty {
     match d {
-        1 => Casualty { lost: true, command_cv_loss: 1, ..Casualty::of(GeneralResult::HorribleDeath) },
-        2 => Casualty { lost: true, unit_cv_change: -1, ..Casualty::of(GeneralResult::MortalWound) },
-        3 => Casualty { lost: true, capture_risk: true, ..Casualty::of(GeneralResult::GravelyWounded) },
+        1 => Casualty {
+            lost: true,
+            command_cv_loss: 1,
+            ..Casualty::of(GeneralResult::HorribleDeath)
+        },
+        2 => Casualty {
+            lost: true,
+            unit_cv_change: -1,
+            ..Casualty::of(GeneralResult::MortalWound)
+        },
+        3 => Casualty {
+            lost: true,
+            capture_risk: true,
+            ..Casualty::of(GeneralResult::GravelyWounded)
+        },
         4 => hurt(GeneralResult::Hurt),
         5 => Casualty::of(GeneralResult::Unhurt),
-        _ => Casualty { unit_cv_change: 1, ..Casualty::of(GeneralResult::Saved) },
+        _ => Casualty {
+            unit_cv_change: 1,
+            ..Casualty::of(GeneralResult::Saved)
+        },
     }
 }
 
 fn hurt(result: GeneralResult) -> Casualty {
-    Casualty { skill_change: -1, morale_change: -1, capture_risk: true, ..Casualty::of(result) }
+    Casualty {
+        skill_change: -1,
+        morale_change: -1,
+        capture_risk: true,
+        ..Casualty::of(result)
+    }
 }
 
 /// The horse table.
 pub fn horse_result(d: u8) -> Casualty {
     match d {
         1 => hurt(GeneralResult::HorseFalls),
-        2 => Casualty { out_of_action: 1, capture_risk: false, ..Casualty::of(GeneralResult::HorseStampedes) },
-        3..=5 => Casualty { capture_risk: true, ..Casualty::of(GeneralResult::HorseDies) },
-        _ => Casualty { morale_change: 1, ..Casualty::of(GeneralResult::HorseBleeds) },
+        2 => Casualty {
+            out_of_action: 1,
+            capture_risk: false,
+            ..Casualty::of(GeneralResult::HorseStampedes)
+        },
+        3..=5 => Casualty {
+            capture_risk: true,
+            ..Casualty::of(GeneralResult::HorseDies)
+        },
+        _ => Casualty {
+            morale_change: 1,
+            ..Casualty::of(GeneralResult::HorseBleeds)
+        },
     }
 }
 
@@ -105,7 +142,6 @@ pub fn captured<D: DiceSource>(rules: &IronsidesRules, dice: &mut D) -> bool {
     let need = (rules.risk.capture_chance_wounded_or_unhorsed * 6.0).round() as u8;
     dice.d6() <= need
 }
-
 
 /// Inches a general still has to ride after attaching or detaching `changes` times (E1: 36",
 /// or 24" once he attaches).

@@ -2,7 +2,7 @@
 
 use crate::army::{CommanderRating, GunWeight};
 use crate::dice::DiceSource;
-use crate::rules::ironsides::tables::{IronsidesRules, IndependentLps};
+use crate::rules::ironsides::tables::{IndependentLps, IronsidesRules};
 
 /// A commander's own LPs: D6 + skill modifier, never below 0. Returns (roll, lps).
 pub fn roll_lps<D: DiceSource>(dice: &mut D, lp_modifier: i8) -> (u8, u8) {
@@ -30,7 +30,11 @@ pub fn independent_lps<D: DiceSource>(rules: &IronsidesRules, dice: &mut D, qual
 
 /// A generalship roll (skill and morale, each a D6): the commander it makes.
 /// `skill_modifier` is the Commissary General's or a replacement's -1.
-pub fn roll_generalship<D: DiceSource>(rules: &IronsidesRules, dice: &mut D, skill_modifier: i8) -> CommanderRating {
+pub fn roll_generalship<D: DiceSource>(
+    rules: &IronsidesRules,
+    dice: &mut D,
+    skill_modifier: i8,
+) -> CommanderRating {
     let skill = rules.generalship_row(i16::from(dice.d6()) + i16::from(skill_modifier));
     let morale = rules.generalship_row(i16::from(dice.d6()));
     CommanderRating {
@@ -59,15 +63,30 @@ pub fn move_cost(rules: &IronsidesRules, o: &MoveOrders) -> u8 {
     let l = &rules.leadership;
     let mut cost = if o.grouped > 0 { l.group_move_cost } else { 0 };
     cost += o.individual * l.individual_move_cost;
-    for (w, &n) in [GunWeight::VeryLight, GunWeight::Light, GunWeight::Medium, GunWeight::Heavy].iter().zip(&o.guns) {
+    for (w, &n) in [
+        GunWeight::VeryLight,
+        GunWeight::Light,
+        GunWeight::Medium,
+        GunWeight::Heavy,
+    ]
+    .iter()
+    .zip(&o.guns)
+    {
         cost += n * l.artillery_move_cost.get(*w);
     }
-    if o.doubled { cost * l.unattached_cost_multiplier } else { cost }
+    if o.doubled {
+        cost * l.unattached_cost_multiplier
+    } else {
+        cost
+    }
 }
 
-
 /// The Captain-General can give LPs only to commanders within his command radius (E2).
-pub fn within_radius(general: crate::battlefield::Vec2, radius: f64, other: crate::battlefield::Vec2) -> bool {
+pub fn within_radius(
+    general: crate::battlefield::Vec2,
+    radius: f64,
+    other: crate::battlefield::Vec2,
+) -> bool {
     general.dist(other) <= radius
 }
 
@@ -79,9 +98,16 @@ mod tests {
     #[test]
     fn artillery_costs_by_weight() {
         let r = IronsidesRules::builtin();
-        let o = MoveOrders { guns: [1, 1, 1, 1], ..MoveOrders::default() };
+        let o = MoveOrders {
+            guns: [1, 1, 1, 1],
+            ..MoveOrders::default()
+        };
         assert_eq!(move_cost(&r, &o), 1 + 1 + 2 + 3);
-        let o = MoveOrders { individual: 2, doubled: true, ..MoveOrders::default() };
+        let o = MoveOrders {
+            individual: 2,
+            doubled: true,
+            ..MoveOrders::default()
+        };
         assert_eq!(move_cost(&r, &o), 4);
     }
 

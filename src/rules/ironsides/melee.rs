@@ -33,7 +33,9 @@ pub fn base_dice(rules: &IronsidesRules, u: &Unit, approach: Approach, enemy: &U
     }
     if u.is_cavalry() {
         return match approach {
-            Approach::Charging(d) if d >= rules.charge.full_speed_distance => c.horse_charge_full_dice,
+            Approach::Charging(d) if d >= rules.charge.full_speed_distance => {
+                c.horse_charge_full_dice
+            }
             Approach::Charging(_) => c.horse_charge_short_dice,
             _ => c.horse_standing_dice,
         };
@@ -47,7 +49,14 @@ pub fn base_dice(rules: &IronsidesRules, u: &Unit, approach: Approach, enemy: &U
 
 /// Dice actually rolled: doubled for a flank or rear attacker; an attacker never rolls more
 /// dice than its current CV ("the men won't do it").
-pub fn melee_dice(rules: &IronsidesRules, u: &Unit, approach: Approach, enemy: &Unit, role: Role, flank: bool) -> u8 {
+pub fn melee_dice(
+    rules: &IronsidesRules,
+    u: &Unit,
+    approach: Approach,
+    enemy: &Unit,
+    role: Role,
+    flank: bool,
+) -> u8 {
     let mut n = base_dice(rules, u, approach, enemy);
     if flank && role == Role::Attacker {
         n *= rules.close_combat.flank_rear_dice_multiplier;
@@ -68,7 +77,13 @@ pub enum Cover {
 }
 
 /// The die modifier for `u` fighting `enemy` (added to each die).
-pub fn melee_modifier(rules: &IronsidesRules, u: &Unit, enemy: &Unit, enemy_cover: Cover, role: Role) -> i8 {
+pub fn melee_modifier(
+    rules: &IronsidesRules,
+    u: &Unit,
+    enemy: &Unit,
+    enemy_cover: Cover,
+    role: Role,
+) -> i8 {
     let c = &rules.close_combat;
     let mut m = 0i8;
     if u.is_cavalry() && enemy.formation == Formation::Hedgehog {
@@ -109,7 +124,14 @@ pub fn melee_modifier(rules: &IronsidesRules, u: &Unit, enemy: &Unit, enemy_cove
 }
 
 /// Rolls one side's melee dice and returns the hits. Re-rolls only when a general is attached.
-pub fn roll_melee<D: DiceSource>(rules: &IronsidesRules, dice: &mut D, n: u8, modifier: i8, cv: i8, rerolls: &mut Rerolls) -> u8 {
+pub fn roll_melee<D: DiceSource>(
+    rules: &IronsidesRules,
+    dice: &mut D,
+    n: u8,
+    modifier: i8,
+    cv: i8,
+    rerolls: &mut Rerolls,
+) -> u8 {
     roll_successes(rules, dice, n, modifier, cv, rerolls)
 }
 
@@ -133,7 +155,13 @@ pub fn combat_result(test: ReactionResult) -> CombatResult {
 }
 
 /// Foot that loses at least 2 CV and at least twice what it inflicted on cavalry breaks at once.
-pub fn foot_breaks(rules: &IronsidesRules, foot: &Unit, enemy: &Unit, lost: u8, inflicted: u8) -> bool {
+pub fn foot_breaks(
+    rules: &IronsidesRules,
+    foot: &Unit,
+    enemy: &Unit,
+    lost: u8,
+    inflicted: u8,
+) -> bool {
     let c = &rules.close_combat;
     (foot.kind.is_foot() || foot.kind == UnitKind::ForlornHope)
         && enemy.is_cavalry()
@@ -183,28 +211,90 @@ mod tests {
     #[test]
     fn dice_counts_and_cap() {
         let r = IronsidesRules::builtin();
-        let horse = Unit::new(0, Side::Parliament, 0, UnitKind::Horse(HorseKind::Trotters), 6);
+        let horse = Unit::new(
+            0,
+            Side::Parliament,
+            0,
+            UnitKind::Horse(HorseKind::Trotters),
+            6,
+        );
         let mut foot = Unit::new(1, Side::Royalist, 0, UnitKind::Foot(FootBalance::Normal), 5);
-        assert_eq!(melee_dice(&r, &horse, Approach::Charging(6.0), &foot, Role::Attacker, false), 4);
-        assert_eq!(melee_dice(&r, &horse, Approach::Charging(5.9), &foot, Role::Attacker, false), 3);
-        assert_eq!(melee_dice(&r, &horse, Approach::Standing, &foot, Role::Defender, false), 2);
-        assert_eq!(melee_dice(&r, &horse, Approach::Charging(8.0), &foot, Role::Attacker, true), 6, "flank doubles 4 to 8, capped at CV 6");
+        assert_eq!(
+            melee_dice(
+                &r,
+                &horse,
+                Approach::Charging(6.0),
+                &foot,
+                Role::Attacker,
+                false
+            ),
+            4
+        );
+        assert_eq!(
+            melee_dice(
+                &r,
+                &horse,
+                Approach::Charging(5.9),
+                &foot,
+                Role::Attacker,
+                false
+            ),
+            3
+        );
+        assert_eq!(
+            melee_dice(&r, &horse, Approach::Standing, &foot, Role::Defender, false),
+            2
+        );
+        assert_eq!(
+            melee_dice(
+                &r,
+                &horse,
+                Approach::Charging(8.0),
+                &foot,
+                Role::Attacker,
+                true
+            ),
+            6,
+            "flank doubles 4 to 8, capped at CV 6"
+        );
         foot.formation = Formation::Hedgehog;
-        assert_eq!(melee_dice(&r, &foot, Approach::Standing, &horse, Role::Defender, false), 4);
+        assert_eq!(
+            melee_dice(&r, &foot, Approach::Standing, &horse, Role::Defender, false),
+            4
+        );
         let mut weak = horse.clone();
         weak.cv = 2;
-        assert_eq!(melee_dice(&r, &weak, Approach::Charging(6.0), &foot, Role::Attacker, false), 2);
+        assert_eq!(
+            melee_dice(
+                &r,
+                &weak,
+                Approach::Charging(6.0),
+                &foot,
+                Role::Attacker,
+                false
+            ),
+            2
+        );
     }
 
     #[test]
     fn foot_breaking_rule() {
         let r = IronsidesRules::builtin();
-        let horse = Unit::new(0, Side::Parliament, 0, UnitKind::Horse(HorseKind::Gallopers), 6);
+        let horse = Unit::new(
+            0,
+            Side::Parliament,
+            0,
+            UnitKind::Horse(HorseKind::Gallopers),
+            6,
+        );
         let foot = Unit::new(1, Side::Royalist, 0, UnitKind::Foot(FootBalance::Normal), 5);
         assert!(foot_breaks(&r, &foot, &horse, 2, 1));
         assert!(!foot_breaks(&r, &foot, &horse, 2, 2));
         assert!(!foot_breaks(&r, &foot, &horse, 1, 0));
-        assert!(!foot_breaks(&r, &foot, &foot.clone(), 3, 0), "only against cavalry");
+        assert!(
+            !foot_breaks(&r, &foot, &foot.clone(), 3, 0),
+            "only against cavalry"
+        );
     }
 
     #[test]
@@ -213,14 +303,32 @@ mod tests {
         assert_eq!(combat_loser(4, 3), Some(0));
         assert_eq!(combat_loser(1, 2), Some(1));
         assert_eq!(combat_loser(2, 2), None);
-        let trot = Unit::new(0, Side::Parliament, 0, UnitKind::Horse(HorseKind::Trotters), 6);
-        let pist = Unit::new(1, Side::Parliament, 0, UnitKind::Horse(HorseKind::PistoleerTrotters), 6);
+        let trot = Unit::new(
+            0,
+            Side::Parliament,
+            0,
+            UnitKind::Horse(HorseKind::Trotters),
+            6,
+        );
+        let pist = Unit::new(
+            1,
+            Side::Parliament,
+            0,
+            UnitKind::Horse(HorseKind::PistoleerTrotters),
+            6,
+        );
         let foot = Unit::new(2, Side::Royalist, 0, UnitKind::Foot(FootBalance::Normal), 5);
         assert_eq!(pistol_dice(&trot, Approach::Charging(6.0), false), 0);
         assert_eq!(pistol_dice(&pist, Approach::Charging(6.0), false), 1);
         assert_eq!(pistol_dice(&trot, Approach::Standing, true), 1);
         assert_eq!(pistol_dice(&foot, Approach::Standing, true), 0);
-        let mut g = Unit::new(3, Side::Royalist, 0, UnitKind::Horse(HorseKind::Gallopers), 6);
+        let mut g = Unit::new(
+            3,
+            Side::Royalist,
+            0,
+            UnitKind::Horse(HorseKind::Gallopers),
+            6,
+        );
         g.cv = 3;
         assert_eq!(victory_bonus(&r, &mut g), 1);
         assert_eq!(g.cv, 4);

@@ -19,7 +19,9 @@ pub fn move_allowance(rules: &IronsidesRules, u: &Unit, away_from_enemy: bool) -
             HorseKind::Gallopers => m.gallopers,
             HorseKind::Cuirassiers => m.cuirassiers,
         },
-        (UnitKind::Dragoons, Formation::Dismounted) | (UnitKind::ForlornHope, _) => (cv * m.skirmisher_per_cv).min(m.skirmisher_max),
+        (UnitKind::Dragoons, Formation::Dismounted) | (UnitKind::ForlornHope, _) => {
+            (cv * m.skirmisher_per_cv).min(m.skirmisher_max)
+        }
         (UnitKind::Dragoons, _) => m.dragoons_mounted,
         (_, Formation::MarchColumn) => (cv * m.march_column_per_cv).min(m.march_column_max),
         (_, Formation::Hedgehog) => m.hedgehog,
@@ -65,10 +67,24 @@ pub struct Leg {
 
 fn ground_factor(rules: &IronsidesRules, u: &Unit, kind: AreaKind) -> f64 {
     let m = &rules.movement;
-    let mounted = u.kind.is_horse() || (u.kind == UnitKind::Dragoons && u.formation != Formation::Dismounted) || u.kind.is_gun();
+    let mounted = u.kind.is_horse()
+        || (u.kind == UnitKind::Dragoons && u.formation != Formation::Dismounted)
+        || u.kind.is_gun();
     match kind {
-        AreaKind::Rough => if mounted { m.rough_factor_horse } else { m.rough_factor_foot },
-        AreaKind::Bog => if mounted { m.bog_factor_horse } else { m.bog_factor_foot },
+        AreaKind::Rough => {
+            if mounted {
+                m.rough_factor_horse
+            } else {
+                m.rough_factor_foot
+            }
+        }
+        AreaKind::Bog => {
+            if mounted {
+                m.bog_factor_horse
+            } else {
+                m.bog_factor_foot
+            }
+        }
         AreaKind::Woods => m.woods_factor,
         AreaKind::Road => m.road_factor,
         _ => 1.0,
@@ -78,10 +94,23 @@ fn ground_factor(rules: &IronsidesRules, u: &Unit, kind: AreaKind) -> f64 {
 /// Walks from `from` towards `to` with `allowance` inches: each inch of rough ground, bog or
 /// woods costs 1/factor inches; each linear obstacle costs 2" (foot) or D6" (horse), times its
 /// severity; an impassable obstacle (severity 0) stops the unit short of it.
-pub fn walk<D: DiceSource>(rules: &IronsidesRules, ground: &Ground, u: &Unit, from: Vec2, to: Vec2, allowance: f64, dice: &mut D) -> Leg {
+pub fn walk<D: DiceSource>(
+    rules: &IronsidesRules,
+    ground: &Ground,
+    u: &Unit,
+    from: Vec2,
+    to: Vec2,
+    allowance: f64,
+    dice: &mut D,
+) -> Leg {
     let full = from.dist(to);
     if full <= 0.0 || allowance <= 0.0 {
-        return Leg { distance: 0.0, spent: 0.0, disordered: false, obstacles: 0 };
+        return Leg {
+            distance: 0.0,
+            spent: 0.0,
+            disordered: false,
+            obstacles: 0,
+        };
     }
     let dir = (to - from).norm();
     // Areas that slow this unit, and the points (inches along the leg) where the leg crosses
@@ -126,8 +155,12 @@ pub fn walk<D: DiceSource>(rules: &IronsidesRules, ground: &Ground, u: &Unit, fr
         let t = (o.a - from).cross(s) / r.cross(s);
         let cost = if o.severity <= 0.0 {
             f64::INFINITY
-        } else if u.kind.is_horse() || u.kind.is_gun() || (u.kind == UnitKind::Dragoons && u.formation != Formation::Dismounted) {
-            f64::from(dice.sum_d6(u32::from(rules.movement.linear_obstacle_cost_horse_dice))) * o.severity
+        } else if u.kind.is_horse()
+            || u.kind.is_gun()
+            || (u.kind == UnitKind::Dragoons && u.formation != Formation::Dismounted)
+        {
+            f64::from(dice.sum_d6(u32::from(rules.movement.linear_obstacle_cost_horse_dice)))
+                * o.severity
         } else {
             rules.movement.linear_obstacle_cost_foot * o.severity
         };
@@ -164,7 +197,11 @@ pub fn walk<D: DiceSource>(rules: &IronsidesRules, ground: &Ground, u: &Unit, fr
         while next_cut < n_cuts && cuts[next_cut] <= pos + 1e-9 {
             next_cut += 1;
         }
-        let end = if next_cut < n_cuts { cuts[next_cut].min(full) } else { full };
+        let end = if next_cut < n_cuts {
+            cuts[next_cut].min(full)
+        } else {
+            full
+        };
         let mid = from + dir * ((pos + end) / 2.0);
         let factor = slow[..n_slow]
             .iter()
@@ -188,7 +225,12 @@ pub fn walk<D: DiceSource>(rules: &IronsidesRules, ground: &Ground, u: &Unit, fr
         pos = end;
     }
     let skirmisher = u.is_skirmisher();
-    Leg { distance: pos.min(full), spent, disordered: disordered && !skirmisher, obstacles: crossed }
+    Leg {
+        distance: pos.min(full),
+        spent,
+        disordered: disordered && !skirmisher,
+        obstacles: crossed,
+    }
 }
 
 #[cfg(test)]
@@ -200,11 +242,21 @@ mod tests {
     #[test]
     fn foot_rates_scale_with_cv_and_cap() {
         let r = IronsidesRules::builtin();
-        let mut u = Unit::new(0, Side::Parliament, 0, UnitKind::Foot(FootBalance::Normal), 6);
+        let mut u = Unit::new(
+            0,
+            Side::Parliament,
+            0,
+            UnitKind::Foot(FootBalance::Normal),
+            6,
+        );
         assert_eq!(move_allowance(&r, &u, false), 10.0);
         u.cv = 3;
         assert_eq!(move_allowance(&r, &u, false), 6.0);
-        assert_eq!(move_allowance(&r, &u, true), 10.0, "moving away uses the starting CV");
+        assert_eq!(
+            move_allowance(&r, &u, true),
+            10.0,
+            "moving away uses the starting CV"
+        );
         u.formation = Formation::MarchColumn;
         assert_eq!(move_allowance(&r, &u, false), 12.0);
     }
@@ -212,7 +264,13 @@ mod tests {
     #[test]
     fn unlimbered_guns_move_by_prolonge_only() {
         let r = IronsidesRules::builtin();
-        let mut g = Unit::new(0, Side::Parliament, 0, UnitKind::Artillery(GunWeight::Heavy), 5);
+        let mut g = Unit::new(
+            0,
+            Side::Parliament,
+            0,
+            UnitKind::Artillery(GunWeight::Heavy),
+            5,
+        );
         assert_eq!(unlimber(&r, &mut g), Some(0.0));
         assert_eq!(move_allowance(&r, &g, false), 0.0);
         assert_eq!(unlimber(&r, &mut g), None);
@@ -224,24 +282,71 @@ mod tests {
         use crate::army::HorseKind;
         use crate::battlefield::Area;
         let r = IronsidesRules::builtin();
-        let horse = Unit::new(0, Side::Parliament, 0, UnitKind::Horse(HorseKind::Trotters), 6);
-        let sq = |kind, y0: f64, y1: f64| Area { kind, points: vec![Vec2::new(-5.0, y0), Vec2::new(5.0, y0), Vec2::new(5.0, y1), Vec2::new(-5.0, y1)] };
+        let horse = Unit::new(
+            0,
+            Side::Parliament,
+            0,
+            UnitKind::Horse(HorseKind::Trotters),
+            6,
+        );
+        let sq = |kind, y0: f64, y1: f64| Area {
+            kind,
+            points: vec![
+                Vec2::new(-5.0, y0),
+                Vec2::new(5.0, y0),
+                Vec2::new(5.0, y1),
+                Vec2::new(-5.0, y1),
+            ],
+        };
         let mut ground = Ground::open(72.0, 48.0);
         ground.areas.push(sq(AreaKind::Bog, 1.0, 4.0));
         let mut d = ScriptedDice::new(&[]);
         for len in [9.0, 13.0, 18.0, 21.7, 40.0] {
-            let leg = walk(&r, &ground, &horse, Vec2::new(0.0, 0.0), Vec2::new(0.0, len), 18.0, &mut d);
-            assert!((leg.distance - 9.0).abs() < 1e-9 && (leg.spent - 18.0).abs() < 1e-9, "{len}: {leg:?}");
+            let leg = walk(
+                &r,
+                &ground,
+                &horse,
+                Vec2::new(0.0, 0.0),
+                Vec2::new(0.0, len),
+                18.0,
+                &mut d,
+            );
+            assert!(
+                (leg.distance - 9.0).abs() < 1e-9 && (leg.spent - 18.0).abs() < 1e-9,
+                "{len}: {leg:?}"
+            );
             assert!(leg.disordered);
         }
         // Stopping short of the bog: not disordered.
-        let leg = walk(&r, &ground, &horse, Vec2::new(0.0, 0.0), Vec2::new(0.0, 30.0), 1.0, &mut d);
-        assert!((leg.distance - 1.0).abs() < 1e-9 && !leg.disordered, "{leg:?}");
+        let leg = walk(
+            &r,
+            &ground,
+            &horse,
+            Vec2::new(0.0, 0.0),
+            Vec2::new(0.0, 30.0),
+            1.0,
+            &mut d,
+        );
+        assert!(
+            (leg.distance - 1.0).abs() < 1e-9 && !leg.disordered,
+            "{leg:?}"
+        );
         // Hills cost nothing and do not disorder.
         let mut hill = Ground::open(72.0, 48.0);
         hill.areas.push(sq(AreaKind::Hill, 1.0, 4.0));
-        let leg = walk(&r, &hill, &horse, Vec2::new(0.0, 0.0), Vec2::new(0.0, 30.0), 18.0, &mut d);
-        assert!((leg.distance - 18.0).abs() < 1e-9 && !leg.disordered, "{leg:?}");
+        let leg = walk(
+            &r,
+            &hill,
+            &horse,
+            Vec2::new(0.0, 0.0),
+            Vec2::new(0.0, 30.0),
+            18.0,
+            &mut d,
+        );
+        assert!(
+            (leg.distance - 18.0).abs() < 1e-9 && !leg.disordered,
+            "{leg:?}"
+        );
         d.finish();
     }
 }

@@ -33,8 +33,20 @@ mod tests {
     #[test]
     fn gallopers_sum_two_dice_trotters_one() {
         let r = IronsidesRules::builtin();
-        let g = Unit::new(0, Side::Royalist, 0, UnitKind::Horse(HorseKind::Gallopers), 4);
-        let t = Unit::new(1, Side::Parliament, 0, UnitKind::Horse(HorseKind::Trotters), 4);
+        let g = Unit::new(
+            0,
+            Side::Royalist,
+            0,
+            UnitKind::Horse(HorseKind::Gallopers),
+            4,
+        );
+        let t = Unit::new(
+            1,
+            Side::Parliament,
+            0,
+            UnitKind::Horse(HorseKind::Trotters),
+            4,
+        );
         let mut d = ScriptedDice::new(&[2, 2, 2, 3, 4, 5]);
         assert_eq!(halt_test(&r, &mut d, &g), (4, true));
         assert_eq!(halt_test(&r, &mut d, &g), (5, false));

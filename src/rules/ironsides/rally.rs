@@ -8,17 +8,25 @@ use crate::rules::ironsides::tables::IronsidesRules;
 /// The highest CV a unit may rally to now: never above its starting CV, never more than
 /// `max_above_lowest` above its lowest CV so far.
 pub fn rally_ceiling(rules: &IronsidesRules, unit: &Unit) -> u8 {
-    unit.start_cv.min(unit.lowest_cv.saturating_add(rules.rally.max_above_lowest))
+    unit.start_cv
+        .min(unit.lowest_cv.saturating_add(rules.rally.max_above_lowest))
 }
 
 /// Whether a rally attempt could gain anything at all this turn.
 pub fn can_rally(rules: &IronsidesRules, unit: &Unit) -> bool {
-    unit.is_active() && unit.rallied_this_turn < rules.rally.max_per_turn && unit.cv < rally_ceiling(rules, unit) && unit.cv > 0
+    unit.is_active()
+        && unit.rallied_this_turn < rules.rally.max_per_turn
+        && unit.cv < rally_ceiling(rules, unit)
+        && unit.cv > 0
 }
 
 /// The LP cost of one rally attempt.
 pub fn rally_cost(rules: &IronsidesRules, near_enemy: bool) -> u8 {
-    if near_enemy { rules.leadership.rally_cost_near_enemy } else { rules.leadership.rally_cost_far }
+    if near_enemy {
+        rules.leadership.rally_cost_near_enemy
+    } else {
+        rules.leadership.rally_cost_far
+    }
 }
 
 /// One paid rally attempt in command radius: D6 + `modifier` <= CV regains 1 CV (capped).
@@ -48,7 +56,11 @@ pub fn rally_attempt<D: DiceSource>(
 
 /// A unit out of its commander's radius: 2D6 summed <= CV regains 1, at no LP cost.
 /// Returns (sum, success).
-pub fn rally_out_of_radius<D: DiceSource>(rules: &IronsidesRules, dice: &mut D, unit: &mut Unit) -> (u8, bool) {
+pub fn rally_out_of_radius<D: DiceSource>(
+    rules: &IronsidesRules,
+    dice: &mut D,
+    unit: &mut Unit,
+) -> (u8, bool) {
     if !can_rally(rules, unit) {
         return (0, false);
     }
@@ -76,7 +88,13 @@ mod tests {
     use crate::dice::ScriptedDice;
 
     fn unit(start: u8, cv: u8, lowest: u8) -> Unit {
-        let mut u = Unit::new(0, Side::Parliament, 0, UnitKind::Foot(FootBalance::Normal), start);
+        let mut u = Unit::new(
+            0,
+            Side::Parliament,
+            0,
+            UnitKind::Foot(FootBalance::Normal),
+            start,
+        );
         u.cv = cv;
         u.lowest_cv = lowest;
         u
@@ -92,7 +110,10 @@ mod tests {
         assert!(rally_attempt(&r, &mut d, &mut u, 0, &mut rr).1);
         assert!(rally_attempt(&r, &mut d, &mut u, 0, &mut rr).1);
         assert_eq!(u.cv, 4);
-        assert!(!can_rally(&r, &u), "2 per turn and 2 above lowest both bind");
+        assert!(
+            !can_rally(&r, &u),
+            "2 per turn and 2 above lowest both bind"
+        );
         d.finish();
         let mut u = unit(5, 4, 4);
         let mut d = ScriptedDice::new(&[1]);

@@ -35,7 +35,10 @@ pub fn reaction_test<D: DiceSource>(
             *d = dice.d6();
         }
     }
-    let passed = ds.iter().filter(|&&d| succeeds(rules, d, modifier, cv)).count() as u8;
+    let passed = ds
+        .iter()
+        .filter(|&&d| succeeds(rules, d, modifier, cv))
+        .count() as u8;
     let double = rules.reaction.rout_on_double;
     let result = match passed {
         2 => ReactionResult::PassBoth,
@@ -88,8 +91,16 @@ mod tests {
         assert_eq!(run(4, 0, 0, &[3, 4]).result, ReactionResult::PassBoth);
         assert_eq!(run(4, 0, 0, &[3, 5]).result, ReactionResult::PassOne);
         assert_eq!(run(4, 0, 0, &[5, 5]).result, ReactionResult::FailBoth);
-        assert_eq!(run(7, -2, 0, &[6, 6]).result, ReactionResult::Rout, "sixes always fail");
-        assert_eq!(run(2, 0, 0, &[1, 6]).result, ReactionResult::PassOne, "ones always pass");
+        assert_eq!(
+            run(7, -2, 0, &[6, 6]).result,
+            ReactionResult::Rout,
+            "sixes always fail"
+        );
+        assert_eq!(
+            run(2, 0, 0, &[1, 6]).result,
+            ReactionResult::PassOne,
+            "ones always pass"
+        );
     }
 
     #[test]
@@ -100,7 +111,10 @@ mod tests {
     #[test]
     fn fire_reaction_option() {
         let mut r = IronsidesRules::builtin();
-        assert!(must_test_after_fire(&r, 6), "off by default: every unit hit tests");
+        assert!(
+            must_test_after_fire(&r, 6),
+            "off by default: every unit hit tests"
+        );
         r.options.no_reaction_from_fire_at_cv = 4;
         assert!(!must_test_after_fire(&r, 4));
         assert!(must_test_after_fire(&r, 3));

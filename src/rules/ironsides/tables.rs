@@ -446,7 +446,10 @@ impl IronsidesRules {
     fn validate(&self, path: &Path, text: &str) -> Result<()> {
         let bad = |key: &str, msg: String| Err(Error::at_key(path, text, key, msg));
         if self.limits.cv_max == 0 || self.limits.cv_max > 12 {
-            return bad("limits.cv_max", format!("must be 1..=12, got {}", self.limits.cv_max));
+            return bad(
+                "limits.cv_max",
+                format!("must be 1..=12, got {}", self.limits.cv_max),
+            );
         }
         // Every distance must be non-negative and finite.
         let m = &self.movement;
@@ -472,7 +475,10 @@ impl IronsidesRules {
         ];
         for (key, v) in distances {
             if !v.is_finite() || v < 0.0 {
-                return bad(key, format!("must be a distance of 0 or more inches, got {v}"));
+                return bad(
+                    key,
+                    format!("must be a distance of 0 or more inches, got {v}"),
+                );
             }
         }
         let r = &self.fire.ranges;
@@ -486,48 +492,99 @@ impl IronsidesRules {
             ("pistols", r.pistols),
         ] {
             if !(band.short.is_finite() && band.short > 0.0) {
-                return bad(&format!("fire.ranges.{name}.short"), format!("must be a range above 0 inches, got {}", band.short));
+                return bad(
+                    &format!("fire.ranges.{name}.short"),
+                    format!("must be a range above 0 inches, got {}", band.short),
+                );
             }
-            if !band.long.is_finite() || band.long < 0.0 || (band.long > 0.0 && band.long < band.short) {
-                return bad(&format!("fire.ranges.{name}.long"), format!("must be 0 (no long range) or at least the short range, got {}", band.long));
+            if !band.long.is_finite()
+                || band.long < 0.0
+                || (band.long > 0.0 && band.long < band.short)
+            {
+                return bad(
+                    &format!("fire.ranges.{name}.long"),
+                    format!(
+                        "must be 0 (no long range) or at least the short range, got {}",
+                        band.long
+                    ),
+                );
             }
         }
         if self.charge.standoff_min > self.charge.standoff_max {
-            return bad("charge.standoff_min", "must not exceed charge.standoff_max".into());
+            return bad(
+                "charge.standoff_min",
+                "must not exceed charge.standoff_max".into(),
+            );
         }
         if self.close_combat.retreat_min > self.close_combat.retreat_max {
-            return bad("close_combat.retreat_min", "must not exceed close_combat.retreat_max".into());
+            return bad(
+                "close_combat.retreat_min",
+                "must not exceed close_combat.retreat_max".into(),
+            );
         }
-        if !(0.0..=1.0).contains(&self.scale.default_break_fraction) || self.scale.default_break_fraction == 0.0 {
+        if !(0.0..=1.0).contains(&self.scale.default_break_fraction)
+            || self.scale.default_break_fraction == 0.0
+        {
             return bad("scale.default_break_fraction", "must be in (0, 1]".into());
         }
         // The generalship table needs one row per D6 face, in order.
         for face in 1..=6u8 {
             match self.generalship.get(usize::from(face - 1)) {
                 Some(row) if row.roll == face => {}
-                Some(_) => return bad(&format!("generalship.{}.roll", face - 1), format!("row {} must be for a roll of {face}", face)),
-                None => return bad("generalship", format!("missing the row for a roll of {face}")),
+                Some(_) => {
+                    return bad(
+                        &format!("generalship.{}.roll", face - 1),
+                        format!("row {} must be for a roll of {face}", face),
+                    );
+                }
+                None => {
+                    return bad(
+                        "generalship",
+                        format!("missing the row for a roll of {face}"),
+                    );
+                }
             }
         }
         if self.generalship.len() > 6 {
-            return bad("generalship.6", "the table has one row per D6 face; found more than 6".into());
+            return bad(
+                "generalship.6",
+                "the table has one row per D6 face; found more than 6".into(),
+            );
         }
         for (i, c) in self.named_commander.iter().enumerate() {
             if c.radius <= 0.0 || !c.radius.is_finite() {
-                return bad(&format!("named_commander.{i}.radius"), format!("must be above 0, got {}", c.radius));
+                return bad(
+                    &format!("named_commander.{i}.radius"),
+                    format!("must be above 0, got {}", c.radius),
+                );
             }
             if c.side != "parliament" && c.side != "royalist" {
-                return bad(&format!("named_commander.{i}.side"), format!("must be parliament or royalist, got `{}`", c.side));
+                return bad(
+                    &format!("named_commander.{i}.side"),
+                    format!("must be parliament or royalist, got `{}`", c.side),
+                );
             }
         }
         let cv_max = self.limits.cv_max;
         for (i, row) in self.ratings.iter().enumerate() {
-            for (arm, rating) in [("foot", &row.arms.foot), ("dragoons", &row.arms.dragoons), ("horse", &row.arms.horse), ("artillery", &row.arms.artillery)] {
+            for (arm, rating) in [
+                ("foot", &row.arms.foot),
+                ("dragoons", &row.arms.dragoons),
+                ("horse", &row.arms.horse),
+                ("artillery", &row.arms.artillery),
+            ] {
                 if let Some(rt) = rating {
-                    let all = rt.rolls.iter().chain(std::iter::once(&rt.standard)).chain(rt.standard_alt.iter());
+                    let all = rt
+                        .rolls
+                        .iter()
+                        .chain(std::iter::once(&rt.standard))
+                        .chain(rt.standard_alt.iter());
                     for &cv in all {
                         if cv == 0 || cv > cv_max {
-                            return bad(&format!("ratings.{i}.arms.{arm}"), format!("CV {cv} is outside 1..={cv_max}"));
+                            return bad(
+                                &format!("ratings.{i}.arms.{arm}"),
+                                format!("CV {cv} is outside 1..={cv_max}"),
+                            );
                         }
                     }
                 }
@@ -557,7 +614,11 @@ impl IronsidesRules {
 
     /// The size class of a unit of `men` (horse thresholds halved).
     pub fn size_class(&self, men: u32, mounted: bool) -> SizeClass {
-        let f = if mounted { self.sizes.horse_factor } else { 1.0 };
+        let f = if mounted {
+            self.sizes.horse_factor
+        } else {
+            1.0
+        };
         let t = |n: u32| (f64::from(n) * f) as u32;
         if men >= t(self.sizes.very_large_min) {
             SizeClass::VeryLarge
@@ -581,8 +642,14 @@ mod tests {
     fn builtin_ruleset_loads() {
         let r = IronsidesRules::builtin();
         assert_eq!(r.named("cromwell").unwrap().lp_modifier, 4);
-        assert_eq!(r.rating("parliament", 1650, Arm::Horse).unwrap().rolls, [5, 6, 6, 7, 7, 7]);
-        assert_eq!(r.rating("royalist", 1645, Arm::Horse).unwrap().rolls, [5, 5, 5, 5, 6, 7]);
+        assert_eq!(
+            r.rating("parliament", 1650, Arm::Horse).unwrap().rolls,
+            [5, 6, 6, 7, 7, 7]
+        );
+        assert_eq!(
+            r.rating("royalist", 1645, Arm::Horse).unwrap().rolls,
+            [5, 5, 5, 5, 6, 7]
+        );
         assert!(r.rating("scots", 1644, Arm::Artillery).is_none());
         assert!(r.rating("parliament", 1641, Arm::Foot).is_none());
     }
@@ -602,19 +669,30 @@ mod tests {
     fn refuse(from: &str, to: &str) -> String {
         let text = BUILTIN.replacen(from, to, 1);
         assert_ne!(text, BUILTIN, "replacement {from} not found");
-        IronsidesRules::parse(Path::new("x.toml"), &text).unwrap_err().to_string()
+        IronsidesRules::parse(Path::new("x.toml"), &text)
+            .unwrap_err()
+            .to_string()
     }
 
     #[test]
     fn bad_ruleset_files_name_file_key_and_line() {
-        let e = refuse("light = { short = 4.0, long = 12.0", "light = { short = 4.0, long = -12.0");
+        let e = refuse(
+            "light = { short = 4.0, long = 12.0",
+            "light = { short = 4.0, long = -12.0",
+        );
         assert!(e.starts_with("x.toml:"), "{e}");
         assert!(e.contains("fire.ranges.light.long"), "{e}");
         let e = refuse("cv_max = 7", "cv_max = 7\nbogus = 1");
         assert!(e.contains("x.toml:") && e.contains("bogus"), "{e}");
         let e = refuse("[[generalship]]\nroll = 6", "[[generalship]]\nroll = 7");
         assert!(e.contains("generalship.5.roll"), "{e}");
-        let e = refuse("[[ratings]]\nside = \"parliament\"\nyear = 1642\narms = { foot = { standard = 3, rolls = [2, 3, 3, 3, 4, 4] }", "[[ratings]]\nside = \"parliament\"\nyear = 1642\narms = { foot = { standard = 3, rolls = [2, 3, 3, 3, 4, 9] }");
-        assert!(e.contains("ratings.0.arms.foot") && e.contains("CV 9"), "{e}");
+        let e = refuse(
+            "[[ratings]]\nside = \"parliament\"\nyear = 1642\narms = { foot = { standard = 3, rolls = [2, 3, 3, 3, 4, 4] }",
+            "[[ratings]]\nside = \"parliament\"\nyear = 1642\narms = { foot = { standard = 3, rolls = [2, 3, 3, 3, 4, 9] }",
+        );
+        assert!(
+            e.contains("ratings.0.arms.foot") && e.contains("CV 9"),
+            "{e}"
+        );
     }
 }
