@@ -190,6 +190,10 @@ pub enum Event {
         unit: UnitId,
         distance: f64,
     },
+    /// A broken unit is no longer broken: it regained a CV or spent a whole turn out of contact.
+    Recovered {
+        unit: UnitId,
+    },
     Rout {
         unit: UnitId,
         distance: f64,

@@ -207,6 +207,7 @@ pub fn narrate(setup: &BattleSetup, rec: &Recorder) -> String {
             } => format!("{} wins; {} {}", u(w), u(l), result_words(result)),
             Event::MeleeResult { .. } => "Equal losses: both stay locked in combat".to_string(),
             Event::FootBroke { unit } => format!("{} breaks before the horse", u(unit)),
+            Event::Recovered { unit } => format!("{} is no longer broken", u(unit)),
             Event::Retreat { unit, distance } => format!("{} retreats {distance:.0}\"", u(unit)),
             Event::Rout { unit, distance } => format!("{} ROUTS {distance:.0}\"", u(unit)),
             Event::Disintegrated { unit } => format!("{} disintegrates (CV 0)", u(unit)),
@@ -510,6 +511,14 @@ pub fn events_csv(setup: &BattleSetup, rec: &Recorder) -> String {
                 String::new(),
                 String::new(),
                 format!("{result:?}"),
+            ),
+            Event::Recovered { unit } => (
+                "recovered",
+                Some(unit),
+                None,
+                String::new(),
+                String::new(),
+                String::new(),
             ),
             Event::FootBroke { unit } => (
                 "foot_broke",

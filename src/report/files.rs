@@ -35,8 +35,8 @@ pub fn outcomes(layout: &Layout, t: &Tally) -> Vec<u8> {
 /// * `p_destroyed`: the unit (every unit of the command or side) was destroyed (CV 0), left
 ///   the table, or was lost to pursuit.
 /// * `p_routed`: the unit (any unit of the group) routed at least once.
-/// * `p_ended_broken`: unit, it ended the battle routed and not rallied since (no CV regained),
-///   still on the table; command, every unit ended so or was destroyed; side, its army broke.
+/// * `p_ended_broken`: unit, it ended the battle broken (routed, and neither regained a CV nor
+///   spent a whole turn out of contact since: the engine's `Recovered` event), still on the table; command, every unit ended so or was destroyed; side, its army broke.
 /// * `units_destroyed` (commands and sides): distribution and summary of units destroyed.
 pub fn cv_losses(layout: &Layout, t: &Tally) -> Vec<u8> {
     let mut out = Tidy::new();

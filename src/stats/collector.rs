@@ -348,16 +348,10 @@ impl Observer for Collector {
             }
             Event::TurnStarted { turn } => self.turn = turn,
             Event::CvLost { unit, cv, .. } => self.units[usize::from(unit)].cv = cv,
-            Event::CvGained { unit, cv, .. } => {
-                let u = &mut self.units[usize::from(unit)];
-                u.cv = cv;
-                u.broken = false;
+            Event::CvGained { unit, cv, .. } | Event::Rally { unit, cv, .. } => {
+                self.units[usize::from(unit)].cv = cv;
             }
-            Event::Rally {
-                unit,
-                success: true,
-                ..
-            } => self.units[usize::from(unit)].broken = false,
+            Event::Recovered { unit } => self.units[usize::from(unit)].broken = false,
             Event::Rout { unit, .. } => {
                 let i = usize::from(unit);
                 let u = &mut self.units[i];
@@ -552,6 +546,7 @@ mod tests {
                 success: true,
                 cv: 3,
             },
+            Event::Recovered { unit: 2 },
             Event::PursuitStarted { unit: 0, target: 1 },
             Event::TurnStarted { turn: 12 },
             Event::CampCaptured {

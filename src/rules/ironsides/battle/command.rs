@@ -264,6 +264,7 @@ impl Battle {
         for &id in &order {
             dice.focus(super::unit_stream(id));
             if !self.in_radius(setup, id) {
+                let was_broken = self.units[usize::from(id)].broken;
                 let (sum, ok) =
                     rally::rally_out_of_radius(rules, dice, &mut self.units[usize::from(id)]);
                 let cv = self.units[usize::from(id)].cv;
@@ -276,6 +277,9 @@ impl Battle {
                         cv,
                     },
                 );
+                if was_broken && !self.units[usize::from(id)].broken {
+                    emit(obs, Event::Recovered { unit: id });
+                }
                 continue;
             }
             let cmd = self.units[usize::from(id)].command;
@@ -319,6 +323,7 @@ impl Battle {
                 };
                 let mut rr = Rerolls::new(avail);
                 let before = self.units[usize::from(id)].cv;
+                let was_broken = self.units[usize::from(id)].broken;
                 dice.focus(super::unit_stream(id));
                 let (roll, ok) = rally::rally_attempt(
                     rules,
@@ -340,6 +345,9 @@ impl Battle {
                 );
                 if ok && cv > before {
                     self.units[usize::from(id)].turns_out_of_contact = 0;
+                }
+                if was_broken && !self.units[usize::from(id)].broken {
+                    emit(obs, Event::Recovered { unit: id });
                 }
             }
         }

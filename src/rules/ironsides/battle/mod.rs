@@ -321,12 +321,12 @@ impl Battle {
         self.complete_movement(setup, dice, ai, obs); // step 12 (charges close)
         self.resolve_charges(setup, dice, ai, obs); // steps 13-15
         self.continuing_melees(setup, dice, ai, obs); // pinned units fight on
-        self.end_of_half(setup);
+        self.end_of_half(setup, obs);
     }
 
     /// Units that spent a whole half-turn out of contact stop being broken; moves spent by
     /// retreats are used up.
-    fn end_of_half(&mut self, setup: &BattleSetup) {
+    fn end_of_half<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
         let side = self.moving;
         for i in 0..self.units.len() {
             if self.units[i].side != side || !self.units[i].is_active() {
@@ -342,6 +342,7 @@ impl Battle {
                 u.turns_out_of_contact = u.turns_out_of_contact.saturating_add(1);
                 if u.broken && u.turns_out_of_contact >= 2 && !u.halt_next_turn {
                     u.broken = false;
+                    emit(obs, Event::Recovered { unit: i as UnitId });
                 }
             }
         }
@@ -596,6 +597,11 @@ impl Battle {
                     cv: u.cv,
                 },
             );
+            // Regaining a CV ends a unit's brokenness.
+            if u.broken {
+                u.broken = false;
+                emit(obs, Event::Recovered { unit: id });
+            }
         }
         g
     }
