@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::error::Result;
 use crate::report::{self, BattlesFile, OutDir, Partial, RunIdentity, Timing, fnv1a64};
-use crate::rules::ironsides::battle::Battle;
+use crate::rules::{Ironsides, Ruleset};
 use crate::runner::{self, BATCH_SIZE, RunPlan, Shard};
 use crate::scenario::Scenario;
 use crate::stats::{Collector, Layout};
@@ -150,8 +150,8 @@ fn fight(
         plan,
         &layout,
         || {
-            let mut battle = Battle::new(setup);
-            move |seed, c: &mut Collector| battle.fight(setup, seed, c).dice_rolled
+            let mut battle = Ironsides.new_battle(setup);
+            move |seed, c: &mut Collector| Ironsides.fight(&mut battle, setup, seed, c).dice_rolled
         },
         &progress,
         stop,

@@ -1,4 +1,65 @@
-//! Rulesets. Ironsides is the primary one; Black Powder and Dickenson plug in behind the same
-//! boundary later without touching it.
+//! Rulesets, behind one boundary: a ruleset takes a [`BattleSetup`] (the armies, the ground,
+//! the settings: shared by every ruleset) and fights it from a seed, telling what happened as
+//! [`Event`](crate::events::Event)s. Statistics, replays and the runner read only those, so Black
+//! Powder or Dickenson can be added as a new module implementing [`Ruleset`], with its own rule
+//! data and battle state, without touching Ironsides or the tools around it.
 
 pub mod ironsides;
+
+use crate::events::{Observer, Outcome};
+use crate::setup::BattleSetup;
+
+/// How a battle ended.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BattleSummary {
+    pub outcome: Outcome,
+    pub turns: u16,
+    pub dice_rolled: u64,
+    /// CV lost by each side (destroyed and departed units count their whole starting CV).
+    pub cv_lost: [u32; 2],
+    pub cv_start: [u32; 2],
+}
+
+/// A set of wargame rules that can fight a battle.
+pub trait Ruleset: Sync {
+    /// One battle's state, allocated once per thread and reused battle after battle.
+    type Battle: Send;
+    /// The name scenarios use for it (`ruleset = "..."`).
+    fn name(&self) -> &'static str;
+    /// State sized for this set-up.
+    fn new_battle(&self, setup: &BattleSetup) -> Self::Battle;
+    /// Fights one whole battle from its seed: the same seed gives the same events.
+    fn fight<O: Observer>(
+        &self,
+        battle: &mut Self::Battle,
+        setup: &BattleSetup,
+        seed: u64,
+        obs: &mut O,
+    ) -> BattleSummary;
+}
+
+/// The Ironsides rules with the scenario's doctrines.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ironsides;
+
+impl Ruleset for Ironsides {
+    type Battle = ironsides::battle::Battle;
+
+    fn name(&self) -> &'static str {
+        "ironsides"
+    }
+
+    fn new_battle(&self, setup: &BattleSetup) -> Self::Battle {
+        ironsides::battle::Battle::new(setup)
+    }
+
+    fn fight<O: Observer>(
+        &self,
+        battle: &mut Self::Battle,
+        setup: &BattleSetup,
+        seed: u64,
+        obs: &mut O,
+    ) -> BattleSummary {
+        battle.fight(setup, seed, obs)
+    }
+}

@@ -21,6 +21,7 @@ use crate::rules::ironsides::generals;
 use crate::rules::ironsides::tables::IronsidesRules;
 use crate::setup::{BattleSetup, CommanderSource, RatingSource};
 
+pub use crate::rules::BattleSummary;
 pub use charges::ChargePlan;
 pub(crate) use fire_phase::fire_cv;
 
@@ -53,17 +54,6 @@ pub(crate) const FRONT_ARC: HalfAngle = HalfAngle {
     radians: std::f64::consts::FRAC_PI_4 + 0.35,
     cos: 0.42177145041023634,
 };
-
-/// How a battle ended.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct BattleSummary {
-    pub outcome: Outcome,
-    pub turns: u16,
-    pub dice_rolled: u64,
-    /// CV lost by each side (destroyed and departed units count their whole starting CV).
-    pub cv_lost: [u32; 2],
-    pub cv_start: [u32; 2],
-}
 
 /// The state of one battle in progress.
 #[derive(Debug, Clone)]
