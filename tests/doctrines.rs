@@ -352,3 +352,78 @@ fn random_doctrines_never_produce_an_illegal_state() {
         }
     }
 }
+
+/// A Captain-General whose doctrine leads from the front joins a wing once battle is near: the
+/// wing's own commander is silenced, its units fight at +1 CV, and that shows in the results.
+#[test]
+fn a_captain_general_who_leads_joins_a_wing() {
+    let plain = Scenario::open("small_action", &[])
+        .unwrap()
+        .setup()
+        .unwrap();
+    let leads = Scenario::open("small_action", &["royalist.doctrine=rupert".to_string()])
+        .unwrap()
+        .setup()
+        .unwrap();
+    let cg =
+        leads.captain_generals[ecw_sim::army::Side::Royalist.index()].expect("a Captain-General");
+    let mut battle = Battle::new(&leads);
+    let mut joined = 0;
+    let n = if cfg!(debug_assertions) { 40 } else { 200 };
+    for i in 0..n {
+        let seed = ecw_sim::dice::battle_seed(5, i);
+        battle.reset(&leads, seed, &mut ecw_sim::events::NullObserver);
+        let mut dice = ecw_sim::dice::StreamDice::default();
+        dice.reseed(
+            seed,
+            ecw_sim::rules::ironsides::battle::streams::BATTLE,
+            Battle::dice_streams(&leads),
+        );
+        let mut ai = ecw_sim::doctrine::ParamAi;
+        let mut seen = false;
+        while battle.outcome.is_none() && battle.turn < leads.turn_limit {
+            battle.turn += 1;
+            battle.play_turn(
+                &leads,
+                &mut dice,
+                &mut ai,
+                &mut ecw_sim::events::NullObserver,
+            );
+            if let Some(cmd) = battle.commanders[usize::from(cg)].attached_command {
+                seen = true;
+                let unit = battle.commands[usize::from(cmd)].units[0];
+                assert_eq!(
+                    battle.acting_commander(&leads, cmd),
+                    Some(cg),
+                    "the wing's own commander is silenced"
+                );
+                assert_eq!(battle.cg_bonus(&leads, unit), 1, "+1 CV while he stays");
+            }
+        }
+        joined += u32::from(seen);
+    }
+    assert!(
+        joined * 2 > n as u32,
+        "the leading Captain-General joined a wing in {joined}/{n} battles"
+    );
+    // The observing Captain-General never joins.
+    let mut battle = Battle::new(&plain);
+    let cg = plain.captain_generals[1].unwrap();
+    battle.reset(&plain, 1, &mut ecw_sim::events::NullObserver);
+    let mut dice = ecw_sim::dice::StreamDice::default();
+    dice.reseed(
+        1,
+        ecw_sim::rules::ironsides::battle::streams::BATTLE,
+        Battle::dice_streams(&plain),
+    );
+    for _ in 0..4 {
+        battle.turn += 1;
+        battle.play_turn(
+            &plain,
+            &mut dice,
+            &mut ecw_sim::doctrine::ParamAi,
+            &mut ecw_sim::events::NullObserver,
+        );
+        assert_eq!(battle.commanders[usize::from(cg)].attached_command, None);
+    }
+}

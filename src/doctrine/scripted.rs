@@ -3,7 +3,7 @@
 
 use super::ai::{Doctrine, Order, ParamAi, Responses, command_doctrine};
 use super::params::{DoctrineParams, RallyPriority, TargetPreference};
-use crate::army::{CommanderId, Formation, Side, Unit, UnitId, UnitKind};
+use crate::army::{CommandKind, CommanderId, Formation, Side, Unit, UnitId, UnitKind};
 use crate::battlefield::Vec2;
 use crate::events::Response;
 use crate::rules::ironsides::battle::View;
@@ -184,7 +184,40 @@ impl Doctrine for ParamAi {
         let c = &b.commanders[usize::from(g)];
         let fwd = forward(v, c.side);
         let Some(cmd) = c.command else {
-            // The Captain-General watches from behind the centre of his subordinates.
+            // A Captain-General whose doctrine leads from the front joins the wing nearest the
+            // enemy once battle is near ("Fairfax joins the right wing horse"): its commander is
+            // silenced and its units fight at +1 CV while he stays.
+            let cg = &v.setup.doctrines[usize::from(v.setup.cg_doctrine[c.side.index()])];
+            if cg.general_leads
+                && let Some((_, join, at)) = b
+                    .commands
+                    .iter()
+                    .filter(|k| k.side == c.side && k.kind != CommandKind::Independent)
+                    .filter_map(|k| {
+                        let (mut s, mut n, mut near) = (Vec2::new(0.0, 0.0), 0.0, f64::INFINITY);
+                        for &u in k
+                            .units
+                            .iter()
+                            .filter(|&&u| b.units[usize::from(u)].is_active())
+                        {
+                            s = s + b.units[usize::from(u)].pos;
+                            n += 1.0;
+                            near = near.min(b.nearest_enemy_distance(u));
+                        }
+                        (n > 0.0).then(|| (near, k.id, s * (1.0 / n)))
+                    })
+                    .min_by(|a, z| a.0.total_cmp(&z.0).then(a.1.cmp(&z.1)))
+                    .filter(|(near, join, _)| {
+                        *near <= cg.general_leads_within || c.attached_command == Some(*join)
+                    })
+            {
+                return GeneralOrder {
+                    to: at,
+                    attach: None,
+                    join: Some(join),
+                };
+            }
+            // Otherwise he watches from behind the centre of his subordinates.
             let (mut s, mut n) = (Vec2::new(0.0, 0.0), 0.0);
             for o in b
                 .commanders
