@@ -12,9 +12,18 @@ pub fn progress_bar(total: u64, show: bool) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr_with_hz(4));
+    // indicatif's own {per_sec} prints every decimal of the rate: round it to whole battles.
     let style = ProgressStyle::with_template(
-        "{bar:32} {human_pos}/{human_len} battles  {per_sec:>14}  ETA {eta}",
+        "{bar:32} {human_pos}/{human_len} battles  {rate:>10} battles/s  ETA {eta}",
     )
+    .map(|s| {
+        s.with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}", state.per_sec());
+            },
+        )
+    })
     .unwrap_or_else(|_| ProgressStyle::default_bar());
     bar.set_style(style);
     bar
