@@ -62,8 +62,14 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<UnitId> {
     // and a close bound for the rest. An enemy whose enclosing circle alone scores worse than
     // the best so far cannot be it (the score is the distance plus fixed terms); the margin
     // keeps rounding on the safe side.
-    let hint = b.nearest_enemy(u).map(|(_, e)| e);
-    let mut best: Option<(f64, UnitId)> = hint.map(|e| (target_score(v, d, u, e), e));
+    let near = b.nearest_enemy(u);
+    let hint = near.map(|(_, e)| e);
+    // The nearest enemy comes with its exact distance (the same number `distance` gives).
+    let mut best: Option<(f64, UnitId)> = near.map(|(dist, e)| {
+        debug_assert_eq!(dist.to_bits(), b.distance(u, e).to_bits());
+        let (pref, broken) = score_bias(d, &b.units[usize::from(e)]);
+        (dist + pref + broken, e)
+    });
     let least = least_bias(d);
     b.with_spots(side.other(), |spots| {
         for s in spots {
@@ -79,10 +85,14 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<UnitId> {
             }
             let (pref, broken) = score_bias(d, &b.units[usize::from(s.id)]);
             // A closer bound: no point of the enemy is nearer than its centre less its radius.
-            let es = b.shape(s.id);
             if best.is_some_and(|(bs, _)| {
                 me.dist_to_point(s.centre) - s.radius + pref + broken > bs + 1e-9
             }) {
+                continue;
+            }
+            // Closer still: the widest gap between the two rectangles' shadows on their axes.
+            let es = b.shape(s.id);
+            if best.is_some_and(|(bs, _)| me.gap_lower_bound(&es) + pref + broken > bs + 2e-9) {
                 continue;
             }
             let score = me.dist(&es) + pref + broken;
