@@ -124,6 +124,8 @@ pub(crate) struct Caches {
     near: Vec<Cell<Near>>,
     /// Units moved since play began, in order (a unit may appear more than once).
     moves: Vec<UnitId>,
+    /// For each unit, the length of the log just after its last logged move (0: none yet).
+    last_move: Vec<usize>,
     /// Counts the times play began: a `Near` from before is stale.
     half: u64,
     /// Counts moves: the centroids are stale when it has changed.
@@ -157,6 +159,8 @@ impl Caches {
         self.geo.resize(units, Cell::new(Geo::EMPTY));
         self.near.resize(units, Cell::new(Near::UNKNOWN));
         self.slot.resize(units, 0);
+        self.last_move.clear();
+        self.last_move.resize(units, 0);
         for s in &mut self.spots {
             s.clear();
         }
@@ -179,6 +183,7 @@ impl Battle {
             let u = &self.units[usize::from(id)];
             c.spots[u.side.index()][c.slot[usize::from(id)]] = Spot::of(u, c.rules.as_deref());
             c.moves.push(id);
+            c.last_move[usize::from(id)] = c.moves.len();
         }
     }
 
@@ -350,12 +355,21 @@ impl Battle {
         if n.seen == self.cache.moves.len() {
             return Some(n.dist); // nothing has moved since
         }
+        // The unit or its nearest enemy moved since: unknown (what the walk below would find
+        // when it came to that move, without walking there).
+        let moved_since = |x: UnitId| {
+            self.cache
+                .last_move
+                .get(usize::from(x))
+                .is_some_and(|&m| m > n.seen)
+        };
+        if moved_since(id) || moved_since(n.enemy) {
+            return None;
+        }
         let side = self.units[i].side;
         let me = self.shape(id);
         for &x in &self.cache.moves[n.seen..] {
-            if x == id || x == n.enemy {
-                return None;
-            }
+            debug_assert!(x != id && x != n.enemy);
             let xu = &self.units[usize::from(x)];
             if xu.side == side {
                 continue;
@@ -375,6 +389,13 @@ impl Battle {
         n.seen = self.cache.moves.len();
         cell.set(n);
         Some(n.dist)
+    }
+
+    /// The distance to the nearest active enemy if the cache can tell it without measuring
+    /// every enemy (only in play; None otherwise).
+    #[inline]
+    pub(crate) fn nearest_known_in_play(&self, id: UnitId) -> Option<f64> {
+        self.cache.on.then(|| self.nearest_known(id)).flatten()
     }
 
     /// Whether an active enemy is nearer than `limit` (strictly).

@@ -52,6 +52,10 @@ impl Battle {
             };
             let id = i as UnitId;
             candidates.clear();
+            // Its nearest enemy, when known without measuring, may show none is in range.
+            if self.nearest_known_in_play(id).is_some_and(|d| d > reach) {
+                continue;
+            }
             let me = self.shape(id);
             self.for_near(&me, firing.other(), reach, |e| {
                 if !self.units[usize::from(e)].pinned
