@@ -355,8 +355,8 @@ impl Battle {
         if n.seen == self.cache.moves.len() {
             return Some(n.dist); // nothing has moved since
         }
-        // The unit or its nearest enemy moved since: unknown (what the walk below would find
-        // when it came to that move, without walking there).
+        // The unit or its nearest enemy moved since: unknown, to be measured afresh (found from
+        // each unit's last logged move, without walking the log to it).
         let moved_since = |x: UnitId| {
             self.cache
                 .last_move
@@ -369,7 +369,9 @@ impl Battle {
         let side = self.units[i].side;
         let me = self.shape(id);
         for &x in &self.cache.moves[n.seen..] {
-            debug_assert!(x != id && x != n.enemy);
+            // (A unit that became the nearest here may come again: measured again, it is no
+            // nearer than itself, and the answer stays the least distance.)
+            debug_assert!(x != id);
             let xu = &self.units[usize::from(x)];
             if xu.side == side {
                 continue;
@@ -388,6 +390,7 @@ impl Battle {
         }
         n.seen = self.cache.moves.len();
         cell.set(n);
+        debug_assert_eq!(n.dist.to_bits(), self.nearest_enemy_fresh(id).to_bits());
         Some(n.dist)
     }
 
