@@ -474,7 +474,10 @@ impl Doctrine for ParamAi {
         if shots_left <= 1 && horse_close() {
             return None;
         }
-        // The least (score, id), each score worked out once.
+        // The least (score, id), each score worked out once (a lone candidate needs none).
+        if let [only] = candidates {
+            return Some(*only);
+        }
         candidates
             .iter()
             .map(|&c| (target_score(v, d, u, c), c))
