@@ -243,6 +243,23 @@ pub enum Event {
     },
 }
 
+impl Event {
+    /// A unit moved from one point of the table to another.
+    pub fn moved(
+        unit: UnitId,
+        from: crate::battlefield::Vec2,
+        to: crate::battlefield::Vec2,
+        disordered: bool,
+    ) -> Event {
+        Event::Moved {
+            unit,
+            from: (from.x, from.y),
+            to: (to.x, to.y),
+            disordered,
+        }
+    }
+}
+
 /// Anything that listens to a battle. Observers see every event in order.
 pub trait Observer {
     /// Whether this observer wants events at all: the engine skips building them when not.

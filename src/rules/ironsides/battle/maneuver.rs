@@ -537,15 +537,7 @@ impl Battle {
             u.disordered = true;
         }
         self.moved(id);
-        emit(
-            obs,
-            Event::Moved {
-                unit: id,
-                from: (from.x, from.y),
-                to: (end.x, end.y),
-                disordered: leg.disordered,
-            },
-        );
+        emit(obs, Event::moved(id, from, end, leg.disordered));
         self.overrun_generals(setup, id, dice, obs);
         (allowance - leg.spent).max(0.0)
     }

@@ -34,15 +34,7 @@ impl Battle {
         let to = u.pos;
         self.moved(id);
         emit(obs, Event::Retreat { unit: id, distance });
-        emit(
-            obs,
-            Event::Moved {
-                unit: id,
-                from: (from.x, from.y),
-                to: (to.x, to.y),
-                disordered: false,
-            },
-        );
+        emit(obs, Event::moved(id, from, to, false));
         self.leave_if_off_table(setup, id, UnitStatus::OffTable, obs);
     }
 
@@ -97,15 +89,7 @@ impl Battle {
         }
         self.moved(id);
         emit(obs, Event::Rout { unit: id, distance });
-        emit(
-            obs,
-            Event::Moved {
-                unit: id,
-                from: (from.x, from.y),
-                to: (to.x, to.y),
-                disordered: false,
-            },
-        );
+        emit(obs, Event::moved(id, from, to, false));
         if self.units[usize::from(id)].status == UnitStatus::Abandoned {
             self.unit_gone(setup, id);
         }
@@ -333,15 +317,7 @@ impl Battle {
         u.moved = true;
         let to = u.pos;
         self.moved(id);
-        emit(
-            obs,
-            Event::Moved {
-                unit: id,
-                from: (from.x, from.y),
-                to: (to.x, to.y),
-                disordered: false,
-            },
-        );
+        emit(obs, Event::moved(id, from, to, false));
         if self.leave_if_off_table(setup, id, UnitStatus::LostToPursuit, obs) {
             return;
         }
