@@ -20,6 +20,18 @@ fn rules() -> IronsidesRules {
     IronsidesRules::builtin()
 }
 
+/// A unit's melee dice at its effective CV, with no general in there to re-roll.
+fn strike(r: &IronsidesRules, d: &mut ScriptedDice, dice: u8, modifier: i8, u: &Unit) -> u8 {
+    melee::roll_melee(
+        r,
+        d,
+        dice,
+        modifier,
+        fire::effective_cv(r, u, 0),
+        &mut Rerolls::none(),
+    )
+}
+
 fn unit(id: u16, side: Side, kind: UnitKind, cv: u8) -> Unit {
     Unit::new(id, side, 0, kind, cv)
 }
@@ -691,22 +703,8 @@ fn e17_ireton_rolls_1346_goring_rolls_1445_ireton_falls_to_2_and_goring_to_3() {
     assert_eq!((mi, mg), (0, 1), "Goring's small unit fights at +1");
     // Re-rolls only with a general attached: neither is.
     let mut d = ScriptedDice::new(&[1, 3, 4, 6, 1, 4, 4, 5]);
-    let ireton_hits = melee::roll_melee(
-        &r,
-        &mut d,
-        ni,
-        mi,
-        fire::effective_cv(&r, &ireton, 0),
-        &mut Rerolls::none(),
-    );
-    let goring_hits = melee::roll_melee(
-        &r,
-        &mut d,
-        ng,
-        mg,
-        fire::effective_cv(&r, &goring, 0),
-        &mut Rerolls::none(),
-    );
+    let ireton_hits = strike(&r, &mut d, ni, mi, &ireton);
+    let goring_hits = strike(&r, &mut d, ng, mg, &goring);
     d.finish();
     assert_eq!(ireton_hits, 3, "sixes always miss: Ireton inflicts 3");
     assert_eq!(goring_hits, 4, "Goring's 1,4,4,5 all hit (5 + 1 = 6 <= 6)");
@@ -788,22 +786,8 @@ fn e19_goring_gains_a_cv_fails_to_halt_and_ploughs_into_the_support_regiment() {
     // fight it runs into, so Goring fights at CV4. Fighting at CV3 his small unit's +1 would turn
     // the 3 into a miss (4 > 3) and the text's "both sides lose 2 CV" would not hold.
     let mut d = ScriptedDice::new(&[2, 3, 1, 5]);
-    let goring_hits = melee::roll_melee(
-        &r,
-        &mut d,
-        ng,
-        mg,
-        fire::effective_cv(&r, &goring, 0),
-        &mut Rerolls::none(),
-    );
-    let support_hits = melee::roll_melee(
-        &r,
-        &mut d,
-        ns,
-        ms,
-        fire::effective_cv(&r, &support, 0),
-        &mut Rerolls::none(),
-    );
+    let goring_hits = strike(&r, &mut d, ng, mg, &goring);
+    let support_hits = strike(&r, &mut d, ns, ms, &support);
     d.finish();
     assert_eq!((goring_hits, support_hits), (2, 2), "both sides lose 2 CV");
     support.lose_cv(goring_hits);
