@@ -96,6 +96,163 @@ impl Spot {
 /// No unit.
 const NONE: UnitId = UnitId::MAX;
 
+/// Units the grid can hold (a bit each); a larger battle scans every unit instead.
+const GRID_UNITS: usize = 256;
+const WORDS: usize = GRID_UNITS / 64;
+/// A set of unit ids, a bit each.
+type Bits = [u64; WORDS];
+/// The side of a grid cell (inches): about a unit's frontage, so that a question about a few
+/// inches around a unit looks at a few cells.
+const CELL: f64 = 4.0;
+
+/// A coarse grid over the field: for each column and each row of cells, the units whose
+/// centres lie in it, so that a scan for units near a place looks only at the units in the
+/// columns and rows about it (a unit is in the box of cells when it is in both), in id order.
+#[derive(Debug, Clone, Default)]
+struct Grid {
+    /// The corner of cell (0, 0); the grid covers where the units stood when play began, and
+    /// a unit beyond it counts in the nearest edge cell (cells are found by clamping, which
+    /// keeps order, so a box still finds every unit whose centre lies in it).
+    origin: Vec2,
+    cols: Vec<Bits>,
+    rows: Vec<Bits>,
+    /// Each unit's column and row.
+    at: Vec<(usize, usize)>,
+    /// Each side's units, and the active units.
+    side: [Bits; 2],
+    active: Bits,
+    /// Words in use in each set.
+    words: usize,
+    /// No unit's enclosing circle has been larger than this since play began.
+    radius: f64,
+    /// Whether the battle fits the grid (at most `GRID_UNITS` units).
+    on: bool,
+}
+
+/// The index of the cell along one axis that holds `v`, clamped to the grid.
+#[inline]
+fn cell_of(v: f64, origin: f64, n: usize) -> usize {
+    // (Truncation is the floor for what is not negative, and needs no call to `floor`.)
+    (((v - origin) * (1.0 / CELL)).max(0.0) as usize).min(n - 1)
+}
+
+impl Grid {
+    #[inline]
+    fn cell(&self, p: Vec2) -> (usize, usize) {
+        (
+            cell_of(p.x, self.origin.x, self.cols.len()),
+            cell_of(p.y, self.origin.y, self.rows.len()),
+        )
+    }
+
+    /// Lays the grid over the units as they stand.
+    fn build(&mut self, units: &[Unit]) {
+        self.on = units.len() <= GRID_UNITS && !units.is_empty();
+        if !self.on {
+            return;
+        }
+        let (mut lo, mut hi) = (Vec2::new(f64::MAX, f64::MAX), Vec2::new(f64::MIN, f64::MIN));
+        for u in units
+            .iter()
+            .filter(|u| u.pos.x.is_finite() && u.pos.y.is_finite())
+        {
+            lo = Vec2::new(lo.x.min(u.pos.x), lo.y.min(u.pos.y));
+            hi = Vec2::new(hi.x.max(u.pos.x), hi.y.max(u.pos.y));
+        }
+        if lo.x > hi.x {
+            (lo, hi) = (Vec2::new(0.0, 0.0), Vec2::new(0.0, 0.0));
+        }
+        self.origin = lo - Vec2::new(CELL, CELL);
+        let cols = (((hi.x - lo.x) / CELL) as usize + 3).min(256);
+        let rows = (((hi.y - lo.y) / CELL) as usize + 3).min(256);
+        self.cols.clear();
+        self.cols.resize(cols, [0; WORDS]);
+        self.rows.clear();
+        self.rows.resize(rows, [0; WORDS]);
+        self.words = units.len().div_ceil(64);
+        self.at.clear();
+        self.side = [[0; WORDS]; 2];
+        self.active = [0; WORDS];
+        self.radius = 0.0;
+        for u in units {
+            let (c, r) = self.cell(u.pos);
+            self.at.push((c, r));
+            set(&mut self.cols[c], u.id, true);
+            set(&mut self.rows[r], u.id, true);
+            set(&mut self.side[u.side.index()], u.id, true);
+            self.place(u);
+        }
+    }
+
+    /// Brings a unit's entry up to date after it moved or changed.
+    #[inline]
+    fn place(&mut self, u: &Unit) {
+        let (c, r) = self.cell(u.pos);
+        let i = usize::from(u.id);
+        let (c0, r0) = self.at[i];
+        if c0 != c {
+            set(&mut self.cols[c0], u.id, false);
+            set(&mut self.cols[c], u.id, true);
+        }
+        if r0 != r {
+            set(&mut self.rows[r0], u.id, false);
+            set(&mut self.rows[r], u.id, true);
+        }
+        self.at[i] = (c, r);
+        set(&mut self.active, u.id, u.is_active());
+        self.radius = self.radius.max(Shape::radius_of(u.frontage, u.depth));
+    }
+
+    /// The active units of `side` whose centres may lie within the box `lo`-`hi` grown by the
+    /// largest enclosing radius (every one whose centre does is among them).
+    #[inline]
+    fn near(&self, side: Side, lo: Vec2, hi: Vec2) -> Bits {
+        let r = self.radius;
+        let (c0, r0) = self.cell(lo - Vec2::new(r, r));
+        let (c1, r1) = self.cell(hi + Vec2::new(r, r));
+        let (mut cs, mut rs) = ([0; WORDS], [0; WORDS]);
+        for col in &self.cols[c0..=c1] {
+            for w in 0..WORDS {
+                cs[w] |= col[w];
+            }
+        }
+        for row in &self.rows[r0..=r1] {
+            for w in 0..WORDS {
+                rs[w] |= row[w];
+            }
+        }
+        let mut m = [0; WORDS];
+        for w in 0..WORDS {
+            m[w] = cs[w] & rs[w] & self.side[side.index()][w] & self.active[w];
+        }
+        m
+    }
+}
+
+fn set(bits: &mut Bits, id: UnitId, on: bool) {
+    let (w, b) = (usize::from(id) / 64, usize::from(id) % 64);
+    if on {
+        bits[w] |= 1 << b;
+    } else {
+        bits[w] &= !(1 << b);
+    }
+}
+
+/// Calls `f` with each id in the set, in increasing order, while it returns true.
+#[inline]
+fn each_bit(bits: &Bits, mut f: impl FnMut(UnitId) -> bool) {
+    for (w, &word) in bits.iter().enumerate() {
+        let mut x = word;
+        while x != 0 {
+            let b = x.trailing_zeros() as usize;
+            x &= x - 1;
+            if !f((w * 64 + b) as UnitId) {
+                return;
+            }
+        }
+    }
+}
+
 /// A unit's nearest enemy as last worked out: in which play, after how many logged moves.
 #[derive(Debug, Clone, Copy)]
 struct Near {
@@ -144,6 +301,8 @@ pub(crate) struct Caches {
     /// Each command's reserve units (a doctrine's answer) in the round of orders it was worked
     /// out in.
     reserve: Vec<Cell<(u64, u64)>>,
+    /// Where the units stand, cell by cell (in play).
+    grid: Grid,
 }
 
 impl Caches {
@@ -182,6 +341,9 @@ impl Battle {
         if c.on {
             let u = &self.units[usize::from(id)];
             c.spots[u.side.index()][c.slot[usize::from(id)]] = Spot::of(u, c.rules.as_deref());
+            if c.grid.on {
+                c.grid.place(u);
+            }
             c.moves.push(id);
             c.last_move[usize::from(id)] = c.moves.len();
         }
@@ -200,6 +362,7 @@ impl Battle {
             c.slot[usize::from(u.id)] = list.len();
             list.push(Spot::of(u, c.rules.as_deref()));
         }
+        c.grid.build(&self.units);
         c.on = true;
     }
 
@@ -295,16 +458,57 @@ impl Battle {
         }
     }
 
+    /// Calls `f`, in id order, with where each active unit of `side` stands whose centre may
+    /// lie within the box `lo`-`hi` grown by the largest unit's enclosing radius (every one
+    /// whose centre does is among them; in play only those near it, else all), until `f`
+    /// returns false.
+    #[inline]
+    pub(crate) fn spots_near(
+        &self,
+        side: Side,
+        lo: Vec2,
+        hi: Vec2,
+        mut f: impl FnMut(&Spot) -> bool,
+    ) {
+        let c = &self.cache;
+        if c.on && c.grid.on {
+            let spots = &c.spots[side.index()];
+            each_bit(&c.grid.near(side, lo, hi), |id| {
+                f(&spots[c.slot[usize::from(id)]])
+            });
+            return;
+        }
+        self.with_spots(side, |spots| {
+            for s in spots.iter().filter(|s| s.active) {
+                if !f(s) {
+                    return;
+                }
+            }
+        });
+    }
+
+    /// `spots_near` for the box of points within `reach` of `centre` (each way).
+    #[inline]
+    pub(crate) fn spots_around(
+        &self,
+        side: Side,
+        centre: Vec2,
+        reach: f64,
+        f: impl FnMut(&Spot) -> bool,
+    ) {
+        let r = Vec2::new(reach, reach);
+        self.spots_near(side, centre - r, centre + r, f);
+    }
+
     /// Calls `f`, in id order, with every active unit of `side` whose enclosing circle comes
     /// within `limit` of `me`'s: every such unit within `limit` of `me` is among them.
     #[inline]
     pub(crate) fn for_near(&self, me: &Shape, side: Side, limit: f64, mut f: impl FnMut(UnitId)) {
-        self.with_spots(side, |spots| {
-            for s in spots {
-                if s.active && circles_within(me, s, limit) {
-                    f(s.id);
-                }
+        self.spots_around(side, me.centre, limit + me.radius, |s| {
+            if circles_within(me, s, limit) {
+                f(s.id);
             }
+            true
         });
     }
 
@@ -401,30 +605,19 @@ impl Battle {
         self.cache.on.then(|| self.nearest_known(id)).flatten()
     }
 
-    /// Whether an active enemy is nearer than `limit` (strictly).
-    pub(crate) fn enemy_closer_than(&self, id: UnitId, limit: f64) -> bool {
-        if let Some(d) = self.cache.on.then(|| self.nearest_known(id)).flatten() {
-            return d < limit;
-        }
-        let me = self.shape(id);
-        self.with_spots(self.units[usize::from(id)].side.other(), |spots| {
-            spots.iter().any(|s| {
-                s.active && could_be_closer(&me, s, limit) && me.dist(&self.shape(s.id)) < limit
-            })
-        })
-    }
-
     /// Whether an active enemy is within `limit` (the nearest is at most `limit` away).
     pub fn enemy_within(&self, id: UnitId, limit: f64) -> bool {
         if let Some(d) = self.cache.on.then(|| self.nearest_known(id)).flatten() {
             return d <= limit;
         }
         let me = self.shape(id);
-        self.with_spots(self.units[usize::from(id)].side.other(), |spots| {
-            spots.iter().any(|s| {
-                s.active && circles_within(&me, s, limit) && me.within(&self.shape(s.id), limit)
-            })
-        })
+        let mut found = false;
+        let side = self.units[usize::from(id)].side.other();
+        self.spots_around(side, me.centre, limit + me.radius, |s| {
+            found = circles_within(&me, s, limit) && me.within(&self.shape(s.id), limit);
+            !found
+        });
+        found
     }
 
     /// The least distance to an active enemy, measuring every enemy whose enclosing circle
@@ -532,4 +725,60 @@ pub(crate) fn circles_within(me: &Shape, s: &Spot, limit: f64) -> bool {
     let reach = limit + me.radius + s.radius;
     let d = s.centre - me.centre;
     reach >= 0.0 && d.dot(d) <= reach * reach
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::army::UnitStatus;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::{Rng, SeedableRng};
+
+    /// The grid finds every active unit of a side whose centre lies in the box, in id order,
+    /// however the units move (off the table and back) or leave it.
+    #[test]
+    fn grid_finds_every_unit_in_a_box() {
+        let setup = crate::scenario::Scenario::load_builtin("marston_moor", &[])
+            .and_then(|s| s.setup())
+            .expect("built-in scenario");
+        let mut b = Battle::new(&setup);
+        b.begin_caching(&setup.rules);
+        assert!(b.cache.grid.on);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut uniform =
+            |lo: f64, hi: f64| lo + (hi - lo) * (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        for round in 0..400 {
+            let id = (uniform(0.0, b.units.len() as f64) as usize).min(b.units.len() - 1);
+            let u = &mut b.units[id];
+            u.pos = Vec2::new(uniform(-20.0, 100.0), uniform(-20.0, 70.0));
+            if round % 7 == 0 {
+                u.status = if u.is_active() {
+                    UnitStatus::OffTable
+                } else {
+                    UnitStatus::Active
+                };
+            }
+            b.moved(id as UnitId);
+            let c = Vec2::new(uniform(-10.0, 80.0), uniform(-10.0, 60.0));
+            let r = uniform(0.0, 30.0);
+            let (lo, hi) = (c - Vec2::new(r, r), c + Vec2::new(r, r));
+            for side in [Side::Parliament, Side::Royalist] {
+                let mut seen = Vec::new();
+                b.spots_near(side, lo, hi, |s| {
+                    seen.push(s.id);
+                    true
+                });
+                assert!(seen.windows(2).all(|w| w[0] < w[1]), "id order");
+                for u in &b.units {
+                    let inside =
+                        (lo.x..=hi.x).contains(&u.pos.x) && (lo.y..=hi.y).contains(&u.pos.y);
+                    let wanted = u.side == side && u.is_active() && inside;
+                    assert!(!wanted || seen.contains(&u.id), "unit {} missed", u.id);
+                    if seen.contains(&u.id) {
+                        assert!(u.side == side && u.is_active());
+                    }
+                }
+            }
+        }
+    }
 }

@@ -557,7 +557,12 @@ impl Battle {
         let u = &self.units[usize::from(id)];
         let start = self.shape(id);
         let mut best = len;
-        let enemy_near = self.enemy_closer_than(id, rules.movement.interpenetration_enemy_distance);
+        let near = self.nearest_enemy_distance(id);
+        let enemy_near = near < rules.movement.interpenetration_enemy_distance;
+        // No point of the run comes nearer any enemy than `clear`: the distance changes no
+        // faster than the move. An enemy whose limit is less cannot stop it (the margin is far
+        // above rounding, and `run_past` allows the same).
+        let clear = near - len - 1e-6;
         // Friends matter only while the enemy is near; enemies unless moving away. The order
         // does not matter: the run is cut short to the least of what each unit allows.
         let friends = (enemy_near && !away).then_some(u.side);
@@ -575,32 +580,41 @@ impl Battle {
         ]
         .iter()
         .fold(ADVANCE_GAP, |m, b| m.max(b.long).max(b.short));
+        let end = start.centre + dir * len;
+        let (lo, hi) = (
+            Vec2::new(start.centre.x.min(end.x), start.centre.y.min(end.y)),
+            Vec2::new(start.centre.x.max(end.x), start.centre.y.max(end.y)),
+        );
         for side in [friends, enemies].into_iter().flatten() {
             let enemy = side != u.side;
-            best = self.with_spots(side, |spots| {
-                for spot in spots {
-                    if best <= 0.0 {
-                        break; // nothing can shorten the run further
-                    }
-                    if !spot.active || spot.id == id {
-                        continue;
-                    }
-                    // Its enclosing circle is farther from the path than any limit: skip it now.
-                    let rel = spot.centre - start.centre;
-                    let off = rel - dir * rel.dot(dir).clamp(0.0, best);
-                    // An enemy halts it at the advance gap, or at its fire zones if it shoots.
-                    let limit = match (enemy, stop_at_bands) {
-                        (false, _) => 0.0,
-                        (true, false) => ADVANCE_GAP,
-                        (true, true) => ADVANCE_GAP.max(spot.fire_reach.min(farthest)),
-                    };
-                    let reach = limit + start.radius + spot.radius + 1e-6;
-                    if off.dot(off) > reach * reach {
-                        continue;
-                    }
-                    best = self.run_past(setup, id, &start, dir, len, best, stop_at_bands, spot);
+            // Only units whose circles come within the largest limit of the path matter.
+            let grow = if enemy { farthest } else { 0.0 } + start.radius + 1e-6;
+            let g = Vec2::new(grow, grow);
+            self.spots_near(side, lo - g, hi + g, |spot| {
+                if best <= 0.0 {
+                    return false; // nothing can shorten the run further
                 }
-                best
+                if spot.id == id {
+                    return true;
+                }
+                // Its enclosing circle is farther from the path than any limit: skip it now.
+                let rel = spot.centre - start.centre;
+                let off = rel - dir * rel.dot(dir).clamp(0.0, best);
+                // An enemy halts it at the advance gap, or at its fire zones if it shoots.
+                let limit = match (enemy, stop_at_bands) {
+                    (false, _) => 0.0,
+                    (true, false) => ADVANCE_GAP,
+                    (true, true) => ADVANCE_GAP.max(spot.fire_reach.min(farthest)),
+                };
+                if enemy && limit < clear {
+                    return true;
+                }
+                let reach = limit + start.radius + spot.radius + 1e-6;
+                if off.dot(off) > reach * reach {
+                    return true;
+                }
+                best = self.run_past(setup, id, &start, dir, len, best, stop_at_bands, spot);
+                true
             });
         }
         // Stay on the table unless moving away (routs and retreats may leave it elsewhere).
