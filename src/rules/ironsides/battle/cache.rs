@@ -133,7 +133,7 @@ struct Grid {
 #[inline]
 fn cell_of(v: f64, origin: f64, n: usize) -> usize {
     // (Truncation is the floor for what is not negative, and needs no call to `floor`.)
-    (((v - origin) * (1.0 / CELL)).max(0.0) as usize).min(n - 1)
+    ((v - origin) * (1.0 / CELL)).max(0.0).min((n - 1) as f64) as u32 as usize
 }
 
 impl Grid {
@@ -603,6 +603,21 @@ impl Battle {
     #[inline]
     pub(crate) fn nearest_known_in_play(&self, id: UnitId) -> Option<f64> {
         self.cache.on.then(|| self.nearest_known(id)).flatten()
+    }
+
+    /// Whether an active enemy is nearer than `limit` (strictly).
+    pub(crate) fn enemy_closer_than(&self, id: UnitId, limit: f64) -> bool {
+        if let Some(d) = self.cache.on.then(|| self.nearest_known(id)).flatten() {
+            return d < limit;
+        }
+        let me = self.shape(id);
+        let mut found = false;
+        let side = self.units[usize::from(id)].side.other();
+        self.spots_around(side, me.centre, limit + me.radius, |s| {
+            found = could_be_closer(&me, s, limit) && me.dist(&self.shape(s.id)) < limit;
+            !found
+        });
+        found
     }
 
     /// Whether an active enemy is within `limit` (the nearest is at most `limit` away).

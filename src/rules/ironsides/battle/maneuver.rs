@@ -557,8 +557,12 @@ impl Battle {
         let u = &self.units[usize::from(id)];
         let start = self.shape(id);
         let mut best = len;
-        let near = self.nearest_enemy_distance(id);
-        let enemy_near = near < rules.movement.interpenetration_enemy_distance;
+        let near = self.nearest_known_in_play(id);
+        let enemy_near = match near {
+            Some(d) => d < rules.movement.interpenetration_enemy_distance,
+            None => self.enemy_closer_than(id, rules.movement.interpenetration_enemy_distance),
+        };
+        let near = near.unwrap_or(f64::NEG_INFINITY);
         // No point of the run comes nearer any enemy than `clear`: the distance changes no
         // faster than the move. An enemy whose limit is less cannot stop it (the margin is far
         // above rounding, and `run_past` allows the same).
