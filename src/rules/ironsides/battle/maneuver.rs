@@ -594,32 +594,38 @@ impl Battle {
             // Only units whose circles come within the largest limit of the path matter.
             let grow = if enemy { farthest } else { 0.0 } + start.radius + 1e-6;
             let g = Vec2::new(grow, grow);
-            self.spots_near(side, lo - g, hi + g, |spot| {
-                if best <= 0.0 {
-                    return false; // nothing can shorten the run further
-                }
-                if spot.id == id {
-                    return true;
-                }
-                // Its enclosing circle is farther from the path than any limit: skip it now.
-                let rel = spot.centre - start.centre;
-                let off = rel - dir * rel.dot(dir).clamp(0.0, best);
-                // An enemy halts it at the advance gap, or at its fire zones if it shoots.
-                let limit = match (enemy, stop_at_bands) {
-                    (false, _) => 0.0,
-                    (true, false) => ADVANCE_GAP,
-                    (true, true) => ADVANCE_GAP.max(spot.fire_reach.min(farthest)),
-                };
-                if enemy && limit < clear {
-                    return true;
-                }
-                let reach = limit + start.radius + spot.radius + 1e-6;
-                if off.dot(off) > reach * reach {
-                    return true;
-                }
-                best = self.run_past(setup, id, &start, dir, len, best, stop_at_bands, spot);
-                true
-            });
+            self.spots_near(
+                side,
+                lo - g,
+                hi + g,
+                #[inline(always)]
+                |spot| {
+                    if best <= 0.0 {
+                        return false; // nothing can shorten the run further
+                    }
+                    if spot.id == id {
+                        return true;
+                    }
+                    // Its enclosing circle is farther from the path than any limit: skip it now.
+                    let rel = spot.centre - start.centre;
+                    let off = rel - dir * rel.dot(dir).clamp(0.0, best);
+                    // An enemy halts it at the advance gap, or at its fire zones if it shoots.
+                    let limit = match (enemy, stop_at_bands) {
+                        (false, _) => 0.0,
+                        (true, false) => ADVANCE_GAP,
+                        (true, true) => ADVANCE_GAP.max(spot.fire_reach.min(farthest)),
+                    };
+                    if enemy && limit < clear {
+                        return true;
+                    }
+                    let reach = limit + start.radius + spot.radius + 1e-6;
+                    if off.dot(off) > reach * reach {
+                        return true;
+                    }
+                    best = self.run_past(setup, id, &start, dir, len, best, stop_at_bands, spot);
+                    true
+                },
+            );
         }
         // Stay on the table unless moving away (routs and retreats may leave it elsewhere).
         let g = &setup.ground;
@@ -637,6 +643,7 @@ impl Battle {
     /// `spot` stops it: the range band it fires in (if asked), the advance gap, or a friend in
     /// the way.
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)] // out of the scan's loop, which is then small enough to inline
     fn run_past(
         &self,
         setup: &BattleSetup,
