@@ -253,11 +253,12 @@ fn each_bit(bits: &Bits, mut f: impl FnMut(UnitId) -> bool) {
     }
 }
 
-/// A unit's nearest enemy as last worked out: in which play, after how many logged moves.
+/// A unit's nearest enemy as last worked out: in which play, after how many logged moves of
+/// each side.
 #[derive(Debug, Clone, Copy)]
 struct Near {
     half: u64,
-    seen: usize,
+    seen: [usize; 2],
     dist: f64,
     enemy: UnitId,
 }
@@ -265,7 +266,7 @@ struct Near {
 impl Near {
     const UNKNOWN: Near = Near {
         half: u64::MAX,
-        seen: 0,
+        seen: [0; 2],
         dist: f64::INFINITY,
         enemy: NONE,
     };
@@ -280,7 +281,7 @@ pub(crate) struct Caches {
     slot: Vec<usize>,
     near: Vec<Cell<Near>>,
     /// Units moved since play began, in order (a unit may appear more than once).
-    moves: Vec<UnitId>,
+    moves: [Vec<UnitId>; 2],
     /// For each unit, the length of the log just after its last logged move (0: none yet).
     last_move: Vec<usize>,
     /// Counts the times play began: a `Near` from before is stale.
@@ -309,7 +310,9 @@ impl Caches {
     pub(crate) fn new(units: usize) -> Caches {
         let mut c = Caches::default();
         c.fit(units);
-        c.moves.reserve(64 * units);
+        for m in &mut c.moves {
+            m.reserve(32 * units);
+        }
         c
     }
 
@@ -326,7 +329,9 @@ impl Caches {
         self.on = false;
         self.half = self.half.wrapping_add(1);
         self.epoch = self.epoch.wrapping_add(1);
-        self.moves.clear();
+        for m in &mut self.moves {
+            m.clear();
+        }
     }
 }
 
@@ -344,8 +349,9 @@ impl Battle {
             if c.grid.on {
                 c.grid.place(u);
             }
-            c.moves.push(id);
-            c.last_move[usize::from(id)] = c.moves.len();
+            let log = &mut c.moves[u.side.index()];
+            log.push(id);
+            c.last_move[usize::from(id)] = log.len();
         }
     }
 
@@ -399,7 +405,9 @@ impl Battle {
     /// Play ends: from here every answer is measured afresh.
     pub(crate) fn end_caching(&mut self) {
         self.cache.on = false;
-        self.cache.moves.clear();
+        for m in &mut self.cache.moves {
+            m.clear();
+        }
     }
 
     /// A unit's rectangle with its facing vector (from the cache when the facing is unchanged).
@@ -539,7 +547,7 @@ impl Battle {
                 let mut n = cell.get();
                 (n.dist, n.enemy) = self.nearest_enemy_scan(id, n.enemy);
                 n.half = self.cache.half;
-                n.seen = self.cache.moves.len();
+                n.seen = self.cache.moves.each_ref().map(Vec::len);
                 cell.set(n);
                 n.dist
             }
@@ -556,31 +564,33 @@ impl Battle {
         if n.half != self.cache.half {
             return None;
         }
-        if n.seen == self.cache.moves.len() {
-            return Some(n.dist); // nothing has moved since
+        let (side, enemy) = (
+            self.units[i].side.index(),
+            self.units[i].side.other().index(),
+        );
+        // The unit's own moves are in its side's log, its enemies' in theirs: only those count.
+        let (own, log) = (self.cache.last_move[i], &self.cache.moves[enemy]);
+        if own > n.seen[side] {
+            return None; // it moved since: to be measured afresh
         }
-        // The unit or its nearest enemy moved since: unknown, to be measured afresh (found from
-        // each unit's last logged move, without walking the log to it).
-        let moved_since = |x: UnitId| {
-            self.cache
-                .last_move
-                .get(usize::from(x))
-                .is_some_and(|&m| m > n.seen)
-        };
-        if moved_since(id) || moved_since(n.enemy) {
+        if n.seen[enemy] == log.len() {
+            return Some(n.dist); // no enemy has moved since
+        }
+        // Its nearest enemy moved since: unknown, to be measured afresh (found from its last
+        // logged move, without walking the log to it).
+        if self
+            .cache
+            .last_move
+            .get(usize::from(n.enemy))
+            .is_some_and(|&m| m > n.seen[enemy])
+        {
             return None;
         }
-        let side = self.units[i].side;
         let me = self.shape(id);
-        for &x in &self.cache.moves[n.seen..] {
+        for &x in &log[n.seen[enemy]..] {
             // (A unit that became the nearest here may come again: measured again, it is no
             // nearer than itself, and the answer stays the least distance.)
-            debug_assert!(x != id);
-            let xu = &self.units[usize::from(x)];
-            if xu.side == side {
-                continue;
-            }
-            let s = &self.cache.spots[xu.side.index()][self.cache.slot[usize::from(x)]];
+            let s = &self.cache.spots[enemy][self.cache.slot[usize::from(x)]];
             if !s.active || !could_be_closer(&me, s, n.dist) {
                 continue;
             }
@@ -592,7 +602,7 @@ impl Battle {
                 n.enemy = x;
             }
         }
-        n.seen = self.cache.moves.len();
+        n.seen[enemy] = log.len();
         cell.set(n);
         debug_assert_eq!(n.dist.to_bits(), self.nearest_enemy_fresh(id).to_bits());
         Some(n.dist)
