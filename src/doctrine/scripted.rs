@@ -53,8 +53,8 @@ fn least_bias(d: &DoctrineParams) -> f64 {
     pref - 3.0
 }
 
-/// The best enemy for a unit, if any.
-fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<UnitId> {
+/// The best enemy for a unit, if any, with its distance (`distance(u, target)` to the bit).
+fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)> {
     let b = v.battle;
     let side = b.units[usize::from(u)].side;
     let me = b.shape(u);
@@ -70,6 +70,7 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<UnitId> {
         let (pref, broken) = score_bias(d, &b.units[usize::from(e)]);
         (dist + pref + broken, e)
     });
+    let mut best_dist = near.map_or(f64::INFINITY, |(dist, _)| dist);
     let least = least_bias(d);
     b.with_spots(side.other(), |spots| {
         for s in spots {
@@ -95,13 +96,15 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<UnitId> {
             if best.is_some_and(|(bs, _)| me.gap_lower_bound(&es) + pref + broken > bs + 2e-9) {
                 continue;
             }
-            let score = me.dist(&es) + pref + broken;
+            let dist = me.dist(&es);
+            let score = dist + pref + broken;
             if best.is_none_or(|(bs, id)| score.total_cmp(&bs).then(s.id.cmp(&id)).is_lt()) {
                 best = Some((score, s.id));
+                best_dist = dist;
             }
         }
     });
-    best.map(|(_, e)| e)
+    best.map(|(_, e)| (e, best_dist))
 }
 
 /// Whether a unit is held back in its command's second line or reserve.
@@ -360,7 +363,6 @@ impl Doctrine for ParamAi {
         let b = v.battle;
         let unit = &b.units[usize::from(u)];
         let d = doctrine_of(v, u);
-        let fwd = forward(v, unit.side);
         if unit.kind.is_gun() {
             return if unit.formation == Formation::Limbered {
                 Order::Unlimber
@@ -373,14 +375,12 @@ impl Doctrine for ParamAi {
         }
         if unit.cv <= d.pull_back_cv && b.nearest_enemy_distance(u) < 10.0 {
             return Order::FallBack {
-                to: unit.pos - fwd * 10.0,
+                to: unit.pos - forward(v, unit.side) * 10.0,
             };
         }
-        let Some(t) = best_target(v, d, u) else {
-            return Order::Hold;
-        };
-        let target = &b.units[usize::from(t)];
-        let dist = b.distance(u, t);
+        // With no enemy on the table every unit holds. The best target is sought only where it
+        // can change the order: not for hedgehogs or the reserve.
+        let any_enemy = || b.with_spots(unit.side.other(), |s| s.iter().any(|s| s.active));
         // Foot in hedgehog goes back to line when no horse threatens.
         if unit.formation == Formation::Hedgehog {
             let horse_near = b.units.iter().any(|e| {
@@ -389,24 +389,33 @@ impl Doctrine for ParamAi {
                     && e.is_cavalry()
                     && b.closer_than(u, e.id, 12.0)
             });
-            return if horse_near {
-                Order::Hold
-            } else {
+            return if !horse_near && any_enemy() {
                 Order::Form(Formation::Line)
+            } else {
+                Order::Hold
             };
         }
-        if b.turn < d.advance_from_turn
-            && !(d.hold_ground_within > 0.0 && dist <= d.hold_ground_within)
-        {
-            return Order::Hold;
-        }
-        if d.hold_ground_within > 0.0
-            && dist > d.hold_ground_within
-            && b.turn < d.advance_from_turn.max(1)
-        {
+        // Before the advance, units hold; a doctrine that holds its ground engages enemies that
+        // come within reach (then the target's distance decides).
+        let mut found = None;
+        if d.hold_ground_within > 0.0 && b.turn < d.advance_from_turn.max(1) {
+            let Some((t, dist)) = best_target(v, d, u) else {
+                return Order::Hold;
+            };
+            if b.turn < d.advance_from_turn && !(dist <= d.hold_ground_within) {
+                return Order::Hold;
+            }
+            if dist > d.hold_ground_within {
+                return Order::Hold;
+            }
+            found = Some((t, dist));
+        } else if b.turn < d.advance_from_turn {
             return Order::Hold;
         }
         if in_reserve(v, d, u) {
+            if found.is_none() && !any_enemy() {
+                return Order::Hold;
+            }
             // Follow the first line at the doctrine's distance.
             let first = b.commands[usize::from(unit.command)]
                 .units
@@ -416,7 +425,8 @@ impl Doctrine for ParamAi {
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             return match first {
                 Some((gap, o)) if gap > d.second_line_distance + 1.5 => {
-                    let to = b.units[usize::from(o)].pos - fwd * d.second_line_distance;
+                    let to = b.units[usize::from(o)].pos
+                        - forward(v, unit.side) * d.second_line_distance;
                     Order::Advance {
                         to: Vec2::new(to.x, to.y),
                     }
@@ -424,6 +434,10 @@ impl Doctrine for ParamAi {
                 _ => Order::Hold,
             };
         }
+        let Some((t, dist)) = found.or_else(|| best_target(v, d, u)) else {
+            return Order::Hold;
+        };
+        let target = &b.units[usize::from(t)];
         // Skirmishers and dragoons fight on foot at musket range.
         if unit.kind == UnitKind::Dragoons && unit.formation != Formation::Dismounted && dist < 8.0
         {
