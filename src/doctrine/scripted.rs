@@ -157,26 +157,41 @@ fn in_reserve_alone(v: &View, d: &DoctrineParams, u: UnitId, units: &[UnitId]) -
     rank >= n as usize - reserve
 }
 
-/// `in_reserve` for every unit of a command (at most 64) at once: bit k for `units[k]`. The
-/// same answers, each unit ranked by its nearest enemy's distance among the active units.
+/// `in_reserve` for every active unit of a command (at most 64) at once: bit k for `units[k]`.
+/// The same answers, each unit ranked by its nearest enemy's distance among the active units
+/// (the bits of inactive units are never asked for, and their distances are not needed).
 fn reserve_mask(v: &View, d: &DoctrineParams, units: &[UnitId]) -> u64 {
     let b = v.battle;
     let (mut lost, mut start) = (0u32, 0u32);
-    let mut near = [0.0f64; 64];
-    for (k, &o) in units.iter().enumerate() {
+    let mut active = 0;
+    for &o in units {
         let ou = &b.units[usize::from(o)];
         start += u32::from(ou.start_cv);
         lost += u32::from(ou.start_cv - ou.cv.min(ou.start_cv))
             + if ou.is_active() { 0 } else { u32::from(ou.cv) };
-        near[k] = b.nearest_enemy_distance(o);
+        active += usize::from(ou.is_active());
     }
     if start > 0 && f64::from(lost) >= d.commit_reserve_when_lost * f64::from(start) {
         return 0;
     }
     let n = units.len();
     let reserve = (n as f64 * d.reserve_fraction).floor() as usize;
+    // An active unit's rank is below the number of active units: with no more of them than
+    // the first line holds, none is in reserve.
+    if active <= n - reserve {
+        return 0;
+    }
+    let mut near = [f64::INFINITY; 64];
+    for (k, &o) in units.iter().enumerate() {
+        if b.units[usize::from(o)].is_active() {
+            near[k] = b.nearest_enemy_distance(o);
+        }
+    }
     let mut mask = 0u64;
     for (k, &u) in units.iter().enumerate() {
+        if !b.units[usize::from(u)].is_active() {
+            continue;
+        }
         let rank = units
             .iter()
             .enumerate()
