@@ -5,6 +5,7 @@ use super::ai::{Doctrine, Order, ParamAi, Responses, command_doctrine};
 use super::params::{DoctrineParams, RallyPriority, TargetPreference};
 use crate::army::{CommandKind, CommanderId, Formation, Side, Unit, UnitId, UnitKind};
 use crate::battlefield::Vec2;
+use crate::battlefield::geometry::Shape;
 use crate::events::Response;
 use crate::rules::ironsides::battle::View;
 use crate::rules::ironsides::battle::command::GeneralOrder;
@@ -59,52 +60,69 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)>
     let side = b.units[usize::from(u)].side;
     let me = b.shape(u);
     // The least (score, id). Start from the nearest enemy: the best target of most doctrines
-    // and a close bound for the rest. An enemy whose enclosing circle alone scores worse than
-    // the best so far cannot be it (the score is the distance plus fixed terms); the margin
-    // keeps rounding on the safe side.
-    let near = b.nearest_enemy(u);
-    let hint = near.map(|(_, e)| e);
+    // and a close bound for the rest.
+    let Some((near, hint)) = b.nearest_enemy(u) else {
+        return best_target_scan(v, d, &me, side.other());
+    };
     // The nearest enemy comes with its exact distance (the same number `distance` gives).
-    let mut best: Option<(f64, UnitId)> = near.map(|(dist, e)| {
-        debug_assert_eq!(dist.to_bits(), b.distance(u, e).to_bits());
-        let (pref, broken) = score_bias(d, &b.units[usize::from(e)]);
-        (dist + pref + broken, e)
-    });
-    let mut best_dist = near.map_or(f64::INFINITY, |(dist, _)| dist);
+    debug_assert_eq!(near.to_bits(), b.distance(u, hint).to_bits());
+    let (pref, broken) = score_bias(d, &b.units[usize::from(hint)]);
     let least = least_bias(d);
-    b.with_spots(side.other(), |spots| {
+    let (_, t, dist) = b.with_spots(side.other(), |spots| {
+        let mut best = (near + pref + broken, hint, near);
+        // An enemy whose enclosing circle alone scores worse than the best so far cannot be it
+        // (the score is the distance plus fixed terms): its centre is farther than `reach` plus
+        // its radius. The margin keeps rounding on the safe side. Tested first, before whether
+        // the enemy is active, as it rules out nearly every one.
+        let mut reach = best.0 - least + me.radius + 1e-9;
         for s in spots {
-            if !s.active || Some(s.id) == hint {
+            let need = reach + s.radius;
+            let c = s.centre - me.centre;
+            if need < 0.0 || c.dot(c) > need * need || !s.active || s.id == hint {
                 continue;
-            }
-            if let Some((bs, _)) = best {
-                let need = bs - least + me.radius + s.radius + 1e-9;
-                let c = s.centre - me.centre;
-                if need < 0.0 || c.dot(c) > need * need {
-                    continue;
-                }
             }
             let (pref, broken) = score_bias(d, &b.units[usize::from(s.id)]);
             // A closer bound: no point of the enemy is nearer than its centre less its radius.
-            if best.is_some_and(|(bs, _)| {
-                me.dist_to_point(s.centre) - s.radius + pref + broken > bs + 1e-9
-            }) {
+            if me.dist_to_point(s.centre) - s.radius + pref + broken > best.0 + 1e-9 {
                 continue;
             }
             // Closer still: the widest gap between the two rectangles' shadows on their axes.
             let es = b.shape(s.id);
-            if best.is_some_and(|(bs, _)| me.gap_lower_bound(&es) + pref + broken > bs + 2e-9) {
+            if me.gap_lower_bound(&es) + pref + broken > best.0 + 2e-9 {
                 continue;
             }
             let dist = me.dist(&es);
             let score = dist + pref + broken;
-            if best.is_none_or(|(bs, id)| score.total_cmp(&bs).then(s.id.cmp(&id)).is_lt()) {
-                best = Some((score, s.id));
-                best_dist = dist;
+            if score.total_cmp(&best.0).then(s.id.cmp(&best.1)).is_lt() {
+                best = (score, s.id, dist);
+                reach = best.0 - least + me.radius + 1e-9;
             }
         }
+        best
     });
-    best.map(|(_, e)| (e, best_dist))
+    Some((t, dist))
+}
+
+/// `best_target` measuring every active enemy (when the nearest is not known).
+fn best_target_scan(
+    v: &View,
+    d: &DoctrineParams,
+    me: &Shape,
+    enemy: Side,
+) -> Option<(UnitId, f64)> {
+    let b = v.battle;
+    b.with_spots(enemy, |spots| {
+        let mut best: Option<(f64, UnitId, f64)> = None;
+        for s in spots.iter().filter(|s| s.active) {
+            let (pref, broken) = score_bias(d, &b.units[usize::from(s.id)]);
+            let dist = me.dist(&b.shape(s.id));
+            let score = dist + pref + broken;
+            if best.is_none_or(|(bs, id, _)| score.total_cmp(&bs).then(s.id.cmp(&id)).is_lt()) {
+                best = Some((score, s.id, dist));
+            }
+        }
+        best.map(|(_, t, dist)| (t, dist))
+    })
 }
 
 /// Whether a unit is held back in its command's second line or reserve.
