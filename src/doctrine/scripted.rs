@@ -249,7 +249,6 @@ impl Doctrine for ParamAi {
     fn general(&mut self, v: &View, g: CommanderId) -> GeneralOrder {
         let b = v.battle;
         let c = &b.commanders[usize::from(g)];
-        let fwd = forward(v, c.side);
         let Some(cmd) = c.command else {
             // A Captain-General whose doctrine leads from the front joins the wing nearest the
             // enemy once battle is near ("Fairfax joins the right wing horse"): its commander is
@@ -300,7 +299,7 @@ impl Doctrine for ParamAi {
                 b.centroid(c.side)
             };
             return GeneralOrder {
-                to: centre - fwd * 4.0,
+                to: centre - forward(v, c.side) * 4.0,
                 attach: None,
                 join: None,
             };
@@ -350,7 +349,7 @@ impl Doctrine for ParamAi {
             }
         }
         GeneralOrder {
-            to: centre - fwd * 2.0,
+            to: centre - forward(v, c.side) * 2.0,
             attach: None,
             join: None,
         }
@@ -378,8 +377,10 @@ impl Doctrine for ParamAi {
                 }
             }
         }
+        // Only commands that exist have a need.
+        let n = v.battle.commands.len().min(64);
         for _ in 0..lps {
-            let best = (0..64)
+            let best = (0..n)
                 .filter(|&i| reach[i] && need[i] > 0)
                 .max_by_key(|&i| (need[i] * 8 / (u32::from(out[i]) + 1), std::cmp::Reverse(i)));
             match best {
