@@ -20,14 +20,9 @@ fn doctrine_of<'a>(v: &View<'a>, u: UnitId) -> &'a DoctrineParams {
     command_doctrine(v, v.battle.units[usize::from(u)].command)
 }
 
-/// How much a doctrine likes this enemy as a target: lower is better.
-fn target_score(v: &View, d: &DoctrineParams, from: UnitId, e: UnitId) -> f64 {
-    let (pref, broken) = score_bias(d, &v.battle.units[usize::from(e)]);
-    v.battle.distance(from, e) + pref + broken
-}
-
-/// The parts of a target's score besides its distance: the doctrine's preference and the
-/// bonus for broken troops.
+/// How much a doctrine likes this enemy as a target besides its distance (the score is the
+/// distance plus these, lower is better): the doctrine's preference and the bonus for broken
+/// troops.
 fn score_bias(d: &DoctrineParams, enemy: &Unit) -> (f64, f64) {
     let pref = match d.target {
         TargetPreference::Nearest => 0.0,
@@ -535,26 +530,41 @@ impl Doctrine for ParamAi {
         // Keep the last shot for a charge when enemy horse is close.
         let shots_left = crate::rules::ironsides::fire::shots_per_turn(&v.setup.rules, unit)
             .saturating_sub(unit.shots_fired);
+        let me = b.shape(u);
+        // An enemy whose enclosing circle is 14" or more from this unit's is no nearer.
         let horse_close = || {
-            b.units.iter().any(|e| {
-                e.side != unit.side
-                    && e.is_active()
-                    && e.is_cavalry()
-                    && b.closer_than(u, e.id, 14.0)
+            b.with_spots(unit.side.other(), |spots| {
+                spots.iter().any(|s| {
+                    let reach = 14.0 + me.radius + s.radius;
+                    let c = s.centre - me.centre;
+                    s.active
+                        && c.dot(c) < reach * reach
+                        && b.units[usize::from(s.id)].is_cavalry()
+                        && b.closer_than(u, s.id, 14.0)
+                })
             })
         };
         if shots_left <= 1 && horse_close() {
             return None;
         }
-        // The least (score, id), each score worked out once (a lone candidate needs none).
+        // The least (score, id), each score worked out once (a lone candidate needs none); a
+        // candidate whose lower bound scores worse than the best so far is not measured.
         if let [only] = candidates {
             return Some(*only);
         }
-        candidates
-            .iter()
-            .map(|&c| (target_score(v, d, u, c), c))
-            .min_by(|a, c| a.0.total_cmp(&c.0).then(a.1.cmp(&c.1)))
-            .map(|(_, c)| c)
+        let mut best: Option<(f64, UnitId)> = None;
+        for &c in candidates {
+            let (pref, broken) = score_bias(d, &b.units[usize::from(c)]);
+            let es = b.shape(c);
+            if best.is_some_and(|(bs, _)| me.gap_lower_bound(&es) + pref + broken > bs + 2e-9) {
+                continue;
+            }
+            let score = me.dist(&es) + pref + broken;
+            if best.is_none_or(|(bs, id)| score.total_cmp(&bs).then(c.cmp(&id)).is_lt()) {
+                best = Some((score, c));
+            }
+        }
+        best.map(|(_, c)| c)
     }
 
     fn reaction_rerolls(&mut self, v: &View, u: UnitId, available: u8) -> u8 {
