@@ -141,6 +141,23 @@ fn best_target_scan(
     })
 }
 
+/// Whether an active enemy horse unit is nearer than `limit` to unit `u`.
+fn horse_closer_than(v: &View, u: UnitId, limit: f64) -> bool {
+    let b = v.battle;
+    let me = b.shape(u);
+    b.with_spots(b.units[usize::from(u)].side.other(), |spots| {
+        spots.iter().any(|s| {
+            // One whose enclosing circle is `limit` or more from this unit's is no nearer.
+            let reach = limit + me.radius + s.radius;
+            let c = s.centre - me.centre;
+            s.active
+                && c.dot(c) < reach * reach
+                && b.units[usize::from(s.id)].is_cavalry()
+                && b.closer_than(u, s.id, limit)
+        })
+    })
+}
+
 /// Whether a unit is held back in its command's second line or reserve.
 fn in_reserve(v: &View, d: &DoctrineParams, u: UnitId) -> bool {
     if d.reserve_fraction <= 0.0 || v.battle.turn >= d.commit_reserve_turn.max(1) {
@@ -433,13 +450,7 @@ impl Doctrine for ParamAi {
         let any_enemy = || b.with_spots(unit.side.other(), |s| s.iter().any(|s| s.active));
         // Foot in hedgehog goes back to line when no horse threatens.
         if unit.formation == Formation::Hedgehog {
-            let horse_near = b.units.iter().any(|e| {
-                e.side != unit.side
-                    && e.is_active()
-                    && e.is_cavalry()
-                    && b.closer_than(u, e.id, 12.0)
-            });
-            return if !horse_near && any_enemy() {
+            return if !horse_closer_than(v, u, 12.0) && any_enemy() {
                 Order::Form(Formation::Line)
             } else {
                 Order::Hold
@@ -530,21 +541,7 @@ impl Doctrine for ParamAi {
         // Keep the last shot for a charge when enemy horse is close.
         let shots_left = crate::rules::ironsides::fire::shots_per_turn(&v.setup.rules, unit)
             .saturating_sub(unit.shots_fired);
-        let me = b.shape(u);
-        // An enemy whose enclosing circle is 14" or more from this unit's is no nearer.
-        let horse_close = || {
-            b.with_spots(unit.side.other(), |spots| {
-                spots.iter().any(|s| {
-                    let reach = 14.0 + me.radius + s.radius;
-                    let c = s.centre - me.centre;
-                    s.active
-                        && c.dot(c) < reach * reach
-                        && b.units[usize::from(s.id)].is_cavalry()
-                        && b.closer_than(u, s.id, 14.0)
-                })
-            })
-        };
-        if shots_left <= 1 && horse_close() {
+        if shots_left <= 1 && horse_closer_than(v, u, 14.0) {
             return None;
         }
         // The least (score, id), each score worked out once (a lone candidate needs none); a
@@ -552,6 +549,7 @@ impl Doctrine for ParamAi {
         if let [only] = candidates {
             return Some(*only);
         }
+        let me = b.shape(u);
         let mut best: Option<(f64, UnitId)> = None;
         for &c in candidates {
             let (pref, broken) = score_bias(d, &b.units[usize::from(c)]);
