@@ -460,6 +460,10 @@ impl Doctrine for ParamAi {
         // come within reach (then the target's distance decides).
         let mut found = None;
         if d.hold_ground_within > 0.0 && b.turn < d.advance_from_turn.max(1) {
+            // The target is no nearer than the nearest enemy: with none within reach, hold.
+            if !b.enemy_within(u, d.hold_ground_within) {
+                return Order::Hold;
+            }
             let Some((t, dist)) = best_target(v, d, u) else {
                 return Order::Hold;
             };
