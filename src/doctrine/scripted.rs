@@ -467,10 +467,8 @@ impl Doctrine for ParamAi {
             let Some((t, dist)) = best_target(v, d, u) else {
                 return Order::Hold;
             };
-            if b.turn < d.advance_from_turn && !(dist <= d.hold_ground_within) {
-                return Order::Hold;
-            }
-            if dist > d.hold_ground_within {
+            // (Before the advance, a target at no measurable distance holds as well.)
+            if dist > d.hold_ground_within || (b.turn < d.advance_from_turn && dist.is_nan()) {
                 return Order::Hold;
             }
             found = Some((t, dist));
