@@ -342,16 +342,12 @@ impl Doctrine for ParamAi {
                     b.units[usize::from(u)].is_active() && !b.units[usize::from(u)].broken
                 })
                 .map(|&u| {
-                    (
-                        b.nearest_enemy_distance(u) - 2.0 * f64::from(b.units[usize::from(u)].cv),
-                        u,
-                    )
+                    let near = b.nearest_enemy_distance(u);
+                    (near - 2.0 * f64::from(b.units[usize::from(u)].cv), u, near)
                 })
-                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-                .map(|(_, u)| u);
-            if let Some(u) = lead
-                && (b.nearest_enemy_distance(u) <= d.general_leads_within
-                    || c.attached_unit == Some(u))
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            if let Some((_, u, near)) = lead
+                && (near <= d.general_leads_within || c.attached_unit == Some(u))
             {
                 return GeneralOrder {
                     to: b.units[usize::from(u)].pos,
@@ -515,12 +511,15 @@ impl Doctrine for ParamAi {
             };
         }
         // Charge: not foot against horse, strong enough, within reach this turn.
-        let reach = movement::move_allowance(&v.setup.rules, unit, false);
         let ratio = f64::from(unit.cv) / f64::from(target.cv.max(1));
         let may_charge = !(unit.kind.is_foot() && target.is_cavalry())
             && unit.cv >= d.charge_min_cv
             && (!d.attack_only_broken || target.broken || target.cv <= 2);
-        if may_charge && dist <= reach && ratio >= d.charge_ratio && !unit.disordered {
+        if may_charge
+            && dist <= movement::move_allowance(&v.setup.rules, unit, false)
+            && ratio >= d.charge_ratio
+            && !unit.disordered
+        {
             return Order::Charge { target: t };
         }
         if d.aggression < 0.5 && dist < 12.0 && b.turn < d.advance_from_turn + 2 {
