@@ -119,7 +119,7 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)>
     Some((t, dist))
 }
 
-/// `best_target` measuring every active enemy (when the nearest is not known).
+/// `best_target` measuring every active enemy, for when none was found to start from.
 fn best_target_scan(
     v: &View,
     d: &DoctrineParams,
