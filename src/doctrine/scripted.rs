@@ -5,6 +5,7 @@ use super::ai::{Doctrine, Order, ParamAi, Responses, command_doctrine};
 use super::params::{DoctrineParams, RallyPriority, TargetPreference};
 use crate::army::{CommandKind, CommanderId, Formation, Side, Unit, UnitId, UnitKind};
 use crate::battlefield::Vec2;
+use crate::battlefield::geometry::Shape;
 use crate::events::Response;
 use crate::rules::ironsides::battle::View;
 use crate::rules::ironsides::battle::command::GeneralOrder;
@@ -19,14 +20,9 @@ fn doctrine_of<'a>(v: &View<'a>, u: UnitId) -> &'a DoctrineParams {
     command_doctrine(v, v.battle.units[usize::from(u)].command)
 }
 
-/// How much a doctrine likes this enemy as a target: lower is better.
-fn target_score(v: &View, d: &DoctrineParams, from: UnitId, e: UnitId) -> f64 {
-    let (pref, broken) = score_bias(d, &v.battle.units[usize::from(e)]);
-    v.battle.distance(from, e) + pref + broken
-}
-
-/// The parts of a target's score besides its distance: the doctrine's preference and the
-/// bonus for broken troops.
+/// How much a doctrine likes this enemy as a target besides its distance (the score is the
+/// distance plus these, lower is better): the doctrine's preference and the bonus for broken
+/// troops.
 fn score_bias(d: &DoctrineParams, enemy: &Unit) -> (f64, f64) {
     let pref = match d.target {
         TargetPreference::Nearest => 0.0,
@@ -53,55 +49,113 @@ fn least_bias(d: &DoctrineParams) -> f64 {
     pref - 3.0
 }
 
-/// The best enemy for a unit, if any.
-fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<UnitId> {
+/// The best enemy for a unit, if any, with its distance (`distance(u, target)` to the bit).
+fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)> {
     let b = v.battle;
     let side = b.units[usize::from(u)].side;
     let me = b.shape(u);
     // The least (score, id). Start from the nearest enemy: the best target of most doctrines
-    // and a close bound for the rest. An enemy whose enclosing circle alone scores worse than
-    // the best so far cannot be it (the score is the distance plus fixed terms); the margin
-    // keeps rounding on the safe side.
-    let near = b.nearest_enemy(u);
-    let hint = near.map(|(_, e)| e);
-    // The nearest enemy comes with its exact distance (the same number `distance` gives).
-    let mut best: Option<(f64, UnitId)> = near.map(|(dist, e)| {
-        debug_assert_eq!(dist.to_bits(), b.distance(u, e).to_bits());
-        let (pref, broken) = score_bias(d, &b.units[usize::from(e)]);
-        (dist + pref + broken, e)
-    });
-    let least = least_bias(d);
-    b.with_spots(side.other(), |spots| {
-        for s in spots {
-            if !s.active || Some(s.id) == hint {
-                continue;
-            }
-            if let Some((bs, _)) = best {
-                let need = bs - least + me.radius + s.radius + 1e-9;
-                let c = s.centre - me.centre;
-                if need < 0.0 || c.dot(c) > need * need {
+    // and a close bound for the rest (exact: every other enemy is tested against it).
+    // When the cache would have to measure every enemy for it, the enemy with the nearest
+    // centre is a start nearly as good at a fraction of the cost.
+    let seed = if b.nearest_known_in_play(u).is_some() {
+        b.nearest_enemy(u)
+    } else {
+        b.with_spots(side.other(), |spots| {
+            let mut seed: Option<(f64, UnitId)> = None;
+            for s in spots {
+                if !s.active {
                     continue;
                 }
+                let c = s.centre - me.centre;
+                let q = c.dot(c);
+                if seed.is_none_or(|(sq, _)| q < sq) {
+                    seed = Some((q, s.id));
+                }
+            }
+            seed.map(|(_, e)| (me.dist(&b.shape(e)), e))
+        })
+    };
+    let Some((near, hint)) = seed else {
+        // No active enemy (the scan makes sure of it).
+        return best_target_scan(v, d, &me, side.other());
+    };
+    // The start comes with its exact distance (the same number `distance` gives).
+    debug_assert_eq!(near.to_bits(), b.distance(u, hint).to_bits());
+    let (pref, broken) = score_bias(d, &b.units[usize::from(hint)]);
+    let least = least_bias(d);
+    let (_, t, dist) = b.with_spots(side.other(), |spots| {
+        let mut best = (near + pref + broken, hint, near);
+        // An enemy whose enclosing circle alone scores worse than the best so far cannot be it
+        // (the score is the distance plus fixed terms): its centre is farther than `reach` plus
+        // its radius. The margin keeps rounding on the safe side. Tested first, before whether
+        // the enemy is active, as it rules out nearly every one.
+        let mut reach = best.0 - least + me.radius + 1e-9;
+        for s in spots {
+            let need = reach + s.radius;
+            let c = s.centre - me.centre;
+            if need < 0.0 || c.dot(c) > need * need || !s.active || s.id == hint {
+                continue;
             }
             let (pref, broken) = score_bias(d, &b.units[usize::from(s.id)]);
             // A closer bound: no point of the enemy is nearer than its centre less its radius.
-            if best.is_some_and(|(bs, _)| {
-                me.dist_to_point(s.centre) - s.radius + pref + broken > bs + 1e-9
-            }) {
+            if me.dist_to_point(s.centre) - s.radius + pref + broken > best.0 + 1e-9 {
                 continue;
             }
             // Closer still: the widest gap between the two rectangles' shadows on their axes.
             let es = b.shape(s.id);
-            if best.is_some_and(|(bs, _)| me.gap_lower_bound(&es) + pref + broken > bs + 2e-9) {
+            if me.gap_lower_bound(&es) + pref + broken > best.0 + 2e-9 {
                 continue;
             }
-            let score = me.dist(&es) + pref + broken;
-            if best.is_none_or(|(bs, id)| score.total_cmp(&bs).then(s.id.cmp(&id)).is_lt()) {
-                best = Some((score, s.id));
+            let dist = me.dist(&es);
+            let score = dist + pref + broken;
+            if score.total_cmp(&best.0).then(s.id.cmp(&best.1)).is_lt() {
+                best = (score, s.id, dist);
+                reach = best.0 - least + me.radius + 1e-9;
             }
         }
+        best
     });
-    best.map(|(_, e)| e)
+    Some((t, dist))
+}
+
+/// `best_target` measuring every active enemy, for when none was found to start from.
+fn best_target_scan(
+    v: &View,
+    d: &DoctrineParams,
+    me: &Shape,
+    enemy: Side,
+) -> Option<(UnitId, f64)> {
+    let b = v.battle;
+    b.with_spots(enemy, |spots| {
+        let mut best: Option<(f64, UnitId, f64)> = None;
+        for s in spots.iter().filter(|s| s.active) {
+            let (pref, broken) = score_bias(d, &b.units[usize::from(s.id)]);
+            let dist = me.dist(&b.shape(s.id));
+            let score = dist + pref + broken;
+            if best.is_none_or(|(bs, id, _)| score.total_cmp(&bs).then(s.id.cmp(&id)).is_lt()) {
+                best = Some((score, s.id, dist));
+            }
+        }
+        best.map(|(_, t, dist)| (t, dist))
+    })
+}
+
+/// Whether an active enemy horse unit is nearer than `limit` to unit `u`.
+fn horse_closer_than(v: &View, u: UnitId, limit: f64) -> bool {
+    let b = v.battle;
+    let me = b.shape(u);
+    b.with_spots(b.units[usize::from(u)].side.other(), |spots| {
+        spots.iter().any(|s| {
+            // One whose enclosing circle is `limit` or more from this unit's is no nearer.
+            let reach = limit + me.radius + s.radius;
+            let c = s.centre - me.centre;
+            s.active
+                && c.dot(c) < reach * reach
+                && b.units[usize::from(s.id)].is_cavalry()
+                && b.closer_than(u, s.id, limit)
+        })
+    })
 }
 
 /// Whether a unit is held back in its command's second line or reserve.
@@ -154,26 +208,41 @@ fn in_reserve_alone(v: &View, d: &DoctrineParams, u: UnitId, units: &[UnitId]) -
     rank >= n as usize - reserve
 }
 
-/// `in_reserve` for every unit of a command (at most 64) at once: bit k for `units[k]`. The
-/// same answers, each unit ranked by its nearest enemy's distance among the active units.
+/// `in_reserve` for every active unit of a command (at most 64) at once: bit k for `units[k]`.
+/// The same answers, each unit ranked by its nearest enemy's distance among the active units
+/// (the bits of inactive units are never asked for, and their distances are not needed).
 fn reserve_mask(v: &View, d: &DoctrineParams, units: &[UnitId]) -> u64 {
     let b = v.battle;
     let (mut lost, mut start) = (0u32, 0u32);
-    let mut near = [0.0f64; 64];
-    for (k, &o) in units.iter().enumerate() {
+    let mut active = 0;
+    for &o in units {
         let ou = &b.units[usize::from(o)];
         start += u32::from(ou.start_cv);
         lost += u32::from(ou.start_cv - ou.cv.min(ou.start_cv))
             + if ou.is_active() { 0 } else { u32::from(ou.cv) };
-        near[k] = b.nearest_enemy_distance(o);
+        active += usize::from(ou.is_active());
     }
     if start > 0 && f64::from(lost) >= d.commit_reserve_when_lost * f64::from(start) {
         return 0;
     }
     let n = units.len();
     let reserve = (n as f64 * d.reserve_fraction).floor() as usize;
+    // An active unit's rank is below the number of active units: with no more of them than
+    // the first line holds, none is in reserve.
+    if active <= n - reserve {
+        return 0;
+    }
+    let mut near = [f64::INFINITY; 64];
+    for (k, &o) in units.iter().enumerate() {
+        if b.units[usize::from(o)].is_active() {
+            near[k] = b.nearest_enemy_distance(o);
+        }
+    }
     let mut mask = 0u64;
     for (k, &u) in units.iter().enumerate() {
+        if !b.units[usize::from(u)].is_active() {
+            continue;
+        }
         let rank = units
             .iter()
             .enumerate()
@@ -192,7 +261,6 @@ impl Doctrine for ParamAi {
     fn general(&mut self, v: &View, g: CommanderId) -> GeneralOrder {
         let b = v.battle;
         let c = &b.commanders[usize::from(g)];
-        let fwd = forward(v, c.side);
         let Some(cmd) = c.command else {
             // A Captain-General whose doctrine leads from the front joins the wing nearest the
             // enemy once battle is near ("Fairfax joins the right wing horse"): its commander is
@@ -243,7 +311,7 @@ impl Doctrine for ParamAi {
                 b.centroid(c.side)
             };
             return GeneralOrder {
-                to: centre - fwd * 4.0,
+                to: centre - forward(v, c.side) * 4.0,
                 attach: None,
                 join: None,
             };
@@ -274,16 +342,12 @@ impl Doctrine for ParamAi {
                     b.units[usize::from(u)].is_active() && !b.units[usize::from(u)].broken
                 })
                 .map(|&u| {
-                    (
-                        b.nearest_enemy_distance(u) - 2.0 * f64::from(b.units[usize::from(u)].cv),
-                        u,
-                    )
+                    let near = b.nearest_enemy_distance(u);
+                    (near - 2.0 * f64::from(b.units[usize::from(u)].cv), u, near)
                 })
-                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-                .map(|(_, u)| u);
-            if let Some(u) = lead
-                && (b.nearest_enemy_distance(u) <= d.general_leads_within
-                    || c.attached_unit == Some(u))
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            if let Some((_, u, near)) = lead
+                && (near <= d.general_leads_within || c.attached_unit == Some(u))
             {
                 return GeneralOrder {
                     to: b.units[usize::from(u)].pos,
@@ -293,7 +357,7 @@ impl Doctrine for ParamAi {
             }
         }
         GeneralOrder {
-            to: centre - fwd * 2.0,
+            to: centre - forward(v, c.side) * 2.0,
             attach: None,
             join: None,
         }
@@ -321,8 +385,10 @@ impl Doctrine for ParamAi {
                 }
             }
         }
+        // Only commands that exist have a need.
+        let n = v.battle.commands.len().min(64);
         for _ in 0..lps {
-            let best = (0..64)
+            let best = (0..n)
                 .filter(|&i| reach[i] && need[i] > 0)
                 .max_by_key(|&i| (need[i] * 8 / (u32::from(out[i]) + 1), std::cmp::Reverse(i)));
             match best {
@@ -360,7 +426,6 @@ impl Doctrine for ParamAi {
         let b = v.battle;
         let unit = &b.units[usize::from(u)];
         let d = doctrine_of(v, u);
-        let fwd = forward(v, unit.side);
         if unit.kind.is_gun() {
             return if unit.formation == Formation::Limbered {
                 Order::Unlimber
@@ -373,40 +438,43 @@ impl Doctrine for ParamAi {
         }
         if unit.cv <= d.pull_back_cv && b.nearest_enemy_distance(u) < 10.0 {
             return Order::FallBack {
-                to: unit.pos - fwd * 10.0,
+                to: unit.pos - forward(v, unit.side) * 10.0,
             };
         }
-        let Some(t) = best_target(v, d, u) else {
-            return Order::Hold;
-        };
-        let target = &b.units[usize::from(t)];
-        let dist = b.distance(u, t);
+        // With no enemy on the table every unit holds. The best target is sought only where it
+        // can change the order: not for hedgehogs or the reserve.
+        let any_enemy = || b.with_spots(unit.side.other(), |s| s.iter().any(|s| s.active));
         // Foot in hedgehog goes back to line when no horse threatens.
         if unit.formation == Formation::Hedgehog {
-            let horse_near = b.units.iter().any(|e| {
-                e.side != unit.side
-                    && e.is_active()
-                    && e.is_cavalry()
-                    && b.closer_than(u, e.id, 12.0)
-            });
-            return if horse_near {
-                Order::Hold
-            } else {
+            return if !horse_closer_than(v, u, 12.0) && any_enemy() {
                 Order::Form(Formation::Line)
+            } else {
+                Order::Hold
             };
         }
-        if b.turn < d.advance_from_turn
-            && !(d.hold_ground_within > 0.0 && dist <= d.hold_ground_within)
-        {
-            return Order::Hold;
-        }
-        if d.hold_ground_within > 0.0
-            && dist > d.hold_ground_within
-            && b.turn < d.advance_from_turn.max(1)
-        {
+        // Before the advance, units hold; a doctrine that holds its ground engages enemies that
+        // come within reach (then the target's distance decides).
+        let mut found = None;
+        if d.hold_ground_within > 0.0 && b.turn < d.advance_from_turn.max(1) {
+            // The target is no nearer than the nearest enemy: with none within reach, hold.
+            if !b.enemy_within(u, d.hold_ground_within) {
+                return Order::Hold;
+            }
+            let Some((t, dist)) = best_target(v, d, u) else {
+                return Order::Hold;
+            };
+            // (Before the advance, a target at no measurable distance holds as well.)
+            if dist > d.hold_ground_within || (b.turn < d.advance_from_turn && dist.is_nan()) {
+                return Order::Hold;
+            }
+            found = Some((t, dist));
+        } else if b.turn < d.advance_from_turn {
             return Order::Hold;
         }
         if in_reserve(v, d, u) {
+            if found.is_none() && !any_enemy() {
+                return Order::Hold;
+            }
             // Follow the first line at the doctrine's distance.
             let first = b.commands[usize::from(unit.command)]
                 .units
@@ -416,7 +484,8 @@ impl Doctrine for ParamAi {
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             return match first {
                 Some((gap, o)) if gap > d.second_line_distance + 1.5 => {
-                    let to = b.units[usize::from(o)].pos - fwd * d.second_line_distance;
+                    let to = b.units[usize::from(o)].pos
+                        - forward(v, unit.side) * d.second_line_distance;
                     Order::Advance {
                         to: Vec2::new(to.x, to.y),
                     }
@@ -424,6 +493,10 @@ impl Doctrine for ParamAi {
                 _ => Order::Hold,
             };
         }
+        let Some((t, dist)) = found.or_else(|| best_target(v, d, u)) else {
+            return Order::Hold;
+        };
+        let target = &b.units[usize::from(t)];
         // Skirmishers and dragoons fight on foot at musket range.
         if unit.kind == UnitKind::Dragoons && unit.formation != Formation::Dismounted && dist < 8.0
         {
@@ -438,12 +511,15 @@ impl Doctrine for ParamAi {
             };
         }
         // Charge: not foot against horse, strong enough, within reach this turn.
-        let reach = movement::move_allowance(&v.setup.rules, unit, false);
         let ratio = f64::from(unit.cv) / f64::from(target.cv.max(1));
         let may_charge = !(unit.kind.is_foot() && target.is_cavalry())
             && unit.cv >= d.charge_min_cv
             && (!d.attack_only_broken || target.broken || target.cv <= 2);
-        if may_charge && dist <= reach && ratio >= d.charge_ratio && !unit.disordered {
+        if may_charge
+            && dist <= movement::move_allowance(&v.setup.rules, unit, false)
+            && ratio >= d.charge_ratio
+            && !unit.disordered
+        {
             return Order::Charge { target: t };
         }
         if d.aggression < 0.5 && dist < 12.0 && b.turn < d.advance_from_turn + 2 {
@@ -451,6 +527,9 @@ impl Doctrine for ParamAi {
         }
         // Foot halts at volley range; others close.
         if unit.kind.is_foot() && dist <= v.setup.rules.fire.ranges.infantry.short + 0.5 {
+            // It stands to fire: its nearest enemy, asked for again and again from here (and
+            // not always worked out by best_target), is kept known.
+            let _ = b.nearest_enemy_distance(u);
             return Order::Hold;
         }
         Order::Advance { to: target.pos }
@@ -463,26 +542,28 @@ impl Doctrine for ParamAi {
         // Keep the last shot for a charge when enemy horse is close.
         let shots_left = crate::rules::ironsides::fire::shots_per_turn(&v.setup.rules, unit)
             .saturating_sub(unit.shots_fired);
-        let horse_close = || {
-            b.units.iter().any(|e| {
-                e.side != unit.side
-                    && e.is_active()
-                    && e.is_cavalry()
-                    && b.closer_than(u, e.id, 14.0)
-            })
-        };
-        if shots_left <= 1 && horse_close() {
+        if shots_left <= 1 && horse_closer_than(v, u, 14.0) {
             return None;
         }
-        // The least (score, id), each score worked out once (a lone candidate needs none).
+        // The least (score, id), each score worked out once (a lone candidate needs none); a
+        // candidate whose lower bound scores worse than the best so far is not measured.
         if let [only] = candidates {
             return Some(*only);
         }
-        candidates
-            .iter()
-            .map(|&c| (target_score(v, d, u, c), c))
-            .min_by(|a, c| a.0.total_cmp(&c.0).then(a.1.cmp(&c.1)))
-            .map(|(_, c)| c)
+        let me = b.shape(u);
+        let mut best: Option<(f64, UnitId)> = None;
+        for &c in candidates {
+            let (pref, broken) = score_bias(d, &b.units[usize::from(c)]);
+            let es = b.shape(c);
+            if best.is_some_and(|(bs, _)| me.gap_lower_bound(&es) + pref + broken > bs + 2e-9) {
+                continue;
+            }
+            let score = me.dist(&es) + pref + broken;
+            if best.is_none_or(|(bs, id)| score.total_cmp(&bs).then(c.cmp(&id)).is_lt()) {
+                best = Some((score, c));
+            }
+        }
+        best.map(|(_, c)| c)
     }
 
     fn reaction_rerolls(&mut self, v: &View, u: UnitId, available: u8) -> u8 {
