@@ -679,8 +679,18 @@ impl Battle {
         {
             (best, arg) = (me.dist(&self.shape(hint)), hint);
         }
+        // `could_be_closer` with its first sum kept from one enemy to the next, and the test of
+        // the circles first: it rules out nearly every enemy.
+        let mut reach = best + me.radius;
         for s in &self.cache.spots[enemy.index()] {
-            if !s.active || s.id == hint || !could_be_closer(&me, s, best) {
+            let need = reach + s.radius;
+            let c = s.centre - me.centre;
+            // (Nothing here is NaN: centres are finite and `best` at worst infinite.)
+            if c.dot(c) >= need * need
+                || !s.active
+                || s.id == hint
+                || me.dist_to_point(s.centre) - s.radius >= best
+            {
                 continue;
             }
             let Some(d) = self.dist_if_closer(&me, s.id, best) else {
@@ -688,6 +698,7 @@ impl Battle {
             };
             if d < best {
                 (best, arg) = (d, s.id);
+                reach = best + me.radius;
             }
         }
         (best, arg)
