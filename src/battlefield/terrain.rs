@@ -56,9 +56,8 @@ impl Area {
         let mut n = 0;
         ts[n] = 0.0;
         n += 1;
-        let m = self.points.len();
-        for i in 0..m {
-            let (c, d) = (self.points[i], self.points[(i + 1) % m]);
+        for (i, &c) in self.points.iter().enumerate() {
+            let d = self.points.get(i + 1).copied().unwrap_or(self.points[0]);
             let r = b - a;
             let s = d - c;
             let denom = r.cross(s);

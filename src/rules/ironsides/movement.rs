@@ -128,9 +128,9 @@ pub fn walk<D: DiceSource>(
         }
         slow[n_slow] = (i, f);
         n_slow += 1;
-        let m = area.points.len();
-        for k in 0..m {
-            let (c, d) = (area.points[k], area.points[(k + 1) % m]);
+        // Each edge, the last back to the first (no division in the loop).
+        for (k, &c) in area.points.iter().enumerate() {
+            let d = area.points.get(k + 1).copied().unwrap_or(area.points[0]);
             let s = d - c;
             let denom = r.cross(s);
             if denom.abs() < 1e-12 {
