@@ -30,6 +30,10 @@ impl Battle {
         let rules = &*setup.rules;
         self.hit_this_phase.clear();
         let mut candidates = std::mem::take(&mut self.scratch);
+        // Nothing moves while the side fires (units may only leave the table): the targets are
+        // indexed once.
+        let mut near = std::mem::take(&mut self.near);
+        near.build(self, firing.other());
         for i in 0..self.units.len() {
             let u = &self.units[i];
             // Horse fire pistols only in the charge; pinned units are fighting, not shooting.
@@ -52,22 +56,27 @@ impl Battle {
             };
             let id = i as UnitId;
             candidates.clear();
-            // Its nearest enemy, when known without measuring, may show none is in range.
-            if self.nearest_known_in_play(id).is_some_and(|d| d > reach) {
-                continue;
-            }
             let me = self.shape(id);
-            self.for_near(&me, firing.other(), reach, |e| {
-                if !self.units[usize::from(e)].pinned
-                    && me.within(&self.shape(e), reach)
-                    && self.in_front_arc(id, e)
+            near.any_near(&me, reach, |s| {
+                let e = &self.units[usize::from(s.id)];
+                if e.is_active()
+                    && !e.pinned
+                    && me.within(&self.shape(s.id), reach)
+                    && self.in_front_arc(id, s.id)
                 {
-                    candidates.push(e);
+                    candidates.push(s.id);
                 }
+                false
             });
+            // (Cheaper than asking the nearest-enemy cache first, which the window scan replaced.)
+            debug_assert!(
+                candidates.is_empty() || self.nearest_known_in_play(id).is_none_or(|d| d <= reach)
+            );
             if candidates.is_empty() {
                 continue;
             }
+            // In id order, as a scan of the side would find them.
+            candidates.sort_unstable();
             let Some(target) = ai.fire_target(
                 &View {
                     battle: self,
@@ -83,6 +92,7 @@ impl Battle {
             }
             self.shoot(setup, id, target, false, None, dice, obs);
         }
+        self.near = near;
         self.scratch = candidates;
         // Reactions, in the order the units were hit.
         let mut k = 0;

@@ -10,6 +10,7 @@ pub mod command;
 mod fire_phase;
 mod maneuver;
 mod routs;
+mod sweep;
 
 use crate::army::{Command, CommandId, Commander, CommanderId, Side, Unit, UnitId, UnitStatus};
 use crate::battlefield::Vec2;
@@ -85,6 +86,8 @@ pub struct Battle {
     dice: StreamDice,
     /// What the engine remembers about where units stand (see `cache`).
     pub(crate) cache: cache::Caches,
+    /// One side's active units by x, for a phase's questions about who is near (reused buffer).
+    pub(crate) near: sweep::XIndex,
 }
 
 /// What a doctrine may read: the battle as it stands and the set-up. Never the dice.
@@ -113,6 +116,7 @@ impl Battle {
             dice_rolled_start: 0,
             dice: StreamDice::default(),
             cache: cache::Caches::new(setup.units.len()),
+            near: sweep::XIndex::default(),
         }
     }
 
@@ -318,6 +322,9 @@ impl Battle {
     /// retreats are used up.
     fn end_of_half<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
         let side = self.moving;
+        // Nothing moves here: the enemies are indexed once (the same answer as `enemy_within`).
+        let mut near = std::mem::take(&mut self.near);
+        near.build(self, side.other());
         for i in 0..self.units.len() {
             if self.units[i].side != side || !self.units[i].is_active() {
                 continue;
@@ -326,7 +333,8 @@ impl Battle {
                 self.units[i].turns_out_of_contact = 0;
                 continue;
             }
-            let in_contact = self.enemy_within(i as UnitId, 1.0);
+            let me = self.shape(i as UnitId);
+            let in_contact = near.any_near(&me, 1.0, |s| me.within(&self.shape(s.id), 1.0));
             let u = &mut self.units[i];
             if !in_contact {
                 u.turns_out_of_contact = u.turns_out_of_contact.saturating_add(1);
@@ -336,6 +344,7 @@ impl Battle {
                 }
             }
         }
+        self.near = near;
         let _ = setup;
     }
 
