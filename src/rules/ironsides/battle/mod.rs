@@ -473,7 +473,7 @@ impl Battle {
     pub fn attached_general(&self, id: UnitId) -> Option<CommanderId> {
         self.commanders
             .iter()
-            .find(|c| c.available() && c.attached_unit == Some(id))
+            .find(|c| c.attached_unit == Some(id) && c.available())
             .map(|c| c.id)
     }
 
@@ -494,11 +494,19 @@ impl Battle {
     /// The re-rolls available for a test of this unit: its acting commander's, if in radius.
     pub fn rerolls_for(&self, setup: &BattleSetup, id: UnitId) -> (Option<CommanderId>, u8) {
         let u = &self.units[usize::from(id)];
+        // `in_radius` for the acting commander found once.
         match self.acting_commander(setup, u.command) {
-            Some(c) if self.in_radius(setup, id) => {
-                (Some(c), self.commanders[usize::from(c)].rerolls_left)
+            Some(c) => {
+                let g = &self.commanders[usize::from(c)];
+                if g.attached_unit == Some(id)
+                    || self.shape(id).dist_to_point(g.pos) <= g.rating.radius
+                {
+                    (Some(c), g.rerolls_left)
+                } else {
+                    (None, 0)
+                }
             }
-            _ => (None, 0),
+            None => (None, 0),
         }
     }
 

@@ -292,25 +292,33 @@ impl Battle {
         .shape();
         let mut run = distance;
         let mut met = None;
-        for e in self
-            .units
-            .iter()
-            .filter(|e| e.side != side && e.is_active())
-        {
-            if run < 0.0 {
-                break;
-            }
-            let er = self.shape(e.id);
-            let last = (run / 0.5).floor() as u64;
-            let fast = march_first_within(&me, dir, &er, 0.01, 0.5, 0, last, f64::INFINITY, 0.0);
-            if let Some(k) = fast {
-                let t = 0.5 * k as f64;
-                if t < run || met.is_none() {
-                    run = t;
-                    met = Some(e.id);
+        self.with_spots(side.other(), |spots| {
+            for s in spots.iter().filter(|s| s.active) {
+                if run < 0.0 {
+                    break;
+                }
+                // The whole path lies in the circle about its middle of radius `run / 2`: an
+                // enemy whose own circle is farther than the limit from that one is met nowhere
+                // on it (margins far above rounding), so the march need not look.
+                let half = run * 0.5;
+                let d = s.centre - (me.centre + dir * half);
+                let reach = (half + me.radius + s.radius + 0.01) * (1.0 + 1e-9) + 1e-6;
+                if d.dot(d) > reach * reach {
+                    continue;
+                }
+                let er = self.shape(s.id);
+                let last = (run / 0.5).floor() as u64;
+                let fast =
+                    march_first_within(&me, dir, &er, 0.01, 0.5, 0, last, f64::INFINITY, 0.0);
+                if let Some(k) = fast {
+                    let t = 0.5 * k as f64;
+                    if t < run || met.is_none() {
+                        run = t;
+                        met = Some(s.id);
+                    }
                 }
             }
-        }
+        });
         let u = &mut self.units[usize::from(id)];
         u.pos = from + dir * run;
         u.facing = dir.facing();
