@@ -32,8 +32,9 @@ impl Battle {
         let mut candidates = std::mem::take(&mut self.scratch);
         // Nothing moves while the side fires (units may only leave the table): the targets are
         // indexed once.
-        let mut near = std::mem::take(&mut self.near);
-        near.build(self, firing.other());
+        let mut near = std::mem::take(&mut self.near[firing.other().index()]);
+        let mut built = false;
+        let mut ranges = [0.0f64; 64];
         for i in 0..self.units.len() {
             let u = &self.units[i];
             // Horse fire pistols only in the charge; pinned units are fighting, not shooting.
@@ -56,15 +57,24 @@ impl Battle {
             };
             let id = i as UnitId;
             candidates.clear();
+            if !built {
+                near.build(self, firing.other());
+                built = true;
+            }
             let me = self.shape(id);
+            // `within` after the circles passed: the distance, kept for the shot.
+            let mut n = 0;
             near.any_near(&me, reach, |s| {
                 let e = &self.units[usize::from(s.id)];
-                if e.is_active()
-                    && !e.pinned
-                    && me.within(&self.shape(s.id), reach)
-                    && self.in_front_arc(id, s.id)
-                {
-                    candidates.push(s.id);
+                if e.is_active() && !e.pinned {
+                    let d = me.dist(&self.shape(s.id));
+                    if d <= reach && self.in_front_arc(id, s.id) {
+                        candidates.push(s.id);
+                        if let Some(r) = ranges.get_mut(n) {
+                            *r = d;
+                        }
+                        n += 1;
+                    }
                 }
                 false
             });
@@ -75,8 +85,19 @@ impl Battle {
             if candidates.is_empty() {
                 continue;
             }
-            // In id order, as a scan of the side would find them.
-            candidates.sort_unstable();
+            // In id order, as a scan of the side would find them (their ranges alongside).
+            if n <= ranges.len() {
+                for a in 1..n {
+                    let mut j = a;
+                    while j > 0 && candidates[j - 1] > candidates[j] {
+                        candidates.swap(j - 1, j);
+                        ranges.swap(j - 1, j);
+                        j -= 1;
+                    }
+                }
+            } else {
+                candidates.sort_unstable();
+            }
             let Some(target) = ai.fire_target(
                 &View {
                     battle: self,
@@ -87,12 +108,19 @@ impl Battle {
             ) else {
                 continue;
             };
-            if !candidates.contains(&target) {
+            let Some(k) = candidates.iter().position(|&c| c == target) else {
                 continue; // not a legal target: the shot is not taken
-            }
-            self.shoot(setup, id, target, false, None, dice, obs);
+            };
+            // The range as `shoot` would measure it (the same two shapes, in the same order).
+            let range = if k < ranges.len() && n <= ranges.len() {
+                ranges[k]
+            } else {
+                self.distance(id, target)
+            };
+            debug_assert_eq!(range.to_bits(), self.distance(id, target).to_bits());
+            self.shoot_at(setup, id, target, range, false, None, dice, obs);
         }
-        self.near = near;
+        self.near[firing.other().index()] = near;
         self.scratch = candidates;
         // Reactions, in the order the units were hit.
         let mut k = 0;
@@ -125,8 +153,24 @@ impl Battle {
         dice: &mut D,
         obs: &mut O,
     ) -> bool {
-        let rules = &*setup.rules;
         let range = self.distance(firer, target);
+        self.shoot_at(setup, firer, target, range, free, modifier, dice, obs)
+    }
+
+    /// `shoot` with the range already measured (`self.distance(firer, target)`).
+    #[allow(clippy::too_many_arguments)]
+    fn shoot_at<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        firer: UnitId,
+        target: UnitId,
+        range: f64,
+        free: bool,
+        modifier: Option<i8>,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> bool {
+        let rules = &*setup.rules;
         let Some(m) = modifier
             .or_else(|| fire::fire_modifier(rules, &self.units[usize::from(firer)], range, false))
         else {

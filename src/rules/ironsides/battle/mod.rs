@@ -86,8 +86,8 @@ pub struct Battle {
     dice: StreamDice,
     /// What the engine remembers about where units stand (see `cache`).
     pub(crate) cache: cache::Caches,
-    /// One side's active units by x, for a phase's questions about who is near (reused buffer).
-    pub(crate) near: sweep::XIndex,
+    /// Each side's units by x, for a phase's questions about who is near (reused buffers).
+    pub(crate) near: [sweep::XIndex; 2],
 }
 
 /// What a doctrine may read: the battle as it stands and the set-up. Never the dice.
@@ -116,7 +116,7 @@ impl Battle {
             dice_rolled_start: 0,
             dice: StreamDice::default(),
             cache: cache::Caches::new(setup.units.len()),
-            near: sweep::XIndex::default(),
+            near: Default::default(),
         }
     }
 
@@ -323,7 +323,7 @@ impl Battle {
     fn end_of_half<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
         let side = self.moving;
         // Nothing moves here: the enemies are indexed once (the same answer as `enemy_within`).
-        let mut near = std::mem::take(&mut self.near);
+        let mut near = std::mem::take(&mut self.near[side.other().index()]);
         near.build(self, side.other());
         for i in 0..self.units.len() {
             if self.units[i].side != side || !self.units[i].is_active() {
@@ -344,7 +344,7 @@ impl Battle {
                 }
             }
         }
-        self.near = near;
+        self.near[side.other().index()] = near;
         let _ = setup;
     }
 

@@ -12,46 +12,52 @@ use crate::battlefield::geometry::Shape;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct XIndex {
     spots: Vec<Spot>,
+    /// Where each of `spots` is in the side's table.
+    places: Vec<usize>,
     /// The largest enclosing radius among the active ones.
     max_radius: f64,
     /// Whether the spots are in order of x (not when a centre is NaN): else every one is looked at.
     sorted: bool,
-    /// Each side's units (places in its table of spots) in the order of x last found: units
-    /// move little between phases, so sorting from there takes few steps.
-    order: [Vec<usize>; 2],
 }
 
 impl XIndex {
-    /// Fills the index with the units of `side` as they stand now.
+    /// Fills the index with the units of `side` as they stand now. The order of x found last
+    /// time is the start: units move little between phases, so sorting takes few steps.
     pub(crate) fn build(&mut self, b: &Battle, side: Side) {
-        let order = &mut self.order[side.index()];
-        let spots = &mut self.spots;
-        spots.clear();
-        let mut r = 0.0f64;
+        let (spots, places) = (&mut self.spots, &mut self.places);
+        let (mut r, mut nan) = (0.0f64, false);
         b.with_spots(side, |all| {
-            if order.len() != all.len() {
-                order.clear();
-                order.extend(0..all.len());
+            if places.len() != all.len() {
+                places.clear();
+                places.extend(0..all.len());
+                spots.clear();
+                spots.extend_from_slice(all);
             }
-            spots.extend(order.iter().map(|&k| all[k]));
-            for s in all.iter().filter(|s| s.active) {
-                r = r.max(s.radius);
+            for (s, &k) in spots.iter_mut().zip(places.iter()) {
+                *s = all[k];
+                if s.active {
+                    r = r.max(s.radius);
+                }
+                nan |= s.centre.x.is_nan();
             }
         });
         self.max_radius = r;
-        self.sorted = !spots.iter().any(|s| s.centre.x.is_nan());
+        self.sorted = !nan;
         if self.sorted {
             // Insertion sort: nearly in order already. The places go along with the spots.
             for i in 1..spots.len() {
-                let (s, k) = (spots[i], order[i]);
+                if spots[i - 1].centre.x <= spots[i].centre.x {
+                    continue;
+                }
+                let (s, k) = (spots[i], places[i]);
                 let mut j = i;
                 while j > 0 && spots[j - 1].centre.x > s.centre.x {
                     spots[j] = spots[j - 1];
-                    order[j] = order[j - 1];
+                    places[j] = places[j - 1];
                     j -= 1;
                 }
                 spots[j] = s;
-                order[j] = k;
+                places[j] = k;
             }
         }
     }
