@@ -1,8 +1,9 @@
 //! Steps 8-11: a side fires, then the side fired upon tests reaction for every unit that lost
 //! CV; and the reaction test itself, with attached generals and re-rolls, used everywhere.
 
-use super::{Battle, View, emit};
+use super::{Battle, FRONT_ARC, View, emit};
 use crate::army::UnitId;
+use crate::battlefield::geometry::within_arc;
 use crate::dice::DiceSource;
 use crate::doctrine::Doctrine;
 use crate::events::{Event, LossCause, Observer, ReactionCause, ReactionResult};
@@ -62,13 +63,20 @@ impl Battle {
                 built = true;
             }
             let me = self.shape(id);
-            // `within` after the circles passed: the distance, kept for the shot.
+            let facing = u.facing;
+            // `within` after the circles passed: the distance, kept for the shot; then
+            // `in_front_arc` with the shapes and the distance at hand.
             let mut n = 0;
             near.any_near(&me, reach, |s| {
                 let e = &self.units[usize::from(s.id)];
                 if e.is_active() && !e.pinned {
-                    let d = me.dist(&self.shape(s.id));
-                    if d <= reach && self.in_front_arc(id, s.id) {
+                    let t = self.shape(s.id);
+                    let d = me.dist(&t);
+                    if d <= reach
+                        && (within_arc(me.fwd, facing, t.centre - me.centre, FRONT_ARC)
+                            || (me.dist_lower_bound(&t) < 0.5 && d < 0.5))
+                    {
+                        debug_assert!(self.in_front_arc(id, s.id));
                         candidates.push(s.id);
                         if let Some(r) = ranges.get_mut(n) {
                             *r = d;
