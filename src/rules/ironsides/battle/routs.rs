@@ -252,18 +252,30 @@ impl Battle {
         // circles are already farther than the best found.
         let me = self.shape(id);
         let mut nearest: Option<(f64, UnitId)> = None;
-        for e in self.units.iter().filter(|e| {
-            e.side != side && e.is_active() && within_arc(me.fwd, u.facing, e.pos - u.pos, arc)
-        }) {
-            let es = self.shape(e.id);
-            if nearest.is_some_and(|(best, _)| me.dist_lower_bound(&es) > best) {
-                continue;
+        self.with_spots(side.other(), |spots| {
+            for s in spots.iter().filter(|s| s.active) {
+                // Circles surely farther apart than the best found: skipped below anyway (the
+                // bound is past the best), so the arc need not be tried.
+                if let Some((best, _)) = nearest {
+                    let reach = (best + me.radius + s.radius) * (1.0 + 1e-9) + 1e-9;
+                    let d = s.centre - me.centre;
+                    if d.dot(d) > reach * reach {
+                        continue;
+                    }
+                }
+                if !within_arc(me.fwd, u.facing, s.centre - u.pos, arc) {
+                    continue;
+                }
+                let es = self.shape(s.id);
+                if nearest.is_some_and(|(best, _)| me.dist_lower_bound(&es) > best) {
+                    continue;
+                }
+                let d = me.dist(&es);
+                if nearest.is_none_or(|(best, b)| d.total_cmp(&best).then(s.id.cmp(&b)).is_lt()) {
+                    nearest = Some((d, s.id));
+                }
             }
-            let d = me.dist(&es);
-            if nearest.is_none_or(|(best, b)| d.total_cmp(&best).then(e.id.cmp(&b)).is_lt()) {
-                nearest = Some((d, e.id));
-            }
-        }
+        });
         let nearest = nearest.map(|(_, e)| e);
         let camp = setup.ground.camps.iter().position(|c| c.side != side);
         let target_pos = match (quarry.or(nearest), camp) {
