@@ -71,11 +71,14 @@ impl Battle {
                 let e = &self.units[usize::from(s.id)];
                 if e.is_active() && !e.pinned {
                     let t = self.shape(s.id);
+                    // Outside the arc and surely not touching: no target, and no need to measure.
+                    let in_arc = within_arc(me.fwd, facing, t.centre - me.centre, FRONT_ARC);
+                    let may_touch = me.dist_lower_bound(&t) < 0.5;
+                    if !in_arc && !may_touch {
+                        return false;
+                    }
                     let d = me.dist(&t);
-                    if d <= reach
-                        && (within_arc(me.fwd, facing, t.centre - me.centre, FRONT_ARC)
-                            || (me.dist_lower_bound(&t) < 0.5 && d < 0.5))
-                    {
+                    if d <= reach && (in_arc || d < 0.5) {
                         debug_assert!(self.in_front_arc(id, s.id));
                         candidates.push(s.id);
                         if let Some(r) = ranges.get_mut(n) {
