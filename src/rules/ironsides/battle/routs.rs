@@ -98,14 +98,26 @@ impl Battle {
             return;
         }
         // Friends within 3" of the line of flight test reaction.
+        let test = rules.reaction.rout_path_test_distance;
+        let (mid, half) = (from + (to - from) * 0.5, from.dist(to) * 0.5);
         for i in 0..self.units.len() {
             let f = &self.units[i];
             if f.side != side || f.id == id || !f.is_active() || f.pinned {
                 continue;
             }
+            // The path lies in the circle of radius `half` about its middle, and the friend in
+            // one of radius (frontage + depth) / 2 about its centre: circles that far apart fail
+            // `near_path`'s own first test (margins far above rounding).
+            let rb = (f.frontage + f.depth) * 0.5 * (1.0 + 1e-9) + 1e-9;
+            let reach = (half + rb + test) * (1.0 + 1e-9) + 1e-6;
+            let d = f.pos - mid;
+            if d.dot(d) > reach * reach {
+                debug_assert!(!near_path(&self.shape(f.id), from, to, test));
+                continue;
+            }
             let fid = f.id;
             let r = self.shape(fid);
-            if near_path(&r, from, to, rules.reaction.rout_path_test_distance) {
+            if near_path(&r, from, to, test) {
                 let result = self.react(setup, fid, ReactionCause::RoutPassed, dice, ai, obs);
                 match result {
                     crate::events::ReactionResult::Rout => {
