@@ -88,6 +88,9 @@ pub struct Battle {
     pub(crate) cache: cache::Caches,
     /// Each side's units by x, for a phase's questions about who is near (reused buffers).
     pub(crate) near: [sweep::XIndex; 2],
+    /// The least and greatest y of each area of the ground, in play (no point outside that
+    /// band is in the area).
+    pub(crate) area_y: Vec<(f64, f64)>,
 }
 
 /// What a doctrine may read: the battle as it stands and the set-up. Never the dice.
@@ -117,6 +120,7 @@ impl Battle {
             dice: StreamDice::default(),
             cache: cache::Caches::new(setup.units.len()),
             near: Default::default(),
+            area_y: Vec::with_capacity(setup.ground.areas.len()),
         }
     }
 
@@ -209,6 +213,7 @@ impl Battle {
         self.dice_rolled_start = dice.rolled();
         // Answers about where units stand may be kept from here to the end (see `cache`).
         self.begin_caching(&setup.rules);
+        self.measure_areas(setup);
         while self.outcome.is_none() {
             self.turn += 1;
             self.turn_steps(setup, dice, ai, obs);
@@ -233,8 +238,24 @@ impl Battle {
         obs: &mut O,
     ) {
         self.begin_caching(&setup.rules);
+        self.measure_areas(setup);
         self.turn_steps(setup, dice, ai, obs);
         self.end_caching();
+    }
+
+    /// Each area's band of y (see `area_y`).
+    fn measure_areas(&mut self, setup: &BattleSetup) {
+        self.area_y.clear();
+        self.area_y.extend(setup.ground.areas.iter().map(|a| {
+            if a.points.iter().any(|p| p.y.is_nan()) {
+                return (f64::NEG_INFINITY, f64::INFINITY);
+            }
+            a.points
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                    (lo.min(p.y), hi.max(p.y))
+                })
+        }));
     }
 
     fn turn_steps<D: DiceSource, A: Doctrine, O: Observer>(
