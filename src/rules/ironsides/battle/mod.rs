@@ -504,12 +504,32 @@ impl Battle {
         match self.acting_commander(setup, u.command) {
             Some(c) => {
                 let g = &self.commanders[usize::from(c)];
-                g.attached_unit == Some(id)
-                    || self.shape(id).dist_to_point(g.pos) <= g.rating.radius
+                g.attached_unit == Some(id) || self.reaches(id, g.pos, g.rating.radius)
             }
             // Independent units have no commander to be out of radius of.
             None => self.commands[usize::from(u.command)].commander.is_none(),
         }
+    }
+
+    /// `self.shape(id).dist_to_point(p) <= radius`, found from the centre alone when that
+    /// settles it (margins far above rounding): no point of the unit is farther from `p` than
+    /// its centre is, and none nearer than the centre less half its frontage and depth.
+    #[inline]
+    fn reaches(&self, id: UnitId, p: Vec2, radius: f64) -> bool {
+        let u = &self.units[usize::from(id)];
+        let d = p - u.pos;
+        let d2 = d.dot(d);
+        let near = radius * (1.0 - 1e-9) - 1e-9;
+        if near >= 0.0 && d2 <= near * near {
+            debug_assert!(self.shape(id).dist_to_point(p) <= radius);
+            return true;
+        }
+        let far = (radius + (u.frontage + u.depth) * 0.5) * (1.0 + 1e-9) + 1e-9;
+        if d2 > far * far {
+            debug_assert!(self.shape(id).dist_to_point(p) > radius);
+            return false;
+        }
+        self.shape(id).dist_to_point(p) <= radius
     }
 
     /// The re-rolls available for a test of this unit: its acting commander's, if in radius.
@@ -519,9 +539,7 @@ impl Battle {
         match self.acting_commander(setup, u.command) {
             Some(c) => {
                 let g = &self.commanders[usize::from(c)];
-                if g.attached_unit == Some(id)
-                    || self.shape(id).dist_to_point(g.pos) <= g.rating.radius
-                {
+                if g.attached_unit == Some(id) || self.reaches(id, g.pos, g.rating.radius) {
                     (Some(c), g.rerolls_left)
                 } else {
                     (None, 0)
