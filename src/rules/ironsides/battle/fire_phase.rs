@@ -36,7 +36,8 @@ impl Battle {
         let mut near = std::mem::take(&mut self.near[firing.other().index()]);
         let mut built = false;
         let mut ranges = [0.0f64; 64];
-        for i in 0..self.units.len() {
+        for k in 0..self.side_ids[firing.index()].len() {
+            let i = usize::from(self.side_ids[firing.index()][k]);
             let u = &self.units[i];
             // Horse fire pistols only in the charge; pinned units are fighting, not shooting.
             if u.side != firing

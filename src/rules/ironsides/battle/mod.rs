@@ -88,6 +88,8 @@ pub struct Battle {
     pub(crate) cache: cache::Caches,
     /// Each side's units by x, for a phase's questions about who is near (reused buffers).
     pub(crate) near: [sweep::XIndex; 2],
+    /// Each side's units in order of id, in play (a unit never changes side).
+    pub(crate) side_ids: [Vec<UnitId>; 2],
     /// The least and greatest y of each area of the ground, in play (no point outside that
     /// band is in the area).
     pub(crate) area_y: Vec<(f64, f64)>,
@@ -121,6 +123,10 @@ impl Battle {
             cache: cache::Caches::new(setup.units.len()),
             near: Default::default(),
             area_y: Vec::with_capacity(setup.ground.areas.len()),
+            side_ids: [
+                Vec::with_capacity(setup.units.len()),
+                Vec::with_capacity(setup.units.len()),
+            ],
         }
     }
 
@@ -243,8 +249,22 @@ impl Battle {
         self.end_caching();
     }
 
-    /// Each area's band of y (see `area_y`).
+    /// Each side's units (`side_ids`), when play begins or when they do not add up.
+    pub(crate) fn index_sides(&mut self) {
+        for (k, ids) in self.side_ids.iter_mut().enumerate() {
+            ids.clear();
+            ids.extend(
+                self.units
+                    .iter()
+                    .filter(|u| u.side.index() == k)
+                    .map(|u| u.id),
+            );
+        }
+    }
+
+    /// Each area's band of y (see `area_y`) and each side's units (`side_ids`).
     fn measure_areas(&mut self, setup: &BattleSetup) {
+        self.index_sides();
         self.area_y.clear();
         self.area_y.extend(setup.ground.areas.iter().map(|a| {
             if a.points.iter().any(|p| p.y.is_nan()) {
@@ -346,7 +366,8 @@ impl Battle {
         // Nothing moves here: the enemies are indexed once (the same answer as `enemy_within`).
         let mut near = std::mem::take(&mut self.near[side.other().index()]);
         near.build(self, side.other());
-        for i in 0..self.units.len() {
+        for k in 0..self.side_ids[side.index()].len() {
+            let i = usize::from(self.side_ids[side.index()][k]);
             if self.units[i].side != side || !self.units[i].is_active() {
                 continue;
             }
