@@ -284,20 +284,17 @@ impl Battle {
             }
             let cmd = self.units[usize::from(id)].command;
             let acting = self.acting_commander(setup, cmd);
+            let near =
+                self.nearest_enemy_distance(id) <= rules.leadership.rally_near_enemy_distance;
             let attached_here = acting.and_then(|g| self.commanders[usize::from(g)].attached_unit);
-            // The cost with the enemy near or not; whether it is near is measured only when a
-            // command that could pay the cheaper of the two must know which it pays.
-            let costs = |near: bool| match attached_here {
+            let (cost, modifier) = match attached_here {
                 Some(a) if a == id => (0, rules.rally.attached_unit_die_modifier),
                 Some(_) => (
-                    rally::rally_cost(rules, near)
-                        .wrapping_mul(rules.leadership.unattached_cost_multiplier),
+                    rally::rally_cost(rules, near) * rules.leadership.unattached_cost_multiplier,
                     rules.rally.attached_other_units_die_modifier,
                 ),
                 None => (rally::rally_cost(rules, near), 0),
             };
-            let least = costs(false).0.min(costs(true).0);
-            let mut known: Option<(u8, i8)> = None;
             let tries = ai.rally_attempts(
                 &View {
                     battle: self,
@@ -307,17 +304,8 @@ impl Battle {
             );
             for _ in 0..tries {
                 if !rally::can_rally(rules, &self.units[usize::from(id)])
-                    || self.commands[usize::from(cmd)].lps < least
+                    || self.commands[usize::from(cmd)].lps < cost
                 {
-                    break;
-                }
-                let (cost, modifier) = *known.get_or_insert_with(|| {
-                    costs(
-                        self.nearest_enemy_distance(id)
-                            <= rules.leadership.rally_near_enemy_distance,
-                    )
-                });
-                if self.commands[usize::from(cmd)].lps < cost {
                     break;
                 }
                 self.commands[usize::from(cmd)].lps -= cost;
