@@ -90,7 +90,7 @@ impl Battle {
                 }
                 false
             });
-            // (Cheaper than asking the nearest-enemy cache first, which the window scan replaced.)
+            // The nearest-enemy cache, no longer asked first (the window scan costs less), agrees.
             debug_assert!(
                 candidates.is_empty() || self.nearest_known_in_play(id).is_none_or(|d| d <= reach)
             );
@@ -120,12 +120,12 @@ impl Battle {
             ) else {
                 continue;
             };
-            let Some(k) = candidates.iter().position(|&c| c == target) else {
+            let Some(at) = candidates.iter().position(|&c| c == target) else {
                 continue; // not a legal target: the shot is not taken
             };
             // The range as `shoot` would measure it (the same two shapes, in the same order).
-            let range = if k < ranges.len() && n <= ranges.len() {
-                ranges[k]
+            let range = if at < ranges.len() && n <= ranges.len() {
+                ranges[at]
             } else {
                 self.distance(id, target)
             };
