@@ -299,7 +299,8 @@ impl Battle {
         let rules = &*setup.rules;
         let side = self.units[usize::from(target)].side;
         let mut n = 0;
-        for i in 0..self.units.len() {
+        for k in 0..self.side_ids[side.index()].len() {
+            let i = usize::from(self.side_ids[side.index()][k]);
             if n == out.len() {
                 break;
             }
@@ -317,8 +318,17 @@ impl Battle {
             {
                 continue;
             }
-            let dist = self.distance(id, charger);
-            if dist > charge_rules::countercharge_reach(rules, u) {
+            let reach = charge_rules::countercharge_reach(rules, u);
+            let (me, c) = (self.shape(id), self.shape(charger));
+            // The circles first, as `Shape::within` tries them: apart, it is surely out of reach.
+            let r = reach + me.radius + c.radius;
+            let d = c.centre - me.centre;
+            if r < 0.0 || d.dot(d) > r * r {
+                debug_assert!(self.distance(id, charger) > reach);
+                continue;
+            }
+            let dist = me.dist(&c);
+            if dist > reach {
                 continue;
             }
             if !ai.support_charge(

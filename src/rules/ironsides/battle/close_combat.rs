@@ -3,6 +3,7 @@
 
 use super::{Battle, View, emit, fire_cv};
 use crate::army::UnitId;
+use crate::battlefield::AreaKind;
 use crate::dice::DiceSource;
 use crate::doctrine::Doctrine;
 use crate::events::{Event, LossCause, Observer, ReactionCause, ReactionResult};
@@ -459,10 +460,25 @@ impl Battle {
             }
             cover = Cover::Soft;
         }
-        if cover == Cover::None && setup.ground.area_at(d).is_some_and(|k| k.is_cover()) {
+        if cover == Cover::None && self.area_at(setup, d).is_some_and(|k| k.is_cover()) {
             cover = Cover::Soft;
         }
         cover
+    }
+
+    /// `setup.ground.area_at(p)`, passing over areas whose band of y does not hold `p`: an
+    /// even-odd test counts only edges that cross the level of `p`, and no edge of such an
+    /// area does.
+    fn area_at(&self, setup: &BattleSetup, p: crate::battlefield::Vec2) -> Option<AreaKind> {
+        let areas = &setup.ground.areas;
+        if self.area_y.len() != areas.len() {
+            return setup.ground.area_at(p);
+        }
+        areas
+            .iter()
+            .zip(&self.area_y)
+            .find(|&(a, &(lo, hi))| !(p.y < lo || p.y >= hi) && a.contains(p))
+            .map(|(a, _)| a.kind)
     }
 
     /// A horseman reaches the enemy camp: the firelocks test reaction (passing at least one

@@ -484,6 +484,7 @@ impl Battle {
             if g.side != enemy_side
                 || !g.available()
                 || g.attached_unit.is_some()
+                || far_from(&rect, g.pos, 0.5)
                 || rect.dist_to_point(g.pos) > 0.5
             {
                 continue;
@@ -528,4 +529,13 @@ impl Battle {
             }
         }
     }
+}
+
+/// Whether point `p` is surely farther than `limit` from `r` (its enclosing circle is, with a
+/// margin far above rounding): then `r.dist_to_point(p) > limit` too, found without a root.
+#[inline]
+pub(crate) fn far_from(r: &crate::battlefield::geometry::Shape, p: Vec2, limit: f64) -> bool {
+    let d = p - r.centre;
+    let reach = (limit + r.radius) * (1.0 + 1e-9) + 1e-9;
+    d.dot(d) > reach * reach
 }

@@ -1,8 +1,9 @@
 //! Steps 8-11: a side fires, then the side fired upon tests reaction for every unit that lost
 //! CV; and the reaction test itself, with attached generals and re-rolls, used everywhere.
 
-use super::{Battle, View, emit};
+use super::{Battle, FRONT_ARC, View, emit};
 use crate::army::UnitId;
+use crate::battlefield::geometry::within_arc;
 use crate::dice::DiceSource;
 use crate::doctrine::Doctrine;
 use crate::events::{Event, LossCause, Observer, ReactionCause, ReactionResult};
@@ -30,7 +31,13 @@ impl Battle {
         let rules = &*setup.rules;
         self.hit_this_phase.clear();
         let mut candidates = std::mem::take(&mut self.scratch);
-        for i in 0..self.units.len() {
+        // Nothing moves while the side fires (units may only leave the table): the targets are
+        // indexed once.
+        let mut near = std::mem::take(&mut self.near[firing.other().index()]);
+        let mut built = false;
+        let mut ranges = [0.0f64; 64];
+        for k in 0..self.side_ids[firing.index()].len() {
+            let i = usize::from(self.side_ids[firing.index()][k]);
             let u = &self.units[i];
             // Horse fire pistols only in the charge; pinned units are fighting, not shooting.
             if u.side != firing
@@ -52,21 +59,56 @@ impl Battle {
             };
             let id = i as UnitId;
             candidates.clear();
-            // Its nearest enemy, when known without measuring, may show none is in range.
-            if self.nearest_known_in_play(id).is_some_and(|d| d > reach) {
-                continue;
+            if !built {
+                near.build(self, firing.other());
+                built = true;
             }
             let me = self.shape(id);
-            self.for_near(&me, firing.other(), reach, |e| {
-                if !self.units[usize::from(e)].pinned
-                    && me.within(&self.shape(e), reach)
-                    && self.in_front_arc(id, e)
-                {
-                    candidates.push(e);
+            let facing = u.facing;
+            // `within` after the circles passed: the distance, kept for the shot; then
+            // `in_front_arc` with the shapes and the distance at hand.
+            let mut n = 0;
+            near.any_near(&me, reach, |s| {
+                let e = &self.units[usize::from(s.id)];
+                if e.is_active() && !e.pinned {
+                    let t = self.shape(s.id);
+                    // Outside the arc and surely not touching: no target, and no need to measure.
+                    let in_arc = within_arc(me.fwd, facing, t.centre - me.centre, FRONT_ARC);
+                    let may_touch = me.dist_lower_bound(&t) < 0.5;
+                    if !in_arc && !may_touch {
+                        return false;
+                    }
+                    let d = me.dist(&t);
+                    if d <= reach && (in_arc || d < 0.5) {
+                        debug_assert!(self.in_front_arc(id, s.id));
+                        candidates.push(s.id);
+                        if let Some(r) = ranges.get_mut(n) {
+                            *r = d;
+                        }
+                        n += 1;
+                    }
                 }
+                false
             });
+            // The nearest-enemy cache, no longer asked first (the window scan costs less), agrees.
+            debug_assert!(
+                candidates.is_empty() || self.nearest_known_in_play(id).is_none_or(|d| d <= reach)
+            );
             if candidates.is_empty() {
                 continue;
+            }
+            // In id order, as a scan of the side would find them (their ranges alongside).
+            if n <= ranges.len() {
+                for a in 1..n {
+                    let mut j = a;
+                    while j > 0 && candidates[j - 1] > candidates[j] {
+                        candidates.swap(j - 1, j);
+                        ranges.swap(j - 1, j);
+                        j -= 1;
+                    }
+                }
+            } else {
+                candidates.sort_unstable();
             }
             let Some(target) = ai.fire_target(
                 &View {
@@ -78,11 +120,19 @@ impl Battle {
             ) else {
                 continue;
             };
-            if !candidates.contains(&target) {
+            let Some(at) = candidates.iter().position(|&c| c == target) else {
                 continue; // not a legal target: the shot is not taken
-            }
-            self.shoot(setup, id, target, false, None, dice, obs);
+            };
+            // The range as `shoot` would measure it (the same two shapes, in the same order).
+            let range = if at < ranges.len() && n <= ranges.len() {
+                ranges[at]
+            } else {
+                self.distance(id, target)
+            };
+            debug_assert_eq!(range.to_bits(), self.distance(id, target).to_bits());
+            self.shoot_at(setup, id, target, range, false, None, dice, obs);
         }
+        self.near[firing.other().index()] = near;
         self.scratch = candidates;
         // Reactions, in the order the units were hit.
         let mut k = 0;
@@ -115,8 +165,24 @@ impl Battle {
         dice: &mut D,
         obs: &mut O,
     ) -> bool {
-        let rules = &*setup.rules;
         let range = self.distance(firer, target);
+        self.shoot_at(setup, firer, target, range, free, modifier, dice, obs)
+    }
+
+    /// `shoot` with the range already measured (`self.distance(firer, target)`).
+    #[allow(clippy::too_many_arguments)]
+    fn shoot_at<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        firer: UnitId,
+        target: UnitId,
+        range: f64,
+        free: bool,
+        modifier: Option<i8>,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> bool {
+        let rules = &*setup.rules;
         let Some(m) = modifier
             .or_else(|| fire::fire_modifier(rules, &self.units[usize::from(firer)], range, false))
         else {

@@ -10,6 +10,7 @@ pub mod command;
 mod fire_phase;
 mod maneuver;
 mod routs;
+mod sweep;
 
 use crate::army::{Command, CommandId, Commander, CommanderId, Side, Unit, UnitId, UnitStatus};
 use crate::battlefield::Vec2;
@@ -85,6 +86,13 @@ pub struct Battle {
     dice: StreamDice,
     /// What the engine remembers about where units stand (see `cache`).
     pub(crate) cache: cache::Caches,
+    /// Each side's units by x, for a phase's questions about who is near (reused buffers).
+    pub(crate) near: [sweep::XIndex; 2],
+    /// Each side's units in order of id, in play (a unit never changes side).
+    pub(crate) side_ids: [Vec<UnitId>; 2],
+    /// The least and greatest y of each area of the ground, in play (no point outside that
+    /// band is in the area).
+    pub(crate) area_y: Vec<(f64, f64)>,
 }
 
 /// What a doctrine may read: the battle as it stands and the set-up. Never the dice.
@@ -113,6 +121,12 @@ impl Battle {
             dice_rolled_start: 0,
             dice: StreamDice::default(),
             cache: cache::Caches::new(setup.units.len()),
+            near: Default::default(),
+            area_y: Vec::with_capacity(setup.ground.areas.len()),
+            side_ids: [
+                Vec::with_capacity(setup.units.len()),
+                Vec::with_capacity(setup.units.len()),
+            ],
         }
     }
 
@@ -205,6 +219,7 @@ impl Battle {
         self.dice_rolled_start = dice.rolled();
         // Answers about where units stand may be kept from here to the end (see `cache`).
         self.begin_caching(&setup.rules);
+        self.measure_areas(setup);
         while self.outcome.is_none() {
             self.turn += 1;
             self.turn_steps(setup, dice, ai, obs);
@@ -229,8 +244,38 @@ impl Battle {
         obs: &mut O,
     ) {
         self.begin_caching(&setup.rules);
+        self.measure_areas(setup);
         self.turn_steps(setup, dice, ai, obs);
         self.end_caching();
+    }
+
+    /// Each side's units (`side_ids`), when play begins or when they do not add up.
+    pub(crate) fn index_sides(&mut self) {
+        for (k, ids) in self.side_ids.iter_mut().enumerate() {
+            ids.clear();
+            ids.extend(
+                self.units
+                    .iter()
+                    .filter(|u| u.side.index() == k)
+                    .map(|u| u.id),
+            );
+        }
+    }
+
+    /// Each area's band of y (see `area_y`) and each side's units (`side_ids`).
+    fn measure_areas(&mut self, setup: &BattleSetup) {
+        self.index_sides();
+        self.area_y.clear();
+        self.area_y.extend(setup.ground.areas.iter().map(|a| {
+            if a.points.iter().any(|p| p.y.is_nan()) {
+                return (f64::NEG_INFINITY, f64::INFINITY);
+            }
+            a.points
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                    (lo.min(p.y), hi.max(p.y))
+                })
+        }));
     }
 
     fn turn_steps<D: DiceSource, A: Doctrine, O: Observer>(
@@ -318,7 +363,11 @@ impl Battle {
     /// retreats are used up.
     fn end_of_half<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
         let side = self.moving;
-        for i in 0..self.units.len() {
+        // Nothing moves here: the enemies are indexed once (the same answer as `enemy_within`).
+        let mut near = std::mem::take(&mut self.near[side.other().index()]);
+        near.build(self, side.other());
+        for k in 0..self.side_ids[side.index()].len() {
+            let i = usize::from(self.side_ids[side.index()][k]);
             if self.units[i].side != side || !self.units[i].is_active() {
                 continue;
             }
@@ -326,7 +375,8 @@ impl Battle {
                 self.units[i].turns_out_of_contact = 0;
                 continue;
             }
-            let in_contact = self.enemy_within(i as UnitId, 1.0);
+            let me = self.shape(i as UnitId);
+            let in_contact = near.any_near(&me, 1.0, |s| me.within(&self.shape(s.id), 1.0));
             let u = &mut self.units[i];
             if !in_contact {
                 u.turns_out_of_contact = u.turns_out_of_contact.saturating_add(1);
@@ -336,6 +386,7 @@ impl Battle {
                 }
             }
         }
+        self.near[side.other().index()] = near;
         let _ = setup;
     }
 
@@ -464,7 +515,7 @@ impl Battle {
     pub fn attached_general(&self, id: UnitId) -> Option<CommanderId> {
         self.commanders
             .iter()
-            .find(|c| c.available() && c.attached_unit == Some(id))
+            .find(|c| c.attached_unit == Some(id) && c.available())
             .map(|c| c.id)
     }
 
@@ -474,22 +525,48 @@ impl Battle {
         match self.acting_commander(setup, u.command) {
             Some(c) => {
                 let g = &self.commanders[usize::from(c)];
-                g.attached_unit == Some(id)
-                    || self.shape(id).dist_to_point(g.pos) <= g.rating.radius
+                g.attached_unit == Some(id) || self.reaches(id, g.pos, g.rating.radius)
             }
             // Independent units have no commander to be out of radius of.
             None => self.commands[usize::from(u.command)].commander.is_none(),
         }
     }
 
+    /// `self.shape(id).dist_to_point(p) <= radius`, found from the centre alone when that
+    /// settles it (margins far above rounding): no point of the unit is farther from `p` than
+    /// its centre is, and none nearer than the centre less half its frontage and depth.
+    #[inline]
+    fn reaches(&self, id: UnitId, p: Vec2, radius: f64) -> bool {
+        let u = &self.units[usize::from(id)];
+        let d = p - u.pos;
+        let d2 = d.dot(d);
+        let near = radius * (1.0 - 1e-9) - 1e-9;
+        if near >= 0.0 && d2 <= near * near {
+            debug_assert!(self.shape(id).dist_to_point(p) <= radius);
+            return true;
+        }
+        let far = (radius + (u.frontage + u.depth) * 0.5) * (1.0 + 1e-9) + 1e-9;
+        if d2 > far * far {
+            debug_assert!(self.shape(id).dist_to_point(p) > radius);
+            return false;
+        }
+        self.shape(id).dist_to_point(p) <= radius
+    }
+
     /// The re-rolls available for a test of this unit: its acting commander's, if in radius.
     pub fn rerolls_for(&self, setup: &BattleSetup, id: UnitId) -> (Option<CommanderId>, u8) {
         let u = &self.units[usize::from(id)];
+        // `in_radius` for the acting commander found once.
         match self.acting_commander(setup, u.command) {
-            Some(c) if self.in_radius(setup, id) => {
-                (Some(c), self.commanders[usize::from(c)].rerolls_left)
+            Some(c) => {
+                let g = &self.commanders[usize::from(c)];
+                if g.attached_unit == Some(id) || self.reaches(id, g.pos, g.rating.radius) {
+                    (Some(c), g.rerolls_left)
+                } else {
+                    (None, 0)
+                }
             }
-            _ => (None, 0),
+            None => (None, 0),
         }
     }
 

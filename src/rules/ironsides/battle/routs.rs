@@ -98,14 +98,30 @@ impl Battle {
             return;
         }
         // Friends within 3" of the line of flight test reaction.
-        for i in 0..self.units.len() {
+        if self.side_ids[0].len() + self.side_ids[1].len() != self.units.len() {
+            self.index_sides(); // not in play
+        }
+        let test = rules.reaction.rout_path_test_distance;
+        let (mid, half) = (from + (to - from) * 0.5, from.dist(to) * 0.5);
+        for k in 0..self.side_ids[side.index()].len() {
+            let i = usize::from(self.side_ids[side.index()][k]);
             let f = &self.units[i];
             if f.side != side || f.id == id || !f.is_active() || f.pinned {
                 continue;
             }
+            // The path lies in the circle of radius `half` about its middle, and the friend in
+            // one of radius (frontage + depth) / 2 about its centre: circles that far apart fail
+            // `near_path`'s own first test (margins far above rounding).
+            let rb = (f.frontage + f.depth) * 0.5 * (1.0 + 1e-9) + 1e-9;
+            let reach = (half + rb + test) * (1.0 + 1e-9) + 1e-6;
+            let d = f.pos - mid;
+            if d.dot(d) > reach * reach {
+                debug_assert!(!near_path(&self.shape(f.id), from, to, test));
+                continue;
+            }
             let fid = f.id;
             let r = self.shape(fid);
-            if near_path(&r, from, to, rules.reaction.rout_path_test_distance) {
+            if near_path(&r, from, to, test) {
                 let result = self.react(setup, fid, ReactionCause::RoutPassed, dice, ai, obs);
                 match result {
                     crate::events::ReactionResult::Rout => {
@@ -156,7 +172,9 @@ impl Battle {
         obs: &mut O,
     ) {
         let rules = &*setup.rules;
-        for i in 0..self.units.len() {
+        let side = self.moving;
+        for k in 0..self.side_ids[side.index()].len() {
+            let i = usize::from(self.side_ids[side.index()][k]);
             let u = &self.units[i];
             if u.side != self.moving || !u.is_active() || u.pursuing == 0 || u.pinned {
                 continue;
@@ -252,18 +270,30 @@ impl Battle {
         // circles are already farther than the best found.
         let me = self.shape(id);
         let mut nearest: Option<(f64, UnitId)> = None;
-        for e in self.units.iter().filter(|e| {
-            e.side != side && e.is_active() && within_arc(me.fwd, u.facing, e.pos - u.pos, arc)
-        }) {
-            let es = self.shape(e.id);
-            if nearest.is_some_and(|(best, _)| me.dist_lower_bound(&es) > best) {
-                continue;
+        self.with_spots(side.other(), |spots| {
+            for s in spots.iter().filter(|s| s.active) {
+                // Circles surely farther apart than the best found: skipped below anyway (the
+                // bound is past the best), so the arc need not be tried.
+                if let Some((best, _)) = nearest {
+                    let reach = (best + me.radius + s.radius) * (1.0 + 1e-9) + 1e-9;
+                    let d = s.centre - me.centre;
+                    if d.dot(d) > reach * reach {
+                        continue;
+                    }
+                }
+                if !within_arc(me.fwd, u.facing, s.centre - u.pos, arc) {
+                    continue;
+                }
+                let es = self.shape(s.id);
+                if nearest.is_some_and(|(best, _)| me.dist_lower_bound(&es) > best) {
+                    continue;
+                }
+                let d = me.dist(&es);
+                if nearest.is_none_or(|(best, b)| d.total_cmp(&best).then(s.id.cmp(&b)).is_lt()) {
+                    nearest = Some((d, s.id));
+                }
             }
-            let d = me.dist(&es);
-            if nearest.is_none_or(|(best, b)| d.total_cmp(&best).then(e.id.cmp(&b)).is_lt()) {
-                nearest = Some((d, e.id));
-            }
-        }
+        });
         let nearest = nearest.map(|(_, e)| e);
         let camp = setup.ground.camps.iter().position(|c| c.side != side);
         let target_pos = match (quarry.or(nearest), camp) {
@@ -292,25 +322,33 @@ impl Battle {
         .shape();
         let mut run = distance;
         let mut met = None;
-        for e in self
-            .units
-            .iter()
-            .filter(|e| e.side != side && e.is_active())
-        {
-            if run < 0.0 {
-                break;
-            }
-            let er = self.shape(e.id);
-            let last = (run / 0.5).floor() as u64;
-            let fast = march_first_within(&me, dir, &er, 0.01, 0.5, 0, last, f64::INFINITY, 0.0);
-            if let Some(k) = fast {
-                let t = 0.5 * k as f64;
-                if t < run || met.is_none() {
-                    run = t;
-                    met = Some(e.id);
+        self.with_spots(side.other(), |spots| {
+            for s in spots.iter().filter(|s| s.active) {
+                if run < 0.0 {
+                    break;
+                }
+                // The whole path lies in the circle about its middle of radius `run / 2`: an
+                // enemy whose own circle is farther than the limit from that one is met nowhere
+                // on it (margins far above rounding), so the march need not look.
+                let half = run * 0.5;
+                let d = s.centre - (me.centre + dir * half);
+                let reach = (half + me.radius + s.radius + 0.01) * (1.0 + 1e-9) + 1e-6;
+                if d.dot(d) > reach * reach {
+                    continue;
+                }
+                let er = self.shape(s.id);
+                let last = (run / 0.5).floor() as u64;
+                let fast =
+                    march_first_within(&me, dir, &er, 0.01, 0.5, 0, last, f64::INFINITY, 0.0);
+                if let Some(k) = fast {
+                    let t = 0.5 * k as f64;
+                    if t < run || met.is_none() {
+                        run = t;
+                        met = Some(s.id);
+                    }
                 }
             }
-        }
+        });
         let u = &mut self.units[usize::from(id)];
         u.pos = from + dir * run;
         u.facing = dir.facing();
