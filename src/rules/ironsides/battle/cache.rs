@@ -512,12 +512,27 @@ impl Battle {
     /// within `limit` of `me`'s: every such unit within `limit` of `me` is among them.
     #[inline]
     pub(crate) fn for_near(&self, me: &Shape, side: Side, limit: f64, mut f: impl FnMut(UnitId)) {
-        self.spots_around(side, me.centre, limit + me.radius, |s| {
-            if circles_within(me, s, limit) {
-                f(s.id);
-            }
-            true
+        self.any_near(me, side, limit, |s| {
+            f(s.id);
+            false
         });
+    }
+
+    /// As `for_near`, with where each stands, until `f` returns true; returns whether it did.
+    #[inline]
+    pub(crate) fn any_near(
+        &self,
+        me: &Shape,
+        side: Side,
+        limit: f64,
+        mut f: impl FnMut(&Spot) -> bool,
+    ) -> bool {
+        let mut found = false;
+        self.spots_around(side, me.centre, limit + me.radius, |s| {
+            found = circles_within(me, s, limit) && f(s);
+            !found
+        });
+        found
     }
 
     /// The nearest active enemy and its distance, if any.

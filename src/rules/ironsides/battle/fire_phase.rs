@@ -31,10 +31,6 @@ impl Battle {
         let rules = &*setup.rules;
         self.hit_this_phase.clear();
         let mut candidates = std::mem::take(&mut self.scratch);
-        // Nothing moves while the side fires (units may only leave the table): the targets are
-        // indexed once.
-        let mut near = std::mem::take(&mut self.near[firing.other().index()]);
-        let mut built = false;
         let mut ranges = [0.0f64; 64];
         for k in 0..self.side_ids[firing.index()].len() {
             let i = usize::from(self.side_ids[firing.index()][k]);
@@ -59,16 +55,12 @@ impl Battle {
             };
             let id = i as UnitId;
             candidates.clear();
-            if !built {
-                near.build(self, firing.other());
-                built = true;
-            }
             let me = self.shape(id);
             let facing = u.facing;
             // `within` after the circles passed: the distance, kept for the shot; then
             // `in_front_arc` with the shapes and the distance at hand.
             let mut n = 0;
-            near.any_near(&me, reach, |s| {
+            self.any_near(&me, firing.other(), reach, |s| {
                 let e = &self.units[usize::from(s.id)];
                 if e.is_active() && !e.pinned {
                     let t = self.shape(s.id);
@@ -97,19 +89,8 @@ impl Battle {
             if candidates.is_empty() {
                 continue;
             }
-            // In id order, as a scan of the side would find them (their ranges alongside).
-            if n <= ranges.len() {
-                for a in 1..n {
-                    let mut j = a;
-                    while j > 0 && candidates[j - 1] > candidates[j] {
-                        candidates.swap(j - 1, j);
-                        ranges.swap(j - 1, j);
-                        j -= 1;
-                    }
-                }
-            } else {
-                candidates.sort_unstable();
-            }
+            // In id order (as the grid gives them), as a scan of the side would find them.
+            debug_assert!(candidates.windows(2).all(|w| w[0] < w[1]));
             let Some(target) = ai.fire_target(
                 &View {
                     battle: self,
@@ -132,7 +113,6 @@ impl Battle {
             debug_assert_eq!(range.to_bits(), self.distance(id, target).to_bits());
             self.shoot_at(setup, id, target, range, false, None, dice, obs);
         }
-        self.near[firing.other().index()] = near;
         self.scratch = candidates;
         // Reactions, in the order the units were hit.
         let mut k = 0;

@@ -10,7 +10,6 @@ pub mod command;
 mod fire_phase;
 mod maneuver;
 mod routs;
-mod sweep;
 
 use crate::army::{Command, CommandId, Commander, CommanderId, Side, Unit, UnitId, UnitStatus};
 use crate::battlefield::Vec2;
@@ -86,8 +85,6 @@ pub struct Battle {
     dice: StreamDice,
     /// What the engine remembers about where units stand (see `cache`).
     pub(crate) cache: cache::Caches,
-    /// Each side's units by x, for a phase's questions about who is near (reused buffers).
-    pub(crate) near: [sweep::XIndex; 2],
     /// Each side's units in order of id, in play (a unit never changes side).
     pub(crate) side_ids: [Vec<UnitId>; 2],
     /// The least and greatest y of each area of the ground, in play (no point outside that
@@ -121,7 +118,6 @@ impl Battle {
             dice_rolled_start: 0,
             dice: StreamDice::default(),
             cache: cache::Caches::new(setup.units.len()),
-            near: Default::default(),
             area_y: Vec::with_capacity(setup.ground.areas.len()),
             side_ids: [
                 Vec::with_capacity(setup.units.len()),
@@ -363,9 +359,7 @@ impl Battle {
     /// retreats are used up.
     fn end_of_half<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
         let side = self.moving;
-        // Nothing moves here: the enemies are indexed once (the same answer as `enemy_within`).
-        let mut near = std::mem::take(&mut self.near[side.other().index()]);
-        near.build(self, side.other());
+        // (The same answer as `enemy_within`.)
         for k in 0..self.side_ids[side.index()].len() {
             let i = usize::from(self.side_ids[side.index()][k]);
             if self.units[i].side != side || !self.units[i].is_active() {
@@ -376,7 +370,9 @@ impl Battle {
                 continue;
             }
             let me = self.shape(i as UnitId);
-            let in_contact = near.any_near(&me, 1.0, |s| me.within(&self.shape(s.id), 1.0));
+            let in_contact = self.any_near(&me, side.other(), 1.0, |s| {
+                me.within(&self.shape(s.id), 1.0)
+            });
             let u = &mut self.units[i];
             if !in_contact {
                 u.turns_out_of_contact = u.turns_out_of_contact.saturating_add(1);
@@ -386,7 +382,6 @@ impl Battle {
                 }
             }
         }
-        self.near[side.other().index()] = near;
         let _ = setup;
     }
 
