@@ -266,6 +266,14 @@ pub trait Observer {
     fn listening(&self) -> bool {
         true
     }
+    /// Whether this observer wants this event: the engine builds and sends only those wanted,
+    /// so an observer that answers from the event's kind alone pays nothing for the others
+    /// (the answer is known where the event is made). Every event while listening, by default.
+    #[inline]
+    fn wants(&self, e: &Event) -> bool {
+        let _ = e;
+        self.listening()
+    }
     fn event(&mut self, e: &Event);
 }
 
@@ -293,8 +301,16 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     fn listening(&self) -> bool {
         self.0.listening() || self.1.listening()
     }
+    #[inline]
+    fn wants(&self, e: &Event) -> bool {
+        self.0.wants(e) || self.1.wants(e)
+    }
     fn event(&mut self, e: &Event) {
-        self.0.event(e);
-        self.1.event(e);
+        if self.0.wants(e) {
+            self.0.event(e);
+        }
+        if self.1.wants(e) {
+            self.1.event(e);
+        }
     }
 }

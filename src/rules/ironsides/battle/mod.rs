@@ -669,10 +669,10 @@ impl Battle {
     }
 }
 
-/// Sends an event to an observer that listens.
+/// Sends an event to an observer that listens and wants it.
 #[inline]
 pub fn emit<O: Observer>(obs: &mut O, e: Event) {
-    if obs.listening() {
+    if obs.listening() && obs.wants(&e) {
         obs.event(&e);
     }
 }
