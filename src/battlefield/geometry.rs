@@ -205,69 +205,10 @@ impl Shape {
     }
 
     /// The least squared distance from a corner of this rectangle to `o`: the same operations
-    /// as `o.dist2_to_point` on each of `corners()`, two corners at a time in SSE2 registers
-    /// (every x86-64 has them). Each lane does exactly the scalar operations, in the same
-    /// order, and the least of the four is the same whichever way they are paired (they are
-    /// sums of squares: never NaN for finite rectangles, never a negative zero).
-    #[cfg(target_arch = "x86_64")]
+    /// as `o.dist2_to_point` on each of `corners()`, laid out four abreast so that they can run
+    /// side by side.
     #[inline]
     fn corners_dist2(&self, o: &Shape) -> f64 {
-        // SAFETY: SSE2 is part of every x86-64 processor (the target's baseline).
-        unsafe { self.corners_dist2_sse2(o) }
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "sse2")]
-    #[inline]
-    fn corners_dist2_sse2(&self, o: &Shape) -> f64 {
-        use std::arch::x86_64::{
-            _mm_add_pd, _mm_andnot_pd, _mm_cvtsd_f64, _mm_max_pd, _mm_min_pd, _mm_mul_pd,
-            _mm_set_pd, _mm_set1_pd, _mm_setzero_pd, _mm_sub_pd, _mm_unpackhi_pd,
-        };
-        let f = self.fwd * self.half_depth;
-        let r = self.fwd.right() * self.half_frontage;
-        let (front, back) = (self.centre + f, self.centre - f);
-        // Corners 0 and 1 in one register, 2 and 3 in another (`_mm_set_pd` takes the high
-        // lane first).
-        let xs = [
-            _mm_set_pd(front.x + r.x, front.x - r.x),
-            _mm_set_pd(back.x - r.x, back.x + r.x),
-        ];
-        let ys = [
-            _mm_set_pd(front.y + r.y, front.y - r.y),
-            _mm_set_pd(back.y - r.y, back.y + r.y),
-        ];
-        let (cx, cy) = (_mm_set1_pd(o.centre.x), _mm_set1_pd(o.centre.y));
-        let (fx, fy) = (_mm_set1_pd(o.fwd.x), _mm_set1_pd(o.fwd.y));
-        let (rx, ry) = (fy, _mm_set1_pd(-o.fwd.x));
-        let (hd, hf) = (_mm_set1_pd(o.half_depth), _mm_set1_pd(o.half_frontage));
-        let sign = _mm_set1_pd(-0.0);
-        let zero = _mm_setzero_pd();
-        let d2 = |x, y| {
-            let (dx, dy) = (_mm_sub_pd(x, cx), _mm_sub_pd(y, cy));
-            let along = _mm_add_pd(_mm_mul_pd(dx, fx), _mm_mul_pd(dy, fy));
-            let across = _mm_add_pd(_mm_mul_pd(dx, rx), _mm_mul_pd(dy, ry));
-            // |v| - half, then `positive`: maxpd gives its second operand (0) unless v > 0.
-            let ax = _mm_max_pd(_mm_sub_pd(_mm_andnot_pd(sign, along), hd), zero);
-            let cx = _mm_max_pd(_mm_sub_pd(_mm_andnot_pd(sign, across), hf), zero);
-            _mm_add_pd(_mm_mul_pd(ax, ax), _mm_mul_pd(cx, cx))
-        };
-        let m = _mm_min_pd(d2(xs[0], ys[0]), d2(xs[1], ys[1]));
-        least(_mm_cvtsd_f64(m), _mm_cvtsd_f64(_mm_unpackhi_pd(m, m)))
-    }
-
-    /// The least squared distance from a corner of this rectangle to `o` (portable form).
-    #[cfg(not(target_arch = "x86_64"))]
-    #[inline]
-    fn corners_dist2(&self, o: &Shape) -> f64 {
-        self.corners_dist2_portable(o)
-    }
-
-    /// The same, one corner at a time: every target's form, and what the SSE2 form is checked
-    /// against.
-    #[cfg(any(test, not(target_arch = "x86_64")))]
-    #[inline]
-    fn corners_dist2_portable(&self, o: &Shape) -> f64 {
         let f = self.fwd * self.half_depth;
         let r = self.fwd.right() * self.half_frontage;
         let (front, back) = (self.centre + f, self.centre - f);
@@ -477,34 +418,6 @@ pub fn segment_intersects_segment(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The SSE2 form of the corners' distances gives the portable form's answer to the bit.
-    #[test]
-    fn corner_distances_are_the_same_in_every_form() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |lo: f64, hi: f64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            lo + (hi - lo) * (x >> 11) as f64 / (1u64 << 53) as f64
-        };
-        for _ in 0..100_000 {
-            let mut shape = || {
-                Rect {
-                    centre: Vec2::new(next(-40.0, 40.0), next(-40.0, 40.0)),
-                    facing: next(-4.0, 4.0),
-                    frontage: next(0.0, 8.0),
-                    depth: next(0.0, 4.0),
-                }
-                .shape()
-            };
-            let (a, b) = (shape(), shape());
-            assert_eq!(
-                a.corners_dist2(&b).to_bits(),
-                a.corners_dist2_portable(&b).to_bits()
-            );
-        }
-    }
 
     #[test]
     fn facing_round_trip() {
