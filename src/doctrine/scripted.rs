@@ -98,6 +98,12 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)>
                 continue;
             }
             let (pref, broken) = score_bias(d, &b.units[usize::from(s.id)]);
+            // The circles' test again with this enemy's own terms, not the least any enemy has
+            // (most enemies lack the doctrine's favourite kind): the same bound and margin.
+            let need = best.0 - (pref + broken) + me.radius + s.radius + 1e-9;
+            if need < 0.0 || c.dot(c) > need * need {
+                continue;
+            }
             // A closer bound: no point of the enemy is nearer than its centre less its radius.
             if me.dist_to_point(s.centre) - s.radius + pref + broken > best.0 + 1e-9 {
                 continue;
