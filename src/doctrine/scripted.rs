@@ -58,8 +58,8 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)>
     // and a close bound for the rest (exact: every other enemy is tested against it).
     // When the cache would have to measure every enemy for it, the enemy with the nearest
     // centre is a start nearly as good at a fraction of the cost.
-    let seed = if b.nearest_known_in_play(u).is_some() {
-        b.nearest_enemy(u)
+    let seed = if let Some(nearest) = b.nearest_known_enemy(u) {
+        nearest
     } else {
         b.with_spots(side.other(), |spots| {
             let mut seed: Option<(f64, UnitId)> = None;

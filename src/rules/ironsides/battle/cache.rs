@@ -549,21 +549,6 @@ impl Battle {
         found
     }
 
-    /// The nearest active enemy and its distance, if any.
-    pub(crate) fn nearest_enemy(&self, id: UnitId) -> Option<(f64, UnitId)> {
-        let d = self.nearest_enemy_distance(id);
-        if self.cache.on {
-            let n = self.cache.near[usize::from(id)].get();
-            return (n.enemy != NONE).then_some((n.dist, n.enemy));
-        }
-        let side = self.units[usize::from(id)].side;
-        let me = self.shape(id);
-        self.units
-            .iter()
-            .find(|e| e.side != side && e.is_active() && me.dist(&self.shape(e.id)) == d)
-            .map(|e| (d, e.id))
-    }
-
     /// Distance to the nearest active enemy unit (infinity if none).
     pub fn nearest_enemy_distance(&self, id: UnitId) -> f64 {
         if !self.cache.on {
@@ -642,6 +627,16 @@ impl Battle {
     #[inline]
     pub(crate) fn nearest_known_in_play(&self, id: UnitId) -> Option<f64> {
         self.cache.on.then(|| self.nearest_known(id)).flatten()
+    }
+
+    /// In play, when the nearest enemy can be known without measuring every enemy (as
+    /// `nearest_known_in_play`): `nearest_enemy`'s answer, asked once. None otherwise.
+    #[inline]
+    pub(crate) fn nearest_known_enemy(&self, id: UnitId) -> Option<Option<(f64, UnitId)>> {
+        let d = self.nearest_known_in_play(id)?;
+        let n = self.cache.near[usize::from(id)].get();
+        debug_assert_eq!(n.dist.to_bits(), d.to_bits());
+        Some((n.enemy != NONE).then_some((n.dist, n.enemy)))
     }
 
     /// Whether an active enemy is nearer than `limit` (strictly).
