@@ -58,8 +58,8 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)>
     // and a close bound for the rest (exact: every other enemy is tested against it).
     // When the cache would have to measure every enemy for it, the enemy with the nearest
     // centre is a start nearly as good at a fraction of the cost.
-    let seed = if b.nearest_known_in_play(u).is_some() {
-        b.nearest_enemy(u)
+    let seed = if let Some(nearest) = b.nearest_known_enemy(u) {
+        nearest
     } else {
         b.with_spots(side.other(), |spots| {
             let mut seed: Option<(f64, UnitId)> = None;
@@ -98,6 +98,12 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)>
                 continue;
             }
             let (pref, broken) = score_bias(d, &b.units[usize::from(s.id)]);
+            // The circles' test again with this enemy's own terms, not the least any enemy has
+            // (most enemies lack the doctrine's favourite kind): the same bound and margin.
+            let need = best.0 - (pref + broken) + me.radius + s.radius + 1e-9;
+            if need < 0.0 || c.dot(c) > need * need {
+                continue;
+            }
             // A closer bound: no point of the enemy is nearer than its centre less its radius.
             if me.dist_to_point(s.centre) - s.radius + pref + broken > best.0 + 1e-9 {
                 continue;

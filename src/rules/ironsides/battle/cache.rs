@@ -123,6 +123,8 @@ struct Grid {
     active: Bits,
     /// Words in use in each set.
     words: usize,
+    /// The last column's and row's index, as floats (for `cell_of`).
+    last: Vec2,
     /// No unit's enclosing circle has been larger than this since play began.
     radius: f64,
     /// Whether the battle fits the grid (at most `GRID_UNITS` units).
@@ -131,17 +133,17 @@ struct Grid {
 
 /// The index of the cell along one axis that holds `v`, clamped to the grid.
 #[inline]
-fn cell_of(v: f64, origin: f64, n: usize) -> usize {
+fn cell_of(v: f64, origin: f64, last: f64) -> usize {
     // (Truncation is the floor for what is not negative, and needs no call to `floor`.)
-    ((v - origin) * (1.0 / CELL)).max(0.0).min((n - 1) as f64) as u32 as usize
+    ((v - origin) * (1.0 / CELL)).max(0.0).min(last) as u32 as usize
 }
 
 impl Grid {
     #[inline]
     fn cell(&self, p: Vec2) -> (usize, usize) {
         (
-            cell_of(p.x, self.origin.x, self.cols.len()),
-            cell_of(p.y, self.origin.y, self.rows.len()),
+            cell_of(p.x, self.origin.x, self.last.x),
+            cell_of(p.y, self.origin.y, self.last.y),
         )
     }
 
@@ -169,6 +171,7 @@ impl Grid {
         self.cols.resize(cols, [0; WORDS]);
         self.rows.clear();
         self.rows.resize(rows, [0; WORDS]);
+        self.last = Vec2::new((cols - 1) as f64, (rows - 1) as f64);
         self.words = units.len().div_ceil(64);
         self.at.clear();
         self.side = [[0; WORDS]; 2];
@@ -207,22 +210,33 @@ impl Grid {
     /// largest enclosing radius (every one whose centre does is among them).
     #[inline]
     fn near(&self, side: Side, lo: Vec2, hi: Vec2) -> Bits {
+        // Only the words in use (no unit has a bit beyond them): most battles need two.
+        if self.words <= 2 {
+            self.near_in::<2>(side, lo, hi)
+        } else {
+            self.near_in::<WORDS>(side, lo, hi)
+        }
+    }
+
+    /// `near` looking at the first `N` words of each set.
+    #[inline]
+    fn near_in<const N: usize>(&self, side: Side, lo: Vec2, hi: Vec2) -> Bits {
         let r = self.radius;
         let (c0, r0) = self.cell(lo - Vec2::new(r, r));
         let (c1, r1) = self.cell(hi + Vec2::new(r, r));
-        let (mut cs, mut rs) = ([0; WORDS], [0; WORDS]);
+        let (mut cs, mut rs) = ([0; N], [0; N]);
         for col in &self.cols[c0..=c1] {
-            for w in 0..WORDS {
+            for w in 0..N {
                 cs[w] |= col[w];
             }
         }
         for row in &self.rows[r0..=r1] {
-            for w in 0..WORDS {
+            for w in 0..N {
                 rs[w] |= row[w];
             }
         }
         let mut m = [0; WORDS];
-        for w in 0..WORDS {
+        for w in 0..N {
             m[w] = cs[w] & rs[w] & self.side[side.index()][w] & self.active[w];
         }
         m
@@ -535,21 +549,6 @@ impl Battle {
         found
     }
 
-    /// The nearest active enemy and its distance, if any.
-    pub(crate) fn nearest_enemy(&self, id: UnitId) -> Option<(f64, UnitId)> {
-        let d = self.nearest_enemy_distance(id);
-        if self.cache.on {
-            let n = self.cache.near[usize::from(id)].get();
-            return (n.enemy != NONE).then_some((n.dist, n.enemy));
-        }
-        let side = self.units[usize::from(id)].side;
-        let me = self.shape(id);
-        self.units
-            .iter()
-            .find(|e| e.side != side && e.is_active() && me.dist(&self.shape(e.id)) == d)
-            .map(|e| (d, e.id))
-    }
-
     /// Distance to the nearest active enemy unit (infinity if none).
     pub fn nearest_enemy_distance(&self, id: UnitId) -> f64 {
         if !self.cache.on {
@@ -628,6 +627,16 @@ impl Battle {
     #[inline]
     pub(crate) fn nearest_known_in_play(&self, id: UnitId) -> Option<f64> {
         self.cache.on.then(|| self.nearest_known(id)).flatten()
+    }
+
+    /// In play, when the nearest enemy can be known without measuring every enemy (as
+    /// `nearest_known_in_play`): `nearest_enemy`'s answer, asked once. None otherwise.
+    #[inline]
+    pub(crate) fn nearest_known_enemy(&self, id: UnitId) -> Option<Option<(f64, UnitId)>> {
+        let d = self.nearest_known_in_play(id)?;
+        let n = self.cache.near[usize::from(id)].get();
+        debug_assert_eq!(n.dist.to_bits(), d.to_bits());
+        Some((n.enemy != NONE).then_some((n.dist, n.enemy)))
     }
 
     /// Whether an active enemy is nearer than `limit` (strictly).
