@@ -2,6 +2,8 @@
 //! unlimbering, terrain and the interpenetration limit; then completing moves and closing
 //! charges to the stand-off the target chose.
 
+use std::cell::Cell;
+
 use super::cache::Spot;
 use super::{Battle, View, emit};
 use crate::army::{Formation, UnitId, UnitKind};
@@ -556,7 +558,8 @@ impl Battle {
         let rules = &*setup.rules;
         let u = &self.units[usize::from(id)];
         let start = self.shape(id);
-        let mut best = len;
+        // (A cell, so that the scans below may read it while `visit` cuts it short.)
+        let best = Cell::new(len);
         let near = self.nearest_known_in_play(id);
         let enemy_near = match near {
             Some(d) => d < rules.movement.interpenetration_enemy_distance,
@@ -589,46 +592,114 @@ impl Battle {
             Vec2::new(start.centre.x.min(end.x), start.centre.y.min(end.y)),
             Vec2::new(start.centre.x.max(end.x), start.centre.y.max(end.y)),
         );
-        for side in [friends, enemies].into_iter().flatten() {
-            let enemy = side != u.side;
-            // Only units whose circles come within the largest limit of the path matter.
-            let grow = if enemy { farthest } else { 0.0 } + start.radius + 1e-6;
+        // Looks at one unit: cuts the run short to what it allows; false once nothing can.
+        let visit = |spot: &Spot, enemy: bool| {
+            if best.get() <= 0.0 {
+                return false; // nothing can shorten the run further
+            }
+            if spot.id == id {
+                return true;
+            }
+            // Its enclosing circle is farther from the path than any limit: skip it now.
+            let rel = spot.centre - start.centre;
+            let off = rel - dir * rel.dot(dir).clamp(0.0, best.get());
+            // An enemy halts it at the advance gap, or at its fire zones if it shoots.
+            let limit = match (enemy, stop_at_bands) {
+                (false, _) => 0.0,
+                (true, false) => ADVANCE_GAP,
+                (true, true) => ADVANCE_GAP.max(spot.fire_reach.min(farthest)),
+            };
+            if enemy && limit < clear {
+                return true;
+            }
+            let reach = limit + start.radius + spot.radius + 1e-6;
+            if off.dot(off) > reach * reach {
+                return true;
+            }
+            best.set(self.run_past(setup, id, &start, dir, len, best.get(), stop_at_bands, spot));
+            true
+        };
+        // Only units whose circles come within their limit of the path matter: a box about
+        // the path grown by the limit holds them all.
+        let boxed = |grow: f64| {
             let g = Vec2::new(grow, grow);
-            self.spots_near(
-                side,
-                lo - g,
-                hi + g,
-                #[inline(always)]
-                |spot| {
-                    if best <= 0.0 {
-                        return false; // nothing can shorten the run further
+            (lo - g, hi + g)
+        };
+        if let Some(side) = friends {
+            let (a, b) = boxed(start.radius + 1e-6);
+            self.spots_near(side, a, b, |spot| visit(spot, false));
+        }
+        if let Some(side) = enemies {
+            let gap = boxed(ADVANCE_GAP + start.radius + 1e-6);
+            if !stop_at_bands {
+                // Every enemy's limit is the advance gap.
+                self.spots_near(side, gap.0, gap.1, |spot| visit(spot, true));
+            } else {
+                // Most enemies' limit is the advance gap; only those that shoot farther need
+                // a box grown by the longest range, which holds most of the field. So the few
+                // shooters that may matter are picked first from the side's table (with `best`
+                // as it is now, which only shrinks, and a margin far above rounding: none is
+                // left out that `visit` would measure), then each is visited in its place in id
+                // order among the others from the small box: the same units in the same order
+                // as one scan of the large box, so the run is cut short the same way.
+                let mut far = [None::<Spot>; 8];
+                let mut n_far = 0;
+                let mut overflow = false;
+                let b0 = best.get();
+                let (a, b) = boxed(farthest + start.radius + 1e-6);
+                self.with_spots(side, |spots| {
+                    for spot in spots {
+                        // (Few shoot: their fire zones are tested first.)
+                        let limit = ADVANCE_GAP.max(spot.fire_reach.min(farthest));
+                        if limit <= ADVANCE_GAP || limit < clear || !spot.active {
+                            continue;
+                        }
+                        let rel = spot.centre - start.centre;
+                        let off = rel - dir * rel.dot(dir).clamp(0.0, b0);
+                        let reach = limit + start.radius + spot.radius + 1e-3;
+                        if off.dot(off) > reach * reach {
+                            continue;
+                        }
+                        if n_far == far.len() {
+                            overflow = true;
+                            return;
+                        }
+                        far[n_far] = Some(*spot);
+                        n_far += 1;
                     }
-                    if spot.id == id {
-                        return true;
+                });
+                if overflow {
+                    // Too many to keep: one scan of the large box.
+                    self.spots_near(side, a, b, |spot| visit(spot, true));
+                } else {
+                    let mut next = 0;
+                    let mut more = true;
+                    self.spots_near(side, gap.0, gap.1, |spot| {
+                        if spot.fire_reach.min(farthest) > ADVANCE_GAP {
+                            return true; // a shooter: among `far` if it matters
+                        }
+                        while let Some(s) = far[..n_far].get(next).copied().flatten()
+                            && s.id < spot.id
+                        {
+                            next += 1;
+                            if !visit(&s, true) {
+                                more = false;
+                                return false;
+                            }
+                        }
+                        more = visit(spot, true);
+                        more
+                    });
+                    while more && let Some(s) = far[..n_far].get(next).copied().flatten() {
+                        next += 1;
+                        more = visit(&s, true);
                     }
-                    // Its enclosing circle is farther from the path than any limit: skip it now.
-                    let rel = spot.centre - start.centre;
-                    let off = rel - dir * rel.dot(dir).clamp(0.0, best);
-                    // An enemy halts it at the advance gap, or at its fire zones if it shoots.
-                    let limit = match (enemy, stop_at_bands) {
-                        (false, _) => 0.0,
-                        (true, false) => ADVANCE_GAP,
-                        (true, true) => ADVANCE_GAP.max(spot.fire_reach.min(farthest)),
-                    };
-                    if enemy && limit < clear {
-                        return true;
-                    }
-                    let reach = limit + start.radius + spot.radius + 1e-6;
-                    if off.dot(off) > reach * reach {
-                        return true;
-                    }
-                    best = self.run_past(setup, id, &start, dir, len, best, stop_at_bands, spot);
-                    true
-                },
-            );
+                }
+            }
         }
         // Stay on the table unless moving away (routs and retreats may leave it elsewhere).
         let g = &setup.ground;
+        let mut best = best.get();
         if !away {
             let mut t = best;
             while t > 0.0 && !g.on_table(start.centre + dir * t) {
