@@ -754,6 +754,32 @@ impl Battle {
         }
         // It halts at the zone only if the shooter faces it.
         let band = zone.filter(|_| self.in_front_arc(e.id, id));
+        // The limit it would halt at were it farther than every range that chooses one.
+        let far_limit = match band {
+            Some(b) if b.long > 0.0 => ADVANCE_GAP.max(b.long),
+            Some(b) => ADVANCE_GAP.max(b.short),
+            None if enemy => ADVANCE_GAP,
+            None => 0.0,
+        };
+        // The gap between the shadows is a lower bound on the distance (with a margin for
+        // rounding). When it is past every range that chooses the limit, and past the limit,
+        // the distance itself is not needed: the limit is `far_limit`, it is not reached where
+        // it stands, and the march starts from the bound instead (the same answer; from a start
+        // beyond `len + 25`, as below, a run of `len` never comes within a limit under 24).
+        let lb = start.gap_lower_bound(&er) - 1e-9;
+        let choose = match band {
+            Some(b) => b.long.max(b.short),
+            None => 0.0,
+        };
+        if far_limit < 24.0 && lb > choose + 1e-6 && lb > far_limit + 1e-6 {
+            let last = (best / MARCH_STEP).ceil() as u64;
+            if let Some(k) =
+                march_first_within(start, dir, &er, far_limit, MARCH_STEP, 1, last, best, lb)
+            {
+                best = MARCH_STEP * (k - 1) as f64;
+            }
+            return best;
+        }
         let d0 = start.dist(&er);
         if d0 > len + 25.0 {
             return best;
