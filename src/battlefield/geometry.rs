@@ -474,6 +474,70 @@ pub fn segment_intersects_segment(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> bool {
     (0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)
 }
 
+/// Whether a segment runs square to the axes (or is a point).
+#[inline]
+pub fn square(a: Vec2, b: Vec2) -> bool {
+    a.x == b.x || a.y == b.y
+}
+
+/// A box with sides square to the axes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    pub lo: Vec2,
+    pub hi: Vec2,
+}
+
+impl Bounds {
+    /// The box of a segment.
+    #[inline]
+    pub fn of_segment(a: Vec2, b: Vec2) -> Bounds {
+        Bounds {
+            lo: Vec2::new(least(a.x, b.x), least(a.y, b.y)),
+            hi: Vec2::new(most(a.x, b.x), most(a.y, b.y)),
+        }
+    }
+
+    /// The box of a polygon's points, and whether every edge (the last back to the first) is
+    /// `square` (None if it has no points).
+    #[inline]
+    pub fn of_polygon(points: &[Vec2]) -> Option<(Bounds, bool)> {
+        let &last = points.last()?;
+        let mut b = Bounds { lo: last, hi: last };
+        let (mut prev, mut all_square) = (last, true);
+        for &p in points {
+            b.lo = Vec2::new(least(b.lo.x, p.x), least(b.lo.y, p.y));
+            b.hi = Vec2::new(most(b.hi.x, p.x), most(b.hi.y, p.y));
+            all_square &= square(prev, p);
+            prev = p;
+        }
+        Some((b, all_square))
+    }
+
+    /// Whether the boxes lie apart by more than a margin far above rounding (1e-6"). Then a
+    /// segment in one does not cross a segment in the other, and `segment_intersects_segment`
+    /// (or the same test in `walk`) says so when either is square to the axes: its parameter
+    /// along that segment is worked out to a few units in the last place (one coordinate
+    /// over another), and the other's, when the first lies on its segment, to within 1e-12
+    /// or so, far inside the margin. (For two slanting segments nearly in line, rounding might
+    /// find a crossing that is not there: those are always computed.) A polygon in one does
+    /// not hold a point in the other (`Area::contains`: the crossings of its row are all to one
+    /// side, or none).
+    #[inline]
+    pub fn clear_of(&self, o: &Bounds) -> bool {
+        const MARGIN: f64 = 1e-6;
+        self.hi.x + MARGIN < o.lo.x
+            || o.hi.x + MARGIN < self.lo.x
+            || self.hi.y + MARGIN < o.lo.y
+            || o.hi.y + MARGIN < self.lo.y
+    }
+}
+
+/// `a.max(b)` as one machine instruction, for numbers that are not NaN.
+#[inline(always)]
+fn most(a: f64, b: f64) -> f64 {
+    if a > b { a } else { b }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
