@@ -388,7 +388,7 @@ pub fn march_first_within(
         if at(last) < gap {
             return None;
         }
-        let jump = (gap / step).floor();
+        let jump = floor_pos(gap / step);
         if jump.is_finite() && jump > k as f64 {
             k = (jump as u64).min(last);
         }
@@ -409,7 +409,7 @@ pub fn march_first_within(
         if k >= last || at(last) - s < gap {
             return None;
         }
-        let jump = ((s + gap) / step).floor();
+        let jump = floor_pos((s + gap) / step);
         let j = if jump.is_finite() && jump >= 0.0 {
             (jump as u64).max(k + 1)
         } else {
@@ -417,6 +417,27 @@ pub fn march_first_within(
         };
         k = j.min(last);
         // `floor` may land one short of the first point past the gap: harmless, it is measured.
+    }
+}
+
+/// `x.floor()` for `0 <= x < 2^64`, without a call to the library (truncation is the floor
+/// there). The march does the same with either answer for every other `x` it can meet: a
+/// negative or NaN jump (0 here) moves it one step on, and no jump is infinite or that large
+/// (it stays within `last` steps).
+#[inline(always)]
+fn floor_pos(x: f64) -> f64 {
+    x as u64 as f64
+}
+
+/// `x.ceil() as u64` without a call to the library: the same for every `x` (saturating, NaN
+/// and negatives giving 0).
+#[inline(always)]
+pub fn ceil_u64(x: f64) -> u64 {
+    let t = x as u64;
+    if (t as f64) < x {
+        t.saturating_add(1)
+    } else {
+        t
     }
 }
 
@@ -567,6 +588,31 @@ mod tests {
                 a.corners_dist2(&b).to_bits(),
                 a.corners_dist2_portable(&b).to_bits()
             );
+        }
+    }
+
+    #[test]
+    fn ceil_and_floor_without_the_library() {
+        for x in [
+            0.0,
+            -0.0,
+            0.3,
+            1.0,
+            1.5,
+            2.0 - 1e-12,
+            7.25,
+            1e15 + 0.5,
+            9.2e18,
+            2e19,
+            f64::INFINITY,
+            -0.5,
+            -3.0,
+            f64::NAN,
+        ] {
+            assert_eq!(ceil_u64(x), x.ceil() as u64, "{x}");
+            if (0.0..1.8e19).contains(&x) {
+                assert_eq!(floor_pos(x), x.floor(), "{x}");
+            }
         }
     }
 

@@ -9,7 +9,7 @@ use super::{Battle, View, emit};
 use crate::army::{Formation, UnitId, UnitKind};
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{
-    HalfAngle, Shape, dist_point_segment, march_first_within, within_arc,
+    HalfAngle, Shape, ceil_u64, dist_point_segment, march_first_within, within_arc,
 };
 use crate::dice::DiceSource;
 use crate::doctrine::{Doctrine, Order};
@@ -772,7 +772,7 @@ impl Battle {
             None => 0.0,
         };
         if far_limit < 24.0 && lb > choose + 1e-6 && lb > far_limit + 1e-6 {
-            let last = (best / MARCH_STEP).ceil() as u64;
+            let last = ceil_u64(best / MARCH_STEP);
             if let Some(k) =
                 march_first_within(start, dir, &er, far_limit, MARCH_STEP, 1, last, best, lb)
             {
@@ -808,7 +808,7 @@ impl Battle {
         }
         // March along in half-inch steps (the last cut short at `best`) to find where the
         // limit is first reached; halt at the step before.
-        let last = (best / MARCH_STEP).ceil() as u64;
+        let last = ceil_u64(best / MARCH_STEP);
         if let Some(k) = march_first_within(start, dir, &er, limit, MARCH_STEP, 1, last, best, d0) {
             best = MARCH_STEP * (k - 1) as f64;
         }
