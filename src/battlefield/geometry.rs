@@ -182,9 +182,34 @@ impl Shape {
     /// distance from a corner of one to the other, which is exact for rectangles apart.
     #[inline]
     pub fn dist(&self, o: &Shape) -> f64 {
+        self.dist_from(self.corners_dist2(o), o.corners_dist2(self), o)
+    }
+
+    /// `dist(o)`, unless its corners or `o`'s already show it is within `limit` (None): then
+    /// half of it may be left unmeasured. The least squared distance from a corner of one to
+    /// the other bounds the distance from above (and `dist` is that distance or 0); kept a
+    /// margin far above rounding below `limit` squared, its square root is below `limit`, and
+    /// so is `dist`, whose square root is of a number no larger, correctly rounded.
+    #[inline]
+    pub fn dist_unless_within(&self, o: &Shape, limit: f64) -> Option<f64> {
+        let surely = limit * limit * (1.0 - 1e-12);
+        let mine = self.corners_dist2(o);
+        if mine < surely {
+            return None;
+        }
+        let theirs = o.corners_dist2(self);
+        if theirs < surely {
+            return None;
+        }
+        Some(self.dist_from(mine, theirs, o))
+    }
+
+    /// `dist(o)` from the least squared distances from a corner of each to the other.
+    #[inline]
+    fn dist_from(&self, mine: f64, theirs: f64, o: &Shape) -> f64 {
         // The square root is monotonic and correctly rounded, so one at the end gives the same
         // answer as the least of eight.
-        let best = least(self.corners_dist2(o), o.corners_dist2(self));
+        let best = least(mine, theirs);
         // Edges can cross with no corner inside (a plus shape): then the centres' test catches
         // it. Only rectangles whose enclosing circles meet can overlap at all.
         if best > 0.0
@@ -324,7 +349,7 @@ impl Shape {
         if reach < 0.0 || d.dot(d) > reach * reach {
             return false;
         }
-        self.dist(o) <= limit
+        self.dist_unless_within(o, limit).is_none_or(|d| d <= limit)
     }
 }
 
@@ -399,7 +424,14 @@ pub fn march_first_within(
         // The gap between the shadows is a lower bound: when it is past the limit (with a
         // margin for rounding) it also tells how far is surely clear; else measure.
         let lb = here.gap_lower_bound(other) - 1e-9;
-        let d = if lb > limit { lb } else { here.dist(other) };
+        let d = if lb > limit {
+            lb
+        } else {
+            match here.dist_unless_within(other, limit) {
+                Some(d) => d,
+                None => return Some(k),
+            }
+        };
         if d <= limit {
             return Some(k);
         }
@@ -707,8 +739,12 @@ mod tests {
                 // Rectangles square to each other: the widest gap is the distance or less.
                 assert!(sa.gap_lower_bound(&sb) <= d + 1e-12);
             }
-            for limit in [0.0, 0.5, 2.0, 6.0] {
+            for limit in [0.0, 0.5, 2.0, 6.0, d, d * (1.0 + 1e-12), d * (1.0 - 1e-12)] {
                 assert_eq!(sa.within(&sb, limit), d <= limit);
+                match sa.dist_unless_within(&sb, limit) {
+                    Some(m) => assert_eq!(m.to_bits(), sa.dist(&sb).to_bits()),
+                    None => assert!(sa.dist(&sb) <= limit),
+                }
             }
             if d > 0.0 {
                 let edge = |s: &Shape, k: usize, t: f64| {
