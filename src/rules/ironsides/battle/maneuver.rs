@@ -574,19 +574,24 @@ impl Battle {
         // does not matter: the run is cut short to the least of what each unit allows.
         let friends = (enemy_near && !away).then_some(u.side);
         let enemies = (!away).then_some(u.side.other());
-        // No limit is larger than this: a unit farther from the path cannot stop it.
+        // No limit is larger than this: a unit farther from the path cannot stop it. (Only
+        // range bands use it: not worked out when the move does not stop at them.)
         let r = &rules.fire.ranges;
-        let farthest = [
-            r.very_light,
-            r.light,
-            r.medium,
-            r.heavy,
-            r.skirmishers,
-            r.pistols,
-            r.infantry,
-        ]
-        .iter()
-        .fold(ADVANCE_GAP, |m, b| m.max(b.long).max(b.short));
+        let farthest = if stop_at_bands {
+            [
+                r.very_light,
+                r.light,
+                r.medium,
+                r.heavy,
+                r.skirmishers,
+                r.pistols,
+                r.infantry,
+            ]
+            .iter()
+            .fold(ADVANCE_GAP, |m, b| m.max(b.long).max(b.short))
+        } else {
+            ADVANCE_GAP
+        };
         let end = start.centre + dir * len;
         let (lo, hi) = (
             Vec2::new(start.centre.x.min(end.x), start.centre.y.min(end.y)),
