@@ -651,10 +651,17 @@ impl Battle {
                 let mut n_far = 0;
                 let mut overflow = false;
                 let b0 = best.get();
+                // (Some range is longer than the gap; `farthest` is never NaN.)
+                let farther = farthest > ADVANCE_GAP;
                 let (a, b) = boxed(farthest + start.radius + 1e-6);
                 self.with_spots(side, |spots| {
                     for spot in spots {
-                        // (Few shoot: their fire zones are tested first.)
+                        // Few shoot farther than the gap: that is tested first, on its own
+                        // (`limit` is above the gap just when the reach is, or is NaN, and the
+                        // longest range is: see `farther`).
+                        if spot.fire_reach <= ADVANCE_GAP || !farther {
+                            continue;
+                        }
                         let limit = ADVANCE_GAP.max(spot.fire_reach.min(farthest));
                         if limit <= ADVANCE_GAP || limit < clear || !spot.active {
                             continue;
