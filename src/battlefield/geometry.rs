@@ -400,7 +400,7 @@ pub fn march_first_within(
     if first > last {
         return None;
     }
-    let at = |k: u64| (step * k as f64).min(end);
+    let at = |k: u64| (step * steps(k)).min(end);
     // Nowhere on the path do the enclosing circles come within the limit: no need to march.
     let (p0, p1) = (me.centre + dir * at(first), me.centre + dir * at(last));
     if dist_point_segment(other.centre, p0, p1) - me.radius - other.radius > limit + 1e-9 {
@@ -414,7 +414,7 @@ pub fn march_first_within(
             return None;
         }
         let jump = floor_pos(gap / step);
-        if jump.is_finite() && jump > k as f64 {
+        if jump.is_finite() && jump > steps(k) {
             k = (jump as u64).min(last);
         }
     }
@@ -453,12 +453,30 @@ pub fn march_first_within(
 }
 
 /// `x.floor()` for `0 <= x < 2^64`, without a call to the library (truncation is the floor
-/// there). The march does the same with either answer for every other `x` it can meet: a
-/// negative or NaN jump (0 here) moves it one step on, and no jump is infinite or that large
-/// (it stays within `last` steps).
+/// there; below 2^63 by the one-instruction conversion through i64). The march does the same
+/// with either answer for every other `x` it can meet: a negative or NaN jump (0 or negative
+/// here) moves it one step on, and no jump is infinite or that large (it stays within `last`
+/// steps).
 #[inline(always)]
 fn floor_pos(x: f64) -> f64 {
-    x as u64 as f64
+    if x < TWO_63 {
+        x as i64 as f64
+    } else {
+        x as u64 as f64
+    }
+}
+
+/// 2^63.
+const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+
+/// `k as f64`, through i64 (one instruction) where it fits, as it always does in a march.
+#[inline(always)]
+fn steps(k: u64) -> f64 {
+    if k < 1 << 63 {
+        k as i64 as f64
+    } else {
+        k as f64
+    }
 }
 
 /// `x.ceil() as u64` without a call to the library: the same for every `x` (saturating, NaN
@@ -644,6 +662,8 @@ mod tests {
             assert_eq!(ceil_u64(x), x.ceil() as u64, "{x}");
             if (0.0..1.8e19).contains(&x) {
                 assert_eq!(floor_pos(x), x.floor(), "{x}");
+                let k = x as u64;
+                assert_eq!(steps(k).to_bits(), (k as f64).to_bits(), "{k}");
             }
         }
     }
