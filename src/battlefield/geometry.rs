@@ -182,9 +182,34 @@ impl Shape {
     /// distance from a corner of one to the other, which is exact for rectangles apart.
     #[inline]
     pub fn dist(&self, o: &Shape) -> f64 {
+        self.dist_from(self.corners_dist2(o), o.corners_dist2(self), o)
+    }
+
+    /// `dist(o)`, unless its corners or `o`'s already show it is within `limit` (None): then
+    /// half of it may be left unmeasured. The least squared distance from a corner of one to
+    /// the other bounds the distance from above (and `dist` is that distance or 0); kept a
+    /// margin far above rounding below `limit` squared, its square root is below `limit`, and
+    /// so is `dist`, whose square root is of a number no larger, correctly rounded.
+    #[inline]
+    pub fn dist_unless_within(&self, o: &Shape, limit: f64) -> Option<f64> {
+        let surely = limit * limit * (1.0 - 1e-12);
+        let mine = self.corners_dist2(o);
+        if mine < surely {
+            return None;
+        }
+        let theirs = o.corners_dist2(self);
+        if theirs < surely {
+            return None;
+        }
+        Some(self.dist_from(mine, theirs, o))
+    }
+
+    /// `dist(o)` from the least squared distances from a corner of each to the other.
+    #[inline]
+    fn dist_from(&self, mine: f64, theirs: f64, o: &Shape) -> f64 {
         // The square root is monotonic and correctly rounded, so one at the end gives the same
         // answer as the least of eight.
-        let best = least(self.corners_dist2(o), o.corners_dist2(self));
+        let best = least(mine, theirs);
         // Edges can cross with no corner inside (a plus shape): then the centres' test catches
         // it. Only rectangles whose enclosing circles meet can overlap at all.
         if best > 0.0
@@ -265,7 +290,7 @@ impl Shape {
         if reach < 0.0 || d.dot(d) > reach * reach {
             return false;
         }
-        self.dist(o) <= limit
+        self.dist_unless_within(o, limit).is_none_or(|d| d <= limit)
     }
 }
 
@@ -316,7 +341,7 @@ pub fn march_first_within(
     if first > last {
         return None;
     }
-    let at = |k: u64| (step * k as f64).min(end);
+    let at = |k: u64| (step * steps(k)).min(end);
     // Nowhere on the path do the enclosing circles come within the limit: no need to march.
     let (p0, p1) = (me.centre + dir * at(first), me.centre + dir * at(last));
     if dist_point_segment(other.centre, p0, p1) - me.radius - other.radius > limit + 1e-9 {
@@ -329,8 +354,8 @@ pub fn march_first_within(
         if at(last) < gap {
             return None;
         }
-        let jump = (gap / step).floor();
-        if jump.is_finite() && jump > k as f64 {
+        let jump = floor_pos(gap / step);
+        if jump.is_finite() && jump > steps(k) {
             k = (jump as u64).min(last);
         }
     }
@@ -340,7 +365,14 @@ pub fn march_first_within(
         // The gap between the shadows is a lower bound: when it is past the limit (with a
         // margin for rounding) it also tells how far is surely clear; else measure.
         let lb = here.gap_lower_bound(other) - 1e-9;
-        let d = if lb > limit { lb } else { here.dist(other) };
+        let d = if lb > limit {
+            lb
+        } else {
+            match here.dist_unless_within(other, limit) {
+                Some(d) => d,
+                None => return Some(k),
+            }
+        };
         if d <= limit {
             return Some(k);
         }
@@ -350,7 +382,7 @@ pub fn march_first_within(
         if k >= last || at(last) - s < gap {
             return None;
         }
-        let jump = ((s + gap) / step).floor();
+        let jump = floor_pos((s + gap) / step);
         let j = if jump.is_finite() && jump >= 0.0 {
             (jump as u64).max(k + 1)
         } else {
@@ -358,6 +390,45 @@ pub fn march_first_within(
         };
         k = j.min(last);
         // `floor` may land one short of the first point past the gap: harmless, it is measured.
+    }
+}
+
+/// `x.floor()` for `0 <= x < 2^64`, without a call to the library (truncation is the floor
+/// there; below 2^63 by the one-instruction conversion through i64). The march does the same
+/// with either answer for every other `x` it can meet: a negative or NaN jump (0 or negative
+/// here) moves it one step on, and no jump is infinite or that large (it stays within `last`
+/// steps).
+#[inline(always)]
+fn floor_pos(x: f64) -> f64 {
+    if x < TWO_63 {
+        x as i64 as f64
+    } else {
+        x as u64 as f64
+    }
+}
+
+/// 2^63.
+const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+
+/// `k as f64`, through i64 (one instruction) where it fits, as it always does in a march.
+#[inline(always)]
+fn steps(k: u64) -> f64 {
+    if k < 1 << 63 {
+        k as i64 as f64
+    } else {
+        k as f64
+    }
+}
+
+/// `x.ceil() as u64` without a call to the library: the same for every `x` (saturating, NaN
+/// and negatives giving 0).
+#[inline(always)]
+pub fn ceil_u64(x: f64) -> u64 {
+    let t = x as u64;
+    if (t as f64) < x {
+        t.saturating_add(1)
+    } else {
+        t
     }
 }
 
@@ -415,9 +486,100 @@ pub fn segment_intersects_segment(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> bool {
     (0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)
 }
 
+/// Whether a segment runs square to the axes (or is a point).
+#[inline]
+pub fn square(a: Vec2, b: Vec2) -> bool {
+    a.x == b.x || a.y == b.y
+}
+
+/// A box with sides square to the axes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    pub lo: Vec2,
+    pub hi: Vec2,
+}
+
+impl Bounds {
+    /// The box of a segment.
+    #[inline]
+    pub fn of_segment(a: Vec2, b: Vec2) -> Bounds {
+        Bounds {
+            lo: Vec2::new(least(a.x, b.x), least(a.y, b.y)),
+            hi: Vec2::new(most(a.x, b.x), most(a.y, b.y)),
+        }
+    }
+
+    /// The box of a polygon's points, and whether every edge (the last back to the first) is
+    /// `square` (None if it has no points).
+    #[inline]
+    pub fn of_polygon(points: &[Vec2]) -> Option<(Bounds, bool)> {
+        let &last = points.last()?;
+        let mut b = Bounds { lo: last, hi: last };
+        let (mut prev, mut all_square) = (last, true);
+        for &p in points {
+            b.lo = Vec2::new(least(b.lo.x, p.x), least(b.lo.y, p.y));
+            b.hi = Vec2::new(most(b.hi.x, p.x), most(b.hi.y, p.y));
+            all_square &= square(prev, p);
+            prev = p;
+        }
+        Some((b, all_square))
+    }
+
+    /// Whether the boxes lie apart by more than a margin far above rounding (1e-6"). Then a
+    /// segment in one does not cross a segment in the other, and `segment_intersects_segment`
+    /// (or the same test in `walk`) says so when either is square to the axes: its parameter
+    /// along that segment is worked out to a few units in the last place (one coordinate
+    /// over another), and the other's, when the first lies on its segment, to within 1e-12
+    /// or so, far inside the margin. (For two slanting segments nearly in line, rounding might
+    /// find a crossing that is not there: those are always computed.) A polygon in one does
+    /// not hold a point in the other (`Area::contains`: the crossings of its row are all to one
+    /// side, or none).
+    #[inline]
+    pub fn clear_of(&self, o: &Bounds) -> bool {
+        const MARGIN: f64 = 1e-6;
+        self.hi.x + MARGIN < o.lo.x
+            || o.hi.x + MARGIN < self.lo.x
+            || self.hi.y + MARGIN < o.lo.y
+            || o.hi.y + MARGIN < self.lo.y
+    }
+}
+
+/// `a.max(b)` as one machine instruction, for numbers that are not NaN.
+#[inline(always)]
+fn most(a: f64, b: f64) -> f64 {
+    if a > b { a } else { b }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ceil_and_floor_without_the_library() {
+        for x in [
+            0.0,
+            -0.0,
+            0.3,
+            1.0,
+            1.5,
+            2.0 - 1e-12,
+            7.25,
+            1e15 + 0.5,
+            9.2e18,
+            2e19,
+            f64::INFINITY,
+            -0.5,
+            -3.0,
+            f64::NAN,
+        ] {
+            assert_eq!(ceil_u64(x), x.ceil() as u64, "{x}");
+            if (0.0..1.8e19).contains(&x) {
+                assert_eq!(floor_pos(x), x.floor(), "{x}");
+                let k = x as u64;
+                assert_eq!(steps(k).to_bits(), (k as f64).to_bits(), "{k}");
+            }
+        }
+    }
 
     #[test]
     fn facing_round_trip() {
@@ -510,8 +672,12 @@ mod tests {
                 // Rectangles square to each other: the widest gap is the distance or less.
                 assert!(sa.gap_lower_bound(&sb) <= d + 1e-12);
             }
-            for limit in [0.0, 0.5, 2.0, 6.0] {
+            for limit in [0.0, 0.5, 2.0, 6.0, d, d * (1.0 + 1e-12), d * (1.0 - 1e-12)] {
                 assert_eq!(sa.within(&sb, limit), d <= limit);
+                match sa.dist_unless_within(&sb, limit) {
+                    Some(m) => assert_eq!(m.to_bits(), sa.dist(&sb).to_bits()),
+                    None => assert!(sa.dist(&sb) <= limit),
+                }
             }
             if d > 0.0 {
                 let edge = |s: &Shape, k: usize, t: f64| {

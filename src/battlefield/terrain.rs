@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::geometry::{Vec2, segment_intersects_segment};
+use super::geometry::{Bounds, Vec2, segment_intersects_segment, square};
 use crate::army::Side;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -138,9 +138,13 @@ impl Ground {
     }
     /// The obstacles a straight leg crosses.
     pub fn obstacles_crossed(&self, a: Vec2, b: Vec2) -> impl Iterator<Item = &LinearObstacle> {
-        self.obstacles
-            .iter()
-            .filter(move |o| segment_intersects_segment(a, b, o.a, o.b))
+        let leg = Bounds::of_segment(a, b);
+        self.obstacles.iter().filter(move |o| {
+            // A square segment whose box the leg's does not touch is not crossed: not even
+            // computed (`Bounds::clear_of`).
+            !(square(o.a, o.b) && leg.clear_of(&Bounds::of_segment(o.a, o.b)))
+                && segment_intersects_segment(a, b, o.a, o.b)
+        })
     }
     /// The kind of ground at a point (the first area that holds it).
     pub fn area_at(&self, p: Vec2) -> Option<AreaKind> {

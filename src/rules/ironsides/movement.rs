@@ -1,6 +1,7 @@
 //! Step 7, movement: rates, formation changes, unlimbering, terrain costs and disorder.
 
 use crate::army::{Formation, HorseKind, Unit, UnitKind};
+use crate::battlefield::geometry::Bounds;
 use crate::battlefield::{AreaKind, Ground, Vec2};
 use crate::dice::DiceSource;
 use crate::rules::ironsides::tables::IronsidesRules;
@@ -117,8 +118,11 @@ pub fn walk<D: DiceSource>(
     // their edges: between two such points the going is the same, so each piece is costed
     // exactly (3" of bog at 1/4 speed costs 12", E6).
     let r = to - from;
+    let leg = Bounds::of_segment(from, to);
+    // (At most 16 slow areas count, those whose box the leg's touches among them.)
     let mut slow: [(usize, f64); 16] = [(0, 1.0); 16];
     let mut n_slow = 0;
+    let mut n_near = 0;
     let mut cuts = [0.0f64; 64];
     let mut n_cuts = 0;
     for (i, area) in ground.areas.iter().enumerate() {
@@ -126,8 +130,19 @@ pub fn walk<D: DiceSource>(
         if f >= 1.0 || n_slow == slow.len() {
             continue;
         }
-        slow[n_slow] = (i, f);
         n_slow += 1;
+        // An area whose box the leg's does not touch holds no point of the leg, and if its
+        // edges are square to the axes, the leg crosses none (`Bounds::clear_of`).
+        let (apart, edges_square) = match Bounds::of_polygon(&area.points) {
+            Some((b, sq)) => (leg.clear_of(&b), sq),
+            None => (false, false),
+        };
+        if !apart {
+            slow[n_near] = (i, f);
+            n_near += 1;
+        } else if edges_square {
+            continue;
+        }
         // Each edge, the last back to the first (no division in the loop).
         for (k, &c) in area.points.iter().enumerate() {
             let d = area.points.get(k + 1).copied().unwrap_or(area.points[0]);
@@ -203,7 +218,7 @@ pub fn walk<D: DiceSource>(
             full
         };
         let mid = from + dir * ((pos + end) / 2.0);
-        let factor = slow[..n_slow]
+        let factor = slow[..n_near]
             .iter()
             .filter(|(i, _)| ground.areas[*i].contains(mid))
             .fold(1.0f64, |m, &(_, f)| m.min(f));

@@ -2,12 +2,14 @@
 //! unlimbering, terrain and the interpenetration limit; then completing moves and closing
 //! charges to the stand-off the target chose.
 
+use std::cell::Cell;
+
 use super::cache::Spot;
 use super::{Battle, View, emit};
 use crate::army::{Formation, UnitId, UnitKind};
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{
-    HalfAngle, Shape, dist_point_segment, march_first_within, within_arc,
+    HalfAngle, Shape, ceil_u64, dist_point_segment, march_first_within, within_arc,
 };
 use crate::dice::DiceSource;
 use crate::doctrine::{Doctrine, Order};
@@ -556,7 +558,8 @@ impl Battle {
         let rules = &*setup.rules;
         let u = &self.units[usize::from(id)];
         let start = self.shape(id);
-        let mut best = len;
+        // (A cell, so that the scans below may read it while `visit` cuts it short.)
+        let best = Cell::new(len);
         let near = self.nearest_known_in_play(id);
         let enemy_near = match near {
             Some(d) => d < rules.movement.interpenetration_enemy_distance,
@@ -571,64 +574,144 @@ impl Battle {
         // does not matter: the run is cut short to the least of what each unit allows.
         let friends = (enemy_near && !away).then_some(u.side);
         let enemies = (!away).then_some(u.side.other());
-        // No limit is larger than this: a unit farther from the path cannot stop it.
+        // No limit is larger than this: a unit farther from the path cannot stop it. (Only
+        // range bands use it: not worked out when the move does not stop at them.)
         let r = &rules.fire.ranges;
-        let farthest = [
-            r.very_light,
-            r.light,
-            r.medium,
-            r.heavy,
-            r.skirmishers,
-            r.pistols,
-            r.infantry,
-        ]
-        .iter()
-        .fold(ADVANCE_GAP, |m, b| m.max(b.long).max(b.short));
+        let farthest = if stop_at_bands {
+            [
+                r.very_light,
+                r.light,
+                r.medium,
+                r.heavy,
+                r.skirmishers,
+                r.pistols,
+                r.infantry,
+            ]
+            .iter()
+            .fold(ADVANCE_GAP, |m, b| m.max(b.long).max(b.short))
+        } else {
+            ADVANCE_GAP
+        };
         let end = start.centre + dir * len;
         let (lo, hi) = (
             Vec2::new(start.centre.x.min(end.x), start.centre.y.min(end.y)),
             Vec2::new(start.centre.x.max(end.x), start.centre.y.max(end.y)),
         );
-        for side in [friends, enemies].into_iter().flatten() {
-            let enemy = side != u.side;
-            // Only units whose circles come within the largest limit of the path matter.
-            let grow = if enemy { farthest } else { 0.0 } + start.radius + 1e-6;
+        // Looks at one unit: cuts the run short to what it allows; false once nothing can.
+        let visit = |spot: &Spot, enemy: bool| {
+            if best.get() <= 0.0 {
+                return false; // nothing can shorten the run further
+            }
+            if spot.id == id {
+                return true;
+            }
+            // Its enclosing circle is farther from the path than any limit: skip it now.
+            let rel = spot.centre - start.centre;
+            let off = rel - dir * rel.dot(dir).clamp(0.0, best.get());
+            // An enemy halts it at the advance gap, or at its fire zones if it shoots.
+            let limit = match (enemy, stop_at_bands) {
+                (false, _) => 0.0,
+                (true, false) => ADVANCE_GAP,
+                (true, true) => ADVANCE_GAP.max(spot.fire_reach.min(farthest)),
+            };
+            if enemy && limit < clear {
+                return true;
+            }
+            let reach = limit + start.radius + spot.radius + 1e-6;
+            if off.dot(off) > reach * reach {
+                return true;
+            }
+            best.set(self.run_past(setup, id, &start, dir, len, best.get(), stop_at_bands, spot));
+            true
+        };
+        // Only units whose circles come within their limit of the path matter: a box about
+        // the path grown by the limit holds them all.
+        let boxed = |grow: f64| {
             let g = Vec2::new(grow, grow);
-            self.spots_near(
-                side,
-                lo - g,
-                hi + g,
-                #[inline(always)]
-                |spot| {
-                    if best <= 0.0 {
-                        return false; // nothing can shorten the run further
+            (lo - g, hi + g)
+        };
+        if let Some(side) = friends {
+            let (a, b) = boxed(start.radius + 1e-6);
+            self.spots_near(side, a, b, |spot| visit(spot, false));
+        }
+        if let Some(side) = enemies {
+            let gap = boxed(ADVANCE_GAP + start.radius + 1e-6);
+            if !stop_at_bands {
+                // Every enemy's limit is the advance gap.
+                self.spots_near(side, gap.0, gap.1, |spot| visit(spot, true));
+            } else {
+                // Most enemies' limit is the advance gap; only those that shoot farther need
+                // a box grown by the longest range, which holds most of the field. So the few
+                // shooters that may matter are picked first from the side's table (with `best`
+                // as it is now, which only shrinks, and a margin far above rounding: none is
+                // left out that `visit` would measure), then each is visited in its place in id
+                // order among the others from the small box: the same units in the same order
+                // as one scan of the large box, so the run is cut short the same way.
+                let mut far = [None::<Spot>; 8];
+                let mut n_far = 0;
+                let mut overflow = false;
+                let b0 = best.get();
+                // (Some range is longer than the gap; `farthest` is never NaN.)
+                let farther = farthest > ADVANCE_GAP;
+                let (a, b) = boxed(farthest + start.radius + 1e-6);
+                self.with_spots(side, |spots| {
+                    for spot in spots {
+                        // Few shoot farther than the gap: that is tested first, on its own
+                        // (`limit` is above the gap just when the reach is, or is NaN, and the
+                        // longest range is: see `farther`).
+                        if spot.fire_reach <= ADVANCE_GAP || !farther {
+                            continue;
+                        }
+                        let limit = ADVANCE_GAP.max(spot.fire_reach.min(farthest));
+                        if limit <= ADVANCE_GAP || limit < clear || !spot.active {
+                            continue;
+                        }
+                        let rel = spot.centre - start.centre;
+                        let off = rel - dir * rel.dot(dir).clamp(0.0, b0);
+                        let reach = limit + start.radius + spot.radius + 1e-3;
+                        if off.dot(off) > reach * reach {
+                            continue;
+                        }
+                        if n_far == far.len() {
+                            overflow = true;
+                            return;
+                        }
+                        far[n_far] = Some(*spot);
+                        n_far += 1;
                     }
-                    if spot.id == id {
-                        return true;
+                });
+                if overflow {
+                    // Too many to keep: one scan of the large box.
+                    self.spots_near(side, a, b, |spot| visit(spot, true));
+                } else {
+                    let mut next = 0;
+                    let mut more = true;
+                    self.spots_near(side, gap.0, gap.1, |spot| {
+                        if spot.fire_reach.min(farthest) > ADVANCE_GAP {
+                            return true; // a shooter: among `far` if it matters
+                        }
+                        while let Some(s) = far[..n_far].get(next).copied().flatten()
+                            && s.id < spot.id
+                        {
+                            next += 1;
+                            if !visit(&s, true) {
+                                more = false;
+                                return false;
+                            }
+                        }
+                        more = visit(spot, true);
+                        more
+                    });
+                    while more && let Some(s) = far[..n_far].get(next).copied().flatten() {
+                        next += 1;
+                        more = visit(&s, true);
                     }
-                    // Its enclosing circle is farther from the path than any limit: skip it now.
-                    let rel = spot.centre - start.centre;
-                    let off = rel - dir * rel.dot(dir).clamp(0.0, best);
-                    // An enemy halts it at the advance gap, or at its fire zones if it shoots.
-                    let limit = match (enemy, stop_at_bands) {
-                        (false, _) => 0.0,
-                        (true, false) => ADVANCE_GAP,
-                        (true, true) => ADVANCE_GAP.max(spot.fire_reach.min(farthest)),
-                    };
-                    if enemy && limit < clear {
-                        return true;
-                    }
-                    let reach = limit + start.radius + spot.radius + 1e-6;
-                    if off.dot(off) > reach * reach {
-                        return true;
-                    }
-                    best = self.run_past(setup, id, &start, dir, len, best, stop_at_bands, spot);
-                    true
-                },
-            );
+                }
+            }
         }
         // Stay on the table unless moving away (routs and retreats may leave it elsewhere).
         let g = &setup.ground;
+        let mut best = best.get();
         if !away {
             let mut t = best;
             while t > 0.0 && !g.on_table(start.centre + dir * t) {
@@ -683,6 +766,32 @@ impl Battle {
         }
         // It halts at the zone only if the shooter faces it.
         let band = zone.filter(|_| self.in_front_arc(e.id, id));
+        // The limit it would halt at were it farther than every range that chooses one.
+        let far_limit = match band {
+            Some(b) if b.long > 0.0 => ADVANCE_GAP.max(b.long),
+            Some(b) => ADVANCE_GAP.max(b.short),
+            None if enemy => ADVANCE_GAP,
+            None => 0.0,
+        };
+        // The gap between the shadows is a lower bound on the distance (with a margin for
+        // rounding). When it is past every range that chooses the limit, and past the limit,
+        // the distance itself is not needed: the limit is `far_limit`, it is not reached where
+        // it stands, and the march starts from the bound instead (the same answer; from a start
+        // beyond `len + 25`, as below, a run of `len` never comes within a limit under 24).
+        let lb = start.gap_lower_bound(&er) - 1e-9;
+        let choose = match band {
+            Some(b) => b.long.max(b.short),
+            None => 0.0,
+        };
+        if far_limit < 24.0 && lb > choose + 1e-6 && lb > far_limit + 1e-6 {
+            let last = ceil_u64(best / MARCH_STEP);
+            if let Some(k) =
+                march_first_within(start, dir, &er, far_limit, MARCH_STEP, 1, last, best, lb)
+            {
+                best = MARCH_STEP * (k - 1) as f64;
+            }
+            return best;
+        }
         let d0 = start.dist(&er);
         if d0 > len + 25.0 {
             return best;
@@ -711,7 +820,7 @@ impl Battle {
         }
         // March along in half-inch steps (the last cut short at `best`) to find where the
         // limit is first reached; halt at the step before.
-        let last = (best / MARCH_STEP).ceil() as u64;
+        let last = ceil_u64(best / MARCH_STEP);
         if let Some(k) = march_first_within(start, dir, &er, limit, MARCH_STEP, 1, last, best, d0) {
             best = MARCH_STEP * (k - 1) as f64;
         }
