@@ -214,8 +214,7 @@ impl Battle {
     ) -> BattleSummary {
         self.dice_rolled_start = dice.rolled();
         // Answers about where units stand may be kept from here to the end (see `cache`).
-        self.begin_caching(&setup.rules);
-        self.measure_areas(setup);
+        self.begin_play(setup);
         while self.outcome.is_none() {
             self.turn += 1;
             self.turn_steps(setup, dice, ai, obs);
@@ -239,8 +238,7 @@ impl Battle {
         ai: &mut A,
         obs: &mut O,
     ) {
-        self.begin_caching(&setup.rules);
-        self.measure_areas(setup);
+        self.begin_play(setup);
         self.turn_steps(setup, dice, ai, obs);
         self.end_caching();
     }
@@ -258,8 +256,10 @@ impl Battle {
         }
     }
 
-    /// Each area's band of y (see `area_y`) and each side's units (`side_ids`).
-    fn measure_areas(&mut self, setup: &BattleSetup) {
+    /// Play begins: the caches (see `cache`), each side's units (`side_ids`) and each area's
+    /// band of y (`area_y`).
+    fn begin_play(&mut self, setup: &BattleSetup) {
+        self.begin_caching(&setup.rules);
         self.index_sides();
         self.area_y.clear();
         self.area_y.extend(setup.ground.areas.iter().map(|a| {
