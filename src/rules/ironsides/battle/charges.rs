@@ -299,8 +299,7 @@ impl Battle {
         let rules = &*setup.rules;
         let side = self.units[usize::from(target)].side;
         let mut n = 0;
-        for k in 0..self.side_ids[side.index()].len() {
-            let i = usize::from(self.side_ids[side.index()][k]);
+        for i in 0..self.units.len() {
             if n == out.len() {
                 break;
             }

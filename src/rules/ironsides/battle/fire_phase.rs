@@ -32,8 +32,7 @@ impl Battle {
         self.hit_this_phase.clear();
         let mut candidates = std::mem::take(&mut self.scratch);
         let mut ranges = [0.0f64; 64];
-        for k in 0..self.side_ids[firing.index()].len() {
-            let i = usize::from(self.side_ids[firing.index()][k]);
+        for i in 0..self.units.len() {
             let u = &self.units[i];
             // Horse fire pistols only in the charge; pinned units are fighting, not shooting.
             if u.side != firing

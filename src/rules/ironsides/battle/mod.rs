@@ -85,8 +85,6 @@ pub struct Battle {
     dice: StreamDice,
     /// What the engine remembers about where units stand (see `cache`).
     pub(crate) cache: cache::Caches,
-    /// Each side's units in order of id, in play (a unit never changes side).
-    pub(crate) side_ids: [Vec<UnitId>; 2],
     /// The least and greatest y of each area of the ground, in play (no point outside that
     /// band is in the area).
     pub(crate) area_y: Vec<(f64, f64)>,
@@ -119,10 +117,6 @@ impl Battle {
             dice: StreamDice::default(),
             cache: cache::Caches::new(setup.units.len()),
             area_y: Vec::with_capacity(setup.ground.areas.len()),
-            side_ids: [
-                Vec::with_capacity(setup.units.len()),
-                Vec::with_capacity(setup.units.len()),
-            ],
         }
     }
 
@@ -243,24 +237,9 @@ impl Battle {
         self.end_caching();
     }
 
-    /// Each side's units (`side_ids`), when play begins or when they do not add up.
-    pub(crate) fn index_sides(&mut self) {
-        for (k, ids) in self.side_ids.iter_mut().enumerate() {
-            ids.clear();
-            ids.extend(
-                self.units
-                    .iter()
-                    .filter(|u| u.side.index() == k)
-                    .map(|u| u.id),
-            );
-        }
-    }
-
-    /// Play begins: the caches (see `cache`), each side's units (`side_ids`) and each area's
-    /// band of y (`area_y`).
+    /// Play begins: the caches (see `cache`) and each area's band of y (`area_y`).
     fn begin_play(&mut self, setup: &BattleSetup) {
         self.begin_caching(&setup.rules);
-        self.index_sides();
         self.area_y.clear();
         self.area_y.extend(setup.ground.areas.iter().map(|a| {
             if a.points.iter().any(|p| p.y.is_nan()) {
@@ -360,8 +339,7 @@ impl Battle {
     fn end_of_half<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
         let side = self.moving;
         // (The same answer as `enemy_within`.)
-        for k in 0..self.side_ids[side.index()].len() {
-            let i = usize::from(self.side_ids[side.index()][k]);
+        for i in 0..self.units.len() {
             if self.units[i].side != side || !self.units[i].is_active() {
                 continue;
             }

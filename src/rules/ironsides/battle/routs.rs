@@ -98,13 +98,9 @@ impl Battle {
             return;
         }
         // Friends within 3" of the line of flight test reaction.
-        if self.side_ids[0].len() + self.side_ids[1].len() != self.units.len() {
-            self.index_sides(); // not in play
-        }
         let test = rules.reaction.rout_path_test_distance;
         let (mid, half) = (from + (to - from) * 0.5, from.dist(to) * 0.5);
-        for k in 0..self.side_ids[side.index()].len() {
-            let i = usize::from(self.side_ids[side.index()][k]);
+        for i in 0..self.units.len() {
             let f = &self.units[i];
             if f.side != side || f.id == id || !f.is_active() || f.pinned {
                 continue;
@@ -173,10 +169,9 @@ impl Battle {
     ) {
         let rules = &*setup.rules;
         let side = self.moving;
-        for k in 0..self.side_ids[side.index()].len() {
-            let i = usize::from(self.side_ids[side.index()][k]);
+        for i in 0..self.units.len() {
             let u = &self.units[i];
-            if u.side != self.moving || !u.is_active() || u.pursuing == 0 || u.pinned {
+            if u.side != side || !u.is_active() || u.pursuing == 0 || u.pinned {
                 continue;
             }
             let id = i as UnitId;
