@@ -270,16 +270,24 @@ fn movement_lp_costs_artillery_by_weight_and_double_when_the_general_leads_a_uni
     );
     assert_eq!(
         cost(leadership::MoveOrders {
-            grouped: 5,
+            groups: 1,
             ..Default::default()
         }),
         1
+    );
+    // Two groups (two bodies moving apart) pay 1 LP each.
+    assert_eq!(
+        cost(leadership::MoveOrders {
+            groups: 2,
+            ..Default::default()
+        }),
+        2
     );
     assert_eq!(cost(leadership::MoveOrders::default()), 0);
     // A general attached to a unit: all other units cost double.
     assert_eq!(
         cost(leadership::MoveOrders {
-            grouped: 3,
+            groups: 1,
             individual: 1,
             doubled: true,
             ..Default::default()

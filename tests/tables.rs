@@ -422,10 +422,11 @@ fn cavalry_melee_against_monte_carlo() {
 #[test]
 fn pursuit_by_hand() {
     let r = rules();
-    // Gallopers CV7 halt on 2D6 <= 7 (21/36), so pursue 15/36 = 5/12.
+    // Gallopers CV7 halt on 2D6 <= 7 (21/36) but never with a natural 6 (1-6 and 6-1): halt
+    // 19/36, so pursue 17/36.
     assert_eq!(
         pursuit::pursue_chance(&r, HorseKind::Gallopers, 7),
-        p(5, 12)
+        p(17, 36)
     );
     // Gallopers CV2 halt only on double one.
     assert_eq!(
@@ -434,9 +435,10 @@ fn pursuit_by_hand() {
     );
     // Trotters CV4 pursue on 5 or 6.
     assert_eq!(pursuit::pursue_chance(&r, HorseKind::Trotters, 4), p(1, 3));
+    // Cuirassiers CV6: 1D6 <= 6 always, but a natural 6 fails: pursue 1/6.
     assert_eq!(
         pursuit::pursue_chance(&r, HorseKind::Cuirassiers, 6),
-        Prob::ZERO
+        p(1, 6)
     );
 }
 

@@ -156,7 +156,7 @@ fn e03_ireton_rolls_4_plus_1_plus_cromwells_2_and_counts_6() {
 fn e04_six_regiments_in_two_lines_with_two_out_of_position_cost_3_lps() {
     let r = rules();
     let all_together = leadership::MoveOrders {
-        grouped: 6,
+        groups: 1,
         ..Default::default()
     };
     assert_eq!(
@@ -165,7 +165,7 @@ fn e04_six_regiments_in_two_lines_with_two_out_of_position_cost_3_lps() {
         "all six on 1 LP"
     );
     let two_out = leadership::MoveOrders {
-        grouped: 4,
+        groups: 1,
         individual: 2,
         ..Default::default()
     };

@@ -39,6 +39,8 @@ pub struct Commander {
     pub attached_command: Option<CommandId>,
     pub lps: u8,
     pub rerolls_left: u8,
+    /// The free re-roll an attached general with none left still brings this turn.
+    pub free_rerolls_left: u8,
     /// Turns until he may act again (stampede, swept away, replacement on the way).
     pub out_of_action: u8,
     /// Killed, mortally wounded, gravely wounded or captured.
@@ -66,6 +68,7 @@ impl Commander {
             attached_command: None,
             lps: 0,
             rerolls_left: 0,
+            free_rerolls_left: 0,
             out_of_action: 0,
             lost: false,
             captured: false,

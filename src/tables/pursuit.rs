@@ -60,7 +60,7 @@ pub fn table(rules: &IronsidesRules) -> Table {
         id: "pursuit",
         title: "Pursuit".into(),
         about: vec![format!(
-            "Victorious horse pursues unless it halts: trotters (pistoleers too) roll {}D6, gallopers {}D6 summed, cuirassiers {}D6, and halt if the total is no more than the current CV. \
+            "Victorious horse pursues unless it halts: trotters (pistoleers too) roll {}D6, gallopers {}D6 summed, cuirassiers {}D6, and halt if the total is no more than the current CV and no die shows a natural 6. \
              A pursuer moves D6 x {}\" toward the beaten foe and loses {} CV; it takes the same test at each later rally phase, losing another CV each time it fails. \
              The chance to halt is 1 minus the chance shown.",
             p.trotter_halt_dice,

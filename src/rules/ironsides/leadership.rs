@@ -48,8 +48,9 @@ pub fn roll_generalship<D: DiceSource>(
 /// How a command's units move this turn, for costing.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct MoveOrders {
-    /// Units moving together as one group (same way, same manoeuvre): 1 LP for all.
-    pub grouped: u8,
+    /// Groups of units moving together (same way, facing the same way, small gaps): 1 LP a
+    /// group, however many units it holds.
+    pub groups: u8,
     /// Units moving on their own (out of position, wheeling, changing formation, crossing).
     pub individual: u8,
     /// Guns moving, by weight (each pays its own LPs; a march column of guns pays once).
@@ -61,8 +62,8 @@ pub struct MoveOrders {
 /// LP cost of a command's movement orders (E4: a grouped line plus two out of position = 3).
 pub fn move_cost(rules: &IronsidesRules, o: &MoveOrders) -> u8 {
     let l = &rules.leadership;
-    let mut cost = if o.grouped > 0 { l.group_move_cost } else { 0 };
-    cost += o.individual * l.individual_move_cost;
+    let mut cost = o.groups.saturating_mul(l.group_move_cost);
+    cost = cost.saturating_add(o.individual.saturating_mul(l.individual_move_cost));
     for (w, &n) in [
         GunWeight::VeryLight,
         GunWeight::Light,
@@ -72,10 +73,10 @@ pub fn move_cost(rules: &IronsidesRules, o: &MoveOrders) -> u8 {
     .iter()
     .zip(&o.guns)
     {
-        cost += n * l.artillery_move_cost.get(*w);
+        cost = cost.saturating_add(n.saturating_mul(l.artillery_move_cost.get(*w)));
     }
     if o.doubled {
-        cost * l.unattached_cost_multiplier
+        cost.saturating_mul(l.unattached_cost_multiplier)
     } else {
         cost
     }

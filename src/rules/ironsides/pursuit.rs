@@ -13,10 +13,16 @@ pub fn halt_dice(rules: &IronsidesRules, u: &Unit) -> u8 {
     }
 }
 
-/// The halt test: the dice summed must be no more than current CV. Returns (sum, halted).
+/// The halt test: the dice summed must be no more than current CV, and as in every test a
+/// natural 6 fails (`limits.die_always_misses`). Returns (sum, halted).
 pub fn halt_test<D: DiceSource>(rules: &IronsidesRules, dice: &mut D, u: &Unit) -> (u8, bool) {
-    let sum = dice.sum_d6(u32::from(halt_dice(rules, u))) as u8;
-    (sum, sum <= u.cv)
+    let (mut sum, mut six) = (0u8, false);
+    for _ in 0..halt_dice(rules, u) {
+        let d = dice.d6();
+        sum = sum.saturating_add(d);
+        six |= d >= rules.limits.die_always_misses;
+    }
+    (sum, !six && sum <= u.cv)
 }
 
 /// How far a pursuer hares off: D6 x 3 inches.
@@ -52,6 +58,26 @@ mod tests {
         assert_eq!(halt_test(&r, &mut d, &g), (5, false));
         assert_eq!(halt_test(&r, &mut d, &t), (4, true));
         assert_eq!(halt_test(&r, &mut d, &t), (5, false));
+        d.finish();
+    }
+
+    #[test]
+    fn a_natural_six_never_halts() {
+        let r = IronsidesRules::builtin();
+        let t = Unit::new(
+            1,
+            Side::Parliament,
+            0,
+            UnitKind::Horse(HorseKind::Trotters),
+            6,
+        );
+        let mut d = ScriptedDice::new(&[6, 5]);
+        assert_eq!(
+            halt_test(&r, &mut d, &t),
+            (6, false),
+            "6 <= CV 6, but a 6 fails"
+        );
+        assert_eq!(halt_test(&r, &mut d, &t), (5, true));
         d.finish();
     }
 }

@@ -150,6 +150,10 @@ pub struct IndependentTable {
 #[serde(deny_unknown_fields)]
 pub struct Leadership {
     pub group_move_cost: u8,
+    /// Units side by side move as one group with gaps of up to this (inches, edge to edge).
+    pub group_gap: f64,
+    /// A second line follows as part of the group from up to this far behind (inches).
+    pub group_second_line_distance: f64,
     pub individual_move_cost: u8,
     pub unattached_cost_multiplier: u8,
     pub artillery_move_cost: PerGun<u8>,
@@ -453,7 +457,12 @@ impl IronsidesRules {
         }
         // Every distance must be non-negative and finite.
         let m = &self.movement;
-        let distances: [(&str, f64); 18] = [
+        let distances: [(&str, f64); 20] = [
+            ("leadership.group_gap", self.leadership.group_gap),
+            (
+                "leadership.group_second_line_distance",
+                self.leadership.group_second_line_distance,
+            ),
             ("movement.line_per_cv", m.line_per_cv),
             ("movement.line_max", m.line_max),
             ("movement.march_column_per_cv", m.march_column_per_cv),

@@ -375,14 +375,14 @@ impl Battle {
         let u = &mut self.units[usize::from(id)];
         u.pursuing = 1;
         u.pursuit_target = Some(foe);
-        // "Will move D6 x 3" towards them, and loses 1 CV": the move (and any fight it runs
-        // into) first, then the cost. This order keeps E16's small-unit reading and E19 true.
+        // The text's order (E19): it fails the halt test, loses 1 CV, then ploughs D6 x 3"
+        // into whatever it meets.
+        if self.pursuit_cost(setup, id, dice, obs) {
+            return;
+        }
         dice.focus(super::unit_stream(id));
         let d = pursuit::pursuit_distance(rules, dice);
         self.pursue(setup, id, d, dice, ai, obs);
-        if self.units[usize::from(id)].is_active() {
-            self.pursuit_cost(setup, id, dice, obs);
-        }
     }
 
     /// A pursuer runs into an enemy: a close combat at once, two dice a side.

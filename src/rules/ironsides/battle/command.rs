@@ -248,9 +248,7 @@ impl Battle {
         order.extend(
             self.units
                 .iter()
-                .filter(|u| {
-                    u.side == side && rally::can_rally(rules, u) && !u.pinned && u.pursuing == 0
-                })
+                .filter(|u| u.side == side && rally::can_rally(rules, u) && u.pursuing == 0)
                 .map(|u| u.id),
         );
         {
@@ -367,7 +365,9 @@ impl Battle {
         dice.focus(super::general_stream(self, g));
         let cas = generals::casualty(rules, dice);
         let mut captured = false;
-        if cas.capture_risk && cas.result != GeneralResult::Unhurt {
+        // Capture threatens only a general caught on his own (contacted or overrun): one hit
+        // leading a unit from the front is carried off by his own men.
+        if unit.is_none() && cas.capture_risk && cas.result != GeneralResult::Unhurt {
             captured = generals::captured(rules, dice);
         }
         if cas.result == GeneralResult::HorseStampedes {
@@ -377,9 +377,10 @@ impl Battle {
             let from = self.commanders[usize::from(g)].pos;
             let to = from + Vec2::from_facing(angle) * dist;
             let side = self.commanders[usize::from(g)].side;
-            let through = self.units.iter().any(|u| {
-                u.side != side && u.is_active() && self.rect(u.id).dist_to_point(to) == 0.0
-            });
+            let through = self
+                .units
+                .iter()
+                .any(|u| u.side != side && u.is_active() && self.rect(u.id).crosses(from, to));
             if through {
                 captured = dice.d6() <= (rules.risk.stampede_capture_chance * 6.0).round() as u8;
             }

@@ -211,8 +211,10 @@ impl Battle {
         let rules = &*setup.rules;
         let (modifier, general, avail, free) = match self.attached_general(id) {
             Some(g) => {
-                let (n, free) =
-                    reaction::attached_rerolls(rules, self.commanders[usize::from(g)].rerolls_left);
+                let c = &self.commanders[usize::from(g)];
+                let (n, free) = reaction::attached_rerolls(rules, c.rerolls_left);
+                // The free one is one a turn: once spent, it is gone like any other.
+                let n = if free { n.min(c.free_rerolls_left) } else { n };
                 (
                     rules.reaction.attached_general_die_modifier,
                     Some(g),
@@ -239,8 +241,12 @@ impl Battle {
         let cv = self.units[usize::from(id)].cv;
         dice.focus(super::unit_stream(id));
         let t = reaction::reaction_test(rules, dice, cv, modifier, &mut rr);
-        if !free {
-            self.spend_rerolls(general, t.rerolls_used);
+        match general {
+            Some(g) if free => {
+                let c = &mut self.commanders[usize::from(g)];
+                c.free_rerolls_left = c.free_rerolls_left.saturating_sub(t.rerolls_used);
+            }
+            _ => self.spend_rerolls(general, t.rerolls_used),
         }
         emit(
             obs,

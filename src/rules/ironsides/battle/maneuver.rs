@@ -6,10 +6,10 @@ use std::cell::Cell;
 
 use super::cache::Spot;
 use super::{Battle, View, emit};
-use crate::army::{Formation, UnitId, UnitKind};
+use crate::army::{Formation, UnitId, UnitKind, UnitStatus};
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{
-    HalfAngle, Shape, ceil_u64, dist_point_segment, march_first_within, within_arc,
+    HalfAngle, Shape, ceil_u64, dist_point_segment, march_first_within, reach_limit, within_arc,
 };
 use crate::dice::DiceSource;
 use crate::doctrine::{Doctrine, Order};
@@ -39,6 +39,8 @@ const WHEEL_LIMIT: HalfAngle = HalfAngle {
 };
 /// Moves look for range bands and other units at every half inch.
 const MARCH_STEP: f64 = 0.5;
+/// The most units of one command costed as possible members of a group (more move alone).
+const MAX_GROUPED: usize = 64;
 
 impl Battle {
     /// Step 7: every unit of the moving side gets its order; the command pays LPs; units move,
@@ -62,14 +64,15 @@ impl Battle {
             let acting = self.acting_commander(setup, ci as u16);
             let attached = acting.and_then(|g| self.commanders[usize::from(g)].attached_unit);
             let first = self.pending.len();
-            let mut orders = MoveOrders {
-                doubled: attached.is_some(),
-                ..MoveOrders::default()
-            };
             for k in 0..self.commands[ci].units.len() {
                 let id = self.commands[ci].units[k];
                 let u = &self.units[usize::from(id)];
-                if !u.is_active() || u.pinned || u.pursuing > 0 || u.move_spent_next_turn {
+                if u.is_active() && u.move_spent_next_turn {
+                    // A retreat or rout since its last move was this move.
+                    self.units[usize::from(id)].move_spent_next_turn = false;
+                    continue;
+                }
+                if !u.is_active() || u.pinned || u.pursuing > 0 {
                     continue;
                 }
                 let order = ai.order(
@@ -82,27 +85,6 @@ impl Battle {
                 let Some(order) = self.legal_order(setup, id, order, dice) else {
                     continue;
                 };
-                // Costing: the attached unit moves free; a straight advance joins the group.
-                if Some(id) != attached {
-                    match (u.kind, order) {
-                        (
-                            UnitKind::Artillery(w),
-                            Order::Advance { .. } | Order::FallBack { .. },
-                        ) => orders.guns[w as usize] += 1,
-                        (_, Order::Advance { to } | Order::FallBack { to })
-                            if !self.wheels(id, to) =>
-                        {
-                            orders.grouped += 1
-                        }
-                        (_, Order::Charge { target })
-                            if !self.wheels(id, self.units[usize::from(target)].pos) =>
-                        {
-                            orders.grouped += 1
-                        }
-                        (_, Order::Hold) => {}
-                        _ => orders.individual += 1,
-                    }
-                }
                 let left =
                     movement::move_allowance(rules, u, matches!(order, Order::FallBack { .. }));
                 self.pending.push(PendingMove {
@@ -113,31 +95,12 @@ impl Battle {
             }
             // Drop the last orders until the command can pay; LPs spent on rallies are gone.
             let lps = self.commands[ci].lps;
-            while leadership::move_cost(rules, &orders) > lps && self.pending.len() > first {
-                let p = self.pending.pop().expect("len checked");
-                let u = &self.units[usize::from(p.unit)];
-                if Some(p.unit) == attached {
-                    continue;
-                }
-                match (u.kind, p.order) {
-                    (UnitKind::Artillery(w), Order::Advance { .. } | Order::FallBack { .. }) => {
-                        orders.guns[w as usize] -= 1
-                    }
-                    (_, Order::Advance { to } | Order::FallBack { to })
-                        if !self.wheels(p.unit, to) =>
-                    {
-                        orders.grouped -= 1
-                    }
-                    (_, Order::Charge { target })
-                        if !self.wheels(p.unit, self.units[usize::from(target)].pos) =>
-                    {
-                        orders.grouped -= 1
-                    }
-                    (_, Order::Hold) => {}
-                    _ => orders.individual -= 1,
-                }
+            let mut cost = self.orders_cost(rules, first, attached);
+            while cost > lps && self.pending.len() > first {
+                self.pending.pop();
+                cost = self.orders_cost(rules, first, attached);
             }
-            self.commands[ci].lps -= leadership::move_cost(rules, &orders).min(lps);
+            self.commands[ci].lps -= cost.min(lps);
         }
         self.end_orders();
         // Execute in order, halting at range bands.
@@ -335,6 +298,113 @@ impl Battle {
                 });
             }
         }
+    }
+
+    /// The LPs a command's orders `pending[first..]` cost: the unit its general leads moves
+    /// free (and every other then costs double); guns pay by weight; units moving straight on
+    /// together pay 1 LP a group; wheels, formation changes and lone moves 1 LP each.
+    fn orders_cost(
+        &self,
+        rules: &crate::rules::ironsides::IronsidesRules,
+        first: usize,
+        attached: Option<UnitId>,
+    ) -> u8 {
+        let mut orders = MoveOrders {
+            doubled: attached.is_some(),
+            ..MoveOrders::default()
+        };
+        // Units that may join a group, by their index in `pending` (a command's units fit).
+        let mut groupable = [0usize; MAX_GROUPED];
+        let mut n = 0;
+        for (i, p) in self.pending.iter().enumerate().skip(first) {
+            if Some(p.unit) == attached {
+                continue;
+            }
+            let u = &self.units[usize::from(p.unit)];
+            let straight = match p.order {
+                Order::Advance { to } | Order::FallBack { to } => !self.wheels(p.unit, to),
+                Order::Charge { target } => {
+                    !self.wheels(p.unit, self.units[usize::from(target)].pos)
+                }
+                _ => false,
+            };
+            match (u.kind, p.order) {
+                (UnitKind::Artillery(w), Order::Advance { .. } | Order::FallBack { .. }) => {
+                    orders.guns[w as usize] += 1
+                }
+                (_, Order::Hold) => {}
+                _ if straight && n < MAX_GROUPED => {
+                    groupable[n] = i;
+                    n += 1;
+                }
+                _ => orders.individual += 1,
+            }
+        }
+        orders.groups = self.count_groups(rules, &groupable[..n]);
+        leadership::move_cost(rules, &orders)
+    }
+
+    /// How many groups the straight moves `pending[idx]` make: units join one group when they
+    /// move the same way, face the same way, and stand side by side with gaps of up to
+    /// `leadership.group_gap` or one behind the other within
+    /// `leadership.group_second_line_distance` (a second line following its first).
+    fn count_groups(&self, rules: &crate::rules::ironsides::IronsidesRules, idx: &[usize]) -> u8 {
+        let l = &rules.leadership;
+        // Union-find over the few units of one command, on the stack.
+        let mut parent = [0usize; MAX_GROUPED];
+        for (k, p) in parent.iter_mut().enumerate().take(idx.len()) {
+            *p = k;
+        }
+        fn root(parent: &mut [usize], mut k: usize) -> usize {
+            while parent[k] != k {
+                parent[k] = parent[parent[k]];
+                k = parent[k];
+            }
+            k
+        }
+        for a in 0..idx.len() {
+            for b in a + 1..idx.len() {
+                let (pa, pb) = (self.pending[idx[a]], self.pending[idx[b]]);
+                if self.move_together(l, pa, pb) {
+                    let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+                    parent[ra] = rb;
+                }
+            }
+        }
+        (0..idx.len())
+            .filter(|&k| root(&mut parent, k) == k)
+            .count()
+            .min(usize::from(u8::MAX)) as u8
+    }
+
+    /// Whether two units' moves can be paid as one group's.
+    fn move_together(
+        &self,
+        l: &crate::rules::ironsides::tables::Leadership,
+        a: PendingMove,
+        b: PendingMove,
+    ) -> bool {
+        let kind = |o: Order| match o {
+            Order::FallBack { .. } => 1,
+            _ => 0,
+        };
+        let (ua, ub) = (
+            &self.units[usize::from(a.unit)],
+            &self.units[usize::from(b.unit)],
+        );
+        let (fa, fb) = (self.facing_vector(a.unit), self.facing_vector(b.unit));
+        if kind(a.order) != kind(b.order) || fa.dot(fb) < WHEEL_LIMIT.cos {
+            return false;
+        }
+        if self.distance(a.unit, b.unit) <= l.group_gap {
+            return true;
+        }
+        // One behind the other: the second line's centre within the first's frontage.
+        let rel = ub.pos - ua.pos;
+        let across = rel.dot(fa.right()).abs();
+        let behind = rel.dot(fa).abs();
+        across <= 0.5 * ua.frontage.max(ub.frontage)
+            && behind <= l.group_second_line_distance + 0.5 * (ua.depth + ub.depth)
     }
 
     /// Whether moving towards `to` needs a wheel or incline (a formation change).
@@ -540,6 +610,10 @@ impl Battle {
         }
         self.moved(id);
         emit(obs, Event::moved(id, from, end, leg.disordered));
+        // Falling back off the table is leaving it for the day (advances stay on it).
+        if away && self.leave_if_off_table(setup, id, UnitStatus::OffTable, obs) {
+            return 0.0;
+        }
         self.overrun_generals(setup, id, dice, obs);
         (allowance - leg.spent).max(0.0)
     }
@@ -788,7 +862,7 @@ impl Battle {
             if let Some(k) =
                 march_first_within(start, dir, &er, far_limit, MARCH_STEP, 1, last, best, lb)
             {
-                best = MARCH_STEP * (k - 1) as f64;
+                best = halt_at(start, dir, &er, far_limit, k, best, enemy);
             }
             return best;
         }
@@ -819,10 +893,10 @@ impl Battle {
             return best;
         }
         // March along in half-inch steps (the last cut short at `best`) to find where the
-        // limit is first reached; halt at the step before.
+        // limit is first reached, then halt there.
         let last = ceil_u64(best / MARCH_STEP);
         if let Some(k) = march_first_within(start, dir, &er, limit, MARCH_STEP, 1, last, best, d0) {
-            best = MARCH_STEP * (k - 1) as f64;
+            best = halt_at(start, dir, &er, limit, k, best, enemy);
         }
         best
     }
@@ -840,6 +914,33 @@ impl Battle {
         u.moved = true;
         self.moved(charger);
     }
+}
+
+/// Where a march that first comes within `limit` of `other` at step `k` halts. Short of an
+/// enemy it halts on reaching the limit, inside it ("halt on reaching the long range limit":
+/// a unit stopped at a range band is in that band, and foot stopped at the advance gap is in
+/// volley range); short of a friend, at the step before, clear of it.
+fn halt_at(
+    me: &Shape,
+    dir: Vec2,
+    other: &Shape,
+    limit: f64,
+    k: u64,
+    best: f64,
+    enemy: bool,
+) -> f64 {
+    let before = MARCH_STEP * (k - 1) as f64;
+    if !enemy {
+        return before;
+    }
+    reach_limit(
+        me,
+        dir,
+        other,
+        limit,
+        before,
+        (MARCH_STEP * k as f64).min(best),
+    )
 }
 
 #[cfg(test)]

@@ -48,6 +48,16 @@ pub fn general_stream(b: &Battle, g: CommanderId) -> u32 {
     1 + b.units.len() as u32 + u32::from(g)
 }
 
+/// The way to a side's own table edge: Parliament deploys facing +y from y = 0, the
+/// Royalists facing -y from the far edge (the scenarios' convention). Retreats and routs go
+/// this way, whatever the unit's facing.
+pub fn homeward(side: Side) -> Vec2 {
+    match side {
+        Side::Parliament => Vec2::new(0.0, -1.0),
+        Side::Royalist => Vec2::new(0.0, 1.0),
+    }
+}
+
 /// The front arc either side of the facing: 45 degrees and 0.35 radians allowance for the
 /// corners of a unit's frontage (the cosine is checked by a test).
 pub(crate) const FRONT_ARC: HalfAngle = HalfAngle {
@@ -294,7 +304,7 @@ impl Battle {
     }
 
     /// Per-turn bookkeeping: shots, rallies, re-rolls, generals coming back.
-    fn start_turn(&mut self, _rules: &IronsidesRules) {
+    fn start_turn(&mut self, rules: &IronsidesRules) {
         for u in &mut self.units {
             u.shots_fired = 0;
             u.rallied_this_turn = 0;
@@ -303,6 +313,7 @@ impl Battle {
         }
         for c in &mut self.commanders {
             c.rerolls_left = c.rerolls_per_turn();
+            c.free_rerolls_left = rules.reaction.free_reroll_for_no_rr_general;
             if c.out_of_action > 0 {
                 c.out_of_action -= 1;
             }
@@ -576,7 +587,10 @@ impl Battle {
                 cv,
             },
         );
+        // The risk to an attached general comes with losses the enemy inflicts; the CV a
+        // pursuer pays for haring off is its own choice and puts him at no risk.
         if lost > 0
+            && cause != LossCause::Pursuit
             && let Some(g) = self.attached_general(id)
         {
             dice.focus(general_stream(self, g));

@@ -16,8 +16,8 @@ use crate::setup::BattleSetup;
 const MAX_ROUT_CHAIN: u8 = 4;
 
 impl Battle {
-    /// Retires `distance` inches straight back, still facing the enemy. Off the table, it is
-    /// gone for the day.
+    /// Retires `distance` inches straight back towards its own edge, ending facing the enemy;
+    /// the move counts as its next one. Off the table, it is gone for the day.
     pub(crate) fn retreat<O: Observer>(
         &mut self,
         setup: &BattleSetup,
@@ -27,7 +27,13 @@ impl Battle {
     ) {
         let u = &mut self.units[usize::from(id)];
         let from = u.pos;
-        u.pos = from + Vec2::from_facing(u.facing) * -distance;
+        let home = super::homeward(u.side);
+        u.pos = from + home * distance;
+        // It ends facing the enemy: kept if it already looks that way, else turned to.
+        if Vec2::from_facing(u.facing).dot(home) > 0.0 {
+            u.facing = (home * -1.0).facing();
+        }
+        u.move_spent_next_turn = true;
         u.pinned = false;
         u.engaged_with = None;
         u.moved = true;
@@ -38,8 +44,9 @@ impl Battle {
         self.leave_if_off_table(setup, id, UnitStatus::OffTable, obs);
     }
 
-    /// A rout: 3D6" for foot, 5D6" for horse, straight back, ending facing away; guns are
-    /// abandoned; friends within 3" of the path test reaction.
+    /// A rout: 3D6" for foot, 5D6" for horse, straight back towards home, ending facing away;
+    /// guns are abandoned; friends within 3" of the path test reaction (not those already
+    /// routed: they are running too).
     pub(crate) fn rout<D: DiceSource, A: Doctrine, O: Observer>(
         &mut self,
         setup: &BattleSetup,
@@ -73,7 +80,7 @@ impl Battle {
         let distance = f64::from(dice.sum_d6(u32::from(n)));
         let u = &mut self.units[usize::from(id)];
         let from = u.pos;
-        let away = Vec2::from_facing(u.facing) * -1.0;
+        let away = super::homeward(u.side);
         u.pos = from + away * distance;
         u.facing = away.facing();
         u.broken = true;
@@ -102,7 +109,7 @@ impl Battle {
         let (mid, half) = (from + (to - from) * 0.5, from.dist(to) * 0.5);
         for i in 0..self.units.len() {
             let f = &self.units[i];
-            if f.side != side || f.id == id || !f.is_active() || f.pinned {
+            if f.side != side || f.id == id || !f.is_active() || f.pinned || f.broken {
                 continue;
             }
             // The path lies in the circle of radius `half` about its middle, and the friend in
