@@ -67,11 +67,11 @@ fn goring_regiment(id: u16, cv: u8) -> Unit {
 fn e01_cromwell_rides_36_inches_or_24_if_he_attaches() {
     let r = rules();
     // "He has 36" distance to do this ... If he simply stops to observe ... he doesn't have to".
-    assert_eq!(generals::general_move_left(&r, 0), 36.0);
+    assert_eq!(generals::general_move_left(&r, 0, 0), 36.0);
     // "If he attaches ... he loses 12"".
-    assert_eq!(generals::general_move_left(&r, 1), 24.0);
+    assert_eq!(generals::general_move_left(&r, 1, 0), 24.0);
     // Attaching and detaching again in the same move costs 12" each.
-    assert_eq!(generals::general_move_left(&r, 2), 12.0);
+    assert_eq!(generals::general_move_left(&r, 1, 1), 12.0);
 }
 
 // ---------------------------------------------------------------------------------------------

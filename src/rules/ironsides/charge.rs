@@ -67,6 +67,11 @@ pub fn countercharge_reach(rules: &IronsidesRules, u: &Unit) -> f64 {
     rules.charge.countercharge_per_cv * f64::from(u.cv)
 }
 
+/// How far horse reaches in a support or opportunity charge: "moving their CV x 2"".
+pub fn support_charge_reach(rules: &IronsidesRules, u: &Unit) -> f64 {
+    rules.charge.support_charge_per_cv * f64::from(u.cv)
+}
+
 /// Evade distance: 2D6" for skirmishers and running gunners, 1D6" for limbered medium guns.
 pub fn evade_distance<D: DiceSource>(rules: &IronsidesRules, dice: &mut D, u: &Unit) -> f64 {
     let n = match u.kind {

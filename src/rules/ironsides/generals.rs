@@ -145,8 +145,10 @@ pub fn captured<D: DiceSource>(rules: &IronsidesRules, dice: &mut D) -> bool {
 
 /// Inches a general still has to ride after attaching or detaching `changes` times (E1: 36",
 /// or 24" once he attaches).
-pub fn general_move_left(rules: &IronsidesRules, changes: u8) -> f64 {
-    (rules.generals.move_distance - f64::from(changes) * rules.generals.attach_cost).max(0.0)
+pub fn general_move_left(rules: &IronsidesRules, attaches: u8, detaches: u8) -> f64 {
+    let g = &rules.generals;
+    (g.move_distance - f64::from(attaches) * g.attach_cost - f64::from(detaches) * g.detach_cost)
+        .max(0.0)
 }
 
 #[cfg(test)]

@@ -62,10 +62,15 @@ impl Battle {
     ) {
         let rules = &*setup.rules;
         let (charger, target) = (plan.charger, plan.target);
-        // Flank or rear: the charger began behind the target's flank (outside its front arc).
+        // Flank or rear: the charger's line of approach began fully behind the target's flank
+        // (more than 90 degrees off its facing), or began off its front arc and had at least
+        // `charge.flank_approach_distance` of charge from there.
         let t = &self.units[usize::from(target)];
-        let mut flank = angle_diff((plan.start - t.pos).facing(), t.facing).abs()
-            > std::f64::consts::FRAC_PI_4 * 1.5;
+        let off = angle_diff((plan.start - t.pos).facing(), t.facing).abs();
+        let run = plan.start.dist(t.pos);
+        let mut flank = off > std::f64::consts::FRAC_PI_2
+            || (off > std::f64::consts::FRAC_PI_4 * 1.5
+                && run >= rules.charge.flank_approach_distance);
         let engaged_front = t.pinned;
         let mut target_approach = Approach::Standing;
         if engaged_front {
@@ -317,7 +322,7 @@ impl Battle {
             {
                 continue;
             }
-            let reach = charge_rules::countercharge_reach(rules, u);
+            let reach = charge_rules::support_charge_reach(rules, u);
             let (me, c) = (self.shape(id), self.shape(charger));
             // The circles first, as `Shape::within` tries them: apart, it is surely out of reach.
             let r = reach + me.radius + c.radius;

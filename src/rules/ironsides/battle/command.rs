@@ -71,17 +71,19 @@ impl Battle {
                     && usize::from(c) < self.commands.len()
                     && self.commands[usize::from(c)].side == g.side
             });
-            let mut changes = 0u8;
+            // Leaving a unit or wing is a detachment, finding a new one an attachment.
+            let (mut attaches, mut detaches) = (0u8, 0u8);
             if g.attached_unit.is_some() && g.attached_unit != attach {
-                changes += 1;
+                detaches += 1;
             }
             if attach.is_some() && g.attached_unit != attach {
-                changes += 1;
+                attaches += 1;
             }
             if g.attached_command != join {
-                changes += 1;
+                attaches += u8::from(join.is_some());
+                detaches += u8::from(g.attached_command.is_some());
             }
-            let budget = generals::general_move_left(rules, changes);
+            let budget = generals::general_move_left(rules, attaches, detaches);
             let dest = match attach {
                 Some(u) => self.units[usize::from(u)].pos,
                 None => order.to,
@@ -134,6 +136,8 @@ impl Battle {
             if g.available() {
                 dice.focus(super::general_stream(self, cg));
                 let (roll, lps) = leadership::roll_lps(dice, g.rating.lp_modifier + g.skill_adjust);
+                // "To a maximum of 6": the Captain-General's own LPs are capped like any command's.
+                let lps = lps.min(rules.options.lp_cap);
                 emit(
                     obs,
                     Event::LpsRolled {
@@ -259,8 +263,14 @@ impl Battle {
             // Highest priority first; ties by id, so the order is fixed.
             order.sort_by_key(|&u| (std::cmp::Reverse(ai.rally_priority(&view, u)), u));
         }
+        let cg = setup.captain_generals[side.index()]
+            .filter(|&g| self.commanders[usize::from(g)].available());
         for &id in &order {
             dice.focus(super::unit_stream(id));
+            if !self.in_radius(setup, id) && self.captain_general_rallies(setup, cg, id, dice, obs)
+            {
+                continue;
+            }
             if !self.in_radius(setup, id) {
                 let was_broken = self.units[usize::from(id)].broken;
                 let (sum, ok) =
@@ -350,6 +360,49 @@ impl Battle {
             }
         }
         self.scratch = order;
+    }
+
+    /// A unit beyond its own commander's radius but within the Captain-General's: he may rally
+    /// it himself for `rally.captain_general_rally_cost` LPs (one D6 <= CV), spending LPs he
+    /// kept after giving them out. True if he tried.
+    fn captain_general_rallies<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        cg: Option<CommanderId>,
+        id: UnitId,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> bool {
+        let rules = &*setup.rules;
+        let cost = rules.rally.captain_general_rally_cost;
+        let Some(g) = cg else { return false };
+        let c = &self.commanders[usize::from(g)];
+        if c.lps < cost || !self.reaches(id, c.pos, c.rating.radius) {
+            return false;
+        }
+        self.commanders[usize::from(g)].lps -= cost;
+        let was_broken = self.units[usize::from(id)].broken;
+        let (roll, ok) = rally::rally_attempt(
+            rules,
+            dice,
+            &mut self.units[usize::from(id)],
+            0,
+            &mut Rerolls::none(),
+        );
+        let cv = self.units[usize::from(id)].cv;
+        emit(
+            obs,
+            Event::Rally {
+                unit: id,
+                roll,
+                success: ok,
+                cv,
+            },
+        );
+        if was_broken && !self.units[usize::from(id)].broken {
+            emit(obs, Event::Recovered { unit: id });
+        }
+        true
     }
 
     /// What befalls a general who is hit: the casualty tables, capture, and a replacement.

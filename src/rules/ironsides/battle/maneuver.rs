@@ -240,7 +240,7 @@ impl Battle {
             {
                 continue;
             }
-            let reach = charge_rules::countercharge_reach(rules, u);
+            let reach = charge_rules::support_charge_reach(rules, u);
             // The nearest enemy within reach in the front arc, not already in a charge (ties
             // to the lower id: they come in id order).
             let me = self.shape(id);

@@ -520,7 +520,7 @@ impl Battle {
     /// settles it (margins far above rounding): no point of the unit is farther from `p` than
     /// its centre is, and none nearer than the centre less half its frontage and depth.
     #[inline]
-    fn reaches(&self, id: UnitId, p: Vec2, radius: f64) -> bool {
+    pub(crate) fn reaches(&self, id: UnitId, p: Vec2, radius: f64) -> bool {
         let u = &self.units[usize::from(id)];
         let d = p - u.pos;
         let d2 = d.dot(d);
