@@ -349,7 +349,7 @@ impl Battle {
 
     /// Victorious cavalry pursues unless it halts (1D6 <= CV trotters, 2D6 summed gallopers):
     /// D6 x 3" after the beaten foe, losing a CV; what it meets, it fights at once.
-    fn pursue_after_victory<D: DiceSource, A: Doctrine, O: Observer>(
+    pub fn pursue_after_victory<D: DiceSource, A: Doctrine, O: Observer>(
         &mut self,
         setup: &BattleSetup,
         id: UnitId,

@@ -65,6 +65,49 @@ pub(crate) const FRONT_ARC: HalfAngle = HalfAngle {
     cos: 0.42177145041023634,
 };
 
+/// The steps of one side's half-turn, in the text's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// 2: generals ride, attach and detach.
+    MoveGenerals,
+    /// 3-4: the Captain-General's LPs and the subordinates'.
+    Leadership,
+    /// 5-6: rallies paid from the commands' LPs.
+    Rallies,
+    /// Pursuers take their halt test at their rally phase.
+    Pursuers,
+    /// 7: the moving side moves, halting at range bands.
+    Movement,
+    /// 8-9: the other side fires; the moving side reacts.
+    OtherSideFires,
+    /// 10-11: the moving side fires; the other side reacts.
+    MovingSideFires,
+    /// 12: moves are completed and charges close.
+    CompleteMovement,
+    /// 13-15: targets react, support charges, close combat, results and pursuit.
+    Charges,
+    /// Pinned units fight on.
+    ContinuingMelees,
+    /// Brokenness ends for units out of contact.
+    EndOfHalf,
+}
+
+impl Step {
+    pub const HALF_TURN: [Step; 11] = [
+        Step::MoveGenerals,
+        Step::Leadership,
+        Step::Rallies,
+        Step::Pursuers,
+        Step::Movement,
+        Step::OtherSideFires,
+        Step::MovingSideFires,
+        Step::CompleteMovement,
+        Step::Charges,
+        Step::ContinuingMelees,
+        Step::EndOfHalf,
+    ];
+}
+
 /// The state of one battle in progress.
 #[derive(Debug, Clone)]
 pub struct Battle {
@@ -332,17 +375,64 @@ impl Battle {
         for u in self.units.iter_mut().filter(|u| u.side == side) {
             u.moved = false;
         }
-        self.move_generals(setup, ai, obs); // step 2
-        self.leadership(setup, dice, ai, obs); // steps 3-4
-        self.rallies(setup, dice, ai, obs); // steps 5-6 (and pursuers' halt tests)
-        self.pursuers(setup, dice, ai, obs);
-        self.movement(setup, dice, ai, obs); // step 7
-        self.fire_and_react(setup, side.other(), dice, ai, obs); // steps 8-9
-        self.fire_and_react(setup, side, dice, ai, obs); // steps 10-11
-        self.complete_movement(setup, dice, ai, obs); // step 12 (charges close)
-        self.resolve_charges(setup, dice, ai, obs); // steps 13-15
-        self.continuing_melees(setup, dice, ai, obs); // pinned units fight on
-        self.end_of_half(setup, obs);
+        for step in Step::HALF_TURN {
+            self.run_step(setup, step, dice, ai, obs);
+        }
+    }
+
+    /// One step of the moving side's half-turn.
+    fn run_step<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        step: Step,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
+        let side = self.moving;
+        match step {
+            Step::MoveGenerals => self.move_generals(setup, ai, obs),
+            Step::Leadership => self.leadership(setup, dice, ai, obs),
+            Step::Rallies => self.rallies(setup, dice, ai, obs),
+            Step::Pursuers => self.pursuers(setup, dice, ai, obs),
+            Step::Movement => self.movement(setup, dice, ai, obs),
+            Step::OtherSideFires => self.fire_and_react(setup, side.other(), dice, ai, obs),
+            Step::MovingSideFires => self.fire_and_react(setup, side, dice, ai, obs),
+            Step::CompleteMovement => self.complete_movement(setup, dice, ai, obs),
+            Step::Charges => self.resolve_charges(setup, dice, ai, obs),
+            Step::ContinuingMelees => self.continuing_melees(setup, dice, ai, obs),
+            Step::EndOfHalf => self.end_of_half(setup, obs),
+        }
+    }
+
+    /// Begins half `half` (0 or 1) of turn `turn` with `side` moving: the bookkeeping of step
+    /// 1 (shots, re-rolls and rallies renewed at a turn's first half) without its initiative
+    /// roll. With [`Battle::step`], for tests and tools that drive a turn step by step (the
+    /// worked examples run the text's steps this way, with the text's dice).
+    pub fn begin_half(&mut self, setup: &BattleSetup, turn: u16, side: Side, half: u8) {
+        if half == 0 {
+            self.turn = turn;
+            self.start_turn(&setup.rules);
+        }
+        self.moving = side;
+        self.half = half;
+        for u in self.units.iter_mut().filter(|u| u.side == side) {
+            u.moved = false;
+        }
+    }
+
+    /// Runs one step of the current half-turn, exactly as a whole battle runs it.
+    pub fn step<D: DiceSource, A: Doctrine, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        step: Step,
+        dice: &mut D,
+        ai: &mut A,
+        obs: &mut O,
+    ) {
+        self.begin_play(setup);
+        self.run_step(setup, step, dice, ai, obs);
+        self.end_caching();
     }
 
     /// Units that spent a whole half-turn out of contact stop being broken; moves spent by

@@ -1,0 +1,532 @@
+//! The Ironsides EXAMPLE passages fought by the engine itself: each test arranges the
+//! passage's situation on the table of `tests/fixtures/worked/engagement.toml` (Cromwell, Ireton
+//! and Goring), runs the engine's own step of the turn (`Battle::step`, the same code a whole
+//! battle runs) with exactly the text's dice scripted, and asserts the outcome the text states.
+//! `tests/worked_examples.rs` checks the same passages against the pure rule functions; this
+//! file shows the engine applies them. Scripted dice fail loudly if a die is missing or left
+//! over, so each test also pins how many dice the step rolls. Readings are in docs/RULES.md.
+
+use ecw_sim::army::{CommandId, CommanderId, Formation, Side, UnitId};
+use ecw_sim::battlefield::Vec2;
+use ecw_sim::dice::ScriptedDice;
+use ecw_sim::doctrine::{Doctrine, Order, ParamAi, Responses};
+use ecw_sim::events::{Event, EventLog, NullObserver, ReactionCause, ReactionResult};
+use ecw_sim::rules::ironsides::battle::command::GeneralOrder;
+use ecw_sim::rules::ironsides::battle::{Battle, Step, View};
+use ecw_sim::scenario::Scenario;
+use ecw_sim::setup::BattleSetup;
+
+// Unit ids, in the fixture's order.
+const IRETON_1: UnitId = 0;
+const IRETON_2: UnitId = 1;
+const IRETON_3: UnitId = 2;
+const IRETON_4: UnitId = 3;
+const LIGHT_GUN: UnitId = 8;
+const GORING_1: UnitId = 9;
+const DRAGOONS: UnitId = 13;
+const ROYALIST_FOOT: UnitId = 14;
+// Commands.
+const IRETON: CommandId = 0;
+
+fn engagement() -> BattleSetup {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/worked/engagement.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    Scenario::parse(&path, text, &[], false)
+        .unwrap()
+        .setup()
+        .unwrap()
+}
+
+/// The battle at its set-up, every unit far from every other until a test places it.
+fn battle(setup: &BattleSetup) -> Battle {
+    let mut b = Battle::new(setup);
+    b.reset(setup, 0, &mut NullObserver);
+    b
+}
+
+fn commander_of(b: &Battle, cmd: CommandId) -> CommanderId {
+    b.commands[usize::from(cmd)].commander.unwrap()
+}
+
+fn place(b: &mut Battle, id: UnitId, x: f64, y: f64, facing_degrees: f64) {
+    let u = &mut b.units[usize::from(id)];
+    u.pos = Vec2::new(x, y);
+    u.facing = facing_degrees.to_radians();
+}
+
+/// Moves every unit of `side` but `keep` off to the far corners, out of everyone's reach.
+fn clear_away(b: &mut Battle, keep: &[UnitId]) {
+    for i in 0..b.units.len() {
+        if !keep.contains(&(i as UnitId)) {
+            let far = if b.units[i].side == Side::Parliament {
+                Vec2::new(2.0 + i as f64 * 4.0, 1.0)
+            } else {
+                Vec2::new(2.0 + i as f64 * 4.0, 47.0)
+            };
+            b.units[i].pos = far;
+        }
+    }
+}
+
+/// The doctrine a passage's player follows: ParamAi, except for the choices the text makes.
+#[derive(Default)]
+struct Player {
+    split: Option<Vec<(CommandId, u8)>>,
+    orders: Vec<(UnitId, Order)>,
+    rally_first: Vec<UnitId>,
+    rally_attempts: Vec<(UnitId, u8)>,
+    rerolls_on_rally: Option<bool>,
+    reaction_rerolls: Option<u8>,
+    generals: Vec<(CommanderId, GeneralOrder)>,
+}
+
+impl Doctrine for Player {
+    fn general(&mut self, v: &View, g: CommanderId) -> GeneralOrder {
+        match self.generals.iter().find(|(k, _)| *k == g) {
+            Some((_, o)) => *o,
+            None => GeneralOrder {
+                to: v.battle.commanders[usize::from(g)].pos,
+                attach: None,
+                join: None,
+            },
+        }
+    }
+    fn split_lps(
+        &mut self,
+        v: &View,
+        cg: CommanderId,
+        lps: u8,
+        reach: &[bool; 64],
+        out: &mut [u8; 64],
+    ) {
+        match &self.split {
+            Some(s) => {
+                for &(c, n) in s {
+                    out[usize::from(c)] = n;
+                }
+            }
+            None => ParamAi.split_lps(v, cg, lps, reach, out),
+        }
+    }
+    fn rally_priority(&mut self, v: &View, u: UnitId) -> i32 {
+        match self.rally_first.iter().position(|&x| x == u) {
+            Some(k) => 1000 - k as i32,
+            None => ParamAi.rally_priority(v, u),
+        }
+    }
+    fn rally_attempts(&mut self, v: &View, u: UnitId) -> u8 {
+        match self.rally_attempts.iter().find(|(k, _)| *k == u) {
+            Some((_, n)) => *n,
+            None => ParamAi.rally_attempts(v, u),
+        }
+    }
+    fn rerolls_on_rally(&mut self, v: &View, u: UnitId) -> bool {
+        self.rerolls_on_rally
+            .unwrap_or_else(|| ParamAi.rerolls_on_rally(v, u))
+    }
+    fn order(&mut self, _: &View, u: UnitId) -> Order {
+        self.orders
+            .iter()
+            .find(|(k, _)| *k == u)
+            .map(|(_, o)| *o)
+            .unwrap_or(Order::Hold)
+    }
+    fn fire_target(&mut self, v: &View, u: UnitId, c: &[UnitId]) -> Option<UnitId> {
+        ParamAi.fire_target(v, u, c)
+    }
+    fn reaction_rerolls(&mut self, v: &View, u: UnitId, available: u8) -> u8 {
+        self.reaction_rerolls
+            .unwrap_or_else(|| ParamAi.reaction_rerolls(v, u, available))
+    }
+    fn standoff(&mut self, v: &View, target: UnitId, charger: UnitId) -> f64 {
+        ParamAi.standoff(v, target, charger)
+    }
+    fn responses(&mut self, v: &View, u: UnitId, charger: UnitId) -> Responses {
+        ParamAi.responses(v, u, charger)
+    }
+    fn support_charge(&mut self, _: &View, _: UnitId, _: UnitId) -> bool {
+        false
+    }
+    fn opportunity_charge(&mut self, _: &View, _: UnitId, _: UnitId) -> bool {
+        false
+    }
+    fn retreat_distance(&mut self, v: &View, u: UnitId) -> f64 {
+        ParamAi.retreat_distance(v, u)
+    }
+    fn take_camp(&mut self, v: &View, u: UnitId) -> bool {
+        ParamAi.take_camp(v, u)
+    }
+}
+
+/// Runs one step with exactly `dice`; returns its events.
+fn run(b: &mut Battle, setup: &BattleSetup, step: Step, dice: &[u8], p: &mut Player) -> Vec<Event> {
+    let mut d = ScriptedDice::new(dice);
+    let mut log = EventLog::default();
+    b.step(setup, step, &mut d, p, &mut log);
+    d.finish();
+    log.0
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/// E2 and E3, steps 3-4. Cromwell (D6+4, 30") rolls 2: 6 LPs, 2 each to the right horse, the
+/// foot and the left horse, "measuring to see whether their general is within 30""; none to the
+/// artillery. Ireton (D6+1) rolls 4 and receives Cromwell's 2: 7, counted as 6.
+#[test]
+fn e02_e03_cromwell_gives_six_lps_within_30_inches_and_ireton_counts_six() {
+    let setup = engagement();
+    let mut b = battle(&setup);
+    b.begin_half(&setup, 1, Side::Parliament, 0);
+    let cromwell = setup.captain_generals[0].unwrap();
+    b.commanders[usize::from(cromwell)].pos = Vec2::new(36.0, 4.0);
+    // Ireton exactly 30" away (within), the foot's and left horse's commanders near, the
+    // artillery's 31" away (out of his radius, whatever the split asks).
+    let at = |b: &mut Battle, cmd: CommandId, p: Vec2| {
+        let g = commander_of(b, cmd);
+        b.commanders[usize::from(g)].pos = p;
+    };
+    at(&mut b, IRETON, Vec2::new(66.0, 4.0));
+    at(&mut b, 1, Vec2::new(36.0, 8.0));
+    at(&mut b, 2, Vec2::new(14.0, 8.0));
+    at(&mut b, 3, Vec2::new(36.0, 35.0));
+    let mut player = Player {
+        split: Some(vec![(0, 2), (1, 2), (2, 2), (3, 2)]),
+        ..Player::default()
+    };
+    // Cromwell's 2, then each command's own roll in order: Ireton 4, foot 3, left 3, guns 3.
+    let ev = run(
+        &mut b,
+        &setup,
+        Step::Leadership,
+        &[2, 4, 3, 3, 3],
+        &mut player,
+    );
+    assert!(ev.contains(&Event::LpsRolled {
+        general: cromwell,
+        roll: 2,
+        lps: 6
+    }));
+    let given: Vec<(CommanderId, u8)> = ev
+        .iter()
+        .filter_map(|e| match *e {
+            Event::LpsGiven { to, lps, .. } => Some((to, lps)),
+            _ => None,
+        })
+        .collect();
+    let to = |cmd: CommandId| commander_of(&b, cmd);
+    assert_eq!(
+        given,
+        vec![(to(0), 2), (to(1), 2), (to(2), 2)],
+        "none to the artillery"
+    );
+    // E3: 4 + 1 + 2 = 7, but no command has more than 6.
+    assert_eq!(b.commands[usize::from(IRETON)].lps, 6);
+    // The others: 3 + 2 each; the artillery its own 3.
+    assert_eq!(b.commands[1].lps, 5);
+    assert_eq!(b.commands[3].lps, 3);
+}
+
+/// E5, step 6. Ireton has 3 LPs; unit X (CV6) and unit Y (CV5, "a weaker unit (CV4)" after
+/// the artillery) each lost 1 CV to artillery, both over 10" from the enemy: 1 LP a try. X: one
+/// try, rolls 3, regains its CV. Y: two tries, 5 (fails against CV4) then 4 (passes): CV 5. No
+/// RR used though he could.
+#[test]
+fn e05_ireton_rallies_two_units_with_three_lps() {
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[IRETON_1, IRETON_2]);
+    place(&mut b, IRETON_1, 50.0, 10.0, 0.0);
+    place(&mut b, IRETON_2, 54.0, 10.0, 0.0);
+    b.begin_half(&setup, 1, Side::Parliament, 0);
+    let ireton = commander_of(&b, IRETON);
+    b.commanders[usize::from(ireton)].pos = Vec2::new(52.0, 8.0);
+    b.units[usize::from(IRETON_1)].cv = 5; // X: CV6, lost 1
+    b.units[usize::from(IRETON_1)].lowest_cv = 5;
+    b.units[usize::from(IRETON_2)].start_cv = 5; // Y: CV5, lost 1
+    b.units[usize::from(IRETON_2)].cv = 4;
+    b.units[usize::from(IRETON_2)].lowest_cv = 4;
+    b.commands[usize::from(IRETON)].lps = 3;
+    let mut player = Player {
+        rally_first: vec![IRETON_1, IRETON_2],
+        rally_attempts: vec![(IRETON_1, 1), (IRETON_2, 2)],
+        rerolls_on_rally: Some(false),
+        ..Player::default()
+    };
+    let ev = run(&mut b, &setup, Step::Rallies, &[3, 5, 4], &mut player);
+    let rallies: Vec<(UnitId, u8, bool)> = ev
+        .iter()
+        .filter_map(|e| match *e {
+            Event::Rally {
+                unit,
+                roll,
+                success,
+                ..
+            } => Some((unit, roll, success)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        rallies,
+        vec![
+            (IRETON_1, 3, true),
+            (IRETON_2, 5, false),
+            (IRETON_2, 4, true)
+        ]
+    );
+    assert_eq!(b.units[usize::from(IRETON_1)].cv, 6);
+    assert_eq!(b.units[usize::from(IRETON_2)].cv, 5);
+    assert_eq!(b.commands[usize::from(IRETON)].lps, 0);
+    assert_eq!(
+        b.commanders[usize::from(ireton)].rerolls_left,
+        2,
+        "no RR used"
+    );
+}
+
+/// E9 and E10, steps 8-9. The Royalist dragoons (skirmishers, CV4) at the hedge's end fire at
+/// Ireton's end regiment at 4": long range, +3; they roll 1: 4 <= 4, a hit. The regiment, now
+/// CV5, tests reaction: 2 and 6, passing one; Ireton re-rolls the 6 with an RR and scores 3: it
+/// passes both and may complete its move; Ireton has 1 RR left.
+#[test]
+fn e09_e10_dragoons_hit_at_long_range_and_ireton_rerolls_the_reaction() {
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[IRETON_3, DRAGOONS]);
+    place(&mut b, IRETON_3, 58.0, 20.0, 0.0);
+    // The dragoons (2" frontage dismounted, 1" deep) face the regiment 4" from its front edge.
+    place(&mut b, DRAGOONS, 58.0, 25.0, 180.0);
+    b.begin_half(&setup, 1, Side::Parliament, 0);
+    let ireton = commander_of(&b, IRETON);
+    b.commanders[usize::from(ireton)].pos = Vec2::new(56.0, 16.0);
+    let mut player = Player::default();
+    let ev = run(
+        &mut b,
+        &setup,
+        Step::OtherSideFires,
+        &[1, 2, 6, 3],
+        &mut player,
+    );
+    let shot = ev
+        .iter()
+        .find_map(|e| match *e {
+            Event::Fired {
+                unit,
+                target,
+                range,
+                roll,
+                needed,
+                hit,
+            } => Some((unit, target, range, roll, needed, hit)),
+            _ => None,
+        })
+        .expect("the dragoons fire");
+    assert_eq!(shot.0, DRAGOONS);
+    assert_eq!(shot.1, IRETON_3);
+    assert!((shot.2 - 4.0).abs() < 1e-9, "at 4\": {}", shot.2);
+    assert_eq!(
+        (shot.3, shot.4, shot.5),
+        (1, 1, true),
+        "needs 1: 1 + 3 <= 4"
+    );
+    assert!(ev.contains(&Event::Reaction {
+        unit: IRETON_3,
+        cause: ReactionCause::Fire,
+        dice: [2, 3],
+        result: ReactionResult::PassBoth,
+        rerolls_used: 1,
+    }));
+    assert_eq!(b.units[usize::from(IRETON_3)].cv, 5);
+    assert!(
+        !b.units[usize::from(IRETON_3)].no_advance,
+        "it completes its move"
+    );
+    assert_eq!(b.commanders[usize::from(ireton)].rerolls_left, 1);
+}
+
+/// E11 and E12, steps 10-11. The light gun (CV5) fires at Royalist foot 8" away: long range,
+/// +3; it rolls 1: 4 <= 5, a hit. The foot, now CV4, rolls 3 and 5: passes one and cannot
+/// advance this turn (an RR could repeat the 5; the player does not use one).
+#[test]
+fn e11_e12_the_light_gun_hits_at_long_range_and_the_foot_may_not_advance() {
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[LIGHT_GUN, ROYALIST_FOOT]);
+    place(&mut b, LIGHT_GUN, 36.0, 20.0, 0.0);
+    b.units[usize::from(LIGHT_GUN)].formation = Formation::Unlimbered;
+    // Gun 1" deep, foot 1" deep: 8" between their nearest edges.
+    place(&mut b, ROYALIST_FOOT, 36.0, 29.0, 180.0);
+    b.begin_half(&setup, 1, Side::Parliament, 0);
+    let mut player = Player {
+        reaction_rerolls: Some(0),
+        ..Player::default()
+    };
+    let ev = run(
+        &mut b,
+        &setup,
+        Step::MovingSideFires,
+        &[1, 3, 5],
+        &mut player,
+    );
+    assert!(ev.iter().any(|e| matches!(
+        *e,
+        Event::Fired {
+            unit: LIGHT_GUN,
+            target: ROYALIST_FOOT,
+            roll: 1,
+            needed: 2,
+            hit: true,
+            ..
+        }
+    )));
+    assert!(ev.contains(&Event::Reaction {
+        unit: ROYALIST_FOOT,
+        cause: ReactionCause::Fire,
+        dice: [3, 5],
+        result: ReactionResult::PassOne,
+        rerolls_used: 0,
+    }));
+    let foot = &b.units[usize::from(ROYALIST_FOOT)];
+    assert_eq!(foot.cv, 4);
+    assert!(foot.no_advance, "passing one: no advance this turn");
+}
+
+/// E8, step 8. The light gun may fire three times in a turn: once in its own half and twice in
+/// the enemy's (or in reaction to a charge); a fourth shot is refused.
+#[test]
+fn e08_the_light_gun_fires_three_times_a_turn_and_no_more() {
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[LIGHT_GUN, ROYALIST_FOOT]);
+    place(&mut b, LIGHT_GUN, 36.0, 20.0, 0.0);
+    b.units[usize::from(LIGHT_GUN)].formation = Formation::Unlimbered;
+    place(&mut b, ROYALIST_FOOT, 36.0, 29.0, 180.0);
+    b.units[usize::from(ROYALIST_FOOT)].cv = 7; // misses cost no reaction test
+    b.begin_half(&setup, 1, Side::Parliament, 0);
+    let mut p = Player::default();
+    // Its own phase: one shot (a miss, 6).
+    let shots = |ev: &[Event]| {
+        ev.iter()
+            .filter(|e| matches!(e, Event::Fired { .. }))
+            .count()
+    };
+    assert_eq!(
+        shots(&run(&mut b, &setup, Step::MovingSideFires, &[6], &mut p)),
+        1
+    );
+    // The enemy's half: fire in both of its fire steps.
+    b.begin_half(&setup, 1, Side::Royalist, 1);
+    assert_eq!(
+        shots(&run(&mut b, &setup, Step::OtherSideFires, &[6], &mut p)),
+        1
+    );
+    assert_eq!(
+        shots(&run(&mut b, &setup, Step::OtherSideFires, &[6], &mut p)),
+        1
+    );
+    // A fourth chance in the same turn: refused, no die rolled.
+    assert_eq!(
+        shots(&run(&mut b, &setup, Step::OtherSideFires, &[], &mut p)),
+        0
+    );
+    // The next turn it has its three again.
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    assert_eq!(
+        shots(&run(&mut b, &setup, Step::MovingSideFires, &[6], &mut p)),
+        1
+    );
+}
+
+/// E4, step 5. Ireton's six regiments in two lines all make the same manoeuvre: one group, 1
+/// LP. Two of them "out of position" (here: wheeling to a new direction) move separately at 1
+/// LP each: 3 LPs in all.
+#[test]
+fn e04_six_regiments_in_two_lines_with_two_out_of_position_cost_three_lps() {
+    let setup = engagement();
+    let ahead = |b: &Battle, u: UnitId| b.units[usize::from(u)].pos + Vec2::new(0.0, 6.0);
+    // (second line's distance behind, units out of position, LPs): a second line 20" back is
+    // no longer "moving together" with the first: two groups.
+    for (behind, out_of_position, cost) in [(5.0, 0, 1), (5.0, 2, 3), (20.0, 0, 2)] {
+        let mut b = battle(&setup);
+        clear_away(&mut b, &[0, 1, 2, 3, 4, 5]);
+        // Front line at y = 25, second line behind it, 4" apart (1" gaps between 3" frontages).
+        for (k, x) in [50.0, 54.0, 58.0].into_iter().enumerate() {
+            place(&mut b, k as UnitId, x, 25.0, 0.0);
+            place(&mut b, k as UnitId + 3, x, 25.0 - behind, 0.0);
+        }
+        b.begin_half(&setup, 1, Side::Parliament, 0);
+        let ireton = commander_of(&b, IRETON);
+        b.commanders[usize::from(ireton)].pos = Vec2::new(54.0, 15.0);
+        b.commands[usize::from(IRETON)].lps = 6;
+        let mut orders: Vec<(UnitId, Order)> = (0..6)
+            .map(|u| (u, Order::Advance { to: ahead(&b, u) }))
+            .collect();
+        // Out of position: two of the second line wheel off to the right.
+        for (u, order) in orders.iter_mut().skip(3).take(out_of_position) {
+            *order = Order::Advance {
+                to: b.units[usize::from(*u)].pos + Vec2::new(6.0, 0.0),
+            };
+        }
+        let mut p = Player {
+            orders,
+            ..Player::default()
+        };
+        // Trotters in open ground roll nothing to move.
+        run(&mut b, &setup, Step::Movement, &[], &mut p);
+        assert_eq!(
+            6 - b.commands[usize::from(IRETON)].lps,
+            cost,
+            "{out_of_position} out of position, second line {behind}\" behind"
+        );
+        assert!(b.units[..6].iter().all(|u| u.moved), "all six moved");
+    }
+}
+
+/// E19, step 15. Goring's winners (CV3, +1 for victory: CV4) must halt or pursue: gallopers roll
+/// 2D6 summed against CV: 2 + 6 = 8 > 4, they fail, lose 1 CV (CV3) and plough D6 x 3" into
+/// Ireton's support regiment (CV6), which stands in their path. Both throw 2D6 at once: Goring
+/// 2 and 3, Ireton 1 and 5: each inflicts 2, the melee continues next turn; Goring's men are at
+/// 1, the support regiment at 4. (The pursuit die is not given: a 3, 9".)
+#[test]
+fn e19_goring_fails_to_halt_loses_a_cv_and_ploughs_into_the_support() {
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[GORING_1, IRETON_1, IRETON_4]);
+    // Ireton 1 has just lost the melee and retreated behind its support, Ireton 4, 6" back.
+    place(&mut b, GORING_1, 50.0, 18.0, 180.0);
+    place(&mut b, IRETON_4, 50.0, 10.0, 0.0);
+    place(&mut b, IRETON_1, 50.0, 4.0, 0.0);
+    b.units[usize::from(GORING_1)].cv = 4; // 3 + 1 for the victory
+    b.units[usize::from(GORING_1)].pursuing = 0;
+    b.begin_half(&setup, 1, Side::Parliament, 0);
+    // Halt test 2 and 6; pursuit die 3 (9"); the fight: Goring 2, 3; Ireton 1, 5.
+    let mut d = ScriptedDice::new(&[2, 6, 3, 2, 3, 1, 5]);
+    let mut log = EventLog::default();
+    b.pursue_after_victory(
+        &setup,
+        GORING_1,
+        IRETON_1,
+        &mut d,
+        &mut Player::default(),
+        &mut log,
+    );
+    d.finish();
+    let ev = log.0;
+    let g = &b.units[usize::from(GORING_1)];
+    let s = &b.units[usize::from(IRETON_4)];
+    assert_eq!((g.cv, s.cv), (1, 4), "{ev:#?}");
+    assert!(g.pinned && s.pinned, "equal losses: the melee continues");
+    // The text's order: the CV for haring off is lost before the fight.
+    let lost: Vec<(UnitId, u8)> = ev
+        .iter()
+        .filter_map(|e| match *e {
+            Event::CvLost { unit, cv, .. } => Some((unit, cv)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        lost[0],
+        (GORING_1, 3),
+        "1 CV for the pursuit first: {lost:?}"
+    );
+}
