@@ -530,3 +530,171 @@ fn e19_goring_fails_to_halt_loses_a_cv_and_ploughs_into_the_support() {
         "1 CV for the pursuit first: {lost:?}"
     );
 }
+
+/// E1, step 2. Cromwell rides up to 36" if he only observes; attaching to a unit costs 12", so
+/// riding to lead a regiment 30" away he gets only 24" of the way this turn; one 20" away he
+/// reaches and leads.
+#[test]
+fn e01_cromwell_rides_36_inches_or_24_if_he_attaches() {
+    let setup = engagement();
+    let cromwell = setup.captain_generals[0].unwrap();
+    let start = Vec2::new(20.0, 4.0);
+    for (to, attach, ridden, leads) in [
+        (Vec2::new(70.0, 4.0), None, 36.0, None),
+        (Vec2::new(50.0, 4.0), Some(IRETON_1), 24.0, None),
+        (Vec2::new(40.0, 4.0), Some(IRETON_1), 20.0, Some(IRETON_1)),
+    ] {
+        let mut b = battle(&setup);
+        place(&mut b, IRETON_1, to.x, to.y, 0.0);
+        b.begin_half(&setup, 1, Side::Parliament, 0);
+        b.commanders[usize::from(cromwell)].pos = start;
+        let mut p = Player {
+            generals: vec![(
+                cromwell,
+                GeneralOrder {
+                    to,
+                    attach,
+                    join: None,
+                },
+            )],
+            ..Player::default()
+        };
+        run(&mut b, &setup, Step::MoveGenerals, &[], &mut p);
+        let g = &b.commanders[usize::from(cromwell)];
+        assert!(
+            (g.pos.dist(start) - ridden).abs() < 1e-9,
+            "{attach:?}: rode {}",
+            g.pos.dist(start)
+        );
+        assert_eq!(g.attached_unit, leads);
+    }
+}
+
+/// E7, step 7. A light gun (12") advances and unlimbers: unlimbering costs 6", so it moves at
+/// most 6" and ends unlimbered; the drivers go home and it never limbers again (a later move
+/// is by prolonge, 2").
+#[test]
+fn e07_the_light_gun_moves_six_inches_then_unlimbers_for_good() {
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[LIGHT_GUN]);
+    place(&mut b, LIGHT_GUN, 36.0, 8.0, 0.0);
+    assert_eq!(
+        b.units[usize::from(LIGHT_GUN)].formation,
+        Formation::Limbered
+    );
+    b.begin_half(&setup, 1, Side::Parliament, 0);
+    let guns = commander_of(&b, 3);
+    b.commanders[usize::from(guns)].pos = Vec2::new(36.0, 6.0);
+    b.commands[3].lps = 6;
+    let mut p = Player {
+        orders: vec![(
+            LIGHT_GUN,
+            Order::Site {
+                to: Vec2::new(36.0, 30.0),
+            },
+        )],
+        ..Player::default()
+    };
+    let ev = run(&mut b, &setup, Step::Movement, &[], &mut p);
+    let gun = &b.units[usize::from(LIGHT_GUN)];
+    assert_eq!(gun.formation, Formation::Unlimbered, "{ev:?} lps {}", b.commands[3].lps);
+    assert!(
+        (gun.pos.y - 14.0).abs() < 1e-9,
+        "6\" of its 12\": at y {}",
+        gun.pos.y
+    );
+    assert!(ev.contains(&Event::Unlimbered { unit: LIGHT_GUN }));
+    // Next turn: sited guns move by prolonge only, and cannot be limbered.
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    b.commands[3].lps = 6;
+    p.orders = vec![(
+        LIGHT_GUN,
+        Order::Advance {
+            to: Vec2::new(36.0, 30.0),
+        },
+    )];
+    run(&mut b, &setup, Step::Movement, &[], &mut p);
+    assert!((b.units[usize::from(LIGHT_GUN)].pos.y - 16.0).abs() < 1e-9);
+    p.orders = vec![(
+        LIGHT_GUN,
+        Order::Site {
+            to: Vec2::new(36.0, 30.0),
+        },
+    )];
+    b.begin_half(&setup, 3, Side::Parliament, 0);
+    run(&mut b, &setup, Step::Movement, &[], &mut p);
+    assert!(
+        (b.units[usize::from(LIGHT_GUN)].pos.y - 16.0).abs() < 1e-9,
+        "no limbering again"
+    );
+}
+
+/// E13, step 12. Ireton's front regiment charges the Royalist horse holding 10" away: it
+/// advances to the stand-off the target chooses (2"-6") and tests reaction, needing both dice
+/// to make contact; passing both, the charge goes in.
+#[test]
+fn e13_the_charge_closes_to_the_stand_off_and_goes_in_on_passing_both() {
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[IRETON_1, GORING_1]);
+    place(&mut b, IRETON_1, 50.0, 20.0, 0.0);
+    place(&mut b, GORING_1, 50.0, 31.0, 180.0); // 10" between their fronts
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    let ireton = commander_of(&b, IRETON);
+    b.commanders[usize::from(ireton)].pos = Vec2::new(50.0, 14.0);
+    b.commands[usize::from(IRETON)].lps = 6;
+    let mut p = Player {
+        orders: vec![(IRETON_1, Order::Charge { target: GORING_1 })],
+        reaction_rerolls: Some(0),
+        ..Player::default()
+    };
+    run(&mut b, &setup, Step::Movement, &[], &mut p);
+    let ev = run(&mut b, &setup, Step::CompleteMovement, &[2, 4], &mut p);
+    let standoff = ev
+        .iter()
+        .find_map(|e| match *e {
+            Event::ChargeDeclared {
+                unit: IRETON_1,
+                target: GORING_1,
+                standoff,
+            } => Some(standoff),
+            _ => None,
+        })
+        .expect("the charge is declared");
+    assert!((2.0..=6.0).contains(&standoff));
+    assert!((b.distance(IRETON_1, GORING_1) - standoff).abs() < 1e-6);
+    assert!(ev.contains(&Event::Reaction {
+        unit: IRETON_1,
+        cause: ReactionCause::ToCharge,
+        dice: [2, 4],
+        result: ReactionResult::PassBoth,
+        rerolls_used: 0,
+    }));
+    assert!(!ev.iter().any(|e| matches!(e, Event::ChargeFailed { .. })));
+}
+
+/// E20, risk to generals. Goring is attached to a unit that loses 2 CV in melee: a 2 in 6
+/// chance; he rolls 2 and is hit. Horse and rider: the rider's die is higher (horse 3, rider 5,
+/// not given), so the rider is hit; the rider table gives 6: saved by his flask, unhurt, and the
+/// regiment gains 1 CV.
+#[test]
+fn e20_goring_is_hit_and_saved_by_his_flask() {
+    use ecw_sim::events::{GeneralResult, LossCause};
+    let setup = engagement();
+    let mut b = battle(&setup);
+    let goring = commander_of(&b, 4);
+    b.commanders[usize::from(goring)].attached_unit = Some(GORING_1);
+    b.units[usize::from(GORING_1)].cv = 5; // not at its start, so the +1 is not capped away
+    let mut d = ScriptedDice::new(&[2, 3, 5, 6]);
+    let mut log = EventLog::default();
+    b.lose_cv(&setup, GORING_1, 2, LossCause::Melee, &mut d, &mut log);
+    d.finish();
+    assert!(log.0.contains(&Event::GeneralCasualty {
+        general: goring,
+        result: GeneralResult::Saved,
+        captured: false,
+    }));
+    assert_eq!(b.units[usize::from(GORING_1)].cv, 4, "5 - 2 + 1");
+    assert!(!b.commanders[usize::from(goring)].lost);
+}

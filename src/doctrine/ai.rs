@@ -27,6 +27,11 @@ pub enum Order {
     Form(Formation),
     /// Site the guns: the drivers go home.
     Unlimber,
+    /// Limbered guns advance towards a point with what unlimbering leaves of their move, then
+    /// unlimber there (E7: a light gun loses 6" of its 12" to unlimber).
+    Site {
+        to: Vec2,
+    },
 }
 
 /// Up to four responses, in order of preference.

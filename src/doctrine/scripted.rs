@@ -433,10 +433,20 @@ impl Doctrine for ParamAi {
         let unit = &b.units[usize::from(u)];
         let d = doctrine_of(v, u);
         if unit.kind.is_gun() {
-            return if unit.formation == Formation::Limbered {
+            if unit.formation != Formation::Limbered {
+                return Order::Hold;
+            }
+            // Site the guns where an enemy is already in reach; else bring them forward in
+            // support and site them at the end of the move (E7).
+            let mut sited = unit.clone();
+            sited.formation = Formation::Unlimbered;
+            let reach = crate::rules::ironsides::fire::max_range(&v.setup.rules, &sited);
+            return if b.nearest_enemy_distance(u) <= reach {
                 Order::Unlimber
             } else {
-                Order::Hold
+                Order::Site {
+                    to: unit.pos + forward(v, unit.side) * 12.0,
+                }
             };
         }
         if unit.broken {

@@ -329,9 +329,10 @@ impl Battle {
                 _ => false,
             };
             match (u.kind, p.order) {
-                (UnitKind::Artillery(w), Order::Advance { .. } | Order::FallBack { .. }) => {
-                    orders.guns[w as usize] += 1
-                }
+                (
+                    UnitKind::Artillery(w),
+                    Order::Advance { .. } | Order::FallBack { .. } | Order::Site { .. },
+                ) => orders.guns[w as usize] += 1,
                 (_, Order::Hold) => {}
                 _ if straight && n < MAX_GROUPED => {
                     groupable[n] = i;
@@ -431,7 +432,7 @@ impl Battle {
         let u = &self.units[usize::from(id)];
         let forward = matches!(
             order,
-            Order::Advance { .. } | Order::Charge { .. } | Order::Form(_)
+            Order::Advance { .. } | Order::Charge { .. } | Order::Form(_) | Order::Site { .. }
         );
         if forward && (u.no_advance || u.halt_next_turn) {
             return None;
@@ -472,6 +473,11 @@ impl Battle {
             Order::Unlimber => {
                 (u.kind.is_gun() && u.formation == Formation::Limbered).then_some(order)
             }
+            Order::Site { to } => (u.kind.is_gun()
+                && u.formation == Formation::Limbered
+                && to.x.is_finite()
+                && to.y.is_finite())
+            .then_some(order),
             Order::Charge { target } => {
                 let t = self.units.get(usize::from(target))?;
                 (t.side != u.side && t.is_active() && !u.kind.is_gun() && u.cv > 0).then_some(order)
@@ -513,11 +519,26 @@ impl Battle {
                 (left - movement::formation_change_cost(rules)).max(0.0)
             }
             Order::Unlimber => {
-                let u = &mut self.units[usize::from(id)];
-                u.moved = true;
-                movement::unlimber(rules, u);
-                self.moved(id); // its fire zones changed
-                emit(obs, Event::Unlimbered { unit: id });
+                self.unlimber(id, obs);
+                0.0
+            }
+            Order::Site { to } => {
+                // Move with what unlimbering leaves, halting at any enemy's range, then site.
+                let cost =
+                    movement::unlimber_cost(rules, &self.units[usize::from(id)]).unwrap_or(0.0);
+                self.move_towards(
+                    setup,
+                    id,
+                    to,
+                    (left - cost).max(0.0),
+                    true,
+                    false,
+                    dice,
+                    obs,
+                );
+                if self.units[usize::from(id)].is_active() {
+                    self.unlimber(id, obs);
+                }
                 0.0
             }
             Order::Advance { to } | Order::FallBack { to } => self.move_towards(
@@ -549,6 +570,15 @@ impl Battle {
                 left - (left.min(room) - used)
             }
         }
+    }
+
+    /// Sites a gun where it stands: the drivers go home, never to limber again.
+    fn unlimber<O: Observer>(&mut self, id: UnitId, obs: &mut O) {
+        let u = &mut self.units[usize::from(id)];
+        u.moved = true;
+        u.formation = Formation::Unlimbered;
+        self.moved(id); // its fire zones changed
+        emit(obs, Event::Unlimbered { unit: id });
     }
 
     /// Moves a unit straight towards `to`, paying terrain, wheeling first if it must, never
