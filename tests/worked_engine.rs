@@ -598,7 +598,12 @@ fn e07_the_light_gun_moves_six_inches_then_unlimbers_for_good() {
     };
     let ev = run(&mut b, &setup, Step::Movement, &[], &mut p);
     let gun = &b.units[usize::from(LIGHT_GUN)];
-    assert_eq!(gun.formation, Formation::Unlimbered, "{ev:?} lps {}", b.commands[3].lps);
+    assert_eq!(
+        gun.formation,
+        Formation::Unlimbered,
+        "{ev:?} lps {}",
+        b.commands[3].lps
+    );
     assert!(
         (gun.pos.y - 14.0).abs() < 1e-9,
         "6\" of its 12\": at y {}",
@@ -697,4 +702,119 @@ fn e20_goring_is_hit_and_saved_by_his_flask() {
     }));
     assert_eq!(b.units[usize::from(GORING_1)].cv, 4, "5 - 2 + 1");
     assert!(!b.commanders[usize::from(goring)].lost);
+}
+
+/// E14 to E19 in one charge, through the engine's steps 12-15: Ireton's left-flank regiment
+/// (trotters, CV6) charges its direct opponent of Goring's (gallopers, CV6) 6" away.
+/// - E13: it closes to the stand-off and passes both reaction dice (1, 2): the charge goes in.
+/// - E14: Goring's regiment passes both (1, 2), so throws 2 emergency-response dice (1, 1):
+///   one success countercharges, the other is a pistol shot as they come together.
+/// - E16: the free shot (trotting pistols +4 at CV6 hits on 1-2; the text says "needing a 1",
+///   see docs/RULES.md) misses (3). Both roll 4D6 (a charge of 6"); Ireton's trotters need not
+///   spend a die firing.
+/// - E17: Ireton rolls 1, 3, 4, 6 and Goring 1, 4, 4, 5: sixes always miss: Ireton inflicts 3
+///   and takes 4: Ireton CV 2, Goring CV 3; Goring wins.
+/// - E18: Ireton's regiment, the loser, tests 2D6 at CV2: 1 and 4, fails one: it retreats
+///   behind its support, not a rout.
+/// - E19: Goring's men +1 CV for victory (4); halt test 2 + 6 = 8 > 4, they pursue: -1 CV (3),
+///   D6 x 3" (a 3: 9") into Ireton's support (CV6); 2D6 each at once, Goring 2 and 3, the
+///   support 1 and 5: 2 each, the melee goes on; Goring's men at 1, the support at 4.
+#[test]
+fn e14_to_e19_the_charge_the_countercharge_the_melee_and_the_pursuit() {
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[IRETON_1, IRETON_4, GORING_1]);
+    // Ireton's regiment 6" from Goring's, its support just behind it.
+    place(&mut b, IRETON_1, 50.0, 24.0, 0.0);
+    place(&mut b, IRETON_4, 50.0, 22.0, 0.0);
+    place(&mut b, GORING_1, 50.0, 31.0, 180.0);
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    let ireton = commander_of(&b, IRETON);
+    b.commanders[usize::from(ireton)].pos = Vec2::new(44.0, 14.0);
+    b.commands[usize::from(IRETON)].lps = 6;
+    let mut p = Player {
+        orders: vec![(IRETON_1, Order::Charge { target: GORING_1 })],
+        reaction_rerolls: Some(0),
+        ..Player::default()
+    };
+    run(&mut b, &setup, Step::Movement, &[], &mut p);
+    run(&mut b, &setup, Step::CompleteMovement, &[1, 2], &mut p);
+    let dice = [
+        1, 2, // E14: Goring's regiment reacts, passes both
+        1, 1, // E14: two emergency-response dice, two successes
+        3, // E16: the free pistol shot misses
+        1, 3, 4, 6, // E17: Ireton
+        1, 4, 4, 5, // E17: Goring
+        1, 4, // E18: Ireton's loser's test
+        2, 6, // E19: the halt test
+        3, // E19: the pursuit die
+        2, 3, 1, 5, // E19: the fight with the support
+    ];
+    let ev = run(&mut b, &setup, Step::Charges, &dice, &mut p);
+    let shown = || format!("{ev:#?}");
+    assert!(
+        ev.iter().any(|e| matches!(
+            *e,
+            Event::EmergencyResponse {
+                unit: GORING_1,
+                dice: 2,
+                successes: 2,
+                ..
+            }
+        )),
+        "{}",
+        shown()
+    );
+    assert!(ev.iter().any(|e| matches!(
+        *e,
+        Event::Fired {
+            unit: GORING_1,
+            target: IRETON_1,
+            roll: 3,
+            hit: false,
+            ..
+        }
+    )));
+    assert!(
+        ev.iter().any(|e| matches!(
+            *e,
+            Event::Melee {
+                attacker: IRETON_1,
+                defender: GORING_1,
+                attacker_dice: 4,
+                defender_dice: 4,
+                attacker_hits: 3,
+                defender_hits: 4,
+                flank: false,
+            }
+        )),
+        "{}",
+        shown()
+    );
+    assert!(ev.contains(&Event::MeleeResult {
+        winner: Some(GORING_1),
+        loser: Some(IRETON_1),
+        result: ReactionResult::PassOne,
+    }));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(*e, Event::Retreat { unit: IRETON_1, .. }))
+    );
+    assert!(!ev.iter().any(|e| matches!(*e, Event::Rout { .. })));
+    let (g, s, i) = (
+        &b.units[usize::from(GORING_1)],
+        &b.units[usize::from(IRETON_4)],
+        &b.units[usize::from(IRETON_1)],
+    );
+    assert_eq!((i.cv, g.cv, s.cv), (2, 1, 4), "{}", shown());
+    assert!(
+        g.pinned && s.pinned,
+        "equal losses: the melee continues next turn"
+    );
+    assert!(
+        i.pos.y < s.pos.y - 1.0,
+        "Ireton's regiment retired behind its support: {:?} {:?}",
+        i.pos,
+        s.pos
+    );
 }

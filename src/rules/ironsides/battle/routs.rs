@@ -25,6 +25,7 @@ impl Battle {
         distance: f64,
         obs: &mut O,
     ) {
+        let distance = self.clear_of_friends(setup, id, distance);
         let u = &mut self.units[usize::from(id)];
         let from = u.pos;
         let home = super::homeward(u.side);
@@ -42,6 +43,31 @@ impl Battle {
         emit(obs, Event::Retreat { unit: id, distance });
         emit(obs, Event::moved(id, from, to, false));
         self.leave_if_off_table(setup, id, UnitStatus::OffTable, obs);
+    }
+
+    /// How far a retreat of `distance` must go to end clear of friends: a loser that would
+    /// stop on its support retires through it and halts behind (E18: "it retires behind its
+    /// unit immediately to the rear"), up to `close_combat.retreat_max`; if even that is not
+    /// clear, it stops at `distance`.
+    fn clear_of_friends(&self, setup: &BattleSetup, id: UnitId, distance: f64) -> f64 {
+        let u = &self.units[usize::from(id)];
+        let home = super::homeward(u.side);
+        let me = self.shape(id);
+        let blocked = |d: f64| {
+            let there = me.at(u.pos + home * d);
+            self.any_near(&there, u.side, 0.0, |s| {
+                s.id != id && there.dist(&self.shape(s.id)) <= 0.0
+            })
+        };
+        let most = setup.rules.close_combat.retreat_max.max(distance);
+        let mut d = distance;
+        while blocked(d) {
+            d += 0.5;
+            if d > most {
+                return distance;
+            }
+        }
+        d
     }
 
     /// A rout: 3D6" for foot, 5D6" for horse, straight back towards home, ending facing away;
