@@ -80,6 +80,10 @@ fn tally(setup: &BattleSetup) -> Tally {
                 }
                 Event::Rout { unit, .. } | Event::Retreat { unit, .. } => {
                     if matches!(e, Event::Rout { .. }) {
+                        // A rout sweeps away the general leading the unit.
+                        for a in attached.iter_mut().filter(|a| **a == Some(unit)) {
+                            *a = None;
+                        }
                         routed[usize::from(unit)] = Some(turn);
                         moved_after_rout[usize::from(unit)] = false;
                     }
@@ -96,6 +100,13 @@ fn tally(setup: &BattleSetup) -> Tally {
                         t.rearward_towards_enemy += u64::from(towards_enemy);
                     } else if routed[usize::from(unit)].is_some() {
                         moved_after_rout[usize::from(unit)] = true;
+                    }
+                }
+                Event::Disintegrated { unit }
+                | Event::LeftTable { unit }
+                | Event::PursuitLost { unit, .. } => {
+                    for a in attached.iter_mut().filter(|a| **a == Some(unit)) {
+                        *a = None;
                     }
                 }
                 Event::TurnStarted { turn: t } => turn = t,

@@ -818,3 +818,59 @@ fn e14_to_e19_the_charge_the_countercharge_the_melee_and_the_pursuit() {
         s.pos
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Rules the examples touch on, shown on the same table.
+// ---------------------------------------------------------------------------------------------
+
+/// "Once a general is attached ... he moves again to accompany the unit when it moves"; and a
+/// rout sweeps him away: "embarrassed gentlemen swept away in routs return to their command
+/// after one full turn away".
+#[test]
+fn an_attached_general_rides_with_his_unit_and_is_swept_away_by_its_rout() {
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[IRETON_3, DRAGOONS]);
+    place(&mut b, IRETON_3, 58.0, 14.0, 0.0);
+    place(&mut b, DRAGOONS, 58.0, 25.0, 180.0);
+    b.begin_half(&setup, 1, Side::Parliament, 0);
+    let ireton = commander_of(&b, IRETON);
+    b.commanders[usize::from(ireton)].pos = Vec2::new(58.0, 14.0);
+    b.commanders[usize::from(ireton)].attached_unit = Some(IRETON_3);
+    b.commands[usize::from(IRETON)].lps = 6;
+    let mut p = Player {
+        orders: vec![(
+            IRETON_3,
+            Order::Advance {
+                to: Vec2::new(58.0, 30.0),
+            },
+        )],
+        reaction_rerolls: Some(0),
+        ..Player::default()
+    };
+    run(&mut b, &setup, Step::Movement, &[], &mut p);
+    let unit = b.units[usize::from(IRETON_3)].pos;
+    assert!(unit.y > 14.0, "it advanced");
+    assert_eq!(
+        b.commanders[usize::from(ireton)].pos,
+        unit,
+        "he rode with it"
+    );
+    // The dragoons hit it (1); its reaction is a pair of sixes: rout, 5D6" (all ones, 5").
+    // His attached risk: the unit lost 1 CV, he is hit on a 1 (a 4: unhurt).
+    let ev = run(
+        &mut b,
+        &setup,
+        Step::OtherSideFires,
+        &[1, 4, 6, 6, 1, 1, 1, 1, 1],
+        &mut p,
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(*e, Event::Rout { unit: IRETON_3, .. })),
+        "{ev:#?}"
+    );
+    let g = &b.commanders[usize::from(ireton)];
+    assert_eq!(g.attached_unit, None, "swept away");
+    assert!(!g.available(), "out of action for a full turn");
+}

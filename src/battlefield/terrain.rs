@@ -20,6 +20,10 @@ impl AreaKind {
     pub fn is_cover(self) -> bool {
         self == AreaKind::Woods
     }
+    /// Difficult ground: crossing it disorders, and disorder lasts while a unit stands in it.
+    pub fn disorders(self) -> bool {
+        matches!(self, AreaKind::Rough | AreaKind::Woods | AreaKind::Bog)
+    }
 }
 
 /// A closed polygon of ground.

@@ -355,6 +355,16 @@ impl Battle {
     /// this, before anything else is asked.
     #[inline]
     pub(crate) fn moved(&mut self, id: UnitId) {
+        // A general leading the unit rides with it (the one rule kept here: every write to a
+        // unit's position comes through this call).
+        let pos = self.units[usize::from(id)].pos;
+        for g in self
+            .commanders
+            .iter_mut()
+            .filter(|g| g.attached_unit == Some(id))
+        {
+            g.pos = pos;
+        }
         let c = &mut self.cache;
         c.epoch = c.epoch.wrapping_add(1);
         if c.on {

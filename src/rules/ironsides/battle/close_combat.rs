@@ -469,7 +469,11 @@ impl Battle {
     /// `setup.ground.area_at(p)`, passing over areas whose band of y does not hold `p`: an
     /// even-odd test counts only edges that cross the level of `p`, and no edge of such an
     /// area does.
-    fn area_at(&self, setup: &BattleSetup, p: crate::battlefield::Vec2) -> Option<AreaKind> {
+    pub(super) fn area_at(
+        &self,
+        setup: &BattleSetup,
+        p: crate::battlefield::Vec2,
+    ) -> Option<AreaKind> {
         let areas = &setup.ground.areas;
         if self.area_y.len() != areas.len() {
             return setup.ground.area_at(p);

@@ -239,9 +239,16 @@ impl Battle {
     ) {
         let rules = &*setup.rules;
         let side = self.moving;
-        // Disorder ends at the rally phase (bad ground is left behind by then).
-        for u in self.units.iter_mut().filter(|u| u.side == side) {
-            u.disordered = false;
+        // Disorder ends at the rally phase, provided the unit has cleared the difficult ground.
+        for i in 0..self.units.len() {
+            let u = &self.units[i];
+            if u.side != side {
+                continue;
+            }
+            let still_in =
+                u.disordered && self.area_at(setup, u.pos).is_some_and(|a| a.disorders());
+            let u = &mut self.units[i];
+            u.disordered = still_in;
             if u.halt_next_turn {
                 u.halt_next_turn = false;
                 u.move_spent_next_turn = true;

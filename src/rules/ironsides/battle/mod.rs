@@ -715,6 +715,12 @@ impl Battle {
                 o.pinned = false;
             }
         }
+        self.sweep_away_generals(setup, id);
+    }
+
+    /// Generals leading a unit that dissolves or routs are swept away with it: they return to
+    /// their command after one full turn.
+    pub(crate) fn sweep_away_generals(&mut self, setup: &BattleSetup, id: UnitId) {
         let delay = setup.rules.generals.swept_away_delay_turns;
         for c in &mut self.commanders {
             if c.attached_unit == Some(id) {

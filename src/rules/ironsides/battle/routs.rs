@@ -121,6 +121,7 @@ impl Battle {
             u.status = UnitStatus::Abandoned;
         }
         self.moved(id);
+        self.sweep_away_generals(setup, id);
         emit(obs, Event::Rout { unit: id, distance });
         emit(obs, Event::moved(id, from, to, false));
         if self.units[usize::from(id)].status == UnitStatus::Abandoned {
@@ -234,6 +235,8 @@ impl Battle {
             if self.pursuit_cost(setup, id, dice, obs) {
                 continue;
             }
+            // From now on it charges the nearest enemy in its front arc, not its old quarry.
+            self.units[i].pursuit_target = None;
             let distance =
                 crate::rules::ironsides::movement::move_allowance(rules, &self.units[i], false);
             self.pursue(setup, id, distance, dice, ai, obs);
