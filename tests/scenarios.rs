@@ -219,6 +219,7 @@ fn marston_moor_order_of_battle() {
         ("royalist.Prince Rupert's Foot (Tillier)", 5),
         ("royalist.Napier's forlorn hope", 1),
         ("royalist.Newcastle's Foot (Eythin)", 4),
+        ("royalist.Blakiston's Brigade (centre horse)", 2),
         ("royalist.Left Wing Horse (Goring)", 6),
         ("royalist.Musketeers with Goring", 1),
         ("royalist.Reserve Horse (Widdrington)", 3),
@@ -230,7 +231,7 @@ fn marston_moor_order_of_battle() {
         .setup()
         .unwrap();
     assert_eq!(s.units_of(Side::Parliament).count(), 39);
-    assert_eq!(s.units_of(Side::Royalist).count(), 32);
+    assert_eq!(s.units_of(Side::Royalist).count(), 34);
     let cg = |side: Side| {
         s.commander_name(s.captain_generals[side.index()].unwrap())
             .to_string()
@@ -247,13 +248,36 @@ fn marston_moor_order_of_battle() {
         "David Leslie",
         "Lord Byron",
         "George Goring",
-        "Marquess of Newcastle",
+        "Lord Eythin",
+        "Sir William Blakiston",
     ] {
         assert!(
             s.names.commanders.iter().any(|n| n == name),
             "{name} commands at Marston Moor"
         );
     }
+    // The Allied front foot west to east as Young has it right to left: Manchester's, Fairfax's
+    // one brigade, then Rae's, Hamilton's, Maitland's and Lindsay's, the last on the extreme right.
+    let front: Vec<&str> = {
+        let mut v: Vec<_> = s
+            .units_of(Side::Parliament)
+            .filter(|u| u.kind.key().contains("foot") && (u.pos.y - 16.0).abs() < 1e-9)
+            .collect();
+        v.sort_by(|a, b| a.pos.x.total_cmp(&b.pos.x));
+        v.iter().map(|u| s.names.units[usize::from(u.id)].as_str()).collect()
+    };
+    assert_eq!(
+        front,
+        [
+            "Manchester's Foot",
+            "Crawford's and Russell's Foot",
+            "Lord Fairfax's and Constable's Foot",
+            "James Rae's Foot (Edinburgh)",
+            "General Hamilton's Foot",
+            "Viscount Maitland's Foot",
+            "Earl of Crawford-Lindsay's Foot",
+        ]
+    );
     // The ditch before the Royalist front, and Scots rated as Scots.
     assert!(
         s.ground
@@ -281,11 +305,12 @@ fn naseby_order_of_battle() {
         ("royalist.Right Wing Horse (Rupert)", 3),
         ("royalist.Right Wing Horse, second line (Maurice)", 2),
         ("royalist.Musketeers with Rupert", 1),
-        ("royalist.The Foot (Astley)", 9),
+        ("royalist.The Foot (Astley)", 7),
         ("royalist.Horse among the foot (Howard)", 2),
         ("royalist.Left Wing Horse (Langdale)", 4),
         ("royalist.Musketeers with Langdale", 1),
-        ("royalist.The King's reserve", 3),
+        ("royalist.The King's reserve (horse)", 3),
+        ("royalist.The King's reserve (foot)", 2),
         ("royalist.The train", 2),
     ]);
     assert_eq!(counts("naseby"), expected);
@@ -295,6 +320,15 @@ fn naseby_order_of_battle() {
         .unwrap();
     assert_eq!(s.units_of(Side::Parliament).count(), 28);
     assert_eq!(s.units_of(Side::Royalist).count(), 27);
+    // The Naseby Project's wings: the King 10,200 men, Parliament 14,900.
+    let order = Scenario::load_builtin("naseby", &[])
+        .unwrap()
+        .order_of_battle()
+        .unwrap();
+    assert!(order.contains("10200 men") && order.contains("14900 men"), "{order}");
+    // The King's reserve stands behind the centre, not behind Langdale's wing.
+    let reserve_x = unit(&s, "King's Lifeguard of Foot").pos.x;
+    assert!((24.0..=44.0).contains(&reserve_x), "{reserve_x}");
     // Rupert leads a wing under the King: a subordinate's halved radius (the text's own example).
     let rupert = s
         .commanders
@@ -325,6 +359,7 @@ fn naseby_order_of_battle() {
 #[test]
 fn edgehill_order_of_battle() {
     let expected = expect(&[
+        ("parliament.Hampden's Brigade (arriving at dusk)", 2),
         ("parliament.Left Wing Horse (Ramsay)", 4),
         ("parliament.Musketeers lining Ramsay's horse", 1),
         ("parliament.Charles Essex's Brigade", 4),
@@ -332,12 +367,12 @@ fn edgehill_order_of_battle() {
         ("parliament.Ballard's Brigade", 4),
         ("parliament.Right Wing Horse (Stapleton)", 2),
         ("parliament.Reserve Horse (Balfour)", 3),
-        ("parliament.Dragoons in the Radway thickets", 1),
+        ("parliament.Dragoons in the Radway thickets", 2),
         ("parliament.The train", 3),
         ("royalist.Right Wing Horse (Rupert)", 5),
         ("royalist.Dragoons on the right", 1),
-        ("royalist.The Foot, front (Forth)", 6),
-        ("royalist.The Foot, second line (Lindsey)", 4),
+        ("royalist.The Foot, front (Astley)", 6),
+        ("royalist.The Foot, second line (Sir Nicholas Byron)", 4),
         ("royalist.Left Wing Horse (Wilmot)", 5),
         ("royalist.Dragoons on the left (Aston)", 1),
         ("royalist.The train", 3),
@@ -347,8 +382,18 @@ fn edgehill_order_of_battle() {
         .unwrap()
         .setup()
         .unwrap();
-    assert_eq!(s.units_of(Side::Parliament).count(), 26);
+    assert_eq!(s.units_of(Side::Parliament).count(), 29);
     assert_eq!(s.units_of(Side::Royalist).count(), 25);
+    // BCW: Forth commanded the army on the day; Astley the foot.
+    let cg = s.commander_name(s.captain_generals[1].unwrap());
+    assert_eq!(cg, "Earl of Forth");
+    assert!(s.names.commanders.iter().any(|n| n == "Sir Jacob Astley"));
+    // Essex outnumbers the King (the sources), even without Hampden's late brigade.
+    let order = Scenario::load_builtin("edgehill", &[])
+        .unwrap()
+        .order_of_battle()
+        .unwrap();
+    assert!(order.contains("15450 men") && order.contains("13750 men"), "{order}");
     // Wilmot, the Commissary-General, is rolled each battle with the ruleset's commissary modifier.
     let wilmot = s
         .commanders
@@ -890,7 +935,7 @@ fn validate_prints_the_order_of_battle() {
         "CV 5, fixed",
         "D6: 4 4 5 5 6 7",
         "strength: 39 units",
-        "strength: 32 units",
+        "strength: 34 units",
     ] {
         assert!(text.contains(want), "`{want}` missing from:\n{text}");
     }
