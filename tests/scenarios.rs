@@ -413,12 +413,31 @@ fn edgehill_order_of_battle() {
     );
 }
 
+/// The built-in scenarios of real battles: those with a `[history]` table.
+fn historical() -> Vec<&'static str> {
+    BUILTIN
+        .iter()
+        .filter(|(_, text)| text.contains("\n[history]\n"))
+        .map(|(n, _)| *n)
+        .collect()
+}
+
+/// Commands that march on from elsewhere (marked `# arrival:` in their files), left out of the
+/// check that the armies face each other: Hopton's Cornish came out of Devizes behind Waller.
+const FROM_ELSEWHERE: [&str; 1] = ["Hopton's Cornish Foot (from Devizes)"];
+
 #[test]
 fn historical_armies_face_each_other_across_the_table() {
-    for name in ["edgehill", "marston_moor", "naseby", "small_action"] {
+    let mut names = historical();
+    assert!(names.len() >= 8, "{names:?}");
+    names.push("small_action");
+    for name in names {
         let s = Scenario::load_builtin(name, &[]).unwrap().setup().unwrap();
+        let here = |u: &&ecw_sim::army::Unit| {
+            !FROM_ELSEWHERE.contains(&s.command_name(u.command))
+        };
         let mean_y = |side| {
-            let ys: Vec<f64> = s.units_of(side).map(|u| u.pos.y).collect();
+            let ys: Vec<f64> = s.units_of(side).filter(here).map(|u| u.pos.y).collect();
             ys.iter().sum::<f64>() / ys.len() as f64
         };
         let gap = mean_y(Side::Royalist) - mean_y(Side::Parliament);
@@ -436,13 +455,42 @@ fn historical_armies_face_each_other_across_the_table() {
                 s.unit_name(u.id)
             );
         }
-        for u in s.units_of(Side::Royalist) {
+        for u in s.units_of(Side::Royalist).filter(here) {
             assert!(
                 Vec2::from_facing(u.facing).y < -0.5,
                 "{name}: {} faces Parliament",
                 s.unit_name(u.id)
             );
         }
+    }
+}
+
+/// Every historical scenario names its sources with their addresses, says what it reconstructs,
+/// and carries the day's result for `calibrate`; the late arrivals history had are marked.
+#[test]
+fn historical_scenarios_cite_sources_and_mark_reconstructions() {
+    for name in historical() {
+        let text = BUILTIN.iter().find(|(n, _)| *n == name).unwrap().1;
+        assert!(text.contains("# Sources") || text.contains("#  - "), "{name}");
+        assert!(text.contains("https://") || text.contains("http://"), "{name}");
+        assert!(text.contains("econstructed"), "{name} says what is reconstructed");
+        let s = Scenario::load_builtin(name, &[]).unwrap();
+        let h = s.file().history.as_ref().expect("a [history] table");
+        assert_eq!(h.date.len(), 10, "{name}: {}", h.date);
+        s.setup().unwrap();
+    }
+    for (name, arriving) in [
+        ("edgehill", "Hampden"),
+        ("marston_moor", "Rupert"),
+        ("naseby", "reserve"),
+        ("roundway_down", "Cornish"),
+    ] {
+        let text = BUILTIN.iter().find(|(n, _)| *n == name).unwrap().1;
+        assert!(
+            text.match_indices("# arrival:")
+                .any(|(at, _)| text[at..].lines().take(8).any(|l| l.contains(arriving))),
+            "{name}: an `# arrival:` note names {arriving}"
+        );
     }
 }
 

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use toml::Spanned;
 
-use crate::army::{CommandKind, Formation, Side, SizeClass};
+use crate::army::{Arm, CommandKind, Formation, Side, SizeClass};
 use crate::battlefield::{AreaKind, ObstacleKind};
 
 fn default_ruleset() -> String {
@@ -38,6 +38,8 @@ pub struct ScenarioFile {
     /// `rules.ratings.7.arms.foot.standard`). Laid over the ruleset before it is read, so its keys
     /// and values are checked as the ruleset's own.
     pub rules: Option<toml::Table>,
+    /// What happened on the day, for a historical battle (`ecw-sim calibrate` fights these).
+    pub history: Option<HistorySpec>,
     pub parliament: SideSpec,
     pub royalist: SideSpec,
 }
@@ -47,6 +49,49 @@ impl ScenarioFile {
         match side {
             Side::Parliament => &self.parliament,
             Side::Royalist => &self.royalist,
+        }
+    }
+}
+
+/// The historical outcome of a battle the scenario recreates: never read by the engine, only set
+/// beside the simulated outcome by `ecw-sim calibrate`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistorySpec {
+    /// The day, as written (`"1643-07-13"`).
+    pub date: String,
+    pub winner: HistoricalResult,
+    /// The arm whose fighting decided the day.
+    pub decided_by: Arm,
+    /// One line on how it was decided.
+    pub summary: Option<String>,
+}
+
+/// Who won on the day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HistoricalResult {
+    Parliament,
+    Royalist,
+    /// Neither army broke nor left the field beaten on the day.
+    Draw,
+}
+
+impl HistoricalResult {
+    pub fn name(self) -> &'static str {
+        match self {
+            HistoricalResult::Parliament => "parliament",
+            HistoricalResult::Royalist => "royalist",
+            HistoricalResult::Draw => "draw",
+        }
+    }
+
+    /// The side that won, if one did.
+    pub fn side(self) -> Option<Side> {
+        match self {
+            HistoricalResult::Parliament => Some(Side::Parliament),
+            HistoricalResult::Royalist => Some(Side::Royalist),
+            HistoricalResult::Draw => None,
         }
     }
 }
