@@ -264,7 +264,9 @@ fn marston_moor_order_of_battle() {
             .filter(|u| u.kind.key().contains("foot") && (u.pos.y - 16.0).abs() < 1e-9)
             .collect();
         v.sort_by(|a, b| a.pos.x.total_cmp(&b.pos.x));
-        v.iter().map(|u| s.names.units[usize::from(u.id)].as_str()).collect()
+        v.iter()
+            .map(|u| s.names.units[usize::from(u.id)].as_str())
+            .collect()
     };
     assert_eq!(
         front,
@@ -325,7 +327,10 @@ fn naseby_order_of_battle() {
         .unwrap()
         .order_of_battle()
         .unwrap();
-    assert!(order.contains("10200 men") && order.contains("14900 men"), "{order}");
+    assert!(
+        order.contains("10200 men") && order.contains("14900 men"),
+        "{order}"
+    );
     // The King's reserve stands behind the centre, not behind Langdale's wing.
     let reserve_x = unit(&s, "King's Lifeguard of Foot").pos.x;
     assert!((24.0..=44.0).contains(&reserve_x), "{reserve_x}");
@@ -393,7 +398,10 @@ fn edgehill_order_of_battle() {
         .unwrap()
         .order_of_battle()
         .unwrap();
-    assert!(order.contains("15450 men") && order.contains("13750 men"), "{order}");
+    assert!(
+        order.contains("15450 men") && order.contains("13750 men"),
+        "{order}"
+    );
     // Wilmot, the Commissary-General, is rolled each battle with the ruleset's commissary modifier.
     let wilmot = s
         .commanders
@@ -433,9 +441,7 @@ fn historical_armies_face_each_other_across_the_table() {
     names.push("small_action");
     for name in names {
         let s = Scenario::load_builtin(name, &[]).unwrap().setup().unwrap();
-        let here = |u: &&ecw_sim::army::Unit| {
-            !FROM_ELSEWHERE.contains(&s.command_name(u.command))
-        };
+        let here = |u: &&ecw_sim::army::Unit| !FROM_ELSEWHERE.contains(&s.command_name(u.command));
         let mean_y = |side| {
             let ys: Vec<f64> = s.units_of(side).filter(here).map(|u| u.pos.y).collect();
             ys.iter().sum::<f64>() / ys.len() as f64
@@ -471,9 +477,18 @@ fn historical_armies_face_each_other_across_the_table() {
 fn historical_scenarios_cite_sources_and_mark_reconstructions() {
     for name in historical() {
         let text = BUILTIN.iter().find(|(n, _)| *n == name).unwrap().1;
-        assert!(text.contains("# Sources") || text.contains("#  - "), "{name}");
-        assert!(text.contains("https://") || text.contains("http://"), "{name}");
-        assert!(text.contains("econstructed"), "{name} says what is reconstructed");
+        assert!(
+            text.contains("# Sources") || text.contains("#  - "),
+            "{name}"
+        );
+        assert!(
+            text.contains("https://") || text.contains("http://"),
+            "{name}"
+        );
+        assert!(
+            text.contains("econstructed"),
+            "{name} says what is reconstructed"
+        );
         let s = Scenario::load_builtin(name, &[]).unwrap();
         let h = s.file().history.as_ref().expect("a [history] table");
         assert_eq!(h.date.len(), 10, "{name}: {}", h.date);
