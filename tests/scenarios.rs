@@ -1118,3 +1118,207 @@ fn the_documented_example_and_what_ifs_work() {
     }
     assert!(ran >= 5, "the documented what-ifs ran ({ran})");
 }
+
+/// The doctrine each command of a set-up has, by command name.
+fn doctrines_by_command(s: &BattleSetup) -> BTreeMap<String, String> {
+    s.commands
+        .iter()
+        .map(|c| {
+            (
+                s.command_name(c.id).to_string(),
+                s.doctrines[usize::from(c.doctrine)].name.clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_side_doctrine_acts_army_wide() {
+    let plain = doctrines_by_command(&setup_of(BASE, &[]));
+    let s = setup_of(BASE, &["parliament.doctrine=hold_the_line"]);
+    let set = doctrines_by_command(&s);
+    // Parliament's wing and foot, naming none, take the army's; the Royalists are untouched.
+    assert_eq!(plain["Left Horse"], "cromwell");
+    assert_eq!(set["Left Horse"], "hold_the_line");
+    assert_eq!(set["Foot"], "hold_the_line");
+    assert_eq!(set["Horse"], plain["Horse"]);
+    assert_eq!(set["Forlorn"], "forlorn_hope");
+    assert_eq!(
+        s.doctrines[usize::from(s.cg_doctrine[0])].name,
+        "hold_the_line"
+    );
+    // A command's own doctrine still comes first.
+    let own = setup_of(
+        &spoil(
+            "commander = \"cromwell\"\n",
+            "commander = \"cromwell\"\ndoctrine = \"cautious\"\n",
+        ),
+        &["parliament.doctrine=hold_the_line"],
+    );
+    assert_eq!(doctrines_by_command(&own)["Left Horse"], "cautious");
+    // And it changes the battles: the army's horse holds back instead of charging.
+    let fight = ecw_sim::cli::calibrate::RULESETS[0].fight;
+    let small = |o: &[&str]| {
+        let o: Vec<String> = o.iter().map(|s| s.to_string()).collect();
+        Scenario::load_builtin("small_action", &o)
+            .unwrap()
+            .setup()
+            .unwrap()
+    };
+    assert_ne!(
+        fight(&small(&[]), 1, 100),
+        fight(&small(&["royalist.doctrine=hold_the_line"]), 1, 100)
+    );
+}
+
+#[test]
+fn the_same_general_twice_in_an_army_is_refused() {
+    let e = problem(&spoil(
+        "commander = \"average\"\nunits = [\n    { name = \"R1\"",
+        "commander = \"rupert\"\nunits = [\n    { name = \"R1\"",
+    ));
+    assert!(
+        e.contains("`Prince Rupert` already commands at `royalist.captain_general`"),
+        "{e}"
+    );
+    assert!(e.contains("royalist.commands.horse.commander"), "{e}");
+    let e = problem(&spoil(
+        "commander = { roll = true }",
+        "commander = { name = \"Oliver Cromwell\", roll = true }",
+    ));
+    assert!(
+        e.contains("already commands at `parliament.commands.left_horse.commander`"),
+        "{e}"
+    );
+    // The same name in the two armies is no clash, nor are average commanders.
+    assert!(
+        problems(
+            &spoil(
+                "captain_general = \"rupert\"",
+                "captain_general = { name = \"Sir Thomas Fairfax\", roll = true }"
+            ),
+            &[]
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn rating_alt_is_inherited_from_the_command_and_the_side() {
+    // Parliament 1645 foot: standard 4, "4/5" read high 5.
+    let cv = |o: &[&str], name: &str| {
+        let mut all = vec!["parliament.year=1645"];
+        all.extend_from_slice(o);
+        unit(&setup_of(BASE, &all), name).start_cv
+    };
+    assert_eq!(cv(&[], "F1"), 4);
+    assert_eq!(cv(&["parliament.rating_alt=true"], "F1"), 5);
+    assert_eq!(cv(&["parliament.commands.foot.rating_alt=true"], "F2"), 5);
+    // The command's setting comes before the side's, the unit's before both.
+    assert_eq!(
+        cv(
+            &[
+                "parliament.rating_alt=true",
+                "parliament.commands.foot.rating_alt=false"
+            ],
+            "F1"
+        ),
+        4
+    );
+    assert_eq!(
+        cv(
+            &[
+                "parliament.commands.foot.rating_alt=true",
+                "parliament.commands.foot.lines.0.units.0.rating_alt=false"
+            ],
+            "F1"
+        ),
+        4
+    );
+    // Randomised and fixed units are not touched by an inherited setting.
+    let s = setup_of(
+        BASE,
+        &["parliament.year=1645", "parliament.rating_alt=true"],
+    );
+    assert_eq!(unit(&s, "A").start_cv, 5);
+    assert!(matches!(
+        s.ratings[usize::from(unit(&s, "B").id)],
+        RatingSource::Randomised { .. }
+    ));
+}
+
+#[test]
+fn size_classes_in_the_docs_are_the_rulesets() {
+    let r = ecw_sim::rules::ironsides::IronsidesRules::builtin();
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/SCENARIOS.md"))
+            .unwrap();
+    let z = &r.sizes;
+    let half = |n: u32| (f64::from(n) * z.horse_factor) as u32;
+    let m = |c: SizeClass| {
+        let v = r.close_combat.size.get(c);
+        assert_eq!(v, r.fire.size.get(c), "fire and close combat agree");
+        if v > 0 {
+            format!("+{v}")
+        } else {
+            v.to_string()
+        }
+    };
+    let rows = [
+        format!(
+            "| `very_large` | {} or more | {} or more | {} |",
+            z.very_large_min,
+            half(z.very_large_min),
+            m(SizeClass::VeryLarge)
+        ),
+        format!(
+            "| `large` | {} to {} | {} to {} | {} |",
+            z.large_min,
+            z.very_large_min - 1,
+            half(z.large_min),
+            half(z.very_large_min) - 1,
+            m(SizeClass::Large)
+        ),
+        format!(
+            "| `normal` (the default without `men`) | {} to {} | {} to {} | {} |",
+            z.small_max + 1,
+            z.large_min - 1,
+            half(z.small_max) + 1,
+            half(z.large_min) - 1,
+            m(SizeClass::Normal)
+        ),
+        format!(
+            "| `small` | {} to {} | {} to {} | {} |",
+            z.really_small_max,
+            z.small_max,
+            half(z.really_small_max),
+            half(z.small_max),
+            m(SizeClass::Small)
+        ),
+        format!(
+            "| `really_small` | under {} | under {} | {} |",
+            z.really_small_max,
+            half(z.really_small_max),
+            m(SizeClass::ReallySmall)
+        ),
+    ];
+    for row in rows {
+        assert!(doc.contains(&row), "docs/SCENARIOS.md lacks `{row}`");
+    }
+    // The classes as the builder makes them, at the edges.
+    for (men, mounted, class) in [
+        (1200, false, SizeClass::VeryLarge),
+        (999, false, SizeClass::Normal),
+        (500, false, SizeClass::Small),
+        (499, false, SizeClass::ReallySmall),
+        (600, true, SizeClass::VeryLarge),
+        (350, true, SizeClass::Small),
+        (249, true, SizeClass::ReallySmall),
+    ] {
+        assert_eq!(
+            r.size_class(men, mounted),
+            class,
+            "{men} men, mounted {mounted}"
+        );
+    }
+}

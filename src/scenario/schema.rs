@@ -174,7 +174,8 @@ pub enum RatingKind {
 #[serde(deny_unknown_fields)]
 pub struct SideSpec {
     pub captain_general: Option<CommanderSpec>,
-    /// The Captain-General's doctrine (default "cautious").
+    /// The army's doctrine: the Captain-General's (default "cautious") and that of every wing,
+    /// branch and brigade that names none (trains and independent bodies keep their kind's).
     pub doctrine: Option<String>,
     /// Year of the ratings table for this army's units.
     pub year: Option<u16>,
@@ -182,6 +183,9 @@ pub struct SideSpec {
     pub rating_side: Option<String>,
     /// Rating for units that give neither `cv` nor `rating`.
     pub rating: Option<RatingKind>,
+    /// Take the higher reading of a "4/5" standard rating, for units rated "standard" that do
+    /// not say otherwise (a command's own setting comes first).
+    pub rating_alt: Option<bool>,
     /// Commands by key, in file order (the key's position in the file orders them).
     pub commands: BTreeMap<Spanned<String>, CommandSpec>,
 }
@@ -212,6 +216,8 @@ pub struct CommandSpec {
     /// Defaults for this command's units.
     pub rating_side: Option<String>,
     pub rating_year: Option<u16>,
+    /// `rating_alt` for this command's units rated "standard" that do not set their own.
+    pub rating_alt: Option<bool>,
     #[serde(default)]
     pub units: Vec<UnitSpec>,
     /// Units spread evenly along a line instead of placed one by one.
