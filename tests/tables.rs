@@ -891,15 +891,18 @@ fn docs_examples_are_real_output() {
     assert!(checked >= 3, "the docs show the output of a few tables");
 }
 
-/// One charge fought die by die in the engine's order, with the engine's rule functions:
-/// (attacker won, foot broke, beaten foot held, attacker pursued, defender won, draw).
+/// How one sampled charge ended: (attacker won, foot broke, beaten foot held, the winner
+/// pursued, defender won, draw).
+type Charge = (bool, bool, bool, bool, bool, bool);
+
+/// One charge fought die by die in the engine's order, with the engine's rule functions.
 fn sampled_chain(
     r: &IronsidesRules,
     d: &mut SeededDice,
     attacker: &Unit,
     defender: &Unit,
     defender_approach: Approach,
-) -> (bool, bool, bool, bool, bool, bool) {
+) -> Charge {
     let mut u = [attacker.clone(), defender.clone()];
     let mut lost = [0u8; 2];
     let approach = [
@@ -951,15 +954,9 @@ fn sampled_chain(
     }
 }
 
-fn check_chain(
-    label: &str,
-    exact: &tables::chained::Chain,
-    t: &[((bool, bool, bool, bool, bool, bool), u64)],
-    n: u64,
-) {
-    let sum = |f: &dyn Fn(&(bool, bool, bool, bool, bool, bool)) -> bool| {
-        t.iter().filter(|(o, _)| f(o)).map(|e| e.1).sum::<u64>()
-    };
+fn check_chain(label: &str, exact: &tables::chained::Chain, t: &[(Charge, u64)], n: u64) {
+    let sum =
+        |f: &dyn Fn(&Charge) -> bool| t.iter().filter(|(o, _)| f(o)).map(|e| e.1).sum::<u64>();
     check(
         &format!("{label} attacker wins"),
         exact.attacker_wins(),
