@@ -117,3 +117,35 @@ fn the_deciding_arm_is_one_that_fought() {
         "{arms:?}"
     );
 }
+
+#[test]
+fn a_scenario_without_history_is_refused() {
+    let out = temp("nohistory");
+    let o = binary()
+        .args([
+            "calibrate",
+            "duel_horse",
+            "--battles",
+            "8",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("duel_horse") && e.contains("[history]"), "{e}");
+    assert!(!out.exists(), "nothing written");
+    // A named historical scenario alone is fought alone.
+    let o = binary()
+        .args(["calibrate", "naseby", "--battles", "8", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(out.join("calibration.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + RULESETS.len());
+    assert!(csv.lines().nth(1).unwrap().starts_with("naseby,"));
+    let _ = std::fs::remove_dir_all(&out);
+}
