@@ -154,3 +154,49 @@ pub fn svg(setup: &BattleSetup, start: &[Unit], end: &[Unit], rec: &Recorder) ->
     out.push_str("</svg>\n");
     out
 }
+
+/// Sans-serif faces for the PNG's caption, the first installed one used.
+const SANS: [&str; 5] = [
+    "Arial",
+    "Helvetica",
+    "DejaVu Sans",
+    "Liberation Sans",
+    "Noto Sans",
+];
+
+/// How many pixels of PNG per pixel of the SVG: twice, so that unit outlines stay sharp.
+const PNG_SCALE: f32 = 2.0;
+
+/// The map as a PNG image: the SVG drawn by the resvg rasteriser (the caption in a system
+/// sans-serif font, when one is installed).
+pub fn png(svg: &str) -> Result<Vec<u8>, String> {
+    use resvg::{tiny_skia, usvg};
+    let mut opt = usvg::Options::default();
+    let fonts = opt.fontdb_mut();
+    fonts.load_system_fonts();
+    // The generic sans-serif defaults to Arial; take a common free face when that is missing.
+    if let Some(f) = SANS.iter().find(|f| {
+        fonts
+            .faces()
+            .any(|x| x.families.iter().any(|(n, _)| n == *f))
+    }) {
+        fonts.set_sans_serif_family(*f);
+    }
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| format!("the map's SVG: {e}"))?;
+    let size = tree
+        .size()
+        .to_int_size()
+        .scale_by(PNG_SCALE)
+        .ok_or("the map is empty")?;
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or("the map is too large to draw")?;
+    pixmap.fill(tiny_skia::Color::WHITE);
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(PNG_SCALE, PNG_SCALE),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| format!("encoding the PNG: {e}"))
+}

@@ -125,9 +125,9 @@ fn replay_draws_a_map() {
     );
     assert!(svg.matches("<line").count() >= setup.ground.obstacles.len());
     let _ = std::fs::remove_file(&path);
-    // A map that is not an SVG file is refused.
+    // A map that is neither an SVG nor a PNG file (tests/map_png.rs draws PNGs) is refused.
     let out = Command::new(env!("CARGO_BIN_EXE_ecw-sim"))
-        .args(["replay", "duel_horse", "--map", "x.png"])
+        .args(["replay", "duel_horse", "--map", "x.gif"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

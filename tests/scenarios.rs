@@ -219,6 +219,7 @@ fn marston_moor_order_of_battle() {
         ("royalist.Prince Rupert's Foot (Tillier)", 5),
         ("royalist.Napier's forlorn hope", 1),
         ("royalist.Newcastle's Foot (Eythin)", 4),
+        ("royalist.Blakiston's Brigade (centre horse)", 2),
         ("royalist.Left Wing Horse (Goring)", 6),
         ("royalist.Musketeers with Goring", 1),
         ("royalist.Reserve Horse (Widdrington)", 3),
@@ -230,7 +231,7 @@ fn marston_moor_order_of_battle() {
         .setup()
         .unwrap();
     assert_eq!(s.units_of(Side::Parliament).count(), 39);
-    assert_eq!(s.units_of(Side::Royalist).count(), 32);
+    assert_eq!(s.units_of(Side::Royalist).count(), 34);
     let cg = |side: Side| {
         s.commander_name(s.captain_generals[side.index()].unwrap())
             .to_string()
@@ -247,13 +248,38 @@ fn marston_moor_order_of_battle() {
         "David Leslie",
         "Lord Byron",
         "George Goring",
-        "Marquess of Newcastle",
+        "Lord Eythin",
+        "Sir William Blakiston",
     ] {
         assert!(
             s.names.commanders.iter().any(|n| n == name),
             "{name} commands at Marston Moor"
         );
     }
+    // The Allied front foot west to east as Young has it right to left: Manchester's, Fairfax's
+    // one brigade, then Rae's, Hamilton's, Maitland's and Lindsay's, the last on the extreme right.
+    let front: Vec<&str> = {
+        let mut v: Vec<_> = s
+            .units_of(Side::Parliament)
+            .filter(|u| u.kind.key().contains("foot") && (u.pos.y - 16.0).abs() < 1e-9)
+            .collect();
+        v.sort_by(|a, b| a.pos.x.total_cmp(&b.pos.x));
+        v.iter()
+            .map(|u| s.names.units[usize::from(u.id)].as_str())
+            .collect()
+    };
+    assert_eq!(
+        front,
+        [
+            "Manchester's Foot",
+            "Crawford's and Russell's Foot",
+            "Lord Fairfax's and Constable's Foot",
+            "James Rae's Foot (Edinburgh)",
+            "General Hamilton's Foot",
+            "Viscount Maitland's Foot",
+            "Earl of Crawford-Lindsay's Foot",
+        ]
+    );
     // The ditch before the Royalist front, and Scots rated as Scots.
     assert!(
         s.ground
@@ -281,11 +307,12 @@ fn naseby_order_of_battle() {
         ("royalist.Right Wing Horse (Rupert)", 3),
         ("royalist.Right Wing Horse, second line (Maurice)", 2),
         ("royalist.Musketeers with Rupert", 1),
-        ("royalist.The Foot (Astley)", 9),
+        ("royalist.The Foot (Astley)", 7),
         ("royalist.Horse among the foot (Howard)", 2),
         ("royalist.Left Wing Horse (Langdale)", 4),
         ("royalist.Musketeers with Langdale", 1),
-        ("royalist.The King's reserve", 3),
+        ("royalist.The King's reserve (horse)", 3),
+        ("royalist.The King's reserve (foot)", 2),
         ("royalist.The train", 2),
     ]);
     assert_eq!(counts("naseby"), expected);
@@ -295,6 +322,18 @@ fn naseby_order_of_battle() {
         .unwrap();
     assert_eq!(s.units_of(Side::Parliament).count(), 28);
     assert_eq!(s.units_of(Side::Royalist).count(), 27);
+    // The Naseby Project's wings: the King 10,200 men, Parliament 14,900.
+    let order = Scenario::load_builtin("naseby", &[])
+        .unwrap()
+        .order_of_battle()
+        .unwrap();
+    assert!(
+        order.contains("10200 men") && order.contains("14900 men"),
+        "{order}"
+    );
+    // The King's reserve stands behind the centre, not behind Langdale's wing.
+    let reserve_x = unit(&s, "King's Lifeguard of Foot").pos.x;
+    assert!((24.0..=44.0).contains(&reserve_x), "{reserve_x}");
     // Rupert leads a wing under the King: a subordinate's halved radius (the text's own example).
     let rupert = s
         .commanders
@@ -325,6 +364,7 @@ fn naseby_order_of_battle() {
 #[test]
 fn edgehill_order_of_battle() {
     let expected = expect(&[
+        ("parliament.Hampden's Brigade (arriving at dusk)", 2),
         ("parliament.Left Wing Horse (Ramsay)", 4),
         ("parliament.Musketeers lining Ramsay's horse", 1),
         ("parliament.Charles Essex's Brigade", 4),
@@ -332,12 +372,12 @@ fn edgehill_order_of_battle() {
         ("parliament.Ballard's Brigade", 4),
         ("parliament.Right Wing Horse (Stapleton)", 2),
         ("parliament.Reserve Horse (Balfour)", 3),
-        ("parliament.Dragoons in the Radway thickets", 1),
+        ("parliament.Dragoons in the Radway thickets", 2),
         ("parliament.The train", 3),
         ("royalist.Right Wing Horse (Rupert)", 5),
         ("royalist.Dragoons on the right", 1),
-        ("royalist.The Foot, front (Forth)", 6),
-        ("royalist.The Foot, second line (Lindsey)", 4),
+        ("royalist.The Foot, front (Astley)", 6),
+        ("royalist.The Foot, second line (Sir Nicholas Byron)", 4),
         ("royalist.Left Wing Horse (Wilmot)", 5),
         ("royalist.Dragoons on the left (Aston)", 1),
         ("royalist.The train", 3),
@@ -347,8 +387,21 @@ fn edgehill_order_of_battle() {
         .unwrap()
         .setup()
         .unwrap();
-    assert_eq!(s.units_of(Side::Parliament).count(), 26);
+    assert_eq!(s.units_of(Side::Parliament).count(), 29);
     assert_eq!(s.units_of(Side::Royalist).count(), 25);
+    // BCW: Forth commanded the army on the day; Astley the foot.
+    let cg = s.commander_name(s.captain_generals[1].unwrap());
+    assert_eq!(cg, "Earl of Forth");
+    assert!(s.names.commanders.iter().any(|n| n == "Sir Jacob Astley"));
+    // Essex outnumbers the King (the sources), even without Hampden's late brigade.
+    let order = Scenario::load_builtin("edgehill", &[])
+        .unwrap()
+        .order_of_battle()
+        .unwrap();
+    assert!(
+        order.contains("15450 men") && order.contains("13750 men"),
+        "{order}"
+    );
     // Wilmot, the Commissary-General, is rolled each battle with the ruleset's commissary modifier.
     let wilmot = s
         .commanders
@@ -368,12 +421,29 @@ fn edgehill_order_of_battle() {
     );
 }
 
+/// The built-in scenarios of real battles: those with a `[history]` table.
+fn historical() -> Vec<&'static str> {
+    BUILTIN
+        .iter()
+        .filter(|(_, text)| text.contains("\n[history]\n"))
+        .map(|(n, _)| *n)
+        .collect()
+}
+
+/// Commands that march on from elsewhere (marked `# arrival:` in their files), left out of the
+/// check that the armies face each other: Hopton's Cornish came out of Devizes behind Waller.
+const FROM_ELSEWHERE: [&str; 1] = ["Hopton's Cornish Foot (from Devizes)"];
+
 #[test]
 fn historical_armies_face_each_other_across_the_table() {
-    for name in ["edgehill", "marston_moor", "naseby", "small_action"] {
+    let mut names = historical();
+    assert!(names.len() >= 8, "{names:?}");
+    names.push("small_action");
+    for name in names {
         let s = Scenario::load_builtin(name, &[]).unwrap().setup().unwrap();
+        let here = |u: &&ecw_sim::army::Unit| !FROM_ELSEWHERE.contains(&s.command_name(u.command));
         let mean_y = |side| {
-            let ys: Vec<f64> = s.units_of(side).map(|u| u.pos.y).collect();
+            let ys: Vec<f64> = s.units_of(side).filter(here).map(|u| u.pos.y).collect();
             ys.iter().sum::<f64>() / ys.len() as f64
         };
         let gap = mean_y(Side::Royalist) - mean_y(Side::Parliament);
@@ -391,13 +461,51 @@ fn historical_armies_face_each_other_across_the_table() {
                 s.unit_name(u.id)
             );
         }
-        for u in s.units_of(Side::Royalist) {
+        for u in s.units_of(Side::Royalist).filter(here) {
             assert!(
                 Vec2::from_facing(u.facing).y < -0.5,
                 "{name}: {} faces Parliament",
                 s.unit_name(u.id)
             );
         }
+    }
+}
+
+/// Every historical scenario names its sources with their addresses, says what it reconstructs,
+/// and carries the day's result for `calibrate`; the late arrivals history had are marked.
+#[test]
+fn historical_scenarios_cite_sources_and_mark_reconstructions() {
+    for name in historical() {
+        let text = BUILTIN.iter().find(|(n, _)| *n == name).unwrap().1;
+        assert!(
+            text.contains("# Sources") || text.contains("#  - "),
+            "{name}"
+        );
+        assert!(
+            text.contains("https://") || text.contains("http://"),
+            "{name}"
+        );
+        assert!(
+            text.contains("econstructed"),
+            "{name} says what is reconstructed"
+        );
+        let s = Scenario::load_builtin(name, &[]).unwrap();
+        let h = s.file().history.as_ref().expect("a [history] table");
+        assert_eq!(h.date.len(), 10, "{name}: {}", h.date);
+        s.setup().unwrap();
+    }
+    for (name, arriving) in [
+        ("edgehill", "Hampden"),
+        ("marston_moor", "Rupert"),
+        ("naseby", "reserve"),
+        ("roundway_down", "Cornish"),
+    ] {
+        let text = BUILTIN.iter().find(|(n, _)| *n == name).unwrap().1;
+        assert!(
+            text.match_indices("# arrival:")
+                .any(|(at, _)| text[at..].lines().take(8).any(|l| l.contains(arriving))),
+            "{name}: an `# arrival:` note names {arriving}"
+        );
     }
 }
 
@@ -890,7 +998,7 @@ fn validate_prints_the_order_of_battle() {
         "CV 5, fixed",
         "D6: 4 4 5 5 6 7",
         "strength: 39 units",
-        "strength: 32 units",
+        "strength: 34 units",
     ] {
         assert!(text.contains(want), "`{want}` missing from:\n{text}");
     }
@@ -1009,4 +1117,208 @@ fn the_documented_example_and_what_ifs_work() {
         ran += 1;
     }
     assert!(ran >= 5, "the documented what-ifs ran ({ran})");
+}
+
+/// The doctrine each command of a set-up has, by command name.
+fn doctrines_by_command(s: &BattleSetup) -> BTreeMap<String, String> {
+    s.commands
+        .iter()
+        .map(|c| {
+            (
+                s.command_name(c.id).to_string(),
+                s.doctrines[usize::from(c.doctrine)].name.clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_side_doctrine_acts_army_wide() {
+    let plain = doctrines_by_command(&setup_of(BASE, &[]));
+    let s = setup_of(BASE, &["parliament.doctrine=hold_the_line"]);
+    let set = doctrines_by_command(&s);
+    // Parliament's wing and foot, naming none, take the army's; the Royalists are untouched.
+    assert_eq!(plain["Left Horse"], "cromwell");
+    assert_eq!(set["Left Horse"], "hold_the_line");
+    assert_eq!(set["Foot"], "hold_the_line");
+    assert_eq!(set["Horse"], plain["Horse"]);
+    assert_eq!(set["Forlorn"], "forlorn_hope");
+    assert_eq!(
+        s.doctrines[usize::from(s.cg_doctrine[0])].name,
+        "hold_the_line"
+    );
+    // A command's own doctrine still comes first.
+    let own = setup_of(
+        &spoil(
+            "commander = \"cromwell\"\n",
+            "commander = \"cromwell\"\ndoctrine = \"cautious\"\n",
+        ),
+        &["parliament.doctrine=hold_the_line"],
+    );
+    assert_eq!(doctrines_by_command(&own)["Left Horse"], "cautious");
+    // And it changes the battles: the army's horse holds back instead of charging.
+    let fight = ecw_sim::cli::calibrate::RULESETS[0].fight;
+    let small = |o: &[&str]| {
+        let o: Vec<String> = o.iter().map(|s| s.to_string()).collect();
+        Scenario::load_builtin("small_action", &o)
+            .unwrap()
+            .setup()
+            .unwrap()
+    };
+    assert_ne!(
+        fight(&small(&[]), 1, 100),
+        fight(&small(&["royalist.doctrine=hold_the_line"]), 1, 100)
+    );
+}
+
+#[test]
+fn the_same_general_twice_in_an_army_is_refused() {
+    let e = problem(&spoil(
+        "commander = \"average\"\nunits = [\n    { name = \"R1\"",
+        "commander = \"rupert\"\nunits = [\n    { name = \"R1\"",
+    ));
+    assert!(
+        e.contains("`Prince Rupert` already commands at `royalist.captain_general`"),
+        "{e}"
+    );
+    assert!(e.contains("royalist.commands.horse.commander"), "{e}");
+    let e = problem(&spoil(
+        "commander = { roll = true }",
+        "commander = { name = \"Oliver Cromwell\", roll = true }",
+    ));
+    assert!(
+        e.contains("already commands at `parliament.commands.left_horse.commander`"),
+        "{e}"
+    );
+    // The same name in the two armies is no clash, nor are average commanders.
+    assert!(
+        problems(
+            &spoil(
+                "captain_general = \"rupert\"",
+                "captain_general = { name = \"Sir Thomas Fairfax\", roll = true }"
+            ),
+            &[]
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn rating_alt_is_inherited_from_the_command_and_the_side() {
+    // Parliament 1645 foot: standard 4, "4/5" read high 5.
+    let cv = |o: &[&str], name: &str| {
+        let mut all = vec!["parliament.year=1645"];
+        all.extend_from_slice(o);
+        unit(&setup_of(BASE, &all), name).start_cv
+    };
+    assert_eq!(cv(&[], "F1"), 4);
+    assert_eq!(cv(&["parliament.rating_alt=true"], "F1"), 5);
+    assert_eq!(cv(&["parliament.commands.foot.rating_alt=true"], "F2"), 5);
+    // The command's setting comes before the side's, the unit's before both.
+    assert_eq!(
+        cv(
+            &[
+                "parliament.rating_alt=true",
+                "parliament.commands.foot.rating_alt=false"
+            ],
+            "F1"
+        ),
+        4
+    );
+    assert_eq!(
+        cv(
+            &[
+                "parliament.commands.foot.rating_alt=true",
+                "parliament.commands.foot.lines.0.units.0.rating_alt=false"
+            ],
+            "F1"
+        ),
+        4
+    );
+    // Randomised and fixed units are not touched by an inherited setting.
+    let s = setup_of(
+        BASE,
+        &["parliament.year=1645", "parliament.rating_alt=true"],
+    );
+    assert_eq!(unit(&s, "A").start_cv, 5);
+    assert!(matches!(
+        s.ratings[usize::from(unit(&s, "B").id)],
+        RatingSource::Randomised { .. }
+    ));
+}
+
+#[test]
+fn size_classes_in_the_docs_are_the_rulesets() {
+    let r = ecw_sim::rules::ironsides::IronsidesRules::builtin();
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/SCENARIOS.md"))
+            .unwrap();
+    let z = &r.sizes;
+    let half = |n: u32| (f64::from(n) * z.horse_factor) as u32;
+    let m = |c: SizeClass| {
+        let v = r.close_combat.size.get(c);
+        assert_eq!(v, r.fire.size.get(c), "fire and close combat agree");
+        if v > 0 {
+            format!("+{v}")
+        } else {
+            v.to_string()
+        }
+    };
+    let rows = [
+        format!(
+            "| `very_large` | {} or more | {} or more | {} |",
+            z.very_large_min,
+            half(z.very_large_min),
+            m(SizeClass::VeryLarge)
+        ),
+        format!(
+            "| `large` | {} to {} | {} to {} | {} |",
+            z.large_min,
+            z.very_large_min - 1,
+            half(z.large_min),
+            half(z.very_large_min) - 1,
+            m(SizeClass::Large)
+        ),
+        format!(
+            "| `normal` (the default without `men`) | {} to {} | {} to {} | {} |",
+            z.small_max + 1,
+            z.large_min - 1,
+            half(z.small_max) + 1,
+            half(z.large_min) - 1,
+            m(SizeClass::Normal)
+        ),
+        format!(
+            "| `small` | {} to {} | {} to {} | {} |",
+            z.really_small_max,
+            z.small_max,
+            half(z.really_small_max),
+            half(z.small_max),
+            m(SizeClass::Small)
+        ),
+        format!(
+            "| `really_small` | under {} | under {} | {} |",
+            z.really_small_max,
+            half(z.really_small_max),
+            m(SizeClass::ReallySmall)
+        ),
+    ];
+    for row in rows {
+        assert!(doc.contains(&row), "docs/SCENARIOS.md lacks `{row}`");
+    }
+    // The classes as the builder makes them, at the edges.
+    for (men, mounted, class) in [
+        (1200, false, SizeClass::VeryLarge),
+        (999, false, SizeClass::Normal),
+        (500, false, SizeClass::Small),
+        (499, false, SizeClass::ReallySmall),
+        (600, true, SizeClass::VeryLarge),
+        (350, true, SizeClass::Small),
+        (249, true, SizeClass::ReallySmall),
+    ] {
+        assert_eq!(
+            r.size_class(men, mounted),
+            class,
+            "{men} men, mounted {mounted}"
+        );
+    }
 }

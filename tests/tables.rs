@@ -892,3 +892,173 @@ fn docs_examples_are_real_output() {
     }
     assert!(checked >= 3, "the docs show the output of a few tables");
 }
+
+/// How one sampled charge ended: (attacker won, foot broke, beaten foot held, the winner
+/// pursued, defender won, draw).
+type Charge = (bool, bool, bool, bool, bool, bool);
+
+/// One charge fought die by die in the engine's order, with the engine's rule functions.
+fn sampled_chain(
+    r: &IronsidesRules,
+    d: &mut SeededDice,
+    attacker: &Unit,
+    defender: &Unit,
+    defender_approach: Approach,
+) -> Charge {
+    let mut u = [attacker.clone(), defender.clone()];
+    let mut lost = [0u8; 2];
+    let approach = [
+        Approach::Charging(r.charge.full_speed_distance),
+        defender_approach,
+    ];
+    let strike = |d: &mut SeededDice, me: &Unit, foe: &Unit, ap: Approach, role: Role| {
+        if me.cv == 0 || foe.cv == 0 {
+            return 0;
+        }
+        let n = melee_dice(r, me, ap, foe, role, false);
+        let m = melee_modifier(r, me, foe, Cover::None, role);
+        roll_melee(r, d, n, m, effective_cv(r, me, 0), &mut Rerolls::none())
+    };
+    let ha = strike(d, &u[0], &u[1], approach[0], Role::Attacker);
+    let hb = strike(d, &u[1], &u[0], approach[1], Role::Defender);
+    lost[1] += u[1].lose_cv(ha);
+    lost[0] += u[0].lose_cv(hb);
+    let mut broke = false;
+    for f in 0..2 {
+        let e = 1 - f;
+        if u[f].cv > 0
+            && !u[f].broken
+            && ecw_sim::rules::ironsides::melee::foot_breaks(r, &u[f], &u[e], lost[f], lost[e])
+        {
+            u[f].broken = true;
+            broke = true;
+            let h = strike(d, &u[e], &u[f], Approach::Standing, Role::Defender);
+            lost[f] += u[f].lose_cv(h);
+            let h = strike(d, &u[f], &u[e], Approach::Standing, Role::Defender);
+            lost[e] += u[e].lose_cv(h);
+        }
+    }
+    let Some(loser) = combat_loser(lost[0], lost[1]) else {
+        return (false, broke, false, false, false, true);
+    };
+    let winner = 1 - loser;
+    let left = u[loser].cv == 0
+        || u[loser].is_cavalry()
+        || reaction_test(r, d, u[loser].cv, 0, &mut Rerolls::none()).result
+            != ReactionResult::PassBoth;
+    let mut w = u[winner].clone();
+    ecw_sim::rules::ironsides::melee::victory_bonus(r, &mut w);
+    let pursued = left && w.is_cavalry() && !halt_test(r, d, &w).1;
+    if winner == 0 {
+        (true, broke, !left, pursued, false, false)
+    } else {
+        (false, broke, false, pursued, true, false)
+    }
+}
+
+fn check_chain(label: &str, exact: &tables::chained::Chain, t: &[(Charge, u64)], n: u64) {
+    let sum =
+        |f: &dyn Fn(&Charge) -> bool| t.iter().filter(|(o, _)| f(o)).map(|e| e.1).sum::<u64>();
+    check(
+        &format!("{label} attacker wins"),
+        exact.attacker_wins(),
+        sum(&|o| o.0),
+        n,
+    );
+    check(
+        &format!("{label} foot broke"),
+        exact.foot_broke(),
+        sum(&|o| o.1),
+        n,
+    );
+    check(
+        &format!("{label} beaten foot held"),
+        exact.held(),
+        sum(&|o| o.2),
+        n,
+    );
+    check(
+        &format!("{label} attacker pursues"),
+        exact.attacker_pursues(),
+        sum(&|o| o.0 && o.3),
+        n,
+    );
+    check(
+        &format!("{label} defender wins"),
+        exact.defender_wins(),
+        sum(&|o| o.4),
+        n,
+    );
+    check(
+        &format!("{label} defender pursues"),
+        exact.defender_pursues(),
+        sum(&|o| o.4 && o.3),
+        n,
+    );
+    check(&format!("{label} draw"), exact.draw(), sum(&|o| o.5), n);
+}
+
+#[test]
+fn charge_chains_against_monte_carlo() {
+    use tables::chained::{foot, foot_chain, horse, horse_chain};
+    let r = rules();
+    let mut d = SeededDice::new(8);
+    let full = Approach::Charging(r.charge.full_speed_distance);
+    for (a, ca, b, cb) in [
+        (HorseKind::Trotters, 4, HorseKind::Gallopers, 5),
+        (HorseKind::Gallopers, 5, HorseKind::Trotters, 4),
+        (HorseKind::Cuirassiers, 3, HorseKind::Trotters, 6),
+    ] {
+        let exact = horse_chain(&r, a, ca, b, cb);
+        let (ua, ub) = (horse(a, ca, Side::Parliament), horse(b, cb, Side::Royalist));
+        let t = tally(N, || sampled_chain(&r, &mut d, &ua, &ub, full));
+        check_chain(&format!("{a:?} {ca} v {b:?} {cb}"), &exact, &t, N);
+    }
+    for (h, ch, f, cf) in [
+        (HorseKind::Gallopers, 5, FootBalance::Normal, 4),
+        (HorseKind::Trotters, 3, FootBalance::PikeHeavy, 3),
+        (HorseKind::Cuirassiers, 6, FootBalance::ShotHeavy, 2),
+    ] {
+        let exact = foot_chain(&r, h, ch, f, cf);
+        // Foot of CV 3 or more can break before horse (foot of 2 is destroyed first).
+        assert_eq!(
+            exact.foot_broke().is_zero(),
+            cf < 3,
+            "{h:?} {ch} v {f:?} {cf}"
+        );
+        let (uh, uf) = (horse(h, ch, Side::Parliament), foot(f, cf));
+        let t = tally(N, || {
+            sampled_chain(&r, &mut d, &uh, &uf, Approach::Standing)
+        });
+        check_chain(&format!("{h:?} {ch} v {f:?} {cf}"), &exact, &t, N);
+    }
+}
+
+#[test]
+fn charge_chains_by_hand() {
+    use tables::chained::horse_chain;
+    let r = rules();
+    // Trotters CV 2 against CV 2: a winner that lost nothing stays at 2 (the bonus stops at the
+    // start), one that lost 1 is back at 2: it halts on 1D6 <= 2, so pursues 2/3 of wins.
+    let c = horse_chain(&r, HorseKind::Trotters, 2, HorseKind::Trotters, 2);
+    assert_eq!(c.pursue_given_win(), Some(p(2, 3)));
+    // Every battle ends one way: the outcomes add up to one.
+    assert_eq!(c.attacker_wins() + c.defender_wins() + c.draw(), Prob::ONE);
+    assert_eq!(
+        c.attacker_pursues() + c.attacker_halts() + c.held(),
+        c.attacker_wins()
+    );
+    // Trotters CV 5 that win may have lost up to 3 CV (B rolls 4 dice; then 3 after the bonus):
+    // they pursue more often than the pursuit table's 1/6 at their starting CV says, and never
+    // more often than at CV 3.
+    let c = horse_chain(&r, HorseKind::Trotters, 5, HorseKind::Trotters, 5);
+    let given = c.pursue_given_win().unwrap();
+    assert!(
+        given > pursuit::pursue_chance(&r, HorseKind::Trotters, 5),
+        "{given}"
+    );
+    assert!(
+        given < pursuit::pursue_chance(&r, HorseKind::Trotters, 3),
+        "{given}"
+    );
+}

@@ -6,6 +6,7 @@ use crate::error::Result;
 
 pub mod balance;
 pub mod bench;
+pub mod calibrate;
 pub mod compare;
 pub mod list;
 pub mod merge;
@@ -48,6 +49,8 @@ pub enum Command {
     Sweep(sweep::Args),
     /// Speed: battles per second, dice floor and thread scaling, measured in one run.
     Bench(bench::Args),
+    /// History: every built-in historical battle under every ruleset, beside what happened.
+    Calibrate(calibrate::Args),
 }
 
 /// Runs the parsed command.
@@ -63,5 +66,6 @@ pub fn dispatch(cli: Cli) -> Result<()> {
         Command::Balance(a) => balance::run(a),
         Command::Sweep(a) => sweep::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Calibrate(a) => calibrate::run(a),
     }
 }

@@ -32,8 +32,9 @@ pub struct Args {
     pub set: Vec<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Also draw the table as SVG (deployment, end, routs and pursuits).
-    #[arg(long, value_name = "FILE.svg")]
+    /// Also draw the table (deployment, end, routs and pursuits): FILE.svg as SVG, FILE.png as a
+    /// PNG image.
+    #[arg(long, value_name = "FILE.svg|FILE.png")]
     pub map: Option<PathBuf>,
 }
 
@@ -69,13 +70,23 @@ pub fn run(args: Args) -> Result<()> {
         Format::Csv => narrative::events_csv(&setup, &rec),
     };
     if let Some(path) = &args.map {
-        if path.extension().and_then(|e| e.to_str()) != Some("svg") {
-            return Err(Error::Usage(format!(
-                "--map {}: the map is an SVG file; name it FILE.svg",
-                path.display()
-            )));
-        }
-        crate::io::write_atomic(path, crate::map::svg(&setup, &start, &end, &rec).as_bytes())?;
+        let svg = crate::map::svg(&setup, &start, &end, &rec);
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_lowercase);
+        let bytes = match ext.as_deref() {
+            Some("svg") => svg.into_bytes(),
+            Some("png") => crate::map::png(&svg)
+                .map_err(|m| Error::Usage(format!("--map {}: {m}", path.display())))?,
+            _ => {
+                return Err(Error::Usage(format!(
+                    "--map {}: the map is an SVG or a PNG image; name it FILE.svg or FILE.png",
+                    path.display()
+                )));
+            }
+        };
+        crate::io::write_atomic(path, &bytes)?;
     }
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();

@@ -65,6 +65,7 @@ pub(super) fn build(sc: &Scenario) -> Result<Built, Vec<Error>> {
         doctrine_names: Vec::new(),
         captain_generals: [None, None],
         cg_doctrine: [0, 0],
+        generals_named: HashMap::new(),
     };
     let Some(rules) = b.ruleset() else {
         return Err(b.errors);
@@ -150,6 +151,8 @@ struct Builder<'a> {
     doctrine_names: Vec<String>,
     captain_generals: [Option<CommanderId>; 2],
     cg_doctrine: [u16; 2],
+    /// Each side's generals named in the file, with the key that named each first.
+    generals_named: HashMap<(Side, String), String>,
 }
 
 impl Builder<'_> {
@@ -523,11 +526,24 @@ impl Builder<'_> {
             }
         }
         let first_kind = unit_ids.first().map(|&u| self.units[usize::from(u)].kind);
-        let doctrine_name = cmd
-            .doctrine
-            .clone()
-            .unwrap_or_else(|| default_doctrine(cmd.kind, side, first_kind).to_string());
-        let doctrine = self.doctrine(&doctrine_name, &format!("{cpath}.doctrine"));
+        // The side's doctrine serves every wing, branch and brigade that names none (the
+        // Captain-General's too); trains and independent bodies keep their kind's.
+        let (doctrine_name, doctrine_key) = match (&cmd.doctrine, &spec.doctrine) {
+            (Some(d), _) => (d.clone(), format!("{cpath}.doctrine")),
+            (None, Some(d))
+                if matches!(
+                    cmd.kind,
+                    CommandKind::Horse | CommandKind::Foot | CommandKind::Brigade
+                ) =>
+            {
+                (d.clone(), format!("{}.doctrine", side.name()))
+            }
+            _ => (
+                default_doctrine(cmd.kind, side, first_kind).to_string(),
+                format!("{cpath}.doctrine"),
+            ),
+        };
+        let doctrine = self.doctrine(&doctrine_name, &doctrine_key);
         self.commands.push(Command {
             id,
             side,
@@ -782,14 +798,16 @@ impl Builder<'_> {
                         return None;
                     }
                 };
-                match table_rating(
-                    rules,
-                    r,
-                    &rside,
-                    year,
-                    kind.arm(),
-                    u.rating_alt.unwrap_or(false),
-                ) {
+                // A command's or side's `rating_alt` serves its units rated "standard" that do
+                // not set their own; a unit's own is checked as written.
+                let alt = match (u.rating_alt, r) {
+                    (Some(a), _) => a,
+                    (None, RatingKind::Standard) => {
+                        cmd.rating_alt.or(spec.rating_alt).unwrap_or(false)
+                    }
+                    (None, RatingKind::Randomised) => false,
+                };
+                match table_rating(rules, r, &rside, year, kind.arm(), alt) {
                     Ok((cv, src)) => {
                         let what = match r {
                             RatingKind::Standard => "standard",
@@ -961,6 +979,27 @@ impl Builder<'_> {
                 }
             }
         };
+        let given = match spec {
+            CommanderSpec::Key(k) => k != "average",
+            CommanderSpec::Table(t) => t.name.is_some(),
+        };
+        if given {
+            match self.generals_named.get(&(side, name.clone())) {
+                Some(first) => {
+                    let first = first.clone();
+                    self.err(
+                        path,
+                        format!(
+                            "`{name}` already commands at `{first}`: one general leads one command. A Captain-General who led a wing himself stays Captain-General; give the wing `commander = \"average\"` (or its real second-in-command) and say so in a comment"
+                        ),
+                    );
+                }
+                None => {
+                    self.generals_named
+                        .insert((side, name.clone()), path.to_string());
+                }
+            }
+        }
         let id = self.commanders.len() as CommanderId;
         let mut c = Commander::new(id, side, rating);
         c.name = self.names.commanders.len() as u16;

@@ -22,7 +22,7 @@ pub use tree::Override;
 pub(crate) use tree::nearest;
 
 /// The scenarios shipped with the binary, embedded so it works from any folder.
-pub const BUILTIN: [(&str, &str); 7] = [
+pub const BUILTIN: [(&str, &str); 12] = [
     (
         "edgehill",
         include_str!("../../configs/scenarios/edgehill.toml"),
@@ -34,6 +34,26 @@ pub const BUILTIN: [(&str, &str); 7] = [
     (
         "naseby",
         include_str!("../../configs/scenarios/naseby.toml"),
+    ),
+    (
+        "roundway_down",
+        include_str!("../../configs/scenarios/roundway_down.toml"),
+    ),
+    (
+        "adwalton_moor",
+        include_str!("../../configs/scenarios/adwalton_moor.toml"),
+    ),
+    (
+        "lansdown",
+        include_str!("../../configs/scenarios/lansdown.toml"),
+    ),
+    (
+        "first_newbury",
+        include_str!("../../configs/scenarios/first_newbury.toml"),
+    ),
+    (
+        "langport",
+        include_str!("../../configs/scenarios/langport.toml"),
     ),
     (
         "small_action",

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use toml::Spanned;
 
-use crate::army::{CommandKind, Formation, Side, SizeClass};
+use crate::army::{Arm, CommandKind, Formation, Side, SizeClass};
 use crate::battlefield::{AreaKind, ObstacleKind};
 
 fn default_ruleset() -> String {
@@ -38,6 +38,8 @@ pub struct ScenarioFile {
     /// `rules.ratings.7.arms.foot.standard`). Laid over the ruleset before it is read, so its keys
     /// and values are checked as the ruleset's own.
     pub rules: Option<toml::Table>,
+    /// What happened on the day, for a historical battle (`ecw-sim calibrate` fights these).
+    pub history: Option<HistorySpec>,
     pub parliament: SideSpec,
     pub royalist: SideSpec,
 }
@@ -47,6 +49,49 @@ impl ScenarioFile {
         match side {
             Side::Parliament => &self.parliament,
             Side::Royalist => &self.royalist,
+        }
+    }
+}
+
+/// The historical outcome of a battle the scenario recreates: never read by the engine, only set
+/// beside the simulated outcome by `ecw-sim calibrate`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistorySpec {
+    /// The day, as written (`"1643-07-13"`).
+    pub date: String,
+    pub winner: HistoricalResult,
+    /// The arm whose fighting decided the day.
+    pub decided_by: Arm,
+    /// One line on how it was decided.
+    pub summary: Option<String>,
+}
+
+/// Who won on the day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HistoricalResult {
+    Parliament,
+    Royalist,
+    /// Neither army broke nor left the field beaten on the day.
+    Draw,
+}
+
+impl HistoricalResult {
+    pub fn name(self) -> &'static str {
+        match self {
+            HistoricalResult::Parliament => "parliament",
+            HistoricalResult::Royalist => "royalist",
+            HistoricalResult::Draw => "draw",
+        }
+    }
+
+    /// The side that won, if one did.
+    pub fn side(self) -> Option<Side> {
+        match self {
+            HistoricalResult::Parliament => Some(Side::Parliament),
+            HistoricalResult::Royalist => Some(Side::Royalist),
+            HistoricalResult::Draw => None,
         }
     }
 }
@@ -129,7 +174,8 @@ pub enum RatingKind {
 #[serde(deny_unknown_fields)]
 pub struct SideSpec {
     pub captain_general: Option<CommanderSpec>,
-    /// The Captain-General's doctrine (default "cautious").
+    /// The army's doctrine: the Captain-General's (default "cautious") and that of every wing,
+    /// branch and brigade that names none (trains and independent bodies keep their kind's).
     pub doctrine: Option<String>,
     /// Year of the ratings table for this army's units.
     pub year: Option<u16>,
@@ -137,6 +183,9 @@ pub struct SideSpec {
     pub rating_side: Option<String>,
     /// Rating for units that give neither `cv` nor `rating`.
     pub rating: Option<RatingKind>,
+    /// Take the higher reading of a "4/5" standard rating, for units rated "standard" that do
+    /// not say otherwise (a command's own setting comes first).
+    pub rating_alt: Option<bool>,
     /// Commands by key, in file order (the key's position in the file orders them).
     pub commands: BTreeMap<Spanned<String>, CommandSpec>,
 }
@@ -167,6 +216,8 @@ pub struct CommandSpec {
     /// Defaults for this command's units.
     pub rating_side: Option<String>,
     pub rating_year: Option<u16>,
+    /// `rating_alt` for this command's units rated "standard" that do not set their own.
+    pub rating_alt: Option<bool>,
     #[serde(default)]
     pub units: Vec<UnitSpec>,
     /// Units spread evenly along a line instead of placed one by one.

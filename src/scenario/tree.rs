@@ -58,6 +58,7 @@ impl std::fmt::Display for Override {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Node {
     Root,
+    History,
     Table,
     Terrain,
     Areas,
@@ -86,6 +87,7 @@ impl Node {
         match self {
             Node::Root => fields_of::<ScenarioFile>(),
             Node::Table => fields_of::<TableSpec>(),
+            Node::History => fields_of::<super::schema::HistorySpec>(),
             Node::Terrain => fields_of::<TerrainSpec>(),
             Node::Area => fields_of::<AreaSpec>(),
             Node::Obstacle => fields_of::<ObstacleSpec>(),
@@ -103,6 +105,7 @@ impl Node {
     fn child(self, key: &str) -> Node {
         match (self, key) {
             (Node::Root, "table") => Node::Table,
+            (Node::Root, "history") => Node::History,
             (Node::Root, "terrain") => Node::Terrain,
             (Node::Root, "parliament" | "royalist") => Node::Side,
             (Node::Root, "rules") | (Node::Rules, _) => Node::Rules,

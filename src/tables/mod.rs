@@ -1,10 +1,11 @@
 //! Exact probability tables for players: hit chances, reaction tests, rallies, close combat,
-//! cavalry melee, pursuit, risk to generals and generalship, computed by enumerating every dice
+//! cavalry melee, pursuit, charges followed through to the halt test, risk to generals and generalship, computed by enumerating every dice
 //! outcome through the engine's own rule functions (see [`exact::enumerate`]), never by sampling.
 //!
 //! Each table is kept twice: as tidy data (one observation per row, for CSV) and as one or more
 //! grids for people (Markdown and HTML). [`render`] turns them into text.
 
+pub mod chained;
 pub mod exact;
 pub mod generals;
 pub mod hit;
@@ -161,7 +162,7 @@ impl Default for Options {
 }
 
 /// Every table's identifier, in the order they are printed.
-pub const TABLE_IDS: [&str; 11] = [
+pub const TABLE_IDS: [&str; 13] = [
     "hit",
     "reaction",
     "rally",
@@ -169,6 +170,8 @@ pub const TABLE_IDS: [&str; 11] = [
     "cavalry_melee",
     "cavalry_melee_losses",
     "pursuit",
+    "charge_chain_horse",
+    "charge_chain_foot",
     "general_risk",
     "general_casualty",
     "generalship",
@@ -185,6 +188,8 @@ pub fn build(rules: &IronsidesRules, opts: &Options, id: &str) -> Option<Table> 
         "cavalry_melee" => melee::cavalry_table(rules, opts),
         "cavalry_melee_losses" => melee::cavalry_losses_table(rules, opts),
         "pursuit" => pursuit::table(rules),
+        "charge_chain_horse" => chained::horse_table(rules),
+        "charge_chain_foot" => chained::foot_table(rules),
         "general_risk" => generals::risk_table(rules),
         "general_casualty" => generals::casualty_table(rules),
         "generalship" => leadership::generalship_table(rules),
