@@ -5,6 +5,7 @@
 
 pub mod army;
 pub mod battlefield;
+pub mod charts;
 pub mod cli;
 pub mod dice;
 pub mod doctrine;
