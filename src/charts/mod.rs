@@ -139,7 +139,7 @@ fn draw(
     };
     match result {
         Ok(()) => Chart {
-            svg: svg.replace(MARK_ATTR, &format!("class=\"mark\" {MARK_ATTR}")),
+            svg: tidy_svg(&svg),
             marks,
         },
         Err(e) => Chart {
@@ -147,6 +147,26 @@ fn draw(
             marks: 0,
         },
     }
+}
+
+/// Tags the marks and trims what the backend writes long: font sizes to one decimal, and
+/// the default full opacity.
+fn tidy_svg(svg: &str) -> String {
+    let mut out = String::with_capacity(svg.len());
+    for line in svg.lines() {
+        let line = line.replace(" opacity=\"1\"", "");
+        let line = match line.split_once("font-size=\"") {
+            Some((head, rest)) => {
+                let (size, tail) = rest.split_once('"').unwrap_or((rest, ""));
+                let size: f64 = size.parse().unwrap_or(12.0);
+                format!("{head}font-size=\"{size:.1}\"{tail}")
+            }
+            None => line,
+        };
+        out.push_str(&line.replace(MARK_ATTR, &format!("class=\"mark\" {MARK_ATTR}")));
+        out.push('\n');
+    }
+    out
 }
 
 /// The span of `values` (with intervals) widened to hold `0`, padded a little above.
@@ -179,6 +199,7 @@ pub fn columns(bars: &[Bar], axes: Axes) -> Chart {
             .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), lo..hi)?;
         chart
             .configure_mesh()
+            .light_line_style(TRANSPARENT)
             .disable_x_mesh()
             .x_labels(n.min(16))
             .x_label_formatter(&|v| category(&labels, *v))
@@ -237,6 +258,7 @@ pub fn forest(rows: &[Interval], axes: Axes, reference: Option<f64>) -> Chart {
             .build_cartesian_2d((lo - pad)..(hi + pad), -0.5f64..(n as f64 - 0.5))?;
         chart
             .configure_mesh()
+            .light_line_style(TRANSPARENT)
             .disable_y_mesh()
             .y_labels(n)
             .y_label_formatter(&|v| category(&labels, *v))
@@ -270,7 +292,7 @@ pub fn forest(rows: &[Interval], axes: Axes, reference: Option<f64>) -> Chart {
 
 /// Horizontal stacked bars: each row's shares of `categories` (a row's shares sum to at most
 /// 1; the rest is left blank). Marks: the non-empty segments.
-pub fn stacked(rows: &[(String, Vec<f64>)], categories: &[String], axes: Axes) -> Chart {
+pub fn stacked(rows: &[(String, Vec<f64>)], axes: Axes) -> Chart {
     let labels: Vec<String> = rows.iter().rev().map(|r| r.0.clone()).collect();
     let n = rows.len().max(1);
     let marks = rows
@@ -287,7 +309,6 @@ pub fn stacked(rows: &[(String, Vec<f64>)], categories: &[String], axes: Axes) -
         max * 1.1 + 1e-9
     };
     let label_px = labels.iter().map(|l| l.chars().count()).max().unwrap_or(4) as u32 * 8 + 14;
-    let _ = categories;
     draw(
         (WIDTH.max(label_px + 300), 70 + 22 * n as u32),
         marks,
@@ -300,6 +321,7 @@ pub fn stacked(rows: &[(String, Vec<f64>)], categories: &[String], axes: Axes) -
                 .build_cartesian_2d(0f64..top, -0.5f64..(n as f64 - 0.5))?;
             chart
                 .configure_mesh()
+                .light_line_style(TRANSPARENT)
                 .disable_y_mesh()
                 .y_labels(n)
                 .y_label_formatter(&|v| category(&labels, *v))
@@ -350,6 +372,7 @@ pub fn lines(x_labels: &[String], series: &[Series], axes: Axes) -> Chart {
             .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), (lo - pad)..(hi + pad))?;
         chart
             .configure_mesh()
+            .light_line_style(TRANSPARENT)
             .disable_x_mesh()
             .x_labels(n.min(16))
             .x_label_formatter(&|v| category(x_labels, *v))
@@ -435,6 +458,7 @@ pub fn heat(
                 .build_cartesian_2d(-0.5f64..(nc as f64 - 0.5), -0.5f64..(nr as f64 - 0.5))?;
             chart
                 .configure_mesh()
+                .light_line_style(TRANSPARENT)
                 .disable_mesh()
                 .x_labels(nc)
                 .y_labels(nr)
@@ -539,7 +563,6 @@ mod tests {
                 ("a".into(), vec![0.2, 0.0, 0.1]),
                 ("b".into(), vec![0.5, 0.1, 0.1]),
             ],
-            &["x".into(), "y".into(), "z".into()],
             AXES,
         );
         assert_eq!((s.marks, marks(&s.svg)), (5, 5));

@@ -32,6 +32,7 @@ figcaption{font-size:.9em;color:#333;margin-top:.3em}
 .legend span{display:inline-block;margin-right:1em;font-size:.85em}
 .legend i{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:-.1em}
 .scroll{overflow-x:auto}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(19em,1fr));gap:0 1.2em}
 table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.85em;font-variant-numeric:tabular-nums}
 th,td{border:1px solid #bbb;padding:.15em .45em;text-align:right;white-space:nowrap}
 th{background:#eee}

@@ -44,6 +44,9 @@ pub struct Args {
     /// Overwrite an output folder holding another run's results
     #[arg(long)]
     pub force: bool,
+    /// Also write report.html beside the CSVs: the results as charts, one self-contained page
+    #[arg(long)]
+    pub report: bool,
 }
 
 /// The hash of the ruleset file a scenario uses (the built-in Ironsides text, or its file).
@@ -204,6 +207,9 @@ fn fight(
             let files = report::render(&layout, &output.tally);
             let manifest = report::manifest(run_id, &output.tally, &files, plan.per_battle, timing);
             out.write_results(&files, &manifest, battles)?;
+            if args.report {
+                report::write_report(&out.path)?;
+            }
             if !args.quiet {
                 print!(
                     "{}",
