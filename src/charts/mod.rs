@@ -107,12 +107,14 @@ const FONT: &str = "sans-serif";
 const WIDTH: u32 = 640;
 
 fn tick_text(v: f64, percent: bool) -> String {
-    if percent {
-        format!("{:.0}%", v * 100.0)
-    } else if v.fract().abs() < 1e-9 {
-        format!("{v:.0}")
+    let (x, unit) = if percent { (v * 100.0, "%") } else { (v, "") };
+    let x = if x.abs() < 1e-9 { 0.0 } else { x };
+    if (x - x.round()).abs() < 1e-6 {
+        format!("{x:.0}{unit}")
+    } else if percent || (x * 10.0 - (x * 10.0).round()).abs() < 1e-6 {
+        format!("{x:.1}{unit}")
     } else {
-        format!("{v:.2}")
+        format!("{x:.2}")
     }
 }
 
