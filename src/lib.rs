@@ -14,6 +14,7 @@ pub mod events;
 pub mod io;
 pub mod map;
 pub mod narrative;
+pub mod replay_page;
 pub mod report;
 pub mod rules;
 pub mod runner;

@@ -10,7 +10,8 @@ use crate::events::Event;
 use crate::narrative::Recorder;
 use crate::setup::BattleSetup;
 
-const PX: f64 = 12.0;
+/// Pixels per inch of table.
+pub const PX: f64 = 12.0;
 
 /// The side's colour, as every chart draws it.
 fn colour(side: Side) -> String {
