@@ -185,6 +185,16 @@ fn value_range(values: impl Iterator<Item = f64>, percent: bool) -> (f64, f64) {
 
 /// Vertical bars, one per category, with their intervals where given: histograms and shares.
 pub fn columns(bars: &[Bar], axes: Axes) -> Chart {
+    columns_sized((WIDTH, 280), bars, axes)
+}
+
+/// [`columns`] for small multiples: a smaller drawing, so its text reads larger when several
+/// share a row.
+pub fn columns_small(bars: &[Bar], axes: Axes) -> Chart {
+    columns_sized((440, 240), bars, axes)
+}
+
+fn columns_sized(size: (u32, u32), bars: &[Bar], axes: Axes) -> Chart {
     let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
     let (lo, hi) = value_range(
         bars.iter()
@@ -192,7 +202,7 @@ pub fn columns(bars: &[Bar], axes: Axes) -> Chart {
         axes.percent,
     );
     let n = bars.len().max(1);
-    draw((WIDTH, 280), bars.len(), |root| {
+    draw(size, bars.len(), |root| {
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
             .margin(10)
@@ -203,7 +213,7 @@ pub fn columns(bars: &[Bar], axes: Axes) -> Chart {
             .configure_mesh()
             .light_line_style(TRANSPARENT)
             .disable_x_mesh()
-            .x_labels(n.min(16))
+            .x_labels(n.min(if size.0 < WIDTH { 10 } else { 16 }))
             .x_label_formatter(&|v| category(&labels, *v))
             .y_label_formatter(&|v| tick_text(*v, axes.percent))
             .x_desc(axes.x)

@@ -245,7 +245,7 @@ fn losses_section(page: &mut Page, rows: &[TidyRow], battles: u64) {
             if bars.is_empty() {
                 continue;
             }
-            let chart = charts::columns(
+            let chart = charts::columns_small(
                 &bars,
                 Axes {
                     x: "CV lost",

@@ -80,9 +80,17 @@ pub fn compare_html(scenario: &str, battles: u64, csv: &[u8]) -> String {
             .iter()
             .enumerate()
             .filter_map(|(k, r)| {
+                let narrowing = match text(r, "narrowing") {
+                    "" => String::new(),
+                    x => format!(
+                        ", {}× narrower",
+                        x.parse::<f64>()
+                            .map_or(x.to_string(), |x| format!("{x:.1}"))
+                    ),
+                };
                 Some(Interval {
                     label: format!(
-                        "{}: {} → {}",
+                        "{}: {} → {}{narrowing}",
                         text(r, "variant"),
                         figure_text(num(r, "baseline")?, share),
                         figure_text(num(r, "variant_value")?, share)
@@ -107,7 +115,7 @@ pub fn compare_html(scenario: &str, battles: u64, csv: &[u8]) -> String {
         page.figure(
             &chart,
             &format!(
-                "{measure}: each variant's difference from the baseline over {} paired battles, with its 95% interval; an interval clear of the line at 0 is a real difference. Labels: baseline → variant.",
+                "{measure}: each variant's difference from the baseline over {} paired battles, with its 95% interval; an interval clear of the line at 0 is a real difference. Labels: baseline → variant, and how many times narrower the paired interval is than an unpaired one.",
                 count(battles)
             ),
             &[],
@@ -351,7 +359,7 @@ a,cv_lost_mean,10,12,2,1,3,2,1,2\n";
             .map(|s| &s[..1])
             .collect();
         assert_eq!(counts, ["2", "1"]);
-        assert!(html.contains("a: 50.0% → 60.0%"));
+        assert!(html.contains("a: 50.0% → 60.0%, 2.0× narrower"));
         assert!(html.contains("1,000 paired battles"));
     }
 
