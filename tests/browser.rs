@@ -341,6 +341,14 @@ fn every_page_works_in_a_real_browser() {
     assert!(sorted.first() < sorted.last(), "P(destroyed) varies");
     b.eval("window.scrollTo(0,0)");
     b.screenshot("run-report");
+    // A big run's report, when given (docs/REPORTS.md: a million battles of Marston Moor).
+    if let Some(big) = std::env::var_os("ECW_BIG_REPORT") {
+        let big = PathBuf::from(big);
+        let ms = open_clean(&mut b, &big, "big report");
+        let n = check_charts(&mut b, "big report");
+        println!("{}: {n} charts, loaded in {ms:.0} ms", big.display());
+        assert!(ms < 1000.0, "{}: loaded in {ms} ms", big.display());
+    }
 
     for (name, page, least) in [
         ("compare", d("compare").join("compare.html"), 6),
