@@ -186,9 +186,12 @@ impl Browser {
                 "Runtime.exceptionThrown" => {
                     out.push(format!("exception: {}", p["exceptionDetails"]))
                 }
-                "Runtime.consoleAPICalled" if p["type"] == "error" || p["type"] == "warning" => {
-                    out.push(format!("console {}: {}", p["type"], p["args"]))
-                }
+                "Runtime.consoleAPICalled" if p["type"] == "error" || p["type"] == "warning" => out
+                    .push(format!(
+                        "console {}: {}",
+                        p["type"].as_str().unwrap_or(""),
+                        p["args"]
+                    )),
                 "Log.entryAdded" if p["entry"]["level"] == "error" => {
                     out.push(format!("log: {}", p["entry"]["text"]))
                 }
@@ -320,6 +323,23 @@ fn every_page_works_in_a_real_browser() {
     ok(&["replay", "--html", s(&d("replay.html"))]);
 
     let mut b = Browser::launch(&exe);
+
+    // The checks can fail: a page that logs an error, throws and asks for an image is caught.
+    let bad = d("bad.html");
+    std::fs::write(
+        &bad,
+        "<!DOCTYPE html><html><body><img src=\"http://127.0.0.1:9/x.png\"><script>console.error('boom');null.x;</script></body></html>",
+    )
+    .unwrap();
+    b.open(&bad);
+    let trouble = b.trouble(&bad).join("\n");
+    for kind in [
+        "console error",
+        "exception",
+        "request: \"http://127.0.0.1:9/x.png\"",
+    ] {
+        assert!(trouble.contains(kind), "{kind} not caught in: {trouble}");
+    }
 
     // The run report: every chart drawn, the unit table sorts, it opens in well under a second.
     let report = d("run").join("report.html");
