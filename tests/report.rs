@@ -146,6 +146,18 @@ fn report_refuses_a_folder_without_a_finished_run() {
     let dir = scratch("refuse");
     refused(&["report", s(&dir)], "no manifest.json");
     refused(&["report", s(&dir.join("missing"))], "no manifest.json");
+    refused(
+        &[
+            "run",
+            "--shard",
+            "1/2",
+            "--report",
+            "--out",
+            s(&dir.join("s")),
+        ],
+        "ecw-sim report DIR",
+    );
+    assert!(!dir.join("s").exists());
     std::fs::write(dir.join("manifest.json"), "{").unwrap();
     refused(&["report", s(&dir)], "manifest.json");
     assert!(!dir.join("report.html").exists());

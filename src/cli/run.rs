@@ -105,6 +105,11 @@ pub fn run(args: Args) -> Result<()> {
     // Before anything is written, so a Ctrl-C never meets the default handler mid-run.
     let stop = runner::ctrl_c_flag();
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    if args.report && shard.is_some() {
+        return Err(crate::error::Error::Usage(
+            "--report draws a whole run: after the shards, `ecw-sim merge` them and run `ecw-sim report DIR`".into(),
+        ));
+    }
     let plan = RunPlan {
         seed: args.seed,
         battles: args.battles,
