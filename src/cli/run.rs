@@ -212,14 +212,18 @@ fn fight(
             let files = report::render(&layout, &output.tally);
             let manifest = report::manifest(run_id, &output.tally, &files, plan.per_battle, timing);
             out.write_results(&files, &manifest, battles)?;
-            if args.report {
-                report::write_report(&out.path)?;
-            }
+            let drawn = args
+                .report
+                .then(|| report::write_report(&out.path))
+                .transpose()?;
             if !args.quiet {
                 print!(
                     "{}",
                     report::summary(&layout, &output.tally, &manifest, &out.path)
                 );
+                if let Some(path) = drawn {
+                    println!("  Report in {}", path.display());
+                }
             }
         }
     }
