@@ -5,6 +5,7 @@
 
 pub mod army;
 pub mod battlefield;
+pub mod charts;
 pub mod cli;
 pub mod dice;
 pub mod doctrine;
@@ -13,6 +14,7 @@ pub mod events;
 pub mod io;
 pub mod map;
 pub mod narrative;
+pub mod replay_page;
 pub mod report;
 pub mod rules;
 pub mod runner;

@@ -10,13 +10,12 @@ use crate::events::Event;
 use crate::narrative::Recorder;
 use crate::setup::BattleSetup;
 
-const PX: f64 = 12.0;
+/// Pixels per inch of table.
+pub const PX: f64 = 12.0;
 
-fn colour(side: Side) -> &'static str {
-    match side {
-        Side::Parliament => "#b5651d",
-        Side::Royalist => "#1f4e9c",
-    }
+/// The side's colour, as every chart draws it.
+fn colour(side: Side) -> String {
+    crate::charts::hex(crate::charts::side_colour(side))
 }
 
 fn unit_rect(out: &mut String, setup: &BattleSetup, u: &Unit, depth_y: f64, opacity: f64) {

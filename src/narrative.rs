@@ -48,10 +48,207 @@ fn general_words(r: GeneralResult) -> &'static str {
     }
 }
 
-/// The story of a battle in plain text.
-pub fn narrate(setup: &BattleSetup, rec: &Recorder) -> String {
+/// One event as a line of the story; `None` for events too small to tell (a general or a unit
+/// standing still).
+pub fn event_line(setup: &BattleSetup, e: Event) -> Option<String> {
     let u = |id: u16| setup.unit_name(id);
     let g = |id: u16| setup.commander_name(id);
+    let line = match e {
+        Event::RatingRolled { unit, cv } => format!("{} rated CV {cv}", u(unit)),
+        Event::TurnStarted { turn } => format!("\n== Turn {turn} =="),
+        Event::Initiative { first, rolls, .. } => format!(
+            "Initiative: Parliament {} v Royalists {}; {first} moves first",
+            rolls[0], rolls[1]
+        ),
+        Event::GeneralMoved {
+            general,
+            distance,
+            attached_to,
+        } if distance > 0.0 || attached_to.is_some() => match attached_to {
+            Some(t) => format!("{} rides {distance:.0}\" to lead {}", g(general), u(t)),
+            None => format!("{} rides {distance:.0}\"", g(general)),
+        },
+        Event::GeneralMoved { .. } => return None,
+        Event::LpsRolled { general, roll, lps } => {
+            format!("{} rolls {roll}: {lps} LPs", g(general))
+        }
+        Event::LpsGiven { from, to, lps } => {
+            format!("{} gives {lps} LPs to {}", g(from), g(to))
+        }
+        Event::Rally {
+            unit,
+            roll,
+            success,
+            cv,
+        } => format!(
+            "{} rallies: rolls {roll}, {} (CV {cv})",
+            u(unit),
+            if success { "regains a CV" } else { "fails" }
+        ),
+        Event::Moved {
+            unit,
+            from,
+            to,
+            disordered,
+        } => {
+            let d = ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt();
+            if d < 0.05 {
+                return None;
+            }
+            format!(
+                "{} moves {d:.1}\" to ({:.0}, {:.0}){}",
+                u(unit),
+                to.0,
+                to.1,
+                if disordered { ", disordered" } else { "" }
+            )
+        }
+        Event::FormationChanged { unit } => format!("{} changes formation", u(unit)),
+        Event::Unlimbered { unit } => format!("{} unlimbers: the drivers go home", u(unit)),
+        Event::Fired {
+            unit,
+            target,
+            range,
+            roll,
+            needed,
+            hit,
+        } => format!(
+            "{} fires at {} at {range:.1}\": rolls {roll}, needs {needed} or less: {}",
+            u(unit),
+            u(target),
+            if hit { "hit" } else { "miss" }
+        ),
+        Event::CvLost {
+            unit,
+            amount,
+            cause,
+            cv,
+        } => format!("{} loses {amount} CV ({cause:?}): CV {cv}", u(unit)),
+        Event::CvGained { unit, amount, cv } => {
+            format!("{} gains {amount} CV: CV {cv}", u(unit))
+        }
+        Event::Reaction {
+            unit,
+            cause,
+            dice,
+            result,
+            rerolls_used,
+        } => {
+            let rr = if rerolls_used > 0 {
+                format!(" after {rerolls_used} re-roll(s)")
+            } else {
+                String::new()
+            };
+            format!(
+                "{} tests reaction ({cause:?}): {} and {}{rr}: {}",
+                u(unit),
+                dice[0],
+                dice[1],
+                result_words(result)
+            )
+        }
+        Event::ChargeDeclared {
+            unit,
+            target,
+            standoff,
+        } => format!(
+            "{} charges {}; the target stands off at {standoff:.0}\"",
+            u(unit),
+            u(target)
+        ),
+        Event::ChargeFailed { unit, target } => {
+            format!("{} does not close with {}", u(unit), u(target))
+        }
+        Event::EmergencyResponse { unit, chosen, .. } => {
+            format!("{} responds: {chosen:?}", u(unit))
+        }
+        Event::SupportCharge {
+            unit,
+            target,
+            successes,
+        } => format!(
+            "{} tries a support/opportunity charge at {}: {successes} success(es)",
+            u(unit),
+            u(target)
+        ),
+        Event::Melee {
+            attacker,
+            defender,
+            attacker_dice,
+            defender_dice,
+            attacker_hits,
+            defender_hits,
+            flank,
+        } => format!(
+            "MELEE{}: {} ({attacker_dice} dice, {attacker_hits} hits) v {} ({defender_dice} dice, {defender_hits} hits)",
+            if flank { " (flank)" } else { "" },
+            u(attacker),
+            u(defender)
+        ),
+        Event::MeleeResult {
+            winner: Some(w),
+            loser: Some(l),
+            result,
+        } => format!("{} wins; {} {}", u(w), u(l), result_words(result)),
+        Event::MeleeResult { .. } => "Equal losses: both stay locked in combat".to_string(),
+        Event::FootBroke { unit } => format!("{} breaks before the horse", u(unit)),
+        Event::Recovered { unit } => format!("{} is no longer broken", u(unit)),
+        Event::Retreat { unit, distance } => format!("{} retreats {distance:.0}\"", u(unit)),
+        Event::Rout { unit, distance } => format!("{} ROUTS {distance:.0}\"", u(unit)),
+        Event::Disintegrated { unit } => format!("{} disintegrates (CV 0)", u(unit)),
+        Event::LeftTable { unit } => format!("{} leaves the table", u(unit)),
+        Event::PursuitStarted { unit, target } => {
+            format!("{} hares off in pursuit of {}", u(unit), u(target))
+        }
+        Event::PursuitHalted { unit, turns } => format!(
+            "{} halts{}",
+            u(unit),
+            if turns == 0 {
+                " instead of pursuing".to_string()
+            } else {
+                format!(" after {turns} turn(s) of pursuit")
+            }
+        ),
+        Event::PursuitContinued { unit, turns } => {
+            format!("{} pursues on (turn {turns})", u(unit))
+        }
+        Event::PursuitLost { unit, .. } => format!("{} is lost to the pursuit", u(unit)),
+        Event::GeneralCasualty {
+            general,
+            result,
+            captured,
+        } => format!(
+            "{} is hit: {}{}",
+            g(general),
+            general_words(result),
+            if captured { "; captured" } else { "" }
+        ),
+        Event::GeneralReplaced { general } => {
+            format!("A replacement takes up the post of {}", g(general))
+        }
+        Event::CampCaptured { camp_side, by } => {
+            format!("{} takes the {camp_side} camp", u(by))
+        }
+        Event::ArmyBroken { side, lost, start } => {
+            format!("The {side} army breaks: {lost} of {start} CV lost")
+        }
+        Event::BattleEnded { outcome, turn } => match outcome {
+            Outcome::Won(s) => format!(
+                "\nResult: {} victory in turn {turn}",
+                if s == Side::Parliament {
+                    "Parliamentarian"
+                } else {
+                    "Royalist"
+                }
+            ),
+            Outcome::Draw => format!("\nResult: a draw in turn {turn}"),
+        },
+    };
+    Some(line)
+}
+
+/// The story of a battle in plain text.
+pub fn narrate(setup: &BattleSetup, rec: &Recorder) -> String {
     let mut out = String::new();
     let mut cv_path: Vec<Vec<u8>> = setup.units.iter().map(|u| vec![u.start_cv]).collect();
     let mut last_turn = 0;
@@ -65,199 +262,11 @@ pub fn narrate(setup: &BattleSetup, rec: &Recorder) -> String {
             }
             last_turn = turn;
         }
-        let line = match e {
-            Event::RatingRolled { unit, cv } => {
-                cv_path[usize::from(unit)] = vec![cv];
-                format!("{} rated CV {cv}", u(unit))
-            }
-            Event::TurnStarted { turn } => format!("\n== Turn {turn} =="),
-            Event::Initiative { first, rolls, .. } => format!(
-                "Initiative: Parliament {} v Royalists {}; {first} moves first",
-                rolls[0], rolls[1]
-            ),
-            Event::GeneralMoved {
-                general,
-                distance,
-                attached_to,
-            } if distance > 0.0 || attached_to.is_some() => match attached_to {
-                Some(t) => format!("{} rides {distance:.0}\" to lead {}", g(general), u(t)),
-                None => format!("{} rides {distance:.0}\"", g(general)),
-            },
-            Event::GeneralMoved { .. } => continue,
-            Event::LpsRolled { general, roll, lps } => {
-                format!("{} rolls {roll}: {lps} LPs", g(general))
-            }
-            Event::LpsGiven { from, to, lps } => {
-                format!("{} gives {lps} LPs to {}", g(from), g(to))
-            }
-            Event::Rally {
-                unit,
-                roll,
-                success,
-                cv,
-            } => format!(
-                "{} rallies: rolls {roll}, {} (CV {cv})",
-                u(unit),
-                if success { "regains a CV" } else { "fails" }
-            ),
-            Event::Moved {
-                unit,
-                from,
-                to,
-                disordered,
-            } => {
-                let d = ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt();
-                if d < 0.05 {
-                    continue;
-                }
-                format!(
-                    "{} moves {d:.1}\" to ({:.0}, {:.0}){}",
-                    u(unit),
-                    to.0,
-                    to.1,
-                    if disordered { ", disordered" } else { "" }
-                )
-            }
-            Event::FormationChanged { unit } => format!("{} changes formation", u(unit)),
-            Event::Unlimbered { unit } => format!("{} unlimbers: the drivers go home", u(unit)),
-            Event::Fired {
-                unit,
-                target,
-                range,
-                roll,
-                needed,
-                hit,
-            } => format!(
-                "{} fires at {} at {range:.1}\": rolls {roll}, needs {needed} or less: {}",
-                u(unit),
-                u(target),
-                if hit { "hit" } else { "miss" }
-            ),
-            Event::CvLost {
-                unit,
-                amount,
-                cause,
-                cv,
-            } => format!("{} loses {amount} CV ({cause:?}): CV {cv}", u(unit)),
-            Event::CvGained { unit, amount, cv } => {
-                format!("{} gains {amount} CV: CV {cv}", u(unit))
-            }
-            Event::Reaction {
-                unit,
-                cause,
-                dice,
-                result,
-                rerolls_used,
-            } => {
-                let rr = if rerolls_used > 0 {
-                    format!(" after {rerolls_used} re-roll(s)")
-                } else {
-                    String::new()
-                };
-                format!(
-                    "{} tests reaction ({cause:?}): {} and {}{rr}: {}",
-                    u(unit),
-                    dice[0],
-                    dice[1],
-                    result_words(result)
-                )
-            }
-            Event::ChargeDeclared {
-                unit,
-                target,
-                standoff,
-            } => format!(
-                "{} charges {}; the target stands off at {standoff:.0}\"",
-                u(unit),
-                u(target)
-            ),
-            Event::ChargeFailed { unit, target } => {
-                format!("{} does not close with {}", u(unit), u(target))
-            }
-            Event::EmergencyResponse { unit, chosen, .. } => {
-                format!("{} responds: {chosen:?}", u(unit))
-            }
-            Event::SupportCharge {
-                unit,
-                target,
-                successes,
-            } => format!(
-                "{} tries a support/opportunity charge at {}: {successes} success(es)",
-                u(unit),
-                u(target)
-            ),
-            Event::Melee {
-                attacker,
-                defender,
-                attacker_dice,
-                defender_dice,
-                attacker_hits,
-                defender_hits,
-                flank,
-            } => format!(
-                "MELEE{}: {} ({attacker_dice} dice, {attacker_hits} hits) v {} ({defender_dice} dice, {defender_hits} hits)",
-                if flank { " (flank)" } else { "" },
-                u(attacker),
-                u(defender)
-            ),
-            Event::MeleeResult {
-                winner: Some(w),
-                loser: Some(l),
-                result,
-            } => format!("{} wins; {} {}", u(w), u(l), result_words(result)),
-            Event::MeleeResult { .. } => "Equal losses: both stay locked in combat".to_string(),
-            Event::FootBroke { unit } => format!("{} breaks before the horse", u(unit)),
-            Event::Recovered { unit } => format!("{} is no longer broken", u(unit)),
-            Event::Retreat { unit, distance } => format!("{} retreats {distance:.0}\"", u(unit)),
-            Event::Rout { unit, distance } => format!("{} ROUTS {distance:.0}\"", u(unit)),
-            Event::Disintegrated { unit } => format!("{} disintegrates (CV 0)", u(unit)),
-            Event::LeftTable { unit } => format!("{} leaves the table", u(unit)),
-            Event::PursuitStarted { unit, target } => {
-                format!("{} hares off in pursuit of {}", u(unit), u(target))
-            }
-            Event::PursuitHalted { unit, turns } => format!(
-                "{} halts{}",
-                u(unit),
-                if turns == 0 {
-                    " instead of pursuing".to_string()
-                } else {
-                    format!(" after {turns} turn(s) of pursuit")
-                }
-            ),
-            Event::PursuitContinued { unit, turns } => {
-                format!("{} pursues on (turn {turns})", u(unit))
-            }
-            Event::PursuitLost { unit, .. } => format!("{} is lost to the pursuit", u(unit)),
-            Event::GeneralCasualty {
-                general,
-                result,
-                captured,
-            } => format!(
-                "{} is hit: {}{}",
-                g(general),
-                general_words(result),
-                if captured { "; captured" } else { "" }
-            ),
-            Event::GeneralReplaced { general } => {
-                format!("A replacement takes up the post of {}", g(general))
-            }
-            Event::CampCaptured { camp_side, by } => {
-                format!("{} takes the {camp_side} camp", u(by))
-            }
-            Event::ArmyBroken { side, lost, start } => {
-                format!("The {side} army breaks: {lost} of {start} CV lost")
-            }
-            Event::BattleEnded { outcome, turn } => match outcome {
-                Outcome::Won(s) => format!(
-                    "\nResult: {} victory in turn {turn}",
-                    if s == Side::Parliament {
-                        "Parliamentarian"
-                    } else {
-                        "Royalist"
-                    }
-                ),
-                Outcome::Draw => format!("\nResult: a draw in turn {turn}"),
-            },
+        if let Event::RatingRolled { unit, cv } = e {
+            cv_path[usize::from(unit)] = vec![cv];
+        }
+        let Some(line) = event_line(setup, e) else {
+            continue;
         };
         if let Event::CvLost { unit, cv, .. }
         | Event::CvGained { unit, cv, .. }

@@ -763,14 +763,20 @@ fn cli_prints_each_format() {
     let html = run_ok(&["tables", "--format", "html"]);
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(html.contains("<style>") && html.trim_end().ends_with("</html>"));
-    assert!(!html.to_lowercase().contains("http"), "no links out");
-    for bad in ["<script", "<link", "<img", "src=", "@import", "url("] {
+    // The charts' SVG namespace is a name, not a link.
+    let outside = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    assert!(!outside.to_lowercase().contains("http"), "no links out");
+    for bad in ["<link", "<img", "src=", "@import", "url("] {
         assert!(
             !html.contains(bad),
             "HTML must be self-contained: found {bad}"
         );
     }
+    // One inline script: the charts' switch.
+    assert_eq!(html.matches("<script>").count(), 1);
     assert_eq!(html.matches("<section id=").count(), TABLE_IDS.len());
+    // Every table has its chart: an "exactly" bar chart per table at least.
+    assert!(html.matches("data-m=\"exactly\"").count() >= TABLE_IDS.len());
 }
 
 #[test]

@@ -66,6 +66,11 @@ pub fn run(args: Args) -> Result<()> {
     }
     let csv = whatif::balance_csv(&arms, &results);
     let path = whatif::write_result(&out, "balance.csv", &csv)?;
+    whatif::write_result(
+        &out,
+        "balance.html",
+        whatif::balance_html(&template.name, &csv).as_bytes(),
+    )?;
     if !args.run.quiet {
         println!(
             "{}: {} battles per pair of rows (rows swapped between the armies in every other battle), {} rated by the rows, seed {} ({seconds:.1} s on {} threads)",

@@ -198,6 +198,8 @@ pub fn run(args: Args) -> Result<()> {
     let names: Vec<String> = versions.iter().map(|v| v.name.clone()).collect();
     let csv = whatif::compare_csv(&names, &measures, &output.sums);
     let path = whatif::write_result(&out, "compare.csv", &csv)?;
+    let page = whatif::compare_html(&versions[0].setup.name, plan.battles, &csv);
+    whatif::write_result(&out, "compare.html", page.as_bytes())?;
     if !args.run.quiet {
         let descriptions: Vec<String> = versions.iter().map(|v| v.description.clone()).collect();
         let what = format!(

@@ -11,6 +11,7 @@ pub mod compare;
 pub mod list;
 pub mod merge;
 pub mod replay;
+pub mod report;
 pub mod run;
 pub mod sweep;
 pub mod tables;
@@ -31,6 +32,8 @@ pub struct Cli {
 pub enum Command {
     /// Fight thousands of seeded battles and write outcome distributions as CSV.
     Run(run::Args),
+    /// Draw an output folder's results (a run's or a merge's) as report.html.
+    Report(report::Args),
     /// Replay one battle of a run, turn by turn.
     Replay(replay::Args),
     /// Load and check a scenario; print its order of battle or every error found.
@@ -57,6 +60,7 @@ pub enum Command {
 pub fn dispatch(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Run(a) => run::run(a),
+        Command::Report(a) => report::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Validate(a) => validate::run(a),
         Command::List(a) => list::run(a),

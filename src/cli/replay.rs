@@ -36,6 +36,9 @@ pub struct Args {
     /// PNG image.
     #[arg(long, value_name = "FILE.svg|FILE.png")]
     pub map: Option<PathBuf>,
+    /// Also write the interactive replay: the battle on its table, step by step, as one HTML page.
+    #[arg(long, value_name = "FILE.html")]
+    pub html: Option<PathBuf>,
 }
 
 /// Replays battle `index` of a run with master seed `seed`: its recorded events and the units
@@ -87,6 +90,16 @@ pub fn run(args: Args) -> Result<()> {
             }
         };
         crate::io::write_atomic(path, &bytes)?;
+    }
+    if let Some(path) = &args.html {
+        if path.extension().and_then(|e| e.to_str()) != Some("html") {
+            return Err(Error::Usage(format!(
+                "--html {}: the replay is an HTML page; name it FILE.html",
+                path.display()
+            )));
+        }
+        let page = crate::replay_page::html(&setup, &start, &rec, args.seed, args.battle);
+        crate::io::write_atomic(path, page.as_bytes())?;
     }
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();

@@ -44,6 +44,9 @@ pub struct Args {
     /// Overwrite an output folder holding another run's results
     #[arg(long)]
     pub force: bool,
+    /// Also write report.html beside the CSVs: the results as charts, one self-contained page
+    #[arg(long)]
+    pub report: bool,
 }
 
 /// The hash of the ruleset file a scenario uses (the built-in Ironsides text, or its file).
@@ -102,6 +105,11 @@ pub fn run(args: Args) -> Result<()> {
     // Before anything is written, so a Ctrl-C never meets the default handler mid-run.
     let stop = runner::ctrl_c_flag();
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    if args.report && shard.is_some() {
+        return Err(crate::error::Error::Usage(
+            "--report draws a whole run: after the shards, `ecw-sim merge` them and run `ecw-sim report DIR`".into(),
+        ));
+    }
     let plan = RunPlan {
         seed: args.seed,
         battles: args.battles,
@@ -204,11 +212,18 @@ fn fight(
             let files = report::render(&layout, &output.tally);
             let manifest = report::manifest(run_id, &output.tally, &files, plan.per_battle, timing);
             out.write_results(&files, &manifest, battles)?;
+            let drawn = args
+                .report
+                .then(|| report::write_report(&out.path))
+                .transpose()?;
             if !args.quiet {
                 print!(
                     "{}",
                     report::summary(&layout, &output.tally, &manifest, &out.path)
                 );
+                if let Some(path) = drawn {
+                    println!("  Report in {}", path.display());
+                }
             }
         }
     }

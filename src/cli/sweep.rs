@@ -63,6 +63,11 @@ pub fn run(args: Args) -> Result<()> {
     let paths: Vec<String> = params.iter().map(|p| p.path.clone()).collect();
     let csv = whatif::sweep_csv(&paths, &points, &measures, &output.sums);
     let path = whatif::write_result(&out, "sweep.csv", &csv)?;
+    whatif::write_result(
+        &out,
+        "sweep.html",
+        whatif::sweep_html(&setups[0].name, &csv).as_bytes(),
+    )?;
     if !args.run.quiet {
         let what = format!(
             "{} grid point{}",

@@ -3,6 +3,7 @@
 
 pub mod battles;
 mod files;
+pub mod html;
 mod manifest;
 mod output;
 mod summary;
@@ -10,6 +11,7 @@ mod tidy;
 
 pub use battles::BattlesFile;
 pub use files::{commanders, cv_losses, outcomes, pursuits, ratings};
+pub use html::{REPORT, write_report};
 pub use manifest::{
     Manifest, PARTIAL_FORMAT, Partial, RunIdentity, Shards, Timing, fnv1a64, read_manifest,
 };

@@ -6,6 +6,7 @@
 //! grids for people (Markdown and HTML). [`render`] turns them into text.
 
 pub mod chained;
+pub mod chart;
 pub mod exact;
 pub mod generals;
 pub mod hit;

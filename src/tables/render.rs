@@ -205,12 +205,17 @@ td.l{white-space:normal}
 tbody tr:nth-child(even){background:#f6f4ee}
 code{font-family:Consolas,monospace;font-size:.95em}
 .meta{color:#444;font-size:.9em}
+figure{margin:.6em 0}
+figure svg{max-width:100%;height:auto;display:block}
+figcaption{font-size:.85em;color:#333}
+button{font:inherit;padding:.1em .7em;margin:.2em .3em .2em 0}
+button[aria-pressed=true]{font-weight:bold;background:#e8e4d8}
 @page{margin:1.2cm}
 @media print{body{margin:0;max-width:none}nav{display:none}h2{break-after:avoid}table{break-inside:auto}tr{break-inside:avoid}thead{display:table-header-group}}
 ";
 
-/// All tables as one self-contained printable HTML page: inline CSS, no scripts, no external
-/// resources.
+/// All tables as one self-contained printable HTML page: inline CSS, each table's chart (a
+/// small inline script switches them), no external resources.
 pub fn html(tables: &[Table], show: Show, heading: &str, intro: &str) -> String {
     let mut o = String::new();
     o.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
@@ -264,8 +269,13 @@ pub fn html(tables: &[Table], show: Show, heading: &str, intro: &str) -> String 
             }
             o.push_str("</tbody>\n</table>\n");
         }
+        o.push_str(&super::chart::chart_block(t));
         o.push_str("</section>\n");
     }
+    o.push_str(&format!(
+        "<script>\n{}</script>\n",
+        super::chart::SWITCH_SCRIPT
+    ));
     o.push_str("</body>\n</html>\n");
     o
 }

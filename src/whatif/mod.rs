@@ -11,6 +11,7 @@
 
 mod contest;
 mod grid;
+mod html;
 mod mirror;
 mod paired;
 mod render;
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 pub use contest::{ContestOutput, fight, find_unit, unit_cv_lost};
 pub use grid::{Param, VariantSpec, grid, point_overrides, split_top_level};
+pub use html::{balance_html, compare_html, sweep_html};
 pub use mirror::{
     ARMS, BalanceCounts, Row, Verdict, arm_name, check_mirror, fight_balance, mirror_setups,
     pair_rows, parse_arms, parse_rows, rate_army,

@@ -1,0 +1,283 @@
+//! The HTML pages, read as files: what each chart shows is counted against the CSV it is
+//! drawn from; a merged run's report shows what a single run's does; bad folders are refused.
+//! (tests/browser.rs opens the same pages in a browser.)
+
+mod common;
+
+use std::path::Path;
+
+use common::cli::{ok, refused, run_ok, s, scratch};
+
+/// The `data-marks` of each chart figure, in page order.
+fn marks(html: &str) -> Vec<usize> {
+    html.split("<figure class=\"chart\"")
+        .skip(1)
+        .map(|f| {
+            let n = f.split("data-marks=\"").nth(1).unwrap();
+            n[..n.find('"').unwrap()].parse().unwrap()
+        })
+        .collect()
+}
+
+/// The `class="mark"` elements of the figure whose caption starts with `caption`.
+fn marks_drawn(html: &str, caption: &str) -> usize {
+    let at = html
+        .find(&format!("<figcaption>{caption}"))
+        .unwrap_or_else(|| panic!("no figure `{caption}`"));
+    let start = html[..at].rfind("<figure").unwrap();
+    html[start..at].matches("class=\"mark\"").count()
+}
+
+fn rows(dir: &Path, file: &str, f: impl Fn(&csv::StringRecord) -> bool) -> usize {
+    let mut r = csv::Reader::from_path(dir.join(file)).unwrap();
+    r.records().map(|x| x.unwrap()).filter(|x| f(x)).count()
+}
+
+fn assert_self_contained(html: &str) {
+    let outside = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    for bad in [
+        "http:", "https:", "src=", "<link", "@import", "url(", "<img",
+    ] {
+        assert!(!outside.contains(bad), "found {bad}");
+    }
+}
+
+#[test]
+fn a_run_report_draws_what_its_csv_files_hold() {
+    let dir = scratch("run");
+    let out = dir.join("mm");
+    ok(&[
+        "run",
+        "--battles",
+        "200",
+        "--out",
+        s(&out),
+        "--quiet",
+        "--report",
+    ]);
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert_self_contained(&html);
+    // Battle length: one bar per length seen.
+    let lengths = rows(&out, "outcomes.csv", |r| &r[4] == "battle_length_turns");
+    assert!(lengths > 3);
+    assert_eq!(
+        marks_drawn(&html, "Battle length: the share of 200 battles"),
+        lengths
+    );
+    // One forest point per unit, one table row per unit, one loss chart per side and command.
+    let units = rows(&out, "cv_losses.csv", |r| {
+        &r[0] == "unit" && &r[4] == "p_destroyed"
+    });
+    assert_eq!(marks_drawn(&html, "Each unit's chance"), units);
+    assert_eq!(html.matches("<td class=\"spark\"").count(), units);
+    let groups = rows(&out, "cv_losses.csv", |r| {
+        &r[0] != "unit" && &r[4] == "p_destroyed"
+    });
+    assert_eq!(
+        html.matches("): CV lost in each of 200 battles").count(),
+        groups
+    );
+    // Every chart says what it shows, and of how many battles.
+    let figures = marks(&html).len();
+    assert!(figures >= 10 + groups, "{figures} charts");
+    assert!(marks(&html).iter().all(|m| *m > 0));
+    for caption in html.split("<figcaption>").skip(1) {
+        let caption = &caption[..caption.find("</figcaption>").unwrap()];
+        assert!(
+            caption.contains("battles") || caption.contains("battle 0"),
+            "{caption}"
+        );
+    }
+    for section in [
+        "outcome",
+        "losses",
+        "units",
+        "pursuits",
+        "commanders",
+        "ratings",
+        "map",
+        "manifest",
+    ] {
+        assert!(
+            html.contains(&format!("<h2 id=\"{section}\">")),
+            "{section}"
+        );
+    }
+    // The map at deployment is the scenario's: every unit drawn.
+    let map = &html[html.find("<h2 id=\"map\">").unwrap()..];
+    assert!(map.matches("<polygon").count() >= units);
+}
+
+#[test]
+fn a_merged_runs_report_shows_what_a_single_runs_does() {
+    let dir = scratch("merged");
+    let (one, merged) = (dir.join("one"), dir.join("merged"));
+    let args = ["duel_horse", "--battles", "600", "--seed", "3", "--quiet"];
+    ok(&[&["run"][..], &args, &["--out", s(&one), "--report"]].concat());
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        ok(&[
+            &["run"][..],
+            &args,
+            &["--shard", &shard, "--out", s(&dir.join(format!("s{k}")))],
+        ]
+        .concat());
+    }
+    ok(&[
+        "merge",
+        s(&dir.join("s1")),
+        s(&dir.join("s2")),
+        "--out",
+        s(&merged),
+        "--quiet",
+    ]);
+    let printed = run_ok(&["report", s(&merged)]);
+    assert!(printed.contains("report.html"));
+    let a = std::fs::read_to_string(one.join("report.html")).unwrap();
+    let b = std::fs::read_to_string(merged.join("report.html")).unwrap();
+    // Everything but the manifest (timing, shards) is the same page.
+    let cut = |h: &str| h[..h.find("<h2 id=\"manifest\">").unwrap()].to_string();
+    assert_eq!(cut(&a), cut(&b));
+    assert!(b.contains("2 shard(s)"));
+}
+
+#[test]
+fn report_refuses_a_folder_without_a_finished_run() {
+    let dir = scratch("refuse");
+    refused(&["report", s(&dir)], "no manifest.json");
+    refused(&["report", s(&dir.join("missing"))], "no manifest.json");
+    refused(
+        &[
+            "run",
+            "--shard",
+            "1/2",
+            "--report",
+            "--out",
+            s(&dir.join("s")),
+        ],
+        "ecw-sim report DIR",
+    );
+    assert!(!dir.join("s").exists());
+    std::fs::write(dir.join("manifest.json"), "{").unwrap();
+    refused(&["report", s(&dir)], "manifest.json");
+    assert!(!dir.join("report.html").exists());
+}
+
+#[test]
+fn compare_balance_and_sweep_pages_draw_every_row_of_their_csv() {
+    let dir = scratch("whatif");
+    let c = dir.join("compare");
+    ok(&[
+        "compare",
+        "duel_horse",
+        "--variant",
+        "short:turn_limit=3",
+        "--variant",
+        "long:turn_limit=12",
+        "--battles",
+        "200",
+        "--out",
+        s(&c),
+        "--quiet",
+    ]);
+    let html = std::fs::read_to_string(c.join("compare.html")).unwrap();
+    assert_self_contained(&html);
+    let n = rows(&c, "compare.csv", |_| true);
+    assert_eq!(marks(&html).iter().sum::<usize>(), n);
+    assert!(
+        marks(&html).iter().all(|m| *m == 2),
+        "two variants a measure"
+    );
+
+    let b = dir.join("balance");
+    ok(&[
+        "balance",
+        "--side-a",
+        "parliament:1642,1644",
+        "--side-b",
+        "royalist:1642,1644",
+        "--battles",
+        "60",
+        "--out",
+        s(&b),
+        "--quiet",
+    ]);
+    let html = std::fs::read_to_string(b.join("balance.html")).unwrap();
+    let n = rows(&b, "balance.csv", |_| true);
+    assert_eq!(
+        marks(&html),
+        [n, n],
+        "a heat-map cell and a forest point per pair"
+    );
+
+    let w = dir.join("sweep");
+    ok(&[
+        "sweep",
+        "duel_horse",
+        "--param",
+        "turn_limit=3,6,12",
+        "--battles",
+        "60",
+        "--out",
+        s(&w),
+        "--quiet",
+    ]);
+    let html = std::fs::read_to_string(w.join("sweep.html")).unwrap();
+    let n = rows(&w, "sweep.csv", |_| true);
+    assert_eq!(marks(&html).iter().sum::<usize>(), n);
+    assert!(
+        marks(&html).iter().all(|m| *m == 3),
+        "three grid points a measure"
+    );
+}
+
+#[test]
+fn the_replay_page_carries_every_event_and_unit_of_the_battle() {
+    let dir = scratch("replay");
+    let page = dir.join("b.html");
+    let csv = run_ok(&[
+        "replay",
+        "small_action",
+        "--seed",
+        "5",
+        "--battle",
+        "2",
+        "--format",
+        "csv",
+        "--html",
+        s(&page),
+    ]);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let data = html
+        .split("<script type=\"application/json\" id=\"data\">")
+        .nth(1)
+        .unwrap();
+    let data: serde_json::Value =
+        serde_json::from_str(&data[..data.find("</script>").unwrap()]).unwrap();
+    let events = csv.lines().count() - 1;
+    assert_eq!(data["steps"].as_array().unwrap().len(), events);
+    let moves = csv
+        .lines()
+        .filter(|l| l.split(',').nth(2) == Some("moved"))
+        .count();
+    let move_steps = data["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["k"] == "move")
+        .count();
+    assert_eq!(moves, move_steps);
+    let text = run_ok(&["validate", "small_action"]);
+    let units = data["units"].as_array().unwrap();
+    assert!(units.len() >= 4);
+    for u in units {
+        assert!(text.contains(u["name"].as_str().unwrap()), "{}", u["name"]);
+        assert_eq!(u["corners"].as_array().unwrap().len(), 4);
+    }
+    assert!(html.contains("<input id=\"step\" type=\"range\" min=\"0\" max=\""));
+    assert_self_contained(&html.replace("'http://www.w3.org/2000/svg'", ""));
+    refused(
+        &["replay", "--html", s(&dir.join("b.svg"))],
+        "name it FILE.html",
+    );
+}
