@@ -4,6 +4,7 @@
 //! Powder or Dickenson can be added as a new module implementing [`Ruleset`], with its own rule
 //! data and battle state, without touching Ironsides or the tools around it.
 
+pub mod black_powder;
 pub mod ironsides;
 
 use crate::events::{Observer, Outcome};

@@ -714,6 +714,7 @@ impl Builder<'_> {
         let id = self.units.len() as UnitId;
         let mut unit = Unit::new(id, side, command, kind, cv).at(p.pos.x, p.pos.y, p.facing);
         unit.size = size;
+        unit.men = u.men;
         if let Some(f) = u.formation {
             unit.formation = f;
         }
