@@ -258,6 +258,7 @@ pub fn narrate(setup: &BattleSetup, rec: &Recorder) -> String {
                 ),
                 Outcome::Draw => format!("\nResult: a draw in turn {turn}"),
             },
+            Event::BlackPowder(d) => format!("{}: {d}", u(d.unit())),
         };
         if let Event::CvLost { unit, cv, .. }
         | Event::CvGained { unit, cv, .. }
@@ -638,6 +639,14 @@ pub fn events_csv(setup: &BattleSetup, rec: &Recorder) -> String {
                     Outcome::Won(s) => format!("{s}_won"),
                     Outcome::Draw => "draw".into(),
                 },
+            ),
+            Event::BlackPowder(d) => (
+                d.kind(),
+                Some(d.unit()),
+                d.other(),
+                String::new(),
+                String::new(),
+                d.to_string().replace(',', ";"),
             ),
         };
         let _ = writeln!(

@@ -206,6 +206,10 @@ impl Builder<'_> {
     /// file; a problem is placed at its `rules.` key (in the file, or the `--set` that made it).
     fn changed_ruleset(&mut self, changes: &toml::Table) -> Option<IronsidesRules> {
         let name = &self.sc.file.ruleset;
+        if name == "black_powder" {
+            self.err("rules", "[rules] changes apply to Ironsides rulesets only");
+            return None;
+        }
         let (label, text) = if name == "ironsides" {
             (
                 "ironsides".to_string(),
@@ -243,7 +247,8 @@ impl Builder<'_> {
 
     fn base_ruleset(&mut self) -> Option<IronsidesRules> {
         let name = self.sc.file.ruleset.clone();
-        if name == "ironsides" {
+        // Black Powder derives its units from the same order of battle, read as for Ironsides.
+        if name == "ironsides" || name == "black_powder" {
             return Some(IronsidesRules::builtin());
         }
         match self.relative(&name) {

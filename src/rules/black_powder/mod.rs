@@ -2,7 +2,9 @@
 //! of the core game, one file per part of the turn. Rule numbers live in
 //! `configs/rulesets/black_powder.toml` ([`BlackPowderRules`]).
 
+pub mod battle;
 pub mod command;
+pub mod events;
 pub mod melee;
 pub mod morale;
 pub mod shooting;

@@ -199,6 +199,7 @@ pub struct Movement {
     pub obstacle: f64,
     pub building: f64,
     pub contact_gap: f64,
+    pub melee_contact: f64,
 }
 
 /// One troop type's stats.
@@ -281,6 +282,7 @@ pub struct Shooting {
     pub artillery_over_half_range: i8,
     pub overhead: i8,
     pub laid_behind_gabions: i8,
+    pub heavy_guns_gabions: bool,
     pub enfilade_dice_factor: u8,
     pub first_fire: i8,
     pub front_arc_degrees: f64,
@@ -503,6 +505,7 @@ impl BlackPowderRules {
             ("movement.medium_guns", m.medium_guns),
             ("movement.heavy_guns", m.heavy_guns),
             ("movement.contact_gap", m.contact_gap),
+            ("movement.melee_contact", m.melee_contact),
             ("ranges.matchlock", self.ranges.matchlock),
             ("ranges.horse_pistol", self.ranges.horse_pistol),
             ("shooting.close_range", self.shooting.close_range),
