@@ -217,7 +217,7 @@ impl Battle {
         let t_reg = self.regiments[usize::from(self.elements[target].regiment)];
         let d = &setup.doctrines[usize::from(self.brigades[b].doctrine)];
         let troop = self.elements[usize::from(reg.first)].troop;
-        let horse_vs_hedgehog = troop.is_cavalry() && t_reg.hedgehog && !t_reg.disordered;
+        let horse_vs_hedgehog = troop.is_cavalry() && t_reg.hedgehog && !t_reg.shaken;
         let situation = Situation {
             turn: self.turn,
             reserve: reg.reserve,
@@ -568,7 +568,7 @@ impl Battle {
         let tr = self.regiments[t];
         let front = Self::bearing(tr.facing, tr.pos, self.regiments[r].pos).abs()
             <= self.rules.melee.flank_degrees;
-        let blocked = cavalry && tr.hedgehog && !tr.disordered && front;
+        let blocked = cavalry && tr.hedgehog && !tr.shaken && front;
         let unit = self.regiments[r].unit;
         if need > distance || blocked {
             emit(
