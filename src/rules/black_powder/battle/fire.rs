@@ -4,8 +4,8 @@
 
 use super::{Battle, emit};
 use crate::army::{GunWeight, HorseKind, Side};
-use crate::battlefield::AreaKind;
 use crate::battlefield::geometry::dist_point_segment;
+use crate::battlefield::{AreaKind, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, LossCause, Observer};
 use crate::rules::black_powder::events::Detail;
@@ -46,21 +46,25 @@ impl Battle {
         }
         let reg = &self.regiments[usize::from(el.regiment)];
         let mut best: Option<(usize, f64)> = None;
-        for (k, o) in self.elements.iter().enumerate() {
-            let oreg = &self.regiments[usize::from(o.regiment)];
+        for (o, oreg) in self.regiments.iter().enumerate() {
             if oreg.side == reg.side || oreg.gone || oreg.engaged.is_some() {
                 continue;
             }
-            let g = self.gap(e, k);
-            if g > range || best.is_some_and(|(_, b)| g >= b) {
+            // Out of range whatever its elements: skip the regiment whole.
+            if el.pos.dist(oreg.pos) - self.reach(o) - el.depth / 2.0 > range {
                 continue;
             }
-            if Self::bearing(reg.facing, el.pos, o.pos).abs()
-                > self.rules.shooting.front_arc_degrees
-            {
-                continue;
+            for k in self.element_range(o) {
+                let g = self.gap(e, k);
+                if g > range || best.is_some_and(|(_, b)| g >= b) {
+                    continue;
+                }
+                let bearing = Self::bearing(reg.facing, el.pos, self.elements[k].pos);
+                if bearing.abs() > self.rules.shooting.front_arc_degrees {
+                    continue;
+                }
+                best = Some((k, g));
             }
-            best = Some((k, g));
         }
         best.map(|(k, _)| k)
     }
@@ -71,7 +75,16 @@ impl Battle {
         let (a, b) = (self.elements[e].pos, self.elements[t].pos);
         let side = self.regiments[usize::from(self.elements[e].regiment)].side;
         let (mut friend, mut enemy) = (false, false);
+        let gap = self.rules.shooting.not_clear_gap;
+        let (lo, hi) = (
+            Vec2::new(a.x.min(b.x) - gap, a.y.min(b.y) - gap),
+            Vec2::new(a.x.max(b.x) + gap, a.y.max(b.y) + gap),
+        );
         for (k, o) in self.elements.iter().enumerate() {
+            // Outside the line's box, it is not within the gap of the line.
+            if o.pos.x < lo.x || o.pos.y < lo.y || o.pos.x > hi.x || o.pos.y > hi.y {
+                continue;
+            }
             if o.regiment == self.elements[e].regiment || o.regiment == self.elements[t].regiment {
                 continue;
             }
@@ -79,7 +92,7 @@ impl Battle {
             if oreg.gone || k == e || k == t {
                 continue;
             }
-            if dist_point_segment(o.pos, a, b) < self.rules.shooting.not_clear_gap {
+            if dist_point_segment(o.pos, a, b) < gap {
                 if oreg.side == side {
                     friend = true;
                 } else {

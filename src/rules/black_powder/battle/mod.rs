@@ -362,21 +362,38 @@ impl Battle {
         r: usize,
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> Option<(usize, f64)> {
-        let side = self.regiments[r].side;
+        let me = &self.regiments[r];
         let mut best: Option<(usize, f64)> = None;
-        for (k, o) in self.elements.iter().enumerate() {
-            let reg = &self.regiments[usize::from(o.regiment)];
-            if reg.side == side || reg.gone || !ok(reg, o) {
+        for (o, reg) in self.regiments.iter().enumerate() {
+            if reg.side == me.side || reg.gone {
                 continue;
             }
-            for e in self.element_range(r) {
-                let g = self.gap(e, k);
-                if best.is_none_or(|(_, b)| g < b) {
-                    best = Some((k, g));
+            // No element of `o` can be nearer than its centre less both regiments' reach.
+            let bound = me.pos.dist(reg.pos) - self.reach(r) - self.reach(o);
+            if best.is_some_and(|(_, b)| bound >= b) {
+                continue;
+            }
+            for k in self.element_range(o) {
+                if !ok(reg, &self.elements[k]) {
+                    continue;
+                }
+                for e in self.element_range(r) {
+                    let g = self.gap(e, k);
+                    if best.is_none_or(|(_, b)| g < b) {
+                        best = Some((k, g));
+                    }
                 }
             }
         }
         best
+    }
+
+    /// How far a regiment's elements reach from its centre, as `gap` measures (offset plus half
+    /// depth).
+    pub fn reach(&self, r: usize) -> f64 {
+        self.element_range(r)
+            .map(|e| self.elements[e].offset.abs() + self.elements[e].depth / 2.0)
+            .fold(0.0, f64::max)
     }
 
     /// The nearest enemy horse element's gap to regiment `r`.

@@ -129,6 +129,7 @@ impl Battle {
             }
             self.generals[c].joined = None;
         }
+        let d = &setup.doctrines[usize::from(self.brigades[b].doctrine)];
         let (mut sum, mut n) = (Vec2::new(0.0, 0.0), 0.0);
         let mut front: Option<(usize, f64)> = None;
         for r in 0..self.regiments.len() {
@@ -138,6 +139,9 @@ impl Battle {
             }
             sum = sum + reg.pos;
             n += 1.0;
+            if !d.general_leads {
+                continue; // only a leader looks for the foremost regiment
+            }
             let gap = self
                 .nearest_enemy(r, |_, _| true)
                 .map_or(f64::INFINITY, |(_, g)| g);
@@ -148,7 +152,6 @@ impl Battle {
         if n == 0.0 {
             return;
         }
-        let d = &setup.doctrines[usize::from(self.brigades[b].doctrine)];
         if let Some((r, gap)) = front
             && doctrine::joins(d, gap)
             && self.regiments[r].joined.is_none()
@@ -242,6 +245,7 @@ impl Battle {
                 }),
         };
         if reg.specials.has(SpecialRule::Hedgehog)
+            && doctrine::early_hedgehog(d, &self.rules.doctrine, 0.0)
             && self
                 .nearest_enemy_horse(r)
                 .is_some_and(|g| doctrine::early_hedgehog(d, &self.rules.doctrine, g))
@@ -264,7 +268,7 @@ impl Battle {
             );
             self.rules.command.initiative_move
         } else {
-            self.command_roll(r, b, individual, brigade_roll, dice, obs)
+            self.command_roll(r, b, (individual, gap), brigade_roll, dice, obs)
         };
         let distance = share * reg.standard_move;
         if plan == Plan::Charge {
@@ -284,21 +288,19 @@ impl Battle {
     }
 
     /// A command roll for regiment `r` (one roll for the whole brigade when the order is to go
-    /// straight forward): the share of a standard move it gives.
+    /// straight forward), given the gap to its nearest enemy: the share of a standard move.
     fn command_roll<D: DiceSource, O: Observer>(
         &mut self,
         r: usize,
         b: usize,
-        individual: bool,
+        (individual, enemy_gap): (bool, f64),
         brigade_roll: &mut Option<u8>,
         dice: &mut D,
         obs: &mut O,
     ) -> f64 {
         let reg = self.regiments[r];
         let (from, lost) = self.order_giver(b);
-        let enemy_near = self
-            .nearest_enemy(r, |_, _| true)
-            .is_some_and(|(_, g)| g <= self.rules.command.enemy_near_range);
+        let enemy_near = enemy_gap <= self.rules.command.enemy_near_range;
         let situation = OrderSituation {
             commander_distance: from.map_or(0.0, |p| p.dist(reg.pos)),
             enemy_near,
@@ -433,9 +435,16 @@ impl Battle {
         let side = self.regiments[r].side;
         let mut limit = max;
         let mut pike = None;
+        let me = &self.regiments[r];
+        let reach_r = self.reach(r);
         for o in &self.elements {
             let oreg = &self.regiments[usize::from(o.regiment)];
             if usize::from(o.regiment) == r || oreg.gone {
+                continue;
+            }
+            // Beyond the move plus every reach: never in the way.
+            let far = max + reach_r + o.offset.abs() + o.depth + self.rules.movement.contact_gap;
+            if me.pos.dist(o.pos) > far {
                 continue;
             }
             let gap = if oreg.side != side {
