@@ -507,3 +507,61 @@ fn example_12_closing_fire_breaks_a_charge() {
         home: false
     }));
 }
+
+/// EXAMPLE 13 (ground): Trained trotters (12") advancing into rough ground go at 50%: 6". Into
+/// woods they may not go at all (skirmishers only): they halt short of the edge.
+#[test]
+fn example_13_rough_ground_and_woods() {
+    use ecw_sim::battlefield::{Area, AreaKind};
+    let square = |kind, y0: f64| Area {
+        kind,
+        points: vec![
+            Vec2::new(0.0, y0),
+            Vec2::new(72.0, y0),
+            Vec2::new(72.0, y0 + 16.0),
+            Vec2::new(0.0, y0 + 16.0),
+        ],
+    };
+    let mut s = setup(&[
+        (Side::Parliament, TROTTERS, 400, 5, 36.0, 10.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 44.0),
+    ]);
+    s.ground.areas.push(square(AreaKind::Rough, 14.0));
+    let mut b = battle(&s);
+    b.advance(0, 0.0, 12.0, &s, &mut EventLog::default());
+    assert!(
+        close(b.regiments[0].pos.y, 16.0),
+        "{:?}",
+        b.regiments[0].pos
+    );
+    s.ground.areas[0] = square(AreaKind::Woods, 14.0);
+    let mut b = battle(&s);
+    b.advance(0, 0.0, 12.0, &s, &mut EventLog::default());
+    let y = b.regiments[0].pos.y;
+    assert!(y > 10.0 && y < 14.0, "{y}");
+}
+
+/// EXAMPLE 14 (disorder, ruling): a disordered regiment takes no orders, and recovers at the
+/// end of its own turn; a regiment in disarray behind a pike block waits for its brigade
+/// commander's order, which rallies it instead of moving it.
+#[test]
+fn example_14_disorder_and_disarray() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 44.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[0].disordered = true;
+    let mut dice = ScriptedDice::new(&[]);
+    b.orders_phase(Side::Parliament, &s, &mut dice, &mut EventLog::default());
+    assert!(close(b.regiments[0].pos.y, 10.0));
+    b.end_of_turn(Side::Parliament);
+    assert!(!b.regiments[0].disordered);
+    b.regiments[0].disordered = true;
+    b.regiments[0].disarray = true;
+    b.end_of_turn(Side::Parliament);
+    assert!(b.regiments[0].disordered, "disarray outlasts the turn");
+    b.orders_phase(Side::Parliament, &s, &mut dice, &mut EventLog::default());
+    let r = &b.regiments[0];
+    assert!(!r.disordered && !r.disarray && close(r.pos.y, 10.0));
+}

@@ -25,6 +25,7 @@ pub struct BlackPowderRules {
     pub saves: Saves,
     pub melee: Melee,
     pub break_test: BreakTest,
+    pub disorder: Disorder,
     pub hedgehog: Hedgehog,
     pub special: Special,
     pub army: ArmyBreak,
@@ -335,6 +336,13 @@ pub struct BreakTest {
     pub retire_at_most: i16,
     pub retire_move: f64,
     pub give_ground_move: f64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Disorder {
+    pub blocks_orders: bool,
+    pub clears_end_of_own_turn: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

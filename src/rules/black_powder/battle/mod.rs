@@ -314,7 +314,22 @@ impl Battle {
         self.shooting_phase(side, setup, dice, obs);
         self.melee_phase(setup, dice, obs);
         self.break_test_phase(dice, obs);
+        self.end_of_turn(side);
         self.update_brigades();
+    }
+
+    /// The side's disordered regiments recover at the end of its turn (a ruleset choice).
+    pub fn end_of_turn(&mut self, side: Side) {
+        if !self.rules.disorder.clears_end_of_own_turn {
+            return;
+        }
+        for r in self
+            .regiments
+            .iter_mut()
+            .filter(|r| r.side == side && !r.disarray)
+        {
+            r.disordered = false;
+        }
     }
 
     /// Stamina a side has lost: casualties (up to stamina), and the whole of every gone regiment.

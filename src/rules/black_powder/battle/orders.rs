@@ -214,6 +214,9 @@ impl Battle {
             }
             return;
         }
+        if reg.disordered && self.rules.disorder.blocks_orders {
+            return;
+        }
         let Some((target, gap)) = self.nearest_enemy(r, |_, _| true) else {
             return;
         };
