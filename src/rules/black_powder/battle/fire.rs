@@ -51,7 +51,9 @@ impl Battle {
                 continue;
             }
             // Out of range whatever its elements: skip the regiment whole.
-            if el.pos.dist(oreg.pos) - self.reach(o) - el.depth / 2.0 > range {
+            let bound = range + oreg.reach + el.depth / 2.0;
+            let (dx, dy) = (el.pos.x - oreg.pos.x, el.pos.y - oreg.pos.y);
+            if dx * dx + dy * dy > bound * bound {
                 continue;
             }
             for k in self.element_range(o) {

@@ -130,6 +130,8 @@ pub struct Regiment {
     pub reserve: bool,
     /// Its standard move (its slowest element's).
     pub standard_move: f64,
+    /// How far its elements reach from its centre (offset plus half depth).
+    pub reach: f64,
 }
 
 /// One element: a pike block, a sleeve of shot, a body of horse or dragoons, a battery.
@@ -404,11 +406,10 @@ impl Battle {
     }
 
     /// How far a regiment's elements reach from its centre, as `gap` measures (offset plus half
-    /// depth).
+    /// depth): fixed from the set-up.
+    #[inline]
     pub fn reach(&self, r: usize) -> f64 {
-        self.element_range(r)
-            .map(|e| self.elements[e].offset.abs() + self.elements[e].depth / 2.0)
-            .fold(0.0, f64::max)
+        self.regiments[r].reach
     }
 
     /// The nearest enemy horse element's gap to regiment `r`.
@@ -507,8 +508,10 @@ fn derive_template(
             ),
         };
         let mut standard_move = f64::INFINITY;
+        let mut reach = 0.0f64;
         for (k, &t) in troops.iter().enumerate() {
             let offset = (k as f64 + 0.5) * each - frontage / 2.0;
+            reach = reach.max(offset.abs() + rules.derive.element_depth / 2.0);
             standard_move = standard_move.min(units::standard_move(t, d.quality, rules));
             elements.push(Element {
                 regiment: u.id,
@@ -547,6 +550,7 @@ fn derive_template(
             joined: None,
             reserve: false,
             standard_move,
+            reach,
         });
     }
     // Elements stand at their offsets from the start.
