@@ -163,3 +163,59 @@ fn break_tests_by_monte_carlo_through_the_engine() {
         }
     }
 }
+
+#[test]
+fn first_melee_by_monte_carlo_through_a_melee_round() {
+    use ecw_sim::rules::black_powder::units::Troop;
+    use ecw_sim::tables::black_powder::first_melee;
+    let rules = BlackPowderRules::builtin();
+    // Horse charging home on the pike block alone (the sleeves stand well away).
+    let s = setup(11.0);
+    let mut b: Battle = BlackPowder::builtin().new_battle(&s);
+    let mut dice = SeededDice::new(14);
+    let mut count = [0u32; 3];
+    for _ in 0..N {
+        b.reset();
+        b.elements[0].pos = ecw_sim::battlefield::Vec2::new(0.0, 0.0);
+        b.elements[2].pos = ecw_sim::battlefield::Vec2::new(72.0, 0.0);
+        b.regiments[0].engaged = Some(1);
+        b.regiments[1].engaged = Some(0);
+        b.regiments[1].charged = true;
+        let mut log = EventLog::default();
+        b.fight_round(0, 1, &s, &mut dice, &mut log);
+        let Some((pike, horse)) = log.0.iter().find_map(|e| match e {
+            Event::BlackPowder(Detail::MeleeRound {
+                a_score, b_score, ..
+            }) => Some((*a_score, *b_score)),
+            _ => None,
+        }) else {
+            panic!("no melee round");
+        };
+        count[match horse.cmp(&pike) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Equal => 1,
+            std::cmp::Ordering::Less => 2,
+        }] += 1;
+    }
+    let (exact, _, _) = first_melee(&rules, Troop::Horse(HorseKind::Trotters), Troop::Pike);
+    for (c, p) in count.iter().zip(exact) {
+        assert!(agrees(*c, N, p.to_f64()), "{count:?} v {exact:?}");
+    }
+}
+
+#[test]
+fn hedgehog_odds_by_monte_carlo_through_the_engine() {
+    use ecw_sim::tables::black_powder::hedgehog_chances;
+    let s = setup(44.0);
+    let mut b: Battle = BlackPowder::builtin().new_battle(&s);
+    let mut dice = SeededDice::new(15);
+    let mut formed = 0;
+    for _ in 0..N {
+        b.reset();
+        b.regiments[0].disordered = true;
+        b.hedgehog_check(0, &mut dice, &mut NullObserver);
+        formed += u32::from(b.regiments[0].hedgehog);
+    }
+    let p = hedgehog_chances(&BlackPowderRules::builtin())[1];
+    assert!(agrees(formed, N, p.to_f64()), "{formed} of {N} v {p}");
+}

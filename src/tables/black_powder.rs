@@ -4,14 +4,24 @@
 
 use super::exact::{Prob, binomial, enumerate};
 use super::{Cell, Grid, MAX_DICE, Table, Tidy, key, prob, signed};
+use crate::army::{GunWeight, HorseKind};
 use crate::dice::DiceSource;
 use crate::rules::black_powder::BlackPowderRules;
 use crate::rules::black_powder::command::{self, Band};
+use crate::rules::black_powder::melee::{self, Round, Standing};
+use crate::rules::black_powder::morale::SaveSituation;
 use crate::rules::black_powder::morale::{self, BreakResult};
 use crate::rules::black_powder::shooting;
+use crate::rules::black_powder::units::{Troop, stats};
 
 /// The Black Powder tables, in the order they are printed.
-pub const TABLE_IDS: [&str; 3] = ["bp_command", "bp_casualties", "bp_break_test"];
+pub const TABLE_IDS: [&str; 5] = [
+    "bp_command",
+    "bp_casualties",
+    "bp_first_melee",
+    "bp_break_test",
+    "bp_hedgehog",
+];
 
 /// Modified command ratings shown.
 pub const RATINGS: std::ops::RangeInclusive<i16> = 2..=12;
@@ -34,13 +44,22 @@ pub fn band_chances(rules: &BlackPowderRules, rating: i16) -> [Prob; 3] {
     Band::ALL.map(|b| d.p(&b))
 }
 
-/// P(one die causes a casualty): it hits (4+ with `hit_mod`) and the save fails.
+/// P(one shooting die causes a casualty): it hits (4+ with `hit_mod`) and the save fails.
 pub fn casualty_chance(rules: &BlackPowderRules, hit_mod: i8, morale: u8, save_mod: i8) -> Prob {
-    let hit = enumerate(MAX_DICE, |d| {
-        shooting::hits(d.d6(), hit_mod, rules.shooting.hit_on, rules)
-    })
-    .exact()
-    .p(&true);
+    casualty_chance_on(rules, rules.shooting.hit_on, hit_mod, morale, save_mod)
+}
+
+/// P(one die hitting on `hit_on` with `hit_mod` causes a casualty against `morale`.
+pub fn casualty_chance_on(
+    rules: &BlackPowderRules,
+    hit_on: u8,
+    hit_mod: i8,
+    morale: u8,
+    save_mod: i8,
+) -> Prob {
+    let hit = enumerate(MAX_DICE, |d| shooting::hits(d.d6(), hit_mod, hit_on, rules))
+        .exact()
+        .p(&true);
     let save = enumerate(MAX_DICE, |d| morale::saves(d.d6(), morale, save_mod, rules))
         .exact()
         .p(&true);
@@ -202,12 +221,181 @@ fn break_table(rules: &BlackPowderRules) -> Table {
     }
 }
 
+/// The element types of the first-melee table: attackers are the first four.
+pub const MELEE_TROOPS: [(Troop, &str); 6] = [
+    (Troop::Pike, "pike block"),
+    (Troop::Musket, "shot sleeve"),
+    (Troop::Horse(HorseKind::Trotters), "horse"),
+    (Troop::Dragoon, "dragoons"),
+    (Troop::Skirmisher, "skirmishers"),
+    (Troop::Gun(GunWeight::Light), "guns"),
+];
+
+/// One side of a first melee round: its casualties caused (distribution) and result bonus.
+fn first_round_side(
+    rules: &BlackPowderRules,
+    me: Troop,
+    foe: Troop,
+    charging: bool,
+) -> (Vec<Prob>, i16) {
+    let round = Round {
+        charging,
+        pike_first_round: me == Troop::Pike,
+        skirmishers: me == Troop::Skirmisher,
+        ..Round::default()
+    };
+    let save = SaveSituation {
+        pike_vs_mounted: foe == Troop::Pike && me.is_cavalry(),
+        ..SaveSituation::default()
+    };
+    let p = casualty_chance_on(
+        rules,
+        rules.melee.hit_on,
+        melee::to_hit_modifier(&round, rules),
+        stats(foe, rules).morale,
+        morale::save_modifier(&save, rules),
+    );
+    let standing = Standing {
+        pike_vs_cavalry: me == Troop::Pike && foe.is_cavalry(),
+        ..Standing::default()
+    };
+    (
+        binomial(u32::from(stats(me, rules).melee), p),
+        melee::result_modifier(&standing, rules),
+    )
+}
+
+/// A charging element against a fresh one, element to element, no supports: P(attacker wins),
+/// P(draw), P(defender wins), and each side's expected casualties caused.
+pub fn first_melee(
+    rules: &BlackPowderRules,
+    attacker: Troop,
+    defender: Troop,
+) -> ([Prob; 3], f64, f64) {
+    let (a, a_bonus) = first_round_side(rules, attacker, defender, true);
+    let (d, d_bonus) = first_round_side(rules, defender, attacker, false);
+    let mut p = [Prob::ZERO; 3];
+    for (i, pa) in a.iter().enumerate() {
+        for (j, pd) in d.iter().enumerate() {
+            let k = match melee::outcome(i as i16 + a_bonus, j as i16 + d_bonus) {
+                melee::Outcome::AWins(_) => 0,
+                melee::Outcome::Draw => 1,
+                melee::Outcome::BWins(_) => 2,
+            };
+            p[k] = p[k] + *pa * *pd;
+        }
+    }
+    let mean = |v: &[Prob]| {
+        v.iter()
+            .enumerate()
+            .map(|(k, p)| k as f64 * p.to_f64())
+            .sum()
+    };
+    (p, mean(&a), mean(&d))
+}
+
+fn first_melee_table(rules: &BlackPowderRules) -> Table {
+    let mut tidy = Tidy::new(vec![
+        key("attacker"),
+        key("defender"),
+        key("result"),
+        prob("p"),
+    ]);
+    let mut grid = Grid::new(
+        "A charging element against a fresh one, first round, no supports or flanks",
+        [
+            "Attacker",
+            "Defender",
+            "Attacker wins",
+            "Draw",
+            "Defender wins",
+            "Casualties caused",
+        ]
+        .map(String::from)
+        .to_vec(),
+    )
+    .labels(2);
+    for &(att, an) in &MELEE_TROOPS[..4] {
+        for &(def, dn) in &MELEE_TROOPS {
+            let (p, ca, cd) = first_melee(rules, att, def);
+            for (name, p) in ["attacker_wins", "draw", "defender_wins"].iter().zip(p) {
+                tidy.push(vec![
+                    Cell::text(an),
+                    Cell::text(dn),
+                    Cell::text(*name),
+                    Cell::P(p),
+                ]);
+            }
+            grid.push(vec![
+                Cell::text(an),
+                Cell::text(dn),
+                Cell::P(p[0]),
+                Cell::P(p[1]),
+                Cell::P(p[2]),
+                Cell::text(format!("{ca:.2} v {cd:.2}")),
+            ]);
+        }
+    }
+    Table {
+        id: "bp_first_melee",
+        title: "First round of melee".into(),
+        about: vec![
+            "Each element rolls its melee dice (pike 6, horse 5, shot, dragoons and skirmishers 2, guns 1) at 4+: +1 charging, +1 a pike block's first round, \
+             -1 skirmishers; the other saves on its morale (+1 pikes against mounted). The result adds +3 for a pike block against cavalry. \
+             A regiment fights with every element in contact, so whole regiments add up several of these rows."
+                .into(),
+        ],
+        tidy,
+        grids: vec![grid],
+    }
+}
+
+/// P(hedgehog formed) in good order and disordered.
+pub fn hedgehog_chances(rules: &BlackPowderRules) -> [Prob; 2] {
+    [false, true].map(|disordered| {
+        enumerate(MAX_DICE, |d| {
+            let die = disordered.then(|| d.d6());
+            morale::hedgehog_formed(disordered, die, rules)
+        })
+        .exact()
+        .p(&true)
+    })
+}
+
+fn hedgehog_table(rules: &BlackPowderRules) -> Table {
+    let mut tidy = Tidy::new(vec![key("state"), prob("p_formed")]);
+    let mut grid = Grid::new(
+        "Infantry with cavalry within 8\": chance the hedgehog forms",
+        vec!["State".into(), "Formed".into()],
+    );
+    for (state, p) in ["good_order", "disordered"]
+        .iter()
+        .zip(hedgehog_chances(rules))
+    {
+        tidy.push(vec![Cell::text(*state), Cell::P(p)]);
+        grid.push(vec![Cell::text(*state), Cell::P(p)]);
+    }
+    Table {
+        id: "bp_hedgehog",
+        title: "Hedgehog".into(),
+        about: vec![format!(
+            "Infantry must form hedgehog when cavalry come within {}\"; disordered infantry form it on a D6 of {} or less, else the cavalry catch them. \
+             A hedgehog that is not shaken cannot be attacked by horse from its front.",
+            rules.hedgehog.horse_range, rules.hedgehog.disordered_formed_at_most
+        )],
+        tidy,
+        grids: vec![grid],
+    }
+}
+
 /// Builds table `id`, or None.
 pub fn build(rules: &BlackPowderRules, id: &str) -> Option<Table> {
     Some(match id {
         "bp_command" => command_table(rules),
         "bp_casualties" => casualty_table(rules),
         "bp_break_test" => break_table(rules),
+        "bp_first_melee" => first_melee_table(rules),
+        "bp_hedgehog" => hedgehog_table(rules),
         _ => return None,
     })
 }
@@ -239,6 +427,23 @@ mod tests {
             d,
             vec![Prob::new(9, 16), Prob::new(6, 16), Prob::new(1, 16)]
         );
+    }
+
+    #[test]
+    fn first_melee_and_hedgehog() {
+        let r = BlackPowderRules::builtin();
+        // Horse charging horse: 5 dice at +1 (2/3 hit) against 5 at 4+ (1/2); saves 4+.
+        let (p, ca, cd) = first_melee(
+            &r,
+            Troop::Horse(HorseKind::Trotters),
+            Troop::Horse(HorseKind::Trotters),
+        );
+        assert!((ca - 5.0 * (2.0 / 3.0) * 0.5).abs() < 1e-12 && (cd - 1.25).abs() < 1e-12);
+        assert_eq!(p[0] + p[1] + p[2], Prob::ONE);
+        // Horse charging a pike block: the pike's +3 makes the pike the favourite.
+        let (p, _, _) = first_melee(&r, Troop::Horse(HorseKind::Trotters), Troop::Pike);
+        assert!(p[2] > p[0]);
+        assert_eq!(hedgehog_chances(&r), [Prob::ONE, Prob::new(1, 2)]);
     }
 
     #[test]
