@@ -134,3 +134,107 @@ fn summaries_agree_with_the_events() {
         }
     }
 }
+
+/// A referee over the event stream of every built-in battle: a gone regiment never acts again;
+/// stamina left falls by what each loss says, and rises only by a Brave rally; a melee loser's
+/// break test comes just before the result, which reports it;
+/// volleys never cause more casualties than hits; orders follow the bands; the battle ends last.
+#[test]
+fn the_referee_finds_nothing_wrong_in_any_built_in_battle() {
+    use ecw_sim::events::ReactionResult;
+    use ecw_sim::rules::black_powder::command::band;
+    let bp = BlackPowder::builtin();
+    for name in [
+        "marston_moor",
+        "naseby",
+        "edgehill",
+        "small_action",
+        "duel_horse",
+        "duel_foot_vs_horse",
+    ] {
+        let setup = Scenario::load_builtin(name, &[])
+            .and_then(|s| s.setup())
+            .expect("scenario");
+        let stamina: Vec<u8> = bp.layout(&setup).units.iter().map(|u| u.start_cv).collect();
+        let mut battle = bp.new_battle(&setup);
+        for i in 0..30 {
+            let events = log(&bp, &mut battle, &setup, battle_seed(5, i));
+            let mut gone = vec![false; setup.units.len()];
+            let mut left = stamina.clone();
+            for (k, e) in events.iter().enumerate() {
+                let acting = match e {
+                    Event::BlackPowder(d) => Some(d.unit()),
+                    Event::CvLost { unit, .. } | Event::Moved { unit, .. } => Some(*unit),
+                    _ => None,
+                };
+                if let Some(u) = acting {
+                    assert!(
+                        !gone[usize::from(u)],
+                        "{name} battle {i}: gone unit {u} in {e:?}"
+                    );
+                }
+                match *e {
+                    Event::Disintegrated { unit } | Event::LeftTable { unit } => {
+                        gone[usize::from(unit)] = true
+                    }
+                    Event::CvLost {
+                        unit, amount, cv, ..
+                    } => {
+                        let l = &mut left[usize::from(unit)];
+                        assert_eq!(*l - amount, cv, "{name} battle {i}: {e:?}");
+                        *l = cv;
+                    }
+                    Event::Rally {
+                        unit, success, cv, ..
+                    } => {
+                        assert!(success || cv == left[usize::from(unit)]);
+                        left[usize::from(unit)] = cv;
+                    }
+                    Event::BlackPowder(Detail::Volley {
+                        hits, casualties, ..
+                    }) => assert!(casualties <= hits),
+                    Event::BlackPowder(Detail::Order {
+                        roll,
+                        rating,
+                        band: b,
+                        ..
+                    }) => {
+                        assert_eq!(band(i16::from(roll), i16::from(rating), &bp.rules), b);
+                    }
+                    Event::MeleeResult {
+                        loser: Some(l),
+                        result,
+                        ..
+                    } => {
+                        // The loser's break test came just before the result.
+                        let before = events[..k].iter().rev().find_map(|x| match x {
+                            Event::BlackPowder(Detail::BreakTest { unit, result, .. }) => {
+                                Some((*unit, *result))
+                            }
+                            _ => None,
+                        });
+                        let (u, r) = before.expect("a break test before the melee result");
+                        assert_eq!(u, l, "{name} battle {i}");
+                        let mapped = match r {
+                            ecw_sim::rules::black_powder::morale::BreakResult::Broken => {
+                                ReactionResult::Rout
+                            }
+                            ecw_sim::rules::black_powder::morale::BreakResult::Retire => {
+                                ReactionResult::FailBoth
+                            }
+                            ecw_sim::rules::black_powder::morale::BreakResult::Hold => {
+                                ReactionResult::PassBoth
+                            }
+                        };
+                        assert_eq!(mapped, result);
+                    }
+                    _ => {}
+                }
+            }
+            assert!(
+                matches!(events.last(), Some(Event::BattleEnded { .. })),
+                "{name} battle {i}"
+            );
+        }
+    }
+}

@@ -501,11 +501,12 @@ fn example_12_closing_fire_breaks_a_charge() {
         closing: true
     }));
     assert!(b.regiments[1].gone && b.regiments[0].engaged.is_none());
-    assert!(details(&log).contains(&Detail::Charge {
-        unit: 1,
-        target: 0,
-        home: false
-    }));
+    assert!(log.0.contains(&Event::Disintegrated { unit: 1 }));
+    assert!(
+        !details(&log)
+            .iter()
+            .any(|d| matches!(d, Detail::Charge { .. }))
+    );
 }
 
 /// EXAMPLE 13 (ground): Trained trotters (12") advancing into rough ground go at 50%: 6". Into

@@ -603,6 +603,10 @@ impl Battle {
             return false;
         }
         if self.closing_fire(t, r, setup, dice, obs) {
+            // A charger broken by the fire has already left the story.
+            if self.regiments[r].gone {
+                return false;
+            }
             emit(
                 obs,
                 Event::BlackPowder(Detail::Charge {
