@@ -241,6 +241,8 @@ pub enum Event {
         outcome: Outcome,
         turn: u16,
     },
+    /// Black Powder's own detail (orders, volleys, hedgehogs, break tests ...).
+    BlackPowder(crate::rules::black_powder::events::Detail),
 }
 
 impl Event {

@@ -243,6 +243,7 @@ pub fn event_line(setup: &BattleSetup, e: Event) -> Option<String> {
             ),
             Outcome::Draw => format!("\nResult: a draw in turn {turn}"),
         },
+        Event::BlackPowder(d) => format!("{}: {d}", u(d.unit())),
     };
     Some(line)
 }
@@ -647,6 +648,14 @@ pub fn events_csv(setup: &BattleSetup, rec: &Recorder) -> String {
                     Outcome::Won(s) => format!("{s}_won"),
                     Outcome::Draw => "draw".into(),
                 },
+            ),
+            Event::BlackPowder(d) => (
+                d.kind(),
+                Some(d.unit()),
+                d.other(),
+                String::new(),
+                String::new(),
+                d.to_string().replace(',', ";"),
             ),
         };
         let _ = writeln!(

@@ -107,6 +107,29 @@ fn battles_allocate_nothing_in_steady_state() {
 }
 
 #[test]
+fn black_powder_battles_allocate_nothing_once_warm() {
+    use ecw_sim::rules::{BlackPowder, Ruleset};
+    let bp = BlackPowder::builtin();
+    for name in ["small_action", "marston_moor"] {
+        let setup = Scenario::open(name, &[]).unwrap().setup().unwrap();
+        let mut battle = bp.new_battle(&setup);
+        let mut run = |from: u64, to: u64| {
+            let before = allocs();
+            for i in from..to {
+                bp.fight(&mut battle, &setup, battle_seed(7, i), &mut NullObserver);
+            }
+            allocs() - before
+        };
+        let _warm = run(0, 20);
+        let many = run(20, 520);
+        assert!(
+            many <= 8,
+            "{name}: {many} allocations in 500 Black Powder battles"
+        );
+    }
+}
+
+#[test]
 fn the_counter_counts() {
     // The test above could pass with a counter that never counts: this one shows it does.
     let before = allocs();

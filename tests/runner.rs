@@ -634,3 +634,62 @@ fn with_no_scenario_it_fights_marston_moor_into_output() {
     assert!(m["shard"].is_null());
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn black_powder_runs_are_byte_identical_on_threads_and_shards() {
+    let root = scratch("black-powder");
+    let n = scaled(1_000, 200).to_string();
+    let common = [
+        "run",
+        "marston_moor",
+        "--ruleset",
+        "black_powder",
+        "--battles",
+        &n,
+        "--per-battle",
+        "--quiet",
+    ];
+    let (one, two, parts, merged) = (
+        root.join("one"),
+        root.join("two"),
+        root.join("parts"),
+        root.join("merged"),
+    );
+    ok(&[&common[..], &["--threads", "1", "--out", s(&one)]].concat());
+    ok(&[&common[..], &["--threads", "2", "--out", s(&two)]].concat());
+    for k in ["2/2", "1/2"] {
+        ok(&[&common[..], &["--shard", k, "--out", s(&parts)]].concat());
+    }
+    ok(&["merge", s(&parts), "--out", s(&merged), "--quiet"]);
+    assert_same_results(&one, &two);
+    assert_same_results(&one, &merged);
+    // Not the Ironsides battles: another ruleset, another result and another identity.
+    let iron = root.join("iron");
+    ok(&[
+        "run",
+        "marston_moor",
+        "--battles",
+        &n,
+        "--quiet",
+        "--out",
+        s(&iron),
+    ]);
+    assert_ne!(csvs(&iron)["outcomes.csv"], csvs(&one)["outcomes.csv"]);
+    assert_ne!(
+        manifest(&iron)["ruleset_hash"],
+        manifest(&one)["ruleset_hash"]
+    );
+    // An unknown ruleset names the known ones.
+    refused_all(
+        &[
+            "run",
+            "duel_horse",
+            "--ruleset",
+            "dbm",
+            "--out",
+            s(&root.join("x")),
+        ],
+        &["unknown ruleset `dbm`", "ironsides, black_powder"],
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

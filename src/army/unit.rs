@@ -179,6 +179,8 @@ pub struct Unit {
     pub kind: UnitKind,
     pub formation: Formation,
     pub size: SizeClass,
+    /// Strength in men, when the scenario gives it (other rulesets derive their units from it).
+    pub men: Option<u32>,
     pub start_cv: u8,
     pub cv: u8,
     pub lowest_cv: u8,
@@ -238,6 +240,7 @@ impl Unit {
             kind,
             formation,
             size: SizeClass::Normal,
+            men: None,
             start_cv: cv,
             cv,
             lowest_cv: cv,

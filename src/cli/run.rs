@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::error::Result;
 use crate::report::{self, BattlesFile, OutDir, Partial, RunIdentity, Timing, fnv1a64};
-use crate::rules::{Ironsides, Ruleset};
+use crate::rules::{Ruleset, WithRuleset};
 use crate::runner::{self, BATCH_SIZE, RunPlan, Shard};
 use crate::scenario::Scenario;
 use crate::stats::{Collector, Layout};
@@ -47,6 +47,19 @@ pub struct Args {
     /// Also write report.html beside the CSVs: the results as charts, one self-contained page
     #[arg(long)]
     pub report: bool,
+    /// The rules to fight by (ironsides, black_powder) [default: the scenario's]
+    #[arg(long, value_name = "NAME")]
+    pub ruleset: Option<String>,
+}
+
+/// The ruleset a run fights by: `--ruleset`, else the scenario's (a ruleset file is Ironsides).
+pub fn ruleset_name<'a>(scenario: &'a Scenario, flag: Option<&'a str>) -> &'a str {
+    let named = scenario.file().ruleset.as_str();
+    match flag {
+        Some(f) => f,
+        None if crate::rules::RULESETS.contains(&named) => named,
+        None => "ironsides",
+    }
 }
 
 /// The hash of the ruleset file a scenario uses (the built-in Ironsides text, or its file).
@@ -54,6 +67,11 @@ pub fn ruleset_hash(scenario: &Scenario) -> Result<String> {
     let name = &scenario.file().ruleset;
     if name == "ironsides" {
         return Ok(fnv1a64(crate::rules::ironsides::tables::BUILTIN.as_bytes()));
+    }
+    if name == "black_powder" {
+        return Ok(fnv1a64(
+            crate::rules::black_powder::tables::BUILTIN.as_bytes(),
+        ));
     }
     let dir = scenario.path().parent().unwrap_or(Path::new(""));
     let text = crate::io::read_text(&dir.join(name))?;
@@ -123,20 +141,61 @@ pub fn run(args: Args) -> Result<()> {
         None => Scenario::load_builtin(DEFAULT_SCENARIO, &args.set)?,
     };
     let setup = scenario.setup()?;
-    let run_id = identity(&scenario, &args.set, args.seed, args.battles)?;
-    let out_path = args
-        .out
-        .clone()
-        .unwrap_or_else(|| default_out(&scenario, args.seed));
-    let out = OutDir::prepare(&out_path, &run_id, shard, args.force)?;
-    let result = fight(&args, &plan, &setup, &run_id, &out, stop);
-    if result.is_err() {
-        out.abandon();
-    }
-    result
+    let name = ruleset_name(&scenario, args.ruleset.as_deref()).to_string();
+    crate::rules::with_ruleset(
+        &name,
+        Job {
+            args: &args,
+            plan: &plan,
+            scenario: &scenario,
+            setup: &setup,
+            stop,
+        },
+    )?
 }
 
-fn fight(
+/// A run, ready for its ruleset.
+struct Job<'a> {
+    args: &'a Args,
+    plan: &'a RunPlan,
+    scenario: &'a Scenario,
+    setup: &'a crate::setup::BattleSetup,
+    stop: &'a AtomicBool,
+}
+
+impl WithRuleset for Job<'_> {
+    type Output = Result<()>;
+
+    fn with<R: Ruleset>(self, ruleset: &R) -> Result<()> {
+        let (args, scenario) = (self.args, self.scenario);
+        let mut run_id = identity(scenario, &args.set, args.seed, args.battles)?;
+        let mut out_path = args
+            .out
+            .clone()
+            .unwrap_or_else(|| default_out(scenario, args.seed));
+        if ruleset.name() != ruleset_name(scenario, None) {
+            // Another ruleset than the scenario's: its own identity and default folder.
+            run_id.ruleset_hash = fnv1a64(ruleset.builtin_text().as_bytes());
+            if args.out.is_none() {
+                let stem = out_path
+                    .file_name()
+                    .map(|s| s.to_string_lossy().into_owned());
+                out_path.set_file_name(format!("{}-{}", stem.unwrap_or_default(), ruleset.name()));
+            }
+        }
+        let out = OutDir::prepare(&out_path, &run_id, self.plan.shard, args.force)?;
+        let result = fight(
+            ruleset, args, self.plan, self.setup, &run_id, &out, self.stop,
+        );
+        if result.is_err() {
+            out.abandon();
+        }
+        result
+    }
+}
+
+fn fight<R: Ruleset>(
+    ruleset: &R,
     args: &Args,
     plan: &RunPlan,
     setup: &crate::setup::BattleSetup,
@@ -144,7 +203,7 @@ fn fight(
     out: &OutDir,
     stop: &AtomicBool,
 ) -> Result<()> {
-    let layout = Layout::of(setup);
+    let layout: Layout = ruleset.layout(setup);
     let range = plan.range();
     let mut battles = match (plan.per_battle, plan.shard) {
         (false, _) => None,
@@ -158,8 +217,8 @@ fn fight(
         plan,
         &layout,
         || {
-            let mut battle = Ironsides.new_battle(setup);
-            move |seed, c: &mut Collector| Ironsides.fight(&mut battle, setup, seed, c).dice_rolled
+            let mut battle = ruleset.new_battle(setup);
+            move |seed, c: &mut Collector| ruleset.fight(&mut battle, setup, seed, c).dice_rolled
         },
         &progress,
         stop,

@@ -42,8 +42,9 @@ pub struct Args {
     /// `tables.html`. The folder is created if missing; files are written atomically.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// The ruleset file to read the rule constants from [default: the built-in Ironsides ruleset]
-    #[arg(long, value_name = "FILE")]
+    /// `black_powder` for the Black Powder tables, or an Ironsides ruleset file to read the
+    /// rule constants from [default: the built-in Ironsides ruleset]
+    #[arg(long, value_name = "NAME|FILE")]
     pub ruleset: Option<PathBuf>,
     /// Only these tables (repeat or comma-separate); see --list
     #[arg(long = "table", value_name = "ID", value_delimiter = ',')]
@@ -170,7 +171,79 @@ pub fn text(tables: &[Table], format: Format, show: Show, heading: &str, intro: 
     }
 }
 
+/// The output format asked for, or the default for where the output goes.
+fn format_of(args: &Args) -> Format {
+    args.format
+        .unwrap_or(if args.out.is_none() && std::io::stdout().is_terminal() {
+            Format::Markdown
+        } else {
+            Format::Csv
+        })
+}
+
+fn show_of(args: &Args) -> Show {
+    match args.show {
+        ShowArg::Fraction => Show::Fraction,
+        ShowArg::Percent => Show::Percent,
+        ShowArg::Both => Show::Both,
+    }
+}
+
+/// Writes rendered tables to `--out` or stdout.
+fn emit(args: &Args, built: &[Table], heading: &str, intro: &str) -> Result<()> {
+    let (format, show) = (format_of(args), show_of(args));
+    match &args.out {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            for (name, contents) in files(built, format, show, heading, intro) {
+                let path = dir.join(name);
+                crate::io::write_atomic(&path, contents.as_bytes())?;
+                eprintln!("wrote {}", path.display());
+            }
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            out.write_all(text(built, format, show, heading, intro).as_bytes())
+                .and_then(|_| out.flush())
+                .map_err(|e| Error::io(Path::new("<stdout>"), e))?;
+        }
+    }
+    Ok(())
+}
+
+/// `--ruleset black_powder`: the Black Powder tables.
+fn black_powder(args: &Args) -> Result<()> {
+    use crate::tables::black_powder::{TABLE_IDS as BP_IDS, build};
+    if args.list {
+        for id in BP_IDS {
+            println!("{id}");
+        }
+        return Ok(());
+    }
+    for t in &args.tables {
+        if !BP_IDS.contains(&t.as_str()) {
+            return Err(Error::Usage(format!(
+                "no Black Powder table `{t}`; the tables are: {}",
+                BP_IDS.join(", ")
+            )));
+        }
+    }
+    let rules = crate::rules::black_powder::BlackPowderRules::builtin();
+    let built: Vec<Table> = BP_IDS
+        .iter()
+        .filter(|id| args.tables.is_empty() || args.tables.iter().any(|t| t == *id))
+        .map(|id| build(&rules, id).expect("listed tables build"))
+        .collect();
+    let intro = "Exact probabilities for Black Powder (ECW), computed by `ecw-sim tables --ruleset black_powder` by enumerating every roll of the dice \
+                 through the simulator's own rule functions (configs/rulesets/black_powder.toml).";
+    emit(args, &built, "Black Powder: probability tables", intro)
+}
+
 pub fn run(args: Args) -> Result<()> {
+    if args.ruleset.as_deref() == Some(Path::new("black_powder")) {
+        return black_powder(&args);
+    }
     let stdout = std::io::stdout();
     if args.list {
         let mut out = stdout.lock();

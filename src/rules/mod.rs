@@ -4,10 +4,37 @@
 //! Powder or Dickenson can be added as a new module implementing [`Ruleset`], with its own rule
 //! data and battle state, without touching Ironsides or the tools around it.
 
+pub mod black_powder;
 pub mod ironsides;
 
+pub use black_powder::battle::BlackPowder;
+
+use crate::error::{Error, Result};
 use crate::events::{Observer, Outcome};
 use crate::setup::BattleSetup;
+use crate::stats::Layout;
+
+/// The rulesets a scenario or `--ruleset` may name.
+pub const RULESETS: [&str; 2] = ["ironsides", "black_powder"];
+
+/// Work to do with a ruleset, whichever one a name picks.
+pub trait WithRuleset {
+    type Output;
+    fn with<R: Ruleset>(self, ruleset: &R) -> Self::Output;
+}
+
+/// The one place a ruleset's name picks its rules: runs `job` with it, or says which names
+/// there are.
+pub fn with_ruleset<W: WithRuleset>(name: &str, job: W) -> Result<W::Output> {
+    match name {
+        "ironsides" => Ok(job.with(&Ironsides)),
+        "black_powder" => Ok(job.with(&BlackPowder::builtin())),
+        _ => Err(Error::Usage(format!(
+            "unknown ruleset `{name}`; the rulesets are: {}",
+            RULESETS.join(", ")
+        ))),
+    }
+}
 
 /// How a battle ended.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -15,7 +42,8 @@ pub struct BattleSummary {
     pub outcome: Outcome,
     pub turns: u16,
     pub dice_rolled: u64,
-    /// CV lost by each side (destroyed and departed units count their whole starting CV).
+    /// Losses of each side in the ruleset's currency (Ironsides: CV; Black Powder: casualties
+    /// against stamina); destroyed and departed units count their whole start.
     pub cv_lost: [u32; 2],
     pub cv_start: [u32; 2],
 }
@@ -26,6 +54,12 @@ pub trait Ruleset: Sync {
     type Battle: Send;
     /// The name scenarios use for it (`ruleset = "..."`).
     fn name(&self) -> &'static str;
+    /// The built-in text of its rules file (for the run's identity).
+    fn builtin_text(&self) -> &'static str;
+    /// The order of battle as its statistics see it (losses in the ruleset's own currency).
+    fn layout(&self, setup: &BattleSetup) -> Layout {
+        Layout::of(setup)
+    }
     /// State sized for this set-up.
     fn new_battle(&self, setup: &BattleSetup) -> Self::Battle;
     /// Fights one whole battle from its seed: the same seed gives the same events.
@@ -47,6 +81,10 @@ impl Ruleset for Ironsides {
 
     fn name(&self) -> &'static str {
         "ironsides"
+    }
+
+    fn builtin_text(&self) -> &'static str {
+        ironsides::tables::BUILTIN
     }
 
     fn new_battle(&self, setup: &BattleSetup) -> Self::Battle {

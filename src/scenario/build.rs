@@ -209,6 +209,10 @@ impl Builder<'_> {
     /// file; a problem is placed at its `rules.` key (in the file, or the `--set` that made it).
     fn changed_ruleset(&mut self, changes: &toml::Table) -> Option<IronsidesRules> {
         let name = &self.sc.file.ruleset;
+        if name == "black_powder" {
+            self.err("rules", "[rules] changes apply to Ironsides rulesets only");
+            return None;
+        }
         let (label, text) = if name == "ironsides" {
             (
                 "ironsides".to_string(),
@@ -246,7 +250,8 @@ impl Builder<'_> {
 
     fn base_ruleset(&mut self) -> Option<IronsidesRules> {
         let name = self.sc.file.ruleset.clone();
-        if name == "ironsides" {
+        // Black Powder derives its units from the same order of battle, read as for Ironsides.
+        if name == "ironsides" || name == "black_powder" {
             return Some(IronsidesRules::builtin());
         }
         match self.relative(&name) {
@@ -730,6 +735,7 @@ impl Builder<'_> {
         let id = self.units.len() as UnitId;
         let mut unit = Unit::new(id, side, command, kind, cv).at(p.pos.x, p.pos.y, p.facing);
         unit.size = size;
+        unit.men = u.men;
         if let Some(f) = u.formation {
             unit.formation = f;
         }

@@ -5,6 +5,7 @@
 //! Each table is kept twice: as tidy data (one observation per row, for CSV) and as one or more
 //! grids for people (Markdown and HTML). [`render`] turns them into text.
 
+pub mod black_powder;
 pub mod chained;
 pub mod chart;
 pub mod exact;

@@ -1,0 +1,161 @@
+//! The doctrine adapter: the scenario's doctrine parameters (aggression, reserves, when to
+//! advance, charge ratio, leading from the front) plus the Black Powder knobs of the ruleset
+//! file turned into one regiment's plan for its move.
+
+use crate::doctrine::DoctrineParams;
+use crate::rules::black_powder::tables::DoctrineKnobs;
+
+/// What a regiment means to do this turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Plan {
+    Hold,
+    Advance,
+    Charge,
+}
+
+/// What the adapter needs to know about one regiment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Situation {
+    pub turn: u16,
+    pub reserve: bool,
+    pub brigade_broken: bool,
+    /// Gap to its target.
+    pub gap: f64,
+    /// Its standard move.
+    pub reach: f64,
+    /// Its troops may charge this target (not guns or skirmishers; not a hedgehog from horse).
+    pub may_charge: bool,
+    /// Determined charge: must charge where able.
+    pub determined: bool,
+    /// Its stamina left over the target's (each plus one).
+    pub ratio: f64,
+    /// Its shooting range (0: none): shooters stand once the target is in range.
+    pub range: f64,
+}
+
+/// The plan for a regiment.
+pub fn plan(d: &DoctrineParams, k: &DoctrineKnobs, s: &Situation) -> Plan {
+    if s.brigade_broken {
+        return Plan::Hold;
+    }
+    let in_reach = s.gap <= s.reach * k.charge_range_share;
+    if s.may_charge && in_reach && (s.determined || s.ratio >= d.charge_ratio) {
+        return Plan::Charge;
+    }
+    if s.range > 0.0 && s.gap <= s.range {
+        return Plan::Hold;
+    }
+    let committed = !s.reserve || s.turn >= d.commit_reserve_turn;
+    let advancing = d.aggression > 0.0 && s.turn >= d.advance_from_turn && committed;
+    if advancing || s.gap <= d.hold_ground_within {
+        Plan::Advance
+    } else {
+        Plan::Hold
+    }
+}
+
+/// Whether an order turns the regiment more than the knob allows: an individual order.
+pub fn individual(turn_degrees: f64, k: &DoctrineKnobs) -> bool {
+    turn_degrees.abs() > k.individual_order_degrees
+}
+
+/// Whether victorious horse goes on a sweeping advance (Rash horse are asked by the dice).
+pub fn sweeps(d: &DoctrineParams) -> bool {
+    d.aggression >= 0.5
+}
+
+/// Whether a winner whose beaten enemy held follows up and keeps the melee going.
+pub fn follows_up(d: &DoctrineParams) -> bool {
+    d.aggression >= 0.5
+}
+
+/// Whether the commander joins a regiment with the enemy this close.
+pub fn joins(d: &DoctrineParams, enemy_gap: f64) -> bool {
+    d.general_leads && enemy_gap <= d.general_leads_within
+}
+
+/// Whether foot forms hedgehog before horse is close enough to force it.
+pub fn early_hedgehog(d: &DoctrineParams, k: &DoctrineKnobs, horse_gap: f64) -> bool {
+    d.hedgehog_vs_horse && horse_gap <= k.hedgehog_early_range
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::black_powder::BlackPowderRules;
+
+    fn sit() -> Situation {
+        Situation {
+            turn: 3,
+            reserve: false,
+            brigade_broken: false,
+            gap: 20.0,
+            reach: 12.0,
+            may_charge: true,
+            determined: false,
+            ratio: 1.0,
+            range: 0.0,
+        }
+    }
+
+    #[test]
+    fn plans_follow_the_doctrine() {
+        let k = BlackPowderRules::builtin().doctrine;
+        let rupert = DoctrineParams::builtin("rupert").unwrap();
+        let cautious = DoctrineParams::builtin("cautious").unwrap();
+        assert_eq!(plan(&rupert, &k, &sit()), Plan::Advance);
+        // Cautious waits for turn 6 unless the enemy is within 12".
+        assert_eq!(plan(&cautious, &k, &sit()), Plan::Hold);
+        let close = Situation {
+            gap: 11.0,
+            ratio: 1.0,
+            ..sit()
+        };
+        assert_eq!(plan(&cautious, &k, &close), Plan::Advance);
+        // In reach: Rupert charges at ratio 0.7; cautious needs 1.2.
+        let reach = Situation {
+            gap: 10.0,
+            ratio: 1.0,
+            ..sit()
+        };
+        assert_eq!(plan(&rupert, &k, &reach), Plan::Charge);
+        assert_eq!(plan(&cautious, &k, &reach), Plan::Advance);
+        assert_eq!(
+            plan(
+                &cautious,
+                &k,
+                &Situation {
+                    determined: true,
+                    ..reach
+                }
+            ),
+            Plan::Charge
+        );
+        // Reserves wait for their turn; broken brigades never advance; shooters stand in range.
+        let reserve = Situation {
+            reserve: true,
+            turn: 1,
+            ..sit()
+        };
+        assert_eq!(plan(&rupert, &k, &reserve), Plan::Hold);
+        assert_eq!(
+            plan(
+                &rupert,
+                &k,
+                &Situation {
+                    brigade_broken: true,
+                    ..reach
+                }
+            ),
+            Plan::Hold
+        );
+        let shooter = Situation {
+            may_charge: false,
+            range: 12.0,
+            gap: 11.0,
+            ..sit()
+        };
+        assert_eq!(plan(&rupert, &k, &shooter), Plan::Hold);
+        assert!(individual(25.0, &k) && !individual(-15.0, &k));
+    }
+}

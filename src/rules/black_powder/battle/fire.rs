@@ -1,0 +1,291 @@
+//! Shooting: each element picks its own target (sleeves included), rolls its dice at 4+ after
+//! the seed's modifiers, the target saves on its morale, casualties go against the regiment's
+//! stamina; closing fire meets a charge.
+
+use super::{Battle, emit};
+use crate::army::{GunWeight, HorseKind, Side};
+use crate::battlefield::geometry::dist_point_segment;
+use crate::battlefield::{AreaKind, Vec2};
+use crate::dice::DiceSource;
+use crate::events::{Event, LossCause, Observer};
+use crate::rules::black_powder::events::Detail;
+use crate::rules::black_powder::melee::{Aspect, aspect};
+use crate::rules::black_powder::morale::{self, BreakResult, SaveSituation};
+use crate::rules::black_powder::shooting::{self, Volley, gun_band, max_range};
+use crate::rules::black_powder::tables::SpecialRule;
+use crate::rules::black_powder::units::{Troop, stats};
+use crate::setup::BattleSetup;
+
+impl Battle {
+    /// Every element of `side` not in melee shoots at the nearest enemy in range and in its front.
+    pub fn shooting_phase<D: DiceSource, O: Observer>(
+        &mut self,
+        side: Side,
+        setup: &BattleSetup,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        for e in 0..self.elements.len() {
+            let r = usize::from(self.elements[e].regiment);
+            let reg = &self.regiments[r];
+            if reg.side != side || reg.gone || reg.engaged.is_some() {
+                continue;
+            }
+            if let Some(t) = self.target_of(e) {
+                self.volley(e, t, false, setup, dice, obs);
+            }
+        }
+    }
+
+    /// The nearest enemy element in range, in the front arc, and not in melee.
+    fn target_of(&self, e: usize) -> Option<usize> {
+        let el = &self.elements[e];
+        let range = max_range(el.troop, &self.rules);
+        if range <= 0.0 {
+            return None;
+        }
+        let reg = &self.regiments[usize::from(el.regiment)];
+        let mut best: Option<(usize, f64)> = None;
+        for (o, oreg) in self.regiments.iter().enumerate() {
+            if oreg.side == reg.side || oreg.gone || oreg.engaged.is_some() {
+                continue;
+            }
+            // Out of range whatever its elements: skip the regiment whole.
+            let bound = range + oreg.reach + el.depth / 2.0;
+            let (dx, dy) = (el.pos.x - oreg.pos.x, el.pos.y - oreg.pos.y);
+            if dx * dx + dy * dy > bound * bound {
+                continue;
+            }
+            for k in self.element_range(o) {
+                let g = self.gap(e, k);
+                if g > range || best.is_some_and(|(_, b)| g >= b) {
+                    continue;
+                }
+                let bearing = Self::bearing(reg.facing, el.pos, self.elements[k].pos);
+                if bearing.abs() > self.rules.shooting.front_arc_degrees {
+                    continue;
+                }
+                best = Some((k, g));
+            }
+        }
+        best.map(|(k, _)| k)
+    }
+
+    /// Whether another element than shooter and target lies within the not-clear gap of the
+    /// line of fire: (a friend of the shooter's, an enemy).
+    fn in_the_way(&self, e: usize, t: usize) -> (bool, bool) {
+        let (a, b) = (self.elements[e].pos, self.elements[t].pos);
+        let side = self.regiments[usize::from(self.elements[e].regiment)].side;
+        let (mut friend, mut enemy) = (false, false);
+        let gap = self.rules.shooting.not_clear_gap;
+        let (lo, hi) = (
+            Vec2::new(a.x.min(b.x) - gap, a.y.min(b.y) - gap),
+            Vec2::new(a.x.max(b.x) + gap, a.y.max(b.y) + gap),
+        );
+        for (k, o) in self.elements.iter().enumerate() {
+            // Outside the line's box, it is not within the gap of the line.
+            if o.pos.x < lo.x || o.pos.y < lo.y || o.pos.x > hi.x || o.pos.y > hi.y {
+                continue;
+            }
+            if o.regiment == self.elements[e].regiment || o.regiment == self.elements[t].regiment {
+                continue;
+            }
+            let oreg = &self.regiments[usize::from(o.regiment)];
+            if oreg.gone || k == e || k == t {
+                continue;
+            }
+            if dist_point_segment(o.pos, a, b) < gap {
+                if oreg.side == side {
+                    friend = true;
+                } else {
+                    enemy = true;
+                }
+            }
+        }
+        (friend, enemy)
+    }
+
+    /// One element's volley at one enemy element. Returns the casualties caused.
+    pub fn volley<D: DiceSource, O: Observer>(
+        &mut self,
+        e: usize,
+        t: usize,
+        closing: bool,
+        setup: &BattleSetup,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> u8 {
+        let (el, target) = (self.elements[e], self.elements[t]);
+        let (r, tr) = (usize::from(el.regiment), usize::from(target.regiment));
+        let (reg, treg) = (self.regiments[r], self.regiments[tr]);
+        let (friend, enemy) = self.in_the_way(e, t);
+        if friend && !el.troop.is_gun() {
+            return 0; // small arms do not shoot through friends
+        }
+        let d = self.gap(e, t);
+        let base = shooting::base_dice(el.troop, d, &self.rules);
+        let enfilade =
+            aspect(Self::bearing(treg.facing, target.pos, el.pos), &self.rules) != Aspect::Front;
+        let n = shooting::dice(base, enfilade, el.troop, &self.rules);
+        if n == 0 {
+            return 0;
+        }
+        let band = match el.troop {
+            Troop::Gun(w) => gun_band(d, self.rules.ranges.gun(w)),
+            _ => None,
+        };
+        let v = Volley {
+            artillery: el.troop.is_gun(),
+            target_column_or_square: target.troop == Troop::Pike || treg.hedgehog,
+            close_range: d <= self.rules.shooting.close_range,
+            closing_fire: closing,
+            shooter_skirmishers: el.troop == Troop::Skirmisher,
+            shooter_shaken_or_disordered: reg.shaken || reg.disordered,
+            target_skirmishers: target.troop == Troop::Skirmisher,
+            target_deployed_artillery: target.troop.is_gun(),
+            target_not_clear: enemy,
+            over_half_range: match el.troop {
+                Troop::Gun(w) => d > self.rules.ranges.gun(w).long / 2.0,
+                _ => false,
+            },
+            overhead: friend,
+            target_behind_gabions: target.troop == Troop::Gun(GunWeight::Heavy)
+                && self.rules.shooting.heavy_guns_gabions,
+            first_fire: !reg.volleyed && reg.specials.has(SpecialRule::FirstFire),
+        };
+        let modifier = shooting::to_hit_modifier(&v, &self.rules);
+        dice.focus(Self::regiment_stream(r));
+        let h = shooting::roll_hits(dice, n, modifier, self.rules.shooting.hit_on, &self.rules);
+        self.regiments[r].volleyed = true;
+        let save = SaveSituation {
+            infantry_column: target.troop == Troop::Pike,
+            artillery: band,
+            light_cover: setup.ground.area_at(target.pos) == Some(AreaKind::Woods),
+            armour: self.armour(target.troop),
+            ..SaveSituation::default()
+        };
+        let casualties = self.saves(tr, target.troop, h.hits, &save, dice);
+        emit(
+            obs,
+            Event::BlackPowder(Detail::Volley {
+                unit: reg.unit,
+                target: treg.unit,
+                dice: n,
+                modifier,
+                hits: h.hits,
+                casualties,
+                closing,
+            }),
+        );
+        self.casualties(tr, casualties, LossCause::Fire, obs);
+        if h.disorder {
+            self.disorder(tr, obs);
+        }
+        casualties
+    }
+
+    /// A troop's own save bonus (cuirassiers' armour).
+    pub(super) fn armour(&self, t: Troop) -> i8 {
+        if t == Troop::Horse(HorseKind::Cuirassiers) {
+            self.rules.units.cuirassier_save
+        } else {
+            0
+        }
+    }
+
+    /// The target regiment's saves against `hits` on its element of `troop`: the casualties.
+    pub(super) fn saves<D: DiceSource>(
+        &self,
+        tr: usize,
+        troop: Troop,
+        hits: u8,
+        s: &SaveSituation,
+        dice: &mut D,
+    ) -> u8 {
+        let m = morale::save_modifier(s, &self.rules);
+        dice.focus(Self::regiment_stream(tr));
+        morale::roll_saves(dice, hits, stats(troop, &self.rules).morale, m, &self.rules)
+    }
+
+    /// Casualties against a regiment's stamina: shaken when they reach it; shooting that shakes
+    /// a regiment, or hits one already shaken, calls for a break test.
+    pub fn casualties<O: Observer>(&mut self, r: usize, n: u8, cause: LossCause, obs: &mut O) {
+        if n == 0 {
+            return;
+        }
+        let reg = &mut self.regiments[r];
+        let before = reg.stamina - reg.casualties.min(reg.stamina);
+        let was_shaken = reg.shaken;
+        reg.casualties = reg.casualties.saturating_add(n);
+        let cv = reg.stamina - reg.casualties.min(reg.stamina);
+        if before > cv {
+            emit(
+                obs,
+                Event::CvLost {
+                    unit: reg.unit,
+                    amount: before - cv,
+                    cause,
+                    cv,
+                },
+            );
+        }
+        if morale::shaken(reg.casualties, reg.stamina) && !was_shaken {
+            reg.shaken = true;
+            emit(obs, Event::BlackPowder(Detail::Shaken { unit: reg.unit }));
+        }
+        if cause == LossCause::Fire && reg.shaken {
+            reg.must_test = true;
+        }
+    }
+
+    /// A natural 6 to hit disorders the target.
+    pub fn disorder<O: Observer>(&mut self, r: usize, obs: &mut O) {
+        let reg = &mut self.regiments[r];
+        if !reg.disordered && !reg.gone {
+            reg.disordered = true;
+            emit(
+                obs,
+                Event::BlackPowder(Detail::Disordered { unit: reg.unit }),
+            );
+        }
+    }
+
+    /// Closing fire of regiment `t` at charging regiment `r` (+1): each of its elements that can
+    /// shoot and has the charger in range and in front. True when the charge is stopped: the
+    /// charger, shaken by it, failed its break test.
+    pub fn closing_fire<D: DiceSource, O: Observer>(
+        &mut self,
+        t: usize,
+        r: usize,
+        setup: &BattleSetup,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> bool {
+        let mut any = false;
+        for e in self.element_range(t) {
+            let el = self.elements[e];
+            let range = max_range(el.troop, &self.rules);
+            if range <= 0.0 {
+                continue;
+            }
+            let Some(k) = self
+                .element_range(r)
+                .filter(|&k| self.gap(e, k) <= range)
+                .filter(|&k| {
+                    Self::bearing(self.regiments[t].facing, el.pos, self.elements[k].pos).abs()
+                        <= self.rules.shooting.front_arc_degrees
+                })
+                .min_by(|&a, &b| self.gap(e, a).total_cmp(&self.gap(e, b)))
+            else {
+                continue;
+            };
+            any = true;
+            self.volley(e, k, true, setup, dice, obs);
+        }
+        if !any || !self.regiments[r].must_test {
+            return false;
+        }
+        self.regiments[r].must_test = false;
+        self.break_test(r, 0, dice, obs) != BreakResult::Hold
+    }
+}

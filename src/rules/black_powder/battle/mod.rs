@@ -1,0 +1,621 @@
+//! The Black Powder turn sequence: whole seeded battles over a scenario's [`BattleSetup`].
+//!
+//! Sides alternate whole turns. In its turn a side gives orders and moves (closing fire meets
+//! its charges), shoots, then every melee in contact is fought, then the break tests not yet
+//! taken; the battle ends when an army breaks or at the turn limit (a draw).
+//!
+//! A [`Battle`] is allocated once per thread and reused: `reset` copies the derived template
+//! into the buffers it already has, so a battle allocates nothing.
+
+mod close;
+pub mod doctrine;
+mod fire;
+mod morale_phase;
+mod orders;
+
+use std::sync::Arc;
+
+use super::tables::{BlackPowderRules, Quality};
+use super::units::{self, Specials, Troop};
+use crate::army::{CommandKind, CommanderId, Side, UnitId};
+use crate::battlefield::Vec2;
+use crate::battlefield::geometry::angle_diff;
+use crate::dice::{DiceSource, StreamDice};
+use crate::events::{Event, Observer, Outcome};
+use crate::rules::{BattleSummary, Ruleset};
+use crate::setup::BattleSetup;
+
+/// Streams of the battle's seed: the roll-off, then one per regiment, then one per brigade.
+pub mod streams {
+    pub const BATTLE: u64 = 16;
+    pub const COMMON: u32 = 0;
+}
+
+/// Black Powder with the scenario's doctrines.
+#[derive(Debug, Clone)]
+pub struct BlackPowder {
+    pub rules: Arc<BlackPowderRules>,
+}
+
+impl BlackPowder {
+    pub fn new(rules: BlackPowderRules) -> Self {
+        BlackPowder {
+            rules: Arc::new(rules),
+        }
+    }
+    /// With the built-in ruleset file.
+    pub fn builtin() -> Self {
+        Self::new(BlackPowderRules::builtin())
+    }
+}
+
+impl Ruleset for BlackPowder {
+    type Battle = Battle;
+
+    fn name(&self) -> &'static str {
+        "black_powder"
+    }
+
+    fn builtin_text(&self) -> &'static str {
+        super::tables::BUILTIN
+    }
+
+    /// Stamina stands for CV: the `cv` measures count casualties against stamina.
+    fn layout(&self, setup: &BattleSetup) -> crate::stats::Layout {
+        let mut l = crate::stats::Layout::of(setup);
+        let mut max = 0;
+        for (info, u) in l.units.iter_mut().zip(&setup.units) {
+            info.start_cv = units::derive(u, &self.rules).stamina;
+            info.randomised = false;
+            max = max.max(info.start_cv);
+        }
+        l.cv_max = max;
+        l
+    }
+
+    fn new_battle(&self, setup: &BattleSetup) -> Battle {
+        Battle::new(self.rules.clone(), setup)
+    }
+
+    fn fight<O: Observer>(
+        &self,
+        battle: &mut Battle,
+        setup: &BattleSetup,
+        seed: u64,
+        obs: &mut O,
+    ) -> BattleSummary {
+        battle.fight(setup, seed, obs)
+    }
+}
+
+/// A regiment: one morale (stamina, shaken, disorder, break tests) over one to three elements.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Regiment {
+    pub unit: UnitId,
+    pub side: Side,
+    pub brigade: u16,
+    pub pos: Vec2,
+    pub facing: f64,
+    pub stamina: u8,
+    pub casualties: u8,
+    pub quality: Quality,
+    pub specials: Specials,
+    /// Its elements: `first..first + count` of the battle's elements.
+    pub first: u16,
+    pub count: u8,
+    pub shaken: bool,
+    pub disordered: bool,
+    pub hedgehog: bool,
+    /// Threatened by horse this turn and tested (a disordered regiment rolls once a turn).
+    pub hedgehog_tested: bool,
+    /// Stopped by a friendly pike block: waits for its brigade commander's order to rally.
+    pub disarray: bool,
+    /// Broken and removed, or off the table.
+    pub gone: bool,
+    /// Shaken by shooting or hit while shaken: a break test is due.
+    pub must_test: bool,
+    pub tests_taken: u8,
+    /// Has fired its first volley (First Fire).
+    pub volleyed: bool,
+    /// The regiment it is in melee with.
+    pub engaged: Option<u16>,
+    /// Charged this turn: +1 in the first round.
+    pub charged: bool,
+    /// Rounds fought in the present melee.
+    pub rounds: u8,
+    pub won_last: bool,
+    /// A commander fighting with it.
+    pub joined: Option<CommanderId>,
+    /// Held back as the brigade's reserve.
+    pub reserve: bool,
+    /// Its standard move (its slowest element's).
+    pub standard_move: f64,
+    /// How far its elements reach from its centre (offset plus half depth).
+    pub reach: f64,
+}
+
+/// One element: a pike block, a sleeve of shot, a body of horse or dragoons, a battery.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Element {
+    pub regiment: u16,
+    pub troop: Troop,
+    /// Sideways offset from the regiment's centre (right positive).
+    pub offset: f64,
+    pub frontage: f64,
+    pub depth: f64,
+    pub pos: Vec2,
+}
+
+/// A brigade commander (or the Captain-General).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct General {
+    pub side: Side,
+    pub pos: Vec2,
+    pub lost: bool,
+    /// The turn his replacement arrives.
+    pub back_on: u16,
+    pub joined: Option<u16>,
+}
+
+/// A command of the scenario: a brigade for orders and for brigade and army break.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Brigade {
+    pub side: Side,
+    pub commander: Option<CommanderId>,
+    /// Counts towards army break (horse, foot and brigades; not guns or independents).
+    pub counts: bool,
+    pub broken: bool,
+    pub doctrine: u16,
+}
+
+/// The state of one battle in progress.
+#[derive(Debug, Clone)]
+pub struct Battle {
+    pub rules: Arc<BlackPowderRules>,
+    pub regiments: Vec<Regiment>,
+    pub elements: Vec<Element>,
+    pub generals: Vec<General>,
+    pub brigades: Vec<Brigade>,
+    /// Each side's Captain-General.
+    pub captain_generals: [Option<CommanderId>; 2],
+    pub turn: u16,
+    pub turn_limit: u16,
+    pub outcome: Option<Outcome>,
+    pub stamina_start: [u32; 2],
+    /// Table width and depth.
+    pub table: (f64, f64),
+    template: (Vec<Regiment>, Vec<Element>, Vec<General>, Vec<Brigade>),
+    dice: StreamDice,
+    /// Melee pairs of the phase (reused buffer).
+    pairs: Vec<(u16, u16)>,
+}
+
+/// Sends an event to an observer that wants it.
+#[inline]
+pub(crate) fn emit<O: Observer>(obs: &mut O, e: Event) {
+    if obs.wants(&e) {
+        obs.event(&e);
+    }
+}
+
+impl Battle {
+    /// A battle for this set-up: every regiment derived once (figures, stamina, elements).
+    pub fn new(rules: Arc<BlackPowderRules>, setup: &BattleSetup) -> Battle {
+        let template = derive_template(&rules, setup);
+        let mut b = Battle {
+            rules,
+            regiments: Vec::new(),
+            elements: Vec::new(),
+            generals: Vec::new(),
+            brigades: Vec::new(),
+            captain_generals: setup.captain_generals,
+            turn: 0,
+            turn_limit: 0,
+            outcome: None,
+            stamina_start: [0; 2],
+            table: (setup.ground.width, setup.ground.depth),
+            template,
+            dice: StreamDice::default(),
+            pairs: Vec::new(),
+        };
+        b.reset();
+        b
+    }
+
+    /// Back to the start of the battle.
+    pub fn reset(&mut self) {
+        self.regiments.clone_from(&self.template.0);
+        self.elements.clone_from(&self.template.1);
+        self.generals.clone_from(&self.template.2);
+        self.brigades.clone_from(&self.template.3);
+        self.turn = 0;
+        self.turn_limit = self.rules.derive.default_turn_limit;
+        self.outcome = None;
+        self.pairs.clear();
+        self.stamina_start = [0; 2];
+        for r in &self.regiments {
+            self.stamina_start[r.side.index()] += u32::from(r.stamina);
+        }
+    }
+
+    /// Dice streams a battle draws from: the roll-off, each regiment, each brigade.
+    pub fn dice_streams(&self) -> usize {
+        1 + self.regiments.len() + self.brigades.len()
+    }
+
+    /// Fights one whole battle from `seed`.
+    pub fn fight<O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        seed: u64,
+        obs: &mut O,
+    ) -> BattleSummary {
+        let mut dice = std::mem::take(&mut self.dice);
+        dice.reseed(seed, streams::BATTLE, self.dice_streams());
+        self.reset();
+        let s = self.play(setup, &mut dice, obs);
+        self.dice = dice;
+        s
+    }
+
+    /// Plays from the set-up to the end with any dice (scripted dice in tests).
+    pub fn play<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> BattleSummary {
+        dice.focus(streams::COMMON);
+        let first = loop {
+            let (p, r) = (dice.d6(), dice.d6());
+            if p != r {
+                break if p > r {
+                    Side::Parliament
+                } else {
+                    Side::Royalist
+                };
+            }
+        };
+        while self.outcome.is_none() && self.turn < self.turn_limit {
+            self.turn += 1;
+            emit(obs, Event::TurnStarted { turn: self.turn });
+            for side in [first, first.other()] {
+                self.side_turn(side, setup, dice, obs);
+                if self.check_armies(obs) {
+                    break;
+                }
+            }
+        }
+        let outcome = *self.outcome.get_or_insert(Outcome::Draw);
+        emit(
+            obs,
+            Event::BattleEnded {
+                outcome,
+                turn: self.turn,
+            },
+        );
+        BattleSummary {
+            outcome,
+            turns: self.turn,
+            dice_rolled: dice.rolled(),
+            cv_lost: [self.lost(Side::Parliament), self.lost(Side::Royalist)],
+            cv_start: self.stamina_start,
+        }
+    }
+
+    /// One side's whole turn.
+    pub fn side_turn<D: DiceSource, O: Observer>(
+        &mut self,
+        side: Side,
+        setup: &BattleSetup,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        self.start_of_turn(side, dice, obs);
+        self.orders_phase(side, setup, dice, obs);
+        self.shooting_phase(side, setup, dice, obs);
+        self.melee_phase(setup, dice, obs);
+        self.break_test_phase(dice, obs);
+        self.end_of_turn(side);
+        self.update_brigades();
+    }
+
+    /// The side's disordered regiments recover at the end of its turn (a ruleset choice).
+    pub fn end_of_turn(&mut self, side: Side) {
+        if !self.rules.disorder.clears_end_of_own_turn {
+            return;
+        }
+        for r in self
+            .regiments
+            .iter_mut()
+            .filter(|r| r.side == side && !r.disarray)
+        {
+            r.disordered = false;
+        }
+    }
+
+    /// Stamina a side has lost: casualties (up to stamina), and the whole of every gone regiment.
+    pub fn lost(&self, side: Side) -> u32 {
+        self.regiments
+            .iter()
+            .filter(|r| r.side == side)
+            .map(|r| {
+                if r.gone {
+                    u32::from(r.stamina)
+                } else {
+                    u32::from(r.casualties.min(r.stamina))
+                }
+            })
+            .sum()
+    }
+
+    /// Moves a regiment and its elements: the one place positions and facings are written.
+    pub fn place(&mut self, r: usize, pos: Vec2, facing: f64) {
+        let reg = &mut self.regiments[r];
+        reg.pos = pos;
+        reg.facing = facing;
+        let right = Vec2::from_facing(facing).right();
+        let (a, n) = (usize::from(reg.first), usize::from(reg.count));
+        for e in &mut self.elements[a..a + n] {
+            e.pos = pos + right * e.offset;
+        }
+    }
+
+    /// The elements of a regiment, by index.
+    pub fn element_range(&self, r: usize) -> std::ops::Range<usize> {
+        let reg = &self.regiments[r];
+        usize::from(reg.first)..usize::from(reg.first) + usize::from(reg.count)
+    }
+
+    /// Gap between two elements: centre distance less their half depths.
+    pub fn gap(&self, a: usize, b: usize) -> f64 {
+        let (x, y) = (&self.elements[a], &self.elements[b]);
+        (x.pos.dist(y.pos) - (x.depth + y.depth) / 2.0).max(0.0)
+    }
+
+    /// The nearest enemy element to any element of regiment `r` that `ok` accepts: (element, gap).
+    pub fn nearest_enemy(
+        &self,
+        r: usize,
+        ok: impl Fn(&Regiment, &Element) -> bool,
+    ) -> Option<(usize, f64)> {
+        let me = &self.regiments[r];
+        let mut best: Option<(usize, f64)> = None;
+        for (o, reg) in self.regiments.iter().enumerate() {
+            if reg.side == me.side || reg.gone {
+                continue;
+            }
+            // No element of `o` can be nearer than its centre less both regiments' reach.
+            let bound = me.pos.dist(reg.pos) - self.reach(r) - self.reach(o);
+            if best.is_some_and(|(_, b)| bound >= b) {
+                continue;
+            }
+            for k in self.element_range(o) {
+                if !ok(reg, &self.elements[k]) {
+                    continue;
+                }
+                for e in self.element_range(r) {
+                    let g = self.gap(e, k);
+                    if best.is_none_or(|(_, b)| g < b) {
+                        best = Some((k, g));
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// How far a regiment's elements reach from its centre, as `gap` measures (offset plus half
+    /// depth): fixed from the set-up.
+    #[inline]
+    pub fn reach(&self, r: usize) -> f64 {
+        self.regiments[r].reach
+    }
+
+    /// The nearest enemy horse element's gap to regiment `r`.
+    pub fn nearest_enemy_horse(&self, r: usize) -> Option<f64> {
+        self.nearest_enemy(r, |_, e| e.troop.is_cavalry())
+            .map(|(_, g)| g)
+    }
+
+    /// Degrees between a facing and the direction from `from` to `to`.
+    pub fn bearing(facing: f64, from: Vec2, to: Vec2) -> f64 {
+        angle_diff((to - from).facing(), facing).to_degrees()
+    }
+
+    /// The stream of a regiment's own dice.
+    pub fn regiment_stream(r: usize) -> u32 {
+        1 + r as u32
+    }
+
+    /// The stream of a brigade's orders.
+    pub fn brigade_stream(&self, b: usize) -> u32 {
+        1 + self.regiments.len() as u32 + b as u32
+    }
+
+    /// Whether regiment `r` has a pike block.
+    pub fn has_pike(&self, r: usize) -> bool {
+        self.element_range(r)
+            .any(|e| self.elements[e].troop == Troop::Pike)
+    }
+
+    /// Updates which brigades are broken (half or more units broken, shaken or gone).
+    pub fn update_brigades(&mut self) {
+        for b in 0..self.brigades.len() {
+            let (mut n, mut out) = (0, 0);
+            for r in self
+                .regiments
+                .iter()
+                .filter(|r| usize::from(r.brigade) == b)
+            {
+                n += 1;
+                out += u32::from(r.gone || r.shaken);
+            }
+            self.brigades[b].broken = super::morale::brigade_broken(n, out, &self.rules);
+        }
+    }
+
+    /// Ends the battle if an army is broken; true when it ended.
+    fn check_armies<O: Observer>(&mut self, obs: &mut O) -> bool {
+        let mut broken = [false; 2];
+        for side in Side::BOTH {
+            let (mut n, mut out) = (0, 0);
+            for b in self.brigades.iter().filter(|b| b.side == side && b.counts) {
+                n += 1;
+                out += u32::from(b.broken);
+            }
+            broken[side.index()] = super::morale::army_broken(n, out, &self.rules);
+        }
+        for side in Side::BOTH {
+            if broken[side.index()] {
+                emit(
+                    obs,
+                    Event::ArmyBroken {
+                        side,
+                        lost: self.lost(side),
+                        start: self.stamina_start[side.index()],
+                    },
+                );
+            }
+        }
+        self.outcome = match broken {
+            [true, true] => Some(Outcome::Draw),
+            [true, false] => Some(Outcome::Won(Side::Royalist)),
+            [false, true] => Some(Outcome::Won(Side::Parliament)),
+            [false, false] => None,
+        };
+        self.outcome.is_some()
+    }
+}
+
+/// Every regiment, element, general and brigade of the set-up, derived once.
+fn derive_template(
+    rules: &BlackPowderRules,
+    setup: &BattleSetup,
+) -> (Vec<Regiment>, Vec<Element>, Vec<General>, Vec<Brigade>) {
+    let mut regiments = Vec::with_capacity(setup.units.len());
+    let mut elements = Vec::new();
+    for u in &setup.units {
+        let d = units::derive(u, rules);
+        let troops = units::elements_of(u.kind);
+        let first = elements.len() as u16;
+        let (frontage, each) = match troops.len() {
+            1 if u.kind.is_gun() => (rules.derive.gun_frontage, rules.derive.gun_frontage),
+            1 => (rules.derive.horse_frontage, rules.derive.horse_frontage),
+            n => (
+                rules.derive.regiment_frontage,
+                rules.derive.regiment_frontage / n as f64,
+            ),
+        };
+        let mut standard_move = f64::INFINITY;
+        let mut reach = 0.0f64;
+        for (k, &t) in troops.iter().enumerate() {
+            let offset = (k as f64 + 0.5) * each - frontage / 2.0;
+            reach = reach.max(offset.abs() + rules.derive.element_depth / 2.0);
+            standard_move = standard_move.min(units::standard_move(t, d.quality, rules));
+            elements.push(Element {
+                regiment: u.id,
+                troop: t,
+                offset,
+                frontage: each,
+                depth: rules.derive.element_depth,
+                pos: u.pos,
+            });
+        }
+        regiments.push(Regiment {
+            unit: u.id,
+            side: u.side,
+            brigade: u.command,
+            pos: u.pos,
+            facing: u.facing,
+            stamina: d.stamina,
+            casualties: 0,
+            quality: d.quality,
+            specials: d.specials,
+            first,
+            count: troops.len() as u8,
+            shaken: false,
+            disordered: false,
+            hedgehog: false,
+            hedgehog_tested: false,
+            disarray: false,
+            gone: false,
+            must_test: false,
+            tests_taken: 0,
+            volleyed: false,
+            engaged: None,
+            charged: false,
+            rounds: 0,
+            won_last: false,
+            joined: None,
+            reserve: false,
+            standard_move,
+            reach,
+        });
+    }
+    // Elements stand at their offsets from the start.
+    let mut b = (regiments, elements);
+    for r in 0..b.0.len() {
+        let reg = b.0[r];
+        let right = Vec2::from_facing(reg.facing).right();
+        let (a, n) = (usize::from(reg.first), usize::from(reg.count));
+        for e in &mut b.1[a..a + n] {
+            e.pos = reg.pos + right * e.offset;
+        }
+    }
+    let (mut regiments, elements) = b;
+    mark_reserves(&mut regiments, setup);
+    let generals = setup
+        .commanders
+        .iter()
+        .map(|c| General {
+            side: c.side,
+            pos: c.pos,
+            lost: false,
+            back_on: 0,
+            joined: None,
+        })
+        .collect();
+    let brigades = setup
+        .commands
+        .iter()
+        .map(|c| Brigade {
+            side: c.side,
+            commander: c.commander,
+            counts: matches!(
+                c.kind,
+                CommandKind::Horse | CommandKind::Foot | CommandKind::Brigade
+            ),
+            broken: false,
+            doctrine: c.doctrine,
+        })
+        .collect();
+    (regiments, elements, generals, brigades)
+}
+
+/// The rearmost share of each command (its doctrine's `reserve_fraction`) starts as reserve.
+fn mark_reserves(regiments: &mut [Regiment], setup: &BattleSetup) {
+    for c in &setup.commands {
+        let Some(d) = setup.doctrines.get(usize::from(c.doctrine)) else {
+            continue;
+        };
+        let n = (c.units.len() as f64 * d.reserve_fraction).floor() as usize;
+        if n == 0 {
+            continue;
+        }
+        // Forwardness: towards the enemy's edge (Parliament faces +y).
+        let fwd = |r: &Regiment| match r.side {
+            Side::Parliament => r.pos.y,
+            Side::Royalist => -r.pos.y,
+        };
+        let mut ids: Vec<usize> = c.units.iter().map(|&u| usize::from(u)).collect();
+        ids.sort_by(|&a, &b| {
+            fwd(&regiments[a])
+                .total_cmp(&fwd(&regiments[b]))
+                .then(a.cmp(&b))
+        });
+        for &r in ids.iter().take(n) {
+            regiments[r].reserve = true;
+        }
+    }
+}

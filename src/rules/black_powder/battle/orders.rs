@@ -1,0 +1,663 @@
+//! The start of a side's turn (Elite and Brave rallies, hedgehogs stood down, commanders
+//! replaced and moved) and its orders: command rolls or initiative, moves and charges.
+
+use super::doctrine::{self, Plan, Situation};
+use super::{Battle, emit};
+use crate::army::Side;
+use crate::battlefield::geometry::angle_diff;
+use crate::battlefield::{AreaKind, Vec2};
+use crate::dice::DiceSource;
+use crate::events::{Event, Observer};
+use crate::rules::black_powder::command::{self, OrderSituation};
+use crate::rules::black_powder::events::Detail;
+use crate::rules::black_powder::morale;
+use crate::rules::black_powder::shooting::max_range;
+use crate::rules::black_powder::tables::SpecialRule;
+use crate::rules::black_powder::units::Troop;
+use crate::setup::BattleSetup;
+
+impl Battle {
+    /// Elite and Brave rallies, hedgehogs stood down with no horse near, commanders back.
+    pub fn start_of_turn<D: DiceSource, O: Observer>(
+        &mut self,
+        side: Side,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        for g in 0..self.generals.len() {
+            let general = &mut self.generals[g];
+            if general.side == side && general.lost && self.turn >= general.back_on {
+                general.lost = false;
+                emit(obs, Event::GeneralReplaced { general: g as u16 });
+            }
+        }
+        for r in 0..self.regiments.len() {
+            let reg = self.regiments[r];
+            if reg.side != side || reg.gone {
+                continue;
+            }
+            self.regiments[r].charged = false;
+            self.regiments[r].hedgehog_tested = false;
+            if reg.disordered && reg.specials.has(SpecialRule::Elite) {
+                dice.focus(Self::regiment_stream(r));
+                let roll = dice.d6();
+                if morale::elite_clears_disorder(roll, &self.rules) {
+                    self.regiments[r].disordered = false;
+                    emit(
+                        obs,
+                        Event::BlackPowder(Detail::DisorderCleared {
+                            unit: reg.unit,
+                            roll,
+                        }),
+                    );
+                }
+            }
+            if reg.shaken && reg.specials.has(SpecialRule::Brave) {
+                self.brave_rally(r, dice, obs);
+            }
+            if reg.hedgehog
+                && self
+                    .nearest_enemy_horse(r)
+                    .is_none_or(|g| !morale::hedgehog_forced(g, &self.rules))
+            {
+                self.regiments[r].hedgehog = false;
+            }
+        }
+    }
+
+    /// Brave: a shaken regiment more than 12" from the enemy rallies on 4+ (ruling: its
+    /// casualties fall to one below stamina).
+    fn brave_rally<D: DiceSource, O: Observer>(&mut self, r: usize, dice: &mut D, obs: &mut O) {
+        let gap = self
+            .nearest_enemy(r, |_, _| true)
+            .map_or(f64::INFINITY, |(_, g)| g);
+        dice.focus(Self::regiment_stream(r));
+        let roll = dice.d6();
+        let success = morale::brave_rallies(roll, gap, &self.rules);
+        let reg = &mut self.regiments[r];
+        if success {
+            reg.shaken = false;
+            reg.casualties = reg.stamina.saturating_sub(1);
+        }
+        let cv = reg.stamina - reg.casualties.min(reg.stamina);
+        emit(
+            obs,
+            Event::Rally {
+                unit: reg.unit,
+                roll,
+                success,
+                cv,
+            },
+        );
+    }
+
+    /// Orders for every brigade of `side`, then the moves and charges they allow.
+    pub fn orders_phase<D: DiceSource, O: Observer>(
+        &mut self,
+        side: Side,
+        setup: &BattleSetup,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        for b in 0..self.brigades.len() {
+            if self.brigades[b].side != side {
+                continue;
+            }
+            self.place_commander(b, setup, obs);
+            let mut brigade_roll: Option<u8> = None;
+            for r in 0..self.regiments.len() {
+                if usize::from(self.regiments[r].brigade) == b {
+                    self.order_regiment(r, b, &mut brigade_roll, setup, dice, obs);
+                }
+            }
+        }
+    }
+
+    /// The commander of brigade `b`: with the unit he joined, or behind his brigade's centre,
+    /// joining the foremost regiment when his doctrine leads from the front.
+    fn place_commander<O: Observer>(&mut self, b: usize, setup: &BattleSetup, obs: &mut O) {
+        let Some(c) = self.brigades[b].commander.map(usize::from) else {
+            return;
+        };
+        if self.generals[c].lost {
+            return;
+        }
+        if let Some(j) = self.generals[c].joined {
+            if !self.regiments[usize::from(j)].gone {
+                self.generals[c].pos = self.regiments[usize::from(j)].pos;
+                return;
+            }
+            self.generals[c].joined = None;
+        }
+        let d = &setup.doctrines[usize::from(self.brigades[b].doctrine)];
+        let (mut sum, mut n) = (Vec2::new(0.0, 0.0), 0.0);
+        let mut front: Option<(usize, f64)> = None;
+        for r in 0..self.regiments.len() {
+            let reg = &self.regiments[r];
+            if usize::from(reg.brigade) != b || reg.gone {
+                continue;
+            }
+            sum = sum + reg.pos;
+            n += 1.0;
+            if !d.general_leads {
+                continue; // only a leader looks for the foremost regiment
+            }
+            let gap = self
+                .nearest_enemy(r, |_, _| true)
+                .map_or(f64::INFINITY, |(_, g)| g);
+            if front.is_none_or(|(_, f)| gap < f) {
+                front = Some((r, gap));
+            }
+        }
+        if n == 0.0 {
+            return;
+        }
+        if let Some((r, gap)) = front
+            && doctrine::joins(d, gap)
+            && self.regiments[r].joined.is_none()
+        {
+            self.generals[c].joined = Some(r as u16);
+            self.generals[c].pos = self.regiments[r].pos;
+            self.regiments[r].joined = Some(c as u16);
+            emit(
+                obs,
+                Event::BlackPowder(Detail::CommanderJoined {
+                    unit: self.regiments[r].unit,
+                }),
+            );
+            return;
+        }
+        let centre = sum * (1.0 / n);
+        let back = match self.brigades[b].side {
+            Side::Parliament => Vec2::new(0.0, -3.0),
+            Side::Royalist => Vec2::new(0.0, 3.0),
+        };
+        self.generals[c].pos = centre + back;
+    }
+
+    /// The commander an order to brigade `b` comes from: its own, or (none, or lost) the
+    /// Captain-General; and whether its own is lost.
+    fn order_giver(&self, b: usize) -> (Option<Vec2>, bool) {
+        let brigade = &self.brigades[b];
+        let own = brigade.commander.map(usize::from);
+        let lost = own.is_some_and(|c| self.generals[c].lost);
+        let from = match own {
+            Some(c) if !lost => Some(self.generals[c].pos),
+            _ => self.captain_generals[brigade.side.index()]
+                .map(usize::from)
+                .filter(|&c| !self.generals[c].lost)
+                .map(|c| self.generals[c].pos),
+        };
+        (from, lost)
+    }
+
+    /// One regiment's order and move.
+    fn order_regiment<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        b: usize,
+        brigade_roll: &mut Option<u8>,
+        setup: &BattleSetup,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        let reg = self.regiments[r];
+        if reg.gone || reg.engaged.is_some() || reg.hedgehog || reg.standard_move <= 0.0 {
+            return;
+        }
+        if reg.disarray {
+            // Rallied by its brigade commander's order (it does not move this turn).
+            if self.order_giver(b).0.is_some() && !self.order_giver(b).1 {
+                let g = &mut self.regiments[r];
+                g.disarray = false;
+                g.disordered = false;
+            }
+            return;
+        }
+        if reg.disordered && self.rules.disorder.blocks_orders {
+            return;
+        }
+        let Some((target, gap)) = self.nearest_enemy(r, |_, _| true) else {
+            return;
+        };
+        let t_reg = self.regiments[usize::from(self.elements[target].regiment)];
+        let d = &setup.doctrines[usize::from(self.brigades[b].doctrine)];
+        let troop = self.elements[usize::from(reg.first)].troop;
+        let horse_vs_hedgehog = troop.is_cavalry() && t_reg.hedgehog && !t_reg.shaken;
+        let situation = Situation {
+            turn: self.turn,
+            reserve: reg.reserve,
+            brigade_broken: self.brigades[b].broken,
+            gap,
+            reach: reg.standard_move,
+            may_charge: !matches!(troop, Troop::Gun(_) | Troop::Skirmisher)
+                && t_reg.engaged.is_none()
+                && !horse_vs_hedgehog
+                && !reg.shaken,
+            determined: reg.specials.has(SpecialRule::DeterminedCharge),
+            ratio: f64::from(reg.stamina.saturating_sub(reg.casualties) + 1)
+                / f64::from(t_reg.stamina.saturating_sub(t_reg.casualties) + 1),
+            range: self
+                .element_range(r)
+                .map(|e| max_range(self.elements[e].troop, &self.rules))
+                .fold(0.0, f64::max)
+                .min(if troop.is_cavalry() {
+                    0.0
+                } else {
+                    f64::INFINITY
+                }),
+        };
+        if reg.specials.has(SpecialRule::Hedgehog)
+            && doctrine::early_hedgehog(d, &self.rules.doctrine, 0.0)
+            && self
+                .nearest_enemy_horse(r)
+                .is_some_and(|g| doctrine::early_hedgehog(d, &self.rules.doctrine, g))
+        {
+            self.hedgehog_check(r, dice, obs);
+            return;
+        }
+        let plan = doctrine::plan(d, &self.rules.doctrine, &situation);
+        if plan == Plan::Hold {
+            return;
+        }
+        let aim = self.elements[target].pos - self.elements[usize::from(reg.first)].pos;
+        let turn_deg = angle_diff(aim.facing(), reg.facing).to_degrees();
+        let individual =
+            plan == Plan::Charge || doctrine::individual(turn_deg, &self.rules.doctrine);
+        let share = if command::on_initiative(gap, &self.rules) {
+            emit(
+                obs,
+                Event::BlackPowder(Detail::Initiative { unit: reg.unit }),
+            );
+            self.rules.command.initiative_move
+        } else {
+            self.command_roll(r, b, (individual, gap), brigade_roll, dice, obs)
+        };
+        let distance = share * reg.standard_move;
+        if plan == Plan::Charge {
+            self.charge(r, target, distance, setup, dice, obs);
+        } else {
+            self.advance(
+                r,
+                if individual { aim.facing() } else { reg.facing },
+                distance,
+                setup,
+                obs,
+            );
+            if troop.is_cavalry() {
+                self.hedgehogs_near(r, dice, obs);
+            }
+        }
+    }
+
+    /// A command roll for regiment `r` (one roll for the whole brigade when the order is to go
+    /// straight forward), given the gap to its nearest enemy: the share of a standard move.
+    fn command_roll<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        b: usize,
+        (individual, enemy_gap): (bool, f64),
+        brigade_roll: &mut Option<u8>,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> f64 {
+        let reg = self.regiments[r];
+        let (from, lost) = self.order_giver(b);
+        let enemy_near = enemy_gap <= self.rules.command.enemy_near_range;
+        let situation = OrderSituation {
+            commander_distance: from.map_or(0.0, |p| p.dist(reg.pos)),
+            enemy_near,
+            column: false,
+            on_road: false,
+            reliable: reg.specials.has(SpecialRule::Reliable),
+            marauders: reg.specials.has(SpecialRule::Marauders),
+            commander_lost: lost,
+        };
+        let rating = i16::from(self.rules.command.default_rating)
+            + command::modifier(&situation, &self.rules);
+        let roll = if individual {
+            dice.focus(Self::regiment_stream(r));
+            dice.sum_d6(u32::from(self.rules.command.dice)) as u8
+        } else {
+            *brigade_roll.get_or_insert_with(|| {
+                dice.focus(self.brigade_stream(b));
+                dice.sum_d6(u32::from(self.rules.command.dice)) as u8
+            })
+        };
+        let band = command::band(i16::from(roll), rating, &self.rules);
+        emit(
+            obs,
+            Event::BlackPowder(Detail::Order {
+                unit: reg.unit,
+                brigade: !individual,
+                roll,
+                rating: rating.clamp(-99, 99) as i8,
+                band,
+            }),
+        );
+        band.share(&self.rules)
+    }
+
+    /// The facing and distance left after a turn: a pike block turns at most 89 degrees and a
+    /// wheel costs half its move.
+    fn turned(&self, r: usize, want: f64, distance: f64) -> (f64, f64) {
+        let reg = &self.regiments[r];
+        let turn = angle_diff(want, reg.facing);
+        if turn.abs() < 1e-9 || !self.has_pike(r) {
+            return (want, distance);
+        }
+        let max = self.rules.movement.pike_max_turn_degrees.to_radians();
+        let turn = turn.clamp(-max, max);
+        (
+            reg.facing + turn,
+            distance * (1.0 - self.rules.movement.pike_wheel_cost),
+        )
+    }
+
+    /// The share of a move the ground allows between `a` and `b` (woods for skirmishers only).
+    fn ground_share(&self, r: usize, a: Vec2, b: Vec2, setup: &BattleSetup) -> f64 {
+        let m = &self.rules.movement;
+        let skirmisher =
+            self.elements[usize::from(self.regiments[r].first)].troop == Troop::Skirmisher;
+        let mut share = match setup.ground.area_at(b) {
+            Some(AreaKind::Woods) if skirmisher => m.woods,
+            Some(AreaKind::Woods) if setup.ground.area_at(a) != Some(AreaKind::Woods) => {
+                return 0.0;
+            }
+            Some(AreaKind::Woods) => m.woods,
+            Some(AreaKind::Rough | AreaKind::Bog) if skirmisher => m.rough_skirmishers,
+            Some(AreaKind::Rough | AreaKind::Bog) => m.rough,
+            _ => 1.0,
+        };
+        if setup.ground.obstacles_crossed(a, b).next().is_some() {
+            share *= m.obstacle;
+        }
+        share
+    }
+
+    /// Moves regiment `r` up to `distance` along `want` (turning first), stopping short of the
+    /// enemy and of friendly pike blocks, which it flows round or is disordered behind.
+    pub fn advance<O: Observer>(
+        &mut self,
+        r: usize,
+        want: f64,
+        distance: f64,
+        setup: &BattleSetup,
+        obs: &mut O,
+    ) {
+        let (facing, mut distance) = self.turned(r, want, distance);
+        let from = self.regiments[r].pos;
+        let dir = Vec2::from_facing(facing);
+        let share = self.ground_share(r, from, from + dir * distance, setup);
+        distance *= if share == 0.0 { 0.5 } else { share };
+        if share == 0.0 {
+            // Ruling: short of the woods it may not enter.
+            while distance > 0.25 && self.ground_share(r, from, from + dir * distance, setup) == 0.0
+            {
+                distance *= 0.5;
+            }
+            if self.ground_share(r, from, from + dir * distance, setup) == 0.0 {
+                return;
+            }
+        }
+        let (mut run, pike) = self.clear_run(r, dir, distance);
+        let mut dir = dir;
+        if let Some(p) = pike
+            && run < distance / 2.0
+        {
+            // Flow round the pike block, either side, if that gets at least half the move.
+            for side in [0.6f64, -0.6] {
+                let alt = Vec2::from_facing(facing + side);
+                let (alt_run, _) = self.clear_run(r, alt, distance);
+                if alt_run >= distance / 2.0 && alt_run > run {
+                    (run, dir) = (alt_run, alt);
+                    break;
+                }
+            }
+            if run < distance / 2.0 && run < 0.5 && !self.has_pike(r) {
+                self.pike_blocked(r, p, obs);
+                return;
+            }
+        }
+        let to = self.on_table(from + dir * run, setup);
+        self.place(r, to, facing);
+        emit(obs, Event::moved(self.regiments[r].unit, from, to, false));
+    }
+
+    /// Keeps a point on the table.
+    fn on_table(&self, p: Vec2, setup: &BattleSetup) -> Vec2 {
+        Vec2::new(
+            p.x.clamp(0.0, setup.ground.width),
+            p.y.clamp(0.0, setup.ground.depth),
+        )
+    }
+
+    /// How far regiment `r` can go along `dir` (up to `max`) before an enemy comes within the
+    /// contact gap or it meets a friendly pike block (returned when it is what stops it).
+    fn clear_run(&self, r: usize, dir: Vec2, max: f64) -> (f64, Option<usize>) {
+        let side = self.regiments[r].side;
+        let mut limit = max;
+        let mut pike = None;
+        let me = &self.regiments[r];
+        let reach_r = self.reach(r);
+        for o in &self.elements {
+            let oreg = &self.regiments[usize::from(o.regiment)];
+            if usize::from(o.regiment) == r || oreg.gone {
+                continue;
+            }
+            // Beyond the move plus every reach: never in the way.
+            let far = max + reach_r + o.offset.abs() + o.depth + self.rules.movement.contact_gap;
+            if me.pos.dist(o.pos) > far {
+                continue;
+            }
+            let gap = if oreg.side != side {
+                self.rules.movement.contact_gap
+            } else if o.troop == Troop::Pike {
+                0.0
+            } else {
+                continue;
+            };
+            for e in self.element_range(r) {
+                let el = &self.elements[e];
+                let reach = (el.depth + o.depth) / 2.0 + gap;
+                let s = ray_hit(el.pos, dir, o.pos, reach);
+                if s < limit {
+                    limit = s;
+                    pike = (oreg.side == side).then_some(usize::from(o.regiment));
+                }
+            }
+        }
+        (limit.max(0.0), pike)
+    }
+
+    /// The seed: a unit that cannot pass a friendly pike block is disordered and makes its way
+    /// to the rear of the block, to be rallied by its brigade commander.
+    fn pike_blocked<O: Observer>(&mut self, r: usize, p: usize, obs: &mut O) {
+        let pike = self.regiments[p];
+        let back =
+            pike.pos - Vec2::from_facing(pike.facing) * (self.rules.derive.element_depth * 2.0);
+        let facing = self.regiments[r].facing;
+        let from = self.regiments[r].pos;
+        self.place(r, back, facing);
+        let reg = &mut self.regiments[r];
+        reg.disordered = true;
+        reg.disarray = true;
+        emit(obs, Event::moved(reg.unit, from, back, true));
+        emit(
+            obs,
+            Event::BlackPowder(Detail::PikeBlocked {
+                unit: reg.unit,
+                pike: pike.unit,
+            }),
+        );
+    }
+
+    /// Infantry with the Hedgehog rule threatened by horse: in good order it forms; disordered
+    /// it rolls a D6 (1-3 formed). Once a turn.
+    pub fn hedgehog_check<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        let reg = self.regiments[r];
+        if reg.hedgehog
+            || reg.hedgehog_tested
+            || reg.gone
+            || reg.engaged.is_some()
+            || !reg.specials.has(SpecialRule::Hedgehog)
+        {
+            return;
+        }
+        self.regiments[r].hedgehog_tested = true;
+        let roll = reg.disordered.then(|| {
+            dice.focus(Self::regiment_stream(r));
+            dice.d6()
+        });
+        let formed = morale::hedgehog_formed(reg.disordered, roll, &self.rules);
+        self.regiments[r].hedgehog = formed;
+        emit(
+            obs,
+            Event::BlackPowder(Detail::Hedgehog {
+                unit: reg.unit,
+                formed,
+                roll,
+            }),
+        );
+    }
+
+    /// Every enemy infantry regiment within 8" of horse regiment `h` tests for hedgehog.
+    pub(super) fn hedgehogs_near<D: DiceSource, O: Observer>(
+        &mut self,
+        h: usize,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        for r in 0..self.regiments.len() {
+            let reg = &self.regiments[r];
+            if reg.side == self.regiments[h].side || reg.gone || reg.hedgehog {
+                continue;
+            }
+            let close = self.element_range(r).any(|e| {
+                self.element_range(h)
+                    .any(|k| morale::hedgehog_forced(self.gap(e, k), &self.rules))
+            });
+            if close {
+                self.hedgehog_check(r, dice, obs);
+            }
+        }
+    }
+
+    /// A charge by regiment `r` on enemy element `target` with `distance` of move: hedgehogs,
+    /// then closing fire, then contact if it still goes in.
+    pub fn charge<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        target: usize,
+        distance: f64,
+        setup: &BattleSetup,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> bool {
+        let t = usize::from(self.elements[target].regiment);
+        let cavalry = self.elements[usize::from(self.regiments[r].first)]
+            .troop
+            .is_cavalry();
+        if cavalry {
+            self.hedgehog_check(t, dice, obs);
+        }
+        let aim =
+            self.elements[target].pos - self.elements[usize::from(self.regiments[r].first)].pos;
+        let (facing, distance) = self.turned(r, aim.facing(), distance);
+        let from = self.regiments[r].pos;
+        self.place(r, from, facing);
+        // The element of the charger nearest the target leads.
+        let lead = self
+            .element_range(r)
+            .min_by(|&a, &b| self.gap(a, target).total_cmp(&self.gap(b, target)))
+            .unwrap_or(usize::from(self.regiments[r].first));
+        let need = self.gap(lead, target);
+        let tr = self.regiments[t];
+        let front = Self::bearing(tr.facing, tr.pos, self.regiments[r].pos).abs()
+            <= self.rules.melee.flank_degrees;
+        let blocked = cavalry && tr.hedgehog && !tr.shaken && front;
+        let unit = self.regiments[r].unit;
+        if need > distance || blocked {
+            emit(
+                obs,
+                Event::BlackPowder(Detail::Charge {
+                    unit,
+                    target: tr.unit,
+                    home: false,
+                }),
+            );
+            self.place(r, from, self.regiments[r].facing);
+            let setup_free = distance.min((need - self.rules.movement.contact_gap).max(0.0));
+            let dir = (self.elements[target].pos - self.elements[lead].pos).norm();
+            let to = from + dir * setup_free;
+            self.place(r, to, facing);
+            emit(obs, Event::moved(unit, from, to, false));
+            if cavalry {
+                self.hedgehogs_near(r, dice, obs);
+            }
+            return false;
+        }
+        if self.closing_fire(t, r, setup, dice, obs) {
+            // A charger broken by the fire has already left the story.
+            if self.regiments[r].gone {
+                return false;
+            }
+            emit(
+                obs,
+                Event::BlackPowder(Detail::Charge {
+                    unit,
+                    target: tr.unit,
+                    home: false,
+                }),
+            );
+            return false;
+        }
+        let dir = (self.elements[target].pos - self.elements[lead].pos).norm();
+        let to = from + dir * need;
+        self.place(r, to, facing);
+        emit(obs, Event::moved(unit, from, to, false));
+        let (a, b) = (&mut self.regiments[r], r as u16);
+        a.engaged = Some(t as u16);
+        a.charged = true;
+        a.rounds = 0;
+        a.won_last = false;
+        let d = &mut self.regiments[t];
+        d.engaged = Some(b);
+        d.rounds = 0;
+        d.won_last = false;
+        d.hedgehog = false;
+        emit(
+            obs,
+            Event::BlackPowder(Detail::Charge {
+                unit,
+                target: tr.unit,
+                home: true,
+            }),
+        );
+        true
+    }
+}
+
+/// How far along `dir` from `p` a point gets before coming within `reach` of `c` (infinite when
+/// it never does; 0 when it already is and the move does not take it away).
+fn ray_hit(p: Vec2, dir: Vec2, c: Vec2, reach: f64) -> f64 {
+    let w = c - p;
+    let proj = w.dot(dir);
+    let d2 = w.dot(w);
+    if d2 < reach * reach {
+        return if proj > 0.0 { 0.0 } else { f64::INFINITY };
+    }
+    if proj <= 0.0 {
+        return f64::INFINITY;
+    }
+    let perp2 = d2 - proj * proj;
+    if perp2 >= reach * reach {
+        return f64::INFINITY;
+    }
+    proj - (reach * reach - perp2).sqrt()
+}

@@ -1,0 +1,205 @@
+//! Black Powder's own detail in the event stream (the shared events carry losses, breaks,
+//! sweeping advances as pursuits, commanders lost and the end of the battle).
+
+use super::command::Band;
+use super::morale::BreakResult;
+use crate::army::UnitId;
+
+/// One Black Powder happening, carried by `Event::BlackPowder`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Detail {
+    /// A command roll: to one unit, or to a brigade (`unit` is then its first unit).
+    Order {
+        unit: UnitId,
+        brigade: bool,
+        roll: u8,
+        rating: i8,
+        band: Band,
+    },
+    /// A regiment moved on initiative (within 12" of the enemy): 100%, no roll.
+    Initiative {
+        unit: UnitId,
+    },
+    /// A volley (closing fire included).
+    Volley {
+        unit: UnitId,
+        target: UnitId,
+        dice: u8,
+        modifier: i8,
+        hits: u8,
+        casualties: u8,
+        closing: bool,
+    },
+    /// A charge declared (and whether it went home).
+    Charge {
+        unit: UnitId,
+        target: UnitId,
+        home: bool,
+    },
+    /// A round of melee between two regiments: casualties caused and final scores.
+    MeleeRound {
+        a: UnitId,
+        b: UnitId,
+        a_casualties: u8,
+        b_casualties: u8,
+        a_score: i16,
+        b_score: i16,
+    },
+    /// A regiment's casualties reached its stamina.
+    Shaken {
+        unit: UnitId,
+    },
+    Disordered {
+        unit: UnitId,
+    },
+    /// Elite: disorder shaken off (roll 4+).
+    DisorderCleared {
+        unit: UnitId,
+        roll: u8,
+    },
+    /// Infantry threatened by horse within 8": formed (roll only when disordered).
+    Hedgehog {
+        unit: UnitId,
+        formed: bool,
+        roll: Option<u8>,
+    },
+    BreakTest {
+        unit: UnitId,
+        roll: u8,
+        penalty: u8,
+        result: BreakResult,
+        /// Steady: passed without a roll.
+        free: bool,
+    },
+    /// A unit could not pass a friendly pike block: disordered, behind the block.
+    PikeBlocked {
+        unit: UnitId,
+        pike: UnitId,
+    },
+    /// A commander joins a regiment (+1 melee die).
+    CommanderJoined {
+        unit: UnitId,
+    },
+}
+
+impl Detail {
+    /// The unit the detail is about.
+    pub fn unit(&self) -> UnitId {
+        match *self {
+            Detail::Order { unit, .. }
+            | Detail::Initiative { unit }
+            | Detail::Volley { unit, .. }
+            | Detail::Charge { unit, .. }
+            | Detail::Shaken { unit }
+            | Detail::Disordered { unit }
+            | Detail::DisorderCleared { unit, .. }
+            | Detail::Hedgehog { unit, .. }
+            | Detail::BreakTest { unit, .. }
+            | Detail::PikeBlocked { unit, .. }
+            | Detail::CommanderJoined { unit } => unit,
+            Detail::MeleeRound { a, .. } => a,
+        }
+    }
+
+    /// The other unit, when there is one.
+    pub fn other(&self) -> Option<UnitId> {
+        match *self {
+            Detail::Volley { target, .. } | Detail::Charge { target, .. } => Some(target),
+            Detail::MeleeRound { b, .. } => Some(b),
+            Detail::PikeBlocked { pike, .. } => Some(pike),
+            _ => None,
+        }
+    }
+
+    /// A short name for CSV.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Detail::Order { .. } => "bp_order",
+            Detail::Initiative { .. } => "bp_initiative",
+            Detail::Volley { .. } => "bp_volley",
+            Detail::Charge { .. } => "bp_charge",
+            Detail::MeleeRound { .. } => "bp_melee_round",
+            Detail::Shaken { .. } => "bp_shaken",
+            Detail::Disordered { .. } => "bp_disordered",
+            Detail::DisorderCleared { .. } => "bp_disorder_cleared",
+            Detail::Hedgehog { .. } => "bp_hedgehog",
+            Detail::BreakTest { .. } => "bp_break_test",
+            Detail::PikeBlocked { .. } => "bp_pike_blocked",
+            Detail::CommanderJoined { .. } => "bp_commander_joined",
+        }
+    }
+}
+
+impl std::fmt::Display for Detail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Detail::Order {
+                brigade,
+                roll,
+                rating,
+                band,
+                ..
+            } => write!(
+                f,
+                "{} order: rolled {roll} against {rating}: {}",
+                if brigade { "brigade" } else { "individual" },
+                band.name()
+            ),
+            Detail::Initiative { .. } => f.write_str("moves on initiative"),
+            Detail::Volley {
+                dice,
+                modifier,
+                hits,
+                casualties,
+                closing,
+                ..
+            } => write!(
+                f,
+                "{}{dice} dice at {modifier:+}: {hits} hits, {casualties} casualties",
+                if closing { "closing fire: " } else { "" }
+            ),
+            Detail::Charge { home, .. } => f.write_str(if home {
+                "charges home"
+            } else {
+                "charge stopped"
+            }),
+            Detail::MeleeRound {
+                a_casualties,
+                b_casualties,
+                a_score,
+                b_score,
+                ..
+            } => write!(
+                f,
+                "melee: {a_casualties} v {b_casualties} casualties, result {a_score} v {b_score}"
+            ),
+            Detail::Shaken { .. } => f.write_str("shaken"),
+            Detail::Disordered { .. } => f.write_str("disordered"),
+            Detail::DisorderCleared { roll, .. } => {
+                write!(f, "elite: rallies from disorder ({roll})")
+            }
+            Detail::Hedgehog { formed, roll, .. } => match (formed, roll) {
+                (true, None) => f.write_str("forms hedgehog"),
+                (true, Some(r)) => write!(f, "disordered, forms hedgehog ({r})"),
+                (false, r) => write!(f, "caught before forming hedgehog ({})", r.unwrap_or(0)),
+            },
+            Detail::BreakTest {
+                roll,
+                penalty,
+                result,
+                free,
+                ..
+            } => {
+                if free {
+                    f.write_str("steady: passes its first break test")
+                } else {
+                    write!(f, "break test {roll} - {penalty}: {}", result.name())
+                }
+            }
+            Detail::PikeBlocked { .. } => {
+                f.write_str("blocked by a pike block: disordered behind it")
+            }
+            Detail::CommanderJoined { .. } => f.write_str("a commander joins the regiment"),
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! Whole Black Powder battles: they end, both sides fight, the same seed gives the same events
+//! (on a fresh battle or a reused one), and the losses the statistics see are the engine's.
+
+mod common;
+
+use ecw_sim::dice::battle_seed;
+use ecw_sim::events::{Event, EventLog, LossCause, Outcome};
+use ecw_sim::rules::black_powder::events::Detail;
+use ecw_sim::rules::{BlackPowder, Ruleset};
+use ecw_sim::scenario::Scenario;
+use ecw_sim::setup::BattleSetup;
+
+fn marston_moor() -> BattleSetup {
+    Scenario::load_builtin("marston_moor", &[])
+        .and_then(|s| s.setup())
+        .expect("built-in scenario")
+}
+
+fn log(
+    bp: &BlackPowder,
+    battle: &mut <BlackPowder as Ruleset>::Battle,
+    setup: &BattleSetup,
+    seed: u64,
+) -> Vec<Event> {
+    let mut l = EventLog::default();
+    bp.fight(battle, setup, seed, &mut l);
+    l.0
+}
+
+#[test]
+fn battles_end_and_both_sides_fight() {
+    let bp = BlackPowder::builtin();
+    for setup in [
+        marston_moor(),
+        common::small_battle(
+            ecw_sim::army::HorseKind::Trotters,
+            ecw_sim::army::HorseKind::Gallopers,
+        ),
+    ] {
+        let mut battle = bp.new_battle(&setup);
+        let (mut wins, mut fire, mut melee, mut breaks, mut orders) =
+            ([0u32; 2], [0u32; 2], 0u32, 0u32, 0u32);
+        for i in 0..40 {
+            let events = log(&bp, &mut battle, &setup, battle_seed(7, i));
+            let ended: Vec<_> = events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::BattleEnded { outcome, turn } => Some((*outcome, *turn)),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(ended.len(), 1, "battle {i} ends once");
+            let (outcome, turn) = ended[0];
+            assert!(turn <= battle.turn_limit);
+            if let Outcome::Won(s) = outcome {
+                wins[s.index()] += 1;
+            }
+            for e in &events {
+                match e {
+                    Event::CvLost {
+                        unit,
+                        cause: LossCause::Fire,
+                        ..
+                    } => {
+                        // Casualties from fire on one side are inflicted by the other.
+                        fire[setup.units[usize::from(*unit)].side.other().index()] += 1;
+                    }
+                    Event::BlackPowder(Detail::MeleeRound { .. }) => melee += 1,
+                    Event::BlackPowder(Detail::BreakTest { .. }) => breaks += 1,
+                    Event::BlackPowder(Detail::Order { .. }) => orders += 1,
+                    _ => {}
+                }
+            }
+        }
+        assert!(
+            fire[0] > 0 && fire[1] > 0,
+            "{}: both sides shoot: {fire:?}",
+            setup.name
+        );
+        assert!(
+            melee > 0 && breaks > 0 && orders > 0,
+            "{}: {melee} melees, {breaks} tests, {orders} orders",
+            setup.name
+        );
+        assert!(
+            wins[0] + wins[1] > 0,
+            "{}: some battles are won: {wins:?}",
+            setup.name
+        );
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_battle_fresh_or_reused() {
+    let bp = BlackPowder::builtin();
+    let setup = marston_moor();
+    let mut reused = bp.new_battle(&setup);
+    let a = log(&bp, &mut reused, &setup, battle_seed(1, 3));
+    let _ = log(&bp, &mut reused, &setup, battle_seed(1, 4));
+    let again = log(&bp, &mut reused, &setup, battle_seed(1, 3));
+    let mut fresh = bp.new_battle(&setup);
+    let fresh = log(&bp, &mut fresh, &setup, battle_seed(1, 3));
+    assert_eq!(a, again);
+    assert_eq!(a, fresh);
+    let other = log(&bp, &mut reused, &setup, battle_seed(1, 4));
+    assert_ne!(a, other, "another seed, another battle");
+}
+
+#[test]
+fn summaries_agree_with_the_events() {
+    let bp = BlackPowder::builtin();
+    let setup = marston_moor();
+    let mut battle = bp.new_battle(&setup);
+    for i in 0..10 {
+        let mut l = EventLog::default();
+        let s = bp.fight(&mut battle, &setup, battle_seed(2, i), &mut l);
+        let stamina: u32 = bp
+            .layout(&setup)
+            .units
+            .iter()
+            .map(|u| u32::from(u.start_cv))
+            .sum();
+        assert_eq!(s.cv_start[0] + s.cv_start[1], stamina);
+        assert!(s.cv_lost[0] <= s.cv_start[0] && s.cv_lost[1] <= s.cv_start[1]);
+        if let Outcome::Won(w) = s.outcome {
+            let broke: Vec<_> =
+                l.0.iter()
+                    .filter_map(|e| match e {
+                        Event::ArmyBroken { side, .. } => Some(*side),
+                        _ => None,
+                    })
+                    .collect();
+            assert_eq!(broke, vec![w.other()], "battle {i}: the loser's army broke");
+        }
+    }
+}
+
+/// A referee over the event stream of every built-in battle: a gone regiment never acts again;
+/// stamina left falls by what each loss says, and rises only by a Brave rally; a melee loser's
+/// break test comes just before the result, which reports it;
+/// volleys never cause more casualties than hits; orders follow the bands; the battle ends last.
+#[test]
+fn the_referee_finds_nothing_wrong_in_any_built_in_battle() {
+    use ecw_sim::events::ReactionResult;
+    use ecw_sim::rules::black_powder::command::band;
+    let bp = BlackPowder::builtin();
+    for name in [
+        "marston_moor",
+        "naseby",
+        "edgehill",
+        "small_action",
+        "duel_horse",
+        "duel_foot_vs_horse",
+    ] {
+        let setup = Scenario::load_builtin(name, &[])
+            .and_then(|s| s.setup())
+            .expect("scenario");
+        let stamina: Vec<u8> = bp.layout(&setup).units.iter().map(|u| u.start_cv).collect();
+        let mut battle = bp.new_battle(&setup);
+        for i in 0..30 {
+            let events = log(&bp, &mut battle, &setup, battle_seed(5, i));
+            let mut gone = vec![false; setup.units.len()];
+            let mut left = stamina.clone();
+            for (k, e) in events.iter().enumerate() {
+                let acting = match e {
+                    Event::BlackPowder(d) => Some(d.unit()),
+                    Event::CvLost { unit, .. } | Event::Moved { unit, .. } => Some(*unit),
+                    _ => None,
+                };
+                if let Some(u) = acting {
+                    assert!(
+                        !gone[usize::from(u)],
+                        "{name} battle {i}: gone unit {u} in {e:?}"
+                    );
+                }
+                match *e {
+                    Event::Disintegrated { unit } | Event::LeftTable { unit } => {
+                        gone[usize::from(unit)] = true
+                    }
+                    Event::CvLost {
+                        unit, amount, cv, ..
+                    } => {
+                        let l = &mut left[usize::from(unit)];
+                        assert_eq!(*l - amount, cv, "{name} battle {i}: {e:?}");
+                        *l = cv;
+                    }
+                    Event::Rally {
+                        unit, success, cv, ..
+                    } => {
+                        assert!(success || cv == left[usize::from(unit)]);
+                        left[usize::from(unit)] = cv;
+                    }
+                    Event::BlackPowder(Detail::Volley {
+                        hits, casualties, ..
+                    }) => assert!(casualties <= hits),
+                    Event::BlackPowder(Detail::Order {
+                        roll,
+                        rating,
+                        band: b,
+                        ..
+                    }) => {
+                        assert_eq!(band(i16::from(roll), i16::from(rating), &bp.rules), b);
+                    }
+                    Event::MeleeResult {
+                        loser: Some(l),
+                        result,
+                        ..
+                    } => {
+                        // The loser's break test came just before the result.
+                        let before = events[..k].iter().rev().find_map(|x| match x {
+                            Event::BlackPowder(Detail::BreakTest { unit, result, .. }) => {
+                                Some((*unit, *result))
+                            }
+                            _ => None,
+                        });
+                        let (u, r) = before.expect("a break test before the melee result");
+                        assert_eq!(u, l, "{name} battle {i}");
+                        let mapped = match r {
+                            ecw_sim::rules::black_powder::morale::BreakResult::Broken => {
+                                ReactionResult::Rout
+                            }
+                            ecw_sim::rules::black_powder::morale::BreakResult::Retire => {
+                                ReactionResult::FailBoth
+                            }
+                            ecw_sim::rules::black_powder::morale::BreakResult::Hold => {
+                                ReactionResult::PassBoth
+                            }
+                        };
+                        assert_eq!(mapped, result);
+                    }
+                    _ => {}
+                }
+            }
+            assert!(
+                matches!(events.last(), Some(Event::BattleEnded { .. })),
+                "{name} battle {i}"
+            );
+        }
+    }
+}

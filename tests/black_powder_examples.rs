@@ -1,0 +1,568 @@
+//! Hand-worked Black Powder examples, one per rule, fought through the engine with scripted
+//! dice. Each says what the seed's tables give and checks that the engine does the same: the
+//! script must be used up exactly (a left-over or missing die fails the test).
+//!
+//! Figures at 1:20: 600 foot are 30 figures (Standard), 400 horse are 20 (Small). A template CV
+//! of 4 or 5 is Trained, 6 Elite. So Trained foot have stamina 4 and move 7"; Trained horse
+//! stamina 3, trotters 12", gallopers 14".
+
+use std::f64::consts::PI;
+
+use ecw_sim::army::{
+    Command, CommandKind, Commander, CommanderRating, FootBalance, GunWeight, HorseKind, Side,
+    Unit, UnitKind,
+};
+use ecw_sim::battlefield::{Ground, Vec2};
+use ecw_sim::dice::ScriptedDice;
+use ecw_sim::doctrine::DoctrineParams;
+use ecw_sim::events::{Event, EventLog, LossCause};
+use ecw_sim::rules::black_powder::battle::Battle;
+use ecw_sim::rules::black_powder::command::Band;
+use ecw_sim::rules::black_powder::events::Detail;
+use ecw_sim::rules::black_powder::morale::BreakResult;
+use ecw_sim::rules::black_powder::tables::SpecialRule;
+use ecw_sim::rules::{BlackPowder, Ruleset};
+use ecw_sim::setup::{BattleSetup, CommanderSource, Names, RatingSource};
+
+const FOOT: UnitKind = UnitKind::Foot(FootBalance::Normal);
+const TROTTERS: UnitKind = UnitKind::Horse(HorseKind::Trotters);
+const GALLOPERS: UnitKind = UnitKind::Horse(HorseKind::Gallopers);
+
+/// One unit: side, kind, men, template CV, x, y (Parliament faces +y, the Royalists -y).
+type Spec = (Side, UnitKind, u32, u8, f64, f64);
+
+/// A battle of these units, one brigade a side (with a commander), Rupert's doctrine.
+fn setup(specs: &[Spec]) -> BattleSetup {
+    let mut units = Vec::new();
+    let mut names = Names::default();
+    for (i, &(side, kind, men, cv, x, y)) in specs.iter().enumerate() {
+        let facing = if side == Side::Parliament { 0.0 } else { PI };
+        let mut u = Unit::new(i as u16, side, side.index() as u16, kind, cv).at(x, y, facing);
+        u.men = Some(men);
+        units.push(u);
+        names.units.push(format!("unit {i}"));
+    }
+    let rating = CommanderRating {
+        lp_modifier: 0,
+        radius: 12.0,
+        rerolls: 0,
+        enemy_rerolls: 0,
+    };
+    let mut commanders = Vec::new();
+    let mut commands = Vec::new();
+    for side in Side::BOTH {
+        let id = side.index() as u16;
+        let mut c = Commander::new(id, side, rating);
+        c.command = Some(id);
+        commanders.push(c);
+        names.commanders.push(format!("{side} commander"));
+        names.commands.push(format!("{side} brigade"));
+        commands.push(Command {
+            id,
+            side,
+            kind: CommandKind::Foot,
+            name: id,
+            commander: Some(id),
+            units: units
+                .iter()
+                .filter(|u| u.side == side)
+                .map(|u| u.id)
+                .collect(),
+            lps: 0,
+            doctrine: 0,
+            commissary: false,
+        });
+    }
+    let n = units.len();
+    BattleSetup {
+        name: "example".into(),
+        rules: std::sync::Arc::new(ecw_sim::rules::ironsides::IronsidesRules::builtin()),
+        ground: Ground::open(72.0, 48.0),
+        turn_limit: 12,
+        break_fraction: 0.5,
+        ratings: vec![RatingSource::Fixed; n],
+        units,
+        commander_sources: vec![CommanderSource::Fixed; 2],
+        commanders,
+        commands,
+        captain_generals: [None, None],
+        names,
+        doctrines: vec![DoctrineParams::builtin("rupert").unwrap()],
+        cg_doctrine: [0, 0],
+    }
+}
+
+fn battle(s: &BattleSetup) -> Battle {
+    let mut b = BlackPowder::builtin().new_battle(s);
+    b.turn = 1;
+    b
+}
+
+fn details(log: &EventLog) -> Vec<Detail> {
+    log.0
+        .iter()
+        .filter_map(|e| match e {
+            Event::BlackPowder(d) => Some(*d),
+            _ => None,
+        })
+        .collect()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+/// EXAMPLE 1 (command, brigade order, distance): two foot regiments 32" apart with their
+/// commander 3" behind their centre, 16.3" from each: two full 8" steps, -2, rating 8 - 2 = 6.
+/// Both advance straight forward, so one brigade roll serves both: 3 + 3 = 6, equal to the
+/// rating: 100%, 7" each. Enemy horse 34" away: no initiative moves.
+#[test]
+fn example_1_brigade_order_with_distance_modifier() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 600, 4, 20.0, 10.0),
+        (Side::Parliament, FOOT, 600, 4, 52.0, 10.0),
+        (Side::Royalist, TROTTERS, 400, 5, 20.0, 44.0),
+        (Side::Royalist, TROTTERS, 400, 5, 52.0, 44.0),
+    ]);
+    let mut b = battle(&s);
+    let mut dice = ScriptedDice::new(&[3, 3]);
+    let mut log = EventLog::default();
+    b.orders_phase(Side::Parliament, &s, &mut dice, &mut log);
+    dice.finish();
+    let orders: Vec<_> = details(&log)
+        .into_iter()
+        .filter(|d| matches!(d, Detail::Order { .. }))
+        .collect();
+    assert_eq!(orders.len(), 2);
+    for o in orders {
+        assert!(
+            matches!(
+                o,
+                Detail::Order {
+                    brigade: true,
+                    roll: 6,
+                    rating: 6,
+                    band: Band::Equal,
+                    ..
+                }
+            ),
+            "{o:?}"
+        );
+    }
+    assert!(close(b.regiments[0].pos.y, 17.0) && close(b.regiments[1].pos.y, 17.0));
+}
+
+/// EXAMPLE 2 (individual order, pike wheel, 150%): a foot regiment whose enemy lies 45 degrees
+/// (from its left sleeve at x = 19)
+/// off its front needs an individual order. Roll 1 + 2 = 3 against 8: two or more under, 150%
+/// of 7" = 10.5"; the pike block wheels, which costs half: 5.25" along the new facing.
+#[test]
+fn example_2_individual_order_and_pike_wheel() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 600, 4, 20.0, 10.0),
+        (Side::Royalist, TROTTERS, 400, 5, 49.0, 40.0),
+    ]);
+    let mut b = battle(&s);
+    let mut dice = ScriptedDice::new(&[1, 2]);
+    let mut log = EventLog::default();
+    let from = b.regiments[0].pos;
+    b.orders_phase(Side::Parliament, &s, &mut dice, &mut log);
+    dice.finish();
+    let d = details(&log);
+    assert!(
+        d.iter().any(|d| matches!(
+            d,
+            Detail::Order {
+                brigade: false,
+                roll: 3,
+                rating: 8,
+                band: Band::Under,
+                ..
+            }
+        )),
+        "{d:?}"
+    );
+    let r = &b.regiments[0];
+    assert!(close(r.pos.dist(from), 5.25), "{:?}", r.pos);
+    assert!(
+        close(r.facing.to_degrees(), 45.0),
+        "{}",
+        r.facing.to_degrees()
+    );
+}
+
+/// EXAMPLE 3 (initiative): within 12" of the enemy there is no roll; Raw trotters (11") move
+/// 100% straight at foot 12" away, which they cannot reach to charge: 11", no dice.
+#[test]
+fn example_3_initiative_within_twelve_inches() {
+    let s = setup(&[
+        (Side::Parliament, TROTTERS, 400, 3, 36.0, 10.0),
+        (Side::Royalist, FOOT, 600, 4, 36.0, 23.0),
+    ]);
+    let mut b = battle(&s);
+    let mut dice = ScriptedDice::new(&[]);
+    let mut log = EventLog::default();
+    b.orders_phase(Side::Parliament, &s, &mut dice, &mut log);
+    let d = details(&log);
+    assert!(d.contains(&Detail::Initiative { unit: 0 }), "{d:?}");
+    assert!(!d.iter().any(|x| matches!(x, Detail::Order { .. })));
+    assert!(
+        close(b.regiments[0].pos.y, 21.0),
+        "{:?}",
+        b.regiments[0].pos
+    );
+}
+
+/// EXAMPLE 4 (shooting, First Fire, disorder): the left sleeve (3 dice) shoots at horse 8.06"
+/// off. First Fire +1: 6 hits, 3 + 1 hits, 2 + 1 misses: 2 hits, and the 6 disorders. The horse
+/// saves on 4+: 4 saves, 1 fails: 1 casualty of its stamina 3.
+#[test]
+fn example_4_volley_with_first_fire_and_disorder() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 19.0),
+    ]);
+    let mut b = battle(&s);
+    let mut dice = ScriptedDice::new(&[6, 3, 2, 4, 1]);
+    let mut log = EventLog::default();
+    let cas = b.volley(0, 3, false, &s, &mut dice, &mut log);
+    dice.finish();
+    assert_eq!(cas, 1);
+    let h = &b.regiments[1];
+    assert_eq!((h.stamina, h.casualties, h.disordered), (3, 1, true));
+    assert!(details(&log).contains(&Detail::Volley {
+        unit: 0,
+        target: 1,
+        dice: 3,
+        modifier: 1,
+        hits: 2,
+        casualties: 1,
+        closing: false
+    }));
+    assert!(log.0.contains(&Event::CvLost {
+        unit: 1,
+        amount: 1,
+        cause: LossCause::Fire,
+        cv: 2
+    }));
+    // The regiment has fired its first volley: the other sleeve has no +1.
+    let mut dice = ScriptedDice::new(&[3, 3, 3]);
+    b.volley(2, 3, false, &s, &mut dice, &mut EventLog::default());
+    dice.finish();
+}
+
+/// EXAMPLE 5 (artillery): a medium gun 9" from a pike block: medium range, 2 dice; +1 at a
+/// column: 3 + 1 and 5 + 1 both hit. Saves at -2 (artillery at medium range; the column's +1
+/// does not count against guns): 5 - 2 fails, 6 - 2 saves: 1 casualty.
+#[test]
+fn example_5_artillery_at_medium_range_on_a_pike_block() {
+    let s = setup(&[
+        (
+            Side::Parliament,
+            UnitKind::Artillery(GunWeight::Medium),
+            200,
+            4,
+            36.0,
+            10.0,
+        ),
+        (Side::Royalist, FOOT, 600, 4, 36.0, 20.0),
+    ]);
+    let mut b = battle(&s);
+    let pike = 2; // gun 0; the Royalist regiment's elements 1, 2 (pike), 3
+    let mut dice = ScriptedDice::new(&[3, 5, 5, 6]);
+    let mut log = EventLog::default();
+    assert_eq!(b.volley(0, pike, false, &s, &mut dice, &mut log), 1);
+    dice.finish();
+    assert!(details(&log).contains(&Detail::Volley {
+        unit: 0,
+        target: 1,
+        dice: 2,
+        modifier: 1,
+        hits: 2,
+        casualties: 1,
+        closing: false
+    }));
+}
+
+/// EXAMPLE 6 (melee, break test, Rash): Royalist gallopers (Rash) have charged Parliament
+/// trotters. Trotters: 5 dice at 4+: 4, 5 hit: 2 hits; the gallopers save 4, fail 2: 1
+/// casualty. Gallopers: 5 dice +1 charging: 3, 3, 6 hit, 1, 2 miss: 3 hits; the trotters save
+/// 1, 2 fail, 5 saves: 2 casualties. Result 1 v 2: the trotters lose by 1 and test: 2 + 2 = 4,
+/// less 1 = 3: broken. The Rash gallopers roll 5: they halt instead of sweeping on.
+#[test]
+fn example_6_melee_round_break_test_and_rash() {
+    let s = setup(&[
+        (Side::Parliament, TROTTERS, 400, 5, 36.0, 20.0),
+        (Side::Royalist, GALLOPERS, 400, 5, 36.0, 21.0),
+    ]);
+    let mut b = battle(&s);
+    assert!(b.regiments[1].specials.has(SpecialRule::Rash));
+    for (r, o) in [(0, 1), (1, 0)] {
+        b.regiments[r].engaged = Some(o);
+    }
+    b.regiments[1].charged = true;
+    let mut dice = ScriptedDice::new(&[4, 5, 1, 2, 3, 4, 2, 3, 3, 6, 1, 2, 1, 2, 5, 2, 2, 5]);
+    let mut log = EventLog::default();
+    b.fight_round(0, 1, &s, &mut dice, &mut log);
+    dice.finish();
+    let d = details(&log);
+    assert!(
+        d.contains(&Detail::MeleeRound {
+            a: 0,
+            b: 1,
+            a_casualties: 1,
+            b_casualties: 2,
+            a_score: 1,
+            b_score: 2
+        }),
+        "{d:?}"
+    );
+    assert!(d.contains(&Detail::BreakTest {
+        unit: 0,
+        roll: 4,
+        penalty: 1,
+        result: BreakResult::Broken,
+        free: false
+    }));
+    assert!(b.regiments[0].gone && b.regiments[1].won_last && b.regiments[1].engaged.is_none());
+    assert!(log.0.contains(&Event::PursuitHalted { unit: 1, turns: 0 }));
+}
+
+/// EXAMPLE 7 (hedgehog): disordered foot charged by horse from the front roll a D6: 3, the
+/// hedgehog forms, and horse may not attack a hedgehog (not shaken: ruling) from its front: the
+/// charge stops short. Foot in good order form without a roll; on a 4 the horse catch them.
+#[test]
+fn example_7_hedgehog_stops_horse() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
+        (Side::Royalist, GALLOPERS, 400, 5, 36.0, 18.0),
+    ]);
+    for (disordered, script) in [(true, &[3u8][..]), (false, &[][..])] {
+        let mut b = battle(&s);
+        b.regiments[0].disordered = disordered;
+        let mut dice = ScriptedDice::new(script);
+        let mut log = EventLog::default();
+        assert!(!b.charge(1, 1, 14.0, &s, &mut dice, &mut log));
+        dice.finish();
+        let d = details(&log);
+        let roll = disordered.then_some(3);
+        assert!(
+            d.contains(&Detail::Hedgehog {
+                unit: 0,
+                formed: true,
+                roll
+            }),
+            "{d:?}"
+        );
+        assert!(d.contains(&Detail::Charge {
+            unit: 1,
+            target: 0,
+            home: false
+        }));
+        assert!(b.regiments[0].hedgehog && b.regiments[1].engaged.is_none());
+    }
+    // A 4: caught before the hedgehog forms; closing fire (both sleeves, 3 dice each at +1
+    // closing fire; the first also +1 First Fire) misses with 1s and the charge goes home.
+    let mut b = battle(&s);
+    b.regiments[0].disordered = true;
+    let mut dice = ScriptedDice::new(&[4, 1, 1, 1, 1, 1, 1]);
+    let mut log = EventLog::default();
+    assert!(b.charge(1, 1, 14.0, &s, &mut dice, &mut log));
+    dice.finish();
+    assert!(!b.regiments[0].hedgehog && b.regiments[1].engaged == Some(0));
+}
+
+/// EXAMPLE 8 (break test, Steady, excess casualties): 5 casualties on stamina 3: 2 beyond it.
+/// Steady passes its first test without a roll; the excess goes. Without Steady, 6 + 1 = 7,
+/// less 2 = 5: retire a full move (7"), disordered.
+#[test]
+fn example_8_break_tests_steady_and_retire() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 200, 4, 36.0, 20.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 40.0),
+    ]);
+    let mut b = battle(&s);
+    // 200 foot are 10 figures: Tiny, Trained: stamina 2.
+    assert_eq!(b.regiments[0].stamina, 2);
+    b.regiments[0].casualties = 4;
+    b.regiments[0].specials = b.regiments[0].specials.with(SpecialRule::Steady);
+    let mut dice = ScriptedDice::new(&[]);
+    let mut log = EventLog::default();
+    assert_eq!(b.break_test(0, 0, &mut dice, &mut log), BreakResult::Hold);
+    assert_eq!(b.regiments[0].casualties, 2);
+    let mut b = battle(&s);
+    b.regiments[0].casualties = 4;
+    let mut dice = ScriptedDice::new(&[6, 1]);
+    assert_eq!(b.break_test(0, 0, &mut dice, &mut log), BreakResult::Retire);
+    dice.finish();
+    let r = &b.regiments[0];
+    assert!(r.disordered && close(r.pos.y, 13.0) && r.casualties == 2);
+}
+
+/// EXAMPLE 9 (commander lost): a commander has joined a regiment that breaks (1 + 1 = 2): a D6
+/// of 1 and he is lost; his replacement comes two turns later.
+#[test]
+fn example_9_commander_lost_with_a_broken_regiment() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 600, 4, 36.0, 20.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 40.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[0].joined = Some(0);
+    b.generals[0].joined = Some(0);
+    b.regiments[0].must_test = true;
+    let mut dice = ScriptedDice::new(&[1, 1, 1]);
+    let mut log = EventLog::default();
+    b.break_test_phase(&mut dice, &mut log);
+    dice.finish();
+    assert!(b.regiments[0].gone && b.generals[0].lost && b.generals[0].back_on == 3);
+    assert!(
+        log.0
+            .iter()
+            .any(|e| matches!(e, Event::GeneralCasualty { general: 0, .. }))
+    );
+}
+
+/// EXAMPLE 10 (Elite, Brave): at the start of its turn a disordered Elite regiment shakes off
+/// its disorder on 4; a shaken Brave regiment more than 12" from the enemy rallies on 4.
+#[test]
+fn example_10_elite_and_brave_rallies() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 600, 6, 36.0, 10.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 40.0),
+    ]);
+    let mut b = battle(&s);
+    let r = &mut b.regiments[0];
+    assert!(r.specials.has(SpecialRule::Elite));
+    assert_eq!(r.stamina, 5);
+    r.disordered = true;
+    r.shaken = true;
+    r.casualties = 5;
+    r.specials = r.specials.with(SpecialRule::Brave);
+    let mut dice = ScriptedDice::new(&[4, 4]);
+    let mut log = EventLog::default();
+    b.start_of_turn(Side::Parliament, &mut dice, &mut log);
+    dice.finish();
+    let r = &b.regiments[0];
+    assert!(!r.disordered && !r.shaken && r.casualties == 4);
+}
+
+/// EXAMPLE 11 (no passing a pike block): horse pressed against the back of its own pike block
+/// cannot flow round it: disordered, it makes its way to the rear of the block and waits for
+/// its brigade commander.
+#[test]
+fn example_11_pike_block_blocks_friends() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
+        (Side::Parliament, TROTTERS, 400, 5, 36.0, 9.2),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 44.0),
+    ]);
+    let mut b = battle(&s);
+    let mut log = EventLog::default();
+    b.advance(1, 0.0, 12.0, &s, &mut log);
+    let r = &b.regiments[1];
+    assert!(r.disordered && r.disarray);
+    assert!(close(r.pos.y, 8.0) && close(r.pos.x, 36.0));
+    assert!(details(&log).contains(&Detail::PikeBlocked { unit: 1, pike: 0 }));
+    // Further away, the horse flows round the block.
+    let s = setup(&[
+        (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
+        (Side::Parliament, TROTTERS, 400, 5, 36.0, 6.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 44.0),
+    ]);
+    let mut b = battle(&s);
+    b.advance(1, 0.0, 12.0, &s, &mut EventLog::default());
+    let r = &b.regiments[1];
+    assert!(!r.disordered && r.pos.dist(Vec2::new(36.0, 6.0)) > 11.9);
+}
+
+/// EXAMPLE 12 (closing fire): horse 4" off charges commanded musketeers (skirmishers, no
+/// hedgehog). They shoot 3 dice at +1 closing fire, +1 close range, +1 skirmishers: 2, 3, 4 all
+/// hit; the horse saves 1, 1, 1: three casualties, its whole stamina: shaken, it tests at once:
+/// 3 + 1 = 4: broken, and the charge never lands.
+#[test]
+fn example_12_closing_fire_breaks_a_charge() {
+    let s = setup(&[
+        (Side::Parliament, UnitKind::ForlornHope, 600, 4, 36.0, 10.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 15.0),
+    ]);
+    let mut b = battle(&s);
+    let mut dice = ScriptedDice::new(&[2, 3, 4, 1, 1, 1, 3, 1]);
+    let mut log = EventLog::default();
+    assert!(!b.charge(1, 0, 12.0, &s, &mut dice, &mut log));
+    dice.finish();
+    assert!(details(&log).contains(&Detail::Volley {
+        unit: 0,
+        target: 1,
+        dice: 3,
+        modifier: 3,
+        hits: 3,
+        casualties: 3,
+        closing: true
+    }));
+    assert!(b.regiments[1].gone && b.regiments[0].engaged.is_none());
+    assert!(log.0.contains(&Event::Disintegrated { unit: 1 }));
+    assert!(
+        !details(&log)
+            .iter()
+            .any(|d| matches!(d, Detail::Charge { .. }))
+    );
+}
+
+/// EXAMPLE 13 (ground): Trained trotters (12") advancing into rough ground go at 50%: 6". Into
+/// woods they may not go at all (skirmishers only): they halt short of the edge.
+#[test]
+fn example_13_rough_ground_and_woods() {
+    use ecw_sim::battlefield::{Area, AreaKind};
+    let square = |kind, y0: f64| Area {
+        kind,
+        points: vec![
+            Vec2::new(0.0, y0),
+            Vec2::new(72.0, y0),
+            Vec2::new(72.0, y0 + 16.0),
+            Vec2::new(0.0, y0 + 16.0),
+        ],
+    };
+    let mut s = setup(&[
+        (Side::Parliament, TROTTERS, 400, 5, 36.0, 10.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 44.0),
+    ]);
+    s.ground.areas.push(square(AreaKind::Rough, 14.0));
+    let mut b = battle(&s);
+    b.advance(0, 0.0, 12.0, &s, &mut EventLog::default());
+    assert!(
+        close(b.regiments[0].pos.y, 16.0),
+        "{:?}",
+        b.regiments[0].pos
+    );
+    s.ground.areas[0] = square(AreaKind::Woods, 14.0);
+    let mut b = battle(&s);
+    b.advance(0, 0.0, 12.0, &s, &mut EventLog::default());
+    let y = b.regiments[0].pos.y;
+    assert!(y > 10.0 && y < 14.0, "{y}");
+}
+
+/// EXAMPLE 14 (disorder, ruling): a disordered regiment takes no orders, and recovers at the
+/// end of its own turn; a regiment in disarray behind a pike block waits for its brigade
+/// commander's order, which rallies it instead of moving it.
+#[test]
+fn example_14_disorder_and_disarray() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 44.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[0].disordered = true;
+    let mut dice = ScriptedDice::new(&[]);
+    b.orders_phase(Side::Parliament, &s, &mut dice, &mut EventLog::default());
+    assert!(close(b.regiments[0].pos.y, 10.0));
+    b.end_of_turn(Side::Parliament);
+    assert!(!b.regiments[0].disordered);
+    b.regiments[0].disordered = true;
+    b.regiments[0].disarray = true;
+    b.end_of_turn(Side::Parliament);
+    assert!(b.regiments[0].disordered, "disarray outlasts the turn");
+    b.orders_phase(Side::Parliament, &s, &mut dice, &mut EventLog::default());
+    let r = &b.regiments[0];
+    assert!(!r.disordered && !r.disarray && close(r.pos.y, 10.0));
+}

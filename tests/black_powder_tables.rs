@@ -1,0 +1,221 @@
+//! The Black Powder exact tables, cross-checked by Monte Carlo through the engine: command rolls
+//! through a battle's orders, volleys through its shooting, break tests through its morale.
+
+use std::f64::consts::PI;
+
+use ecw_sim::army::{
+    Command, CommandKind, Commander, CommanderRating, FootBalance, HorseKind, Side, Unit, UnitKind,
+};
+use ecw_sim::battlefield::Ground;
+use ecw_sim::dice::SeededDice;
+use ecw_sim::doctrine::DoctrineParams;
+use ecw_sim::events::{Event, EventLog, NullObserver};
+use ecw_sim::rules::black_powder::BlackPowderRules;
+use ecw_sim::rules::black_powder::battle::Battle;
+use ecw_sim::rules::black_powder::command::Band;
+use ecw_sim::rules::black_powder::events::Detail;
+use ecw_sim::rules::black_powder::morale::BreakResult;
+use ecw_sim::rules::{BlackPowder, Ruleset};
+use ecw_sim::setup::{BattleSetup, CommanderSource, Names, RatingSource};
+use ecw_sim::tables::black_powder::{band_chances, break_chances, casualties};
+
+/// Parliament foot at (36, 10) facing Royalist trotters at (36, y).
+fn setup(horse_y: f64) -> BattleSetup {
+    let mut foot = Unit::new(
+        0,
+        Side::Parliament,
+        0,
+        UnitKind::Foot(FootBalance::Normal),
+        4,
+    )
+    .at(36.0, 10.0, 0.0);
+    foot.men = Some(600);
+    let mut horse = Unit::new(
+        1,
+        Side::Royalist,
+        1,
+        UnitKind::Horse(HorseKind::Trotters),
+        5,
+    )
+    .at(36.0, horse_y, PI);
+    horse.men = Some(400);
+    let rating = CommanderRating {
+        lp_modifier: 0,
+        radius: 12.0,
+        rerolls: 0,
+        enemy_rerolls: 0,
+    };
+    let mut commanders = Vec::new();
+    let mut commands = Vec::new();
+    let mut names = Names::default();
+    for side in Side::BOTH {
+        let id = side.index() as u16;
+        let mut c = Commander::new(id, side, rating);
+        c.command = Some(id);
+        commanders.push(c);
+        names.commanders.push(format!("{side}"));
+        names.commands.push(format!("{side}"));
+        names.units.push(format!("unit {id}"));
+        commands.push(Command {
+            id,
+            side,
+            kind: CommandKind::Foot,
+            name: id,
+            commander: Some(id),
+            units: vec![id],
+            lps: 0,
+            doctrine: 0,
+            commissary: false,
+        });
+    }
+    BattleSetup {
+        name: "table check".into(),
+        rules: std::sync::Arc::new(ecw_sim::rules::ironsides::IronsidesRules::builtin()),
+        ground: Ground::open(72.0, 48.0),
+        turn_limit: 12,
+        break_fraction: 0.5,
+        units: vec![foot, horse],
+        ratings: vec![RatingSource::Fixed; 2],
+        commanders,
+        commander_sources: vec![CommanderSource::Fixed; 2],
+        commands,
+        captain_generals: [None, None],
+        names,
+        doctrines: vec![DoctrineParams::builtin("rupert").unwrap()],
+        cg_doctrine: [0, 0],
+    }
+}
+
+/// Within 5 standard errors of the exact chance.
+fn agrees(hits: u32, n: u32, p: f64) -> bool {
+    let sd = (p * (1.0 - p) / f64::from(n)).sqrt();
+    (f64::from(hits) / f64::from(n) - p).abs() <= 5.0 * sd + 1e-9
+}
+
+const N: u32 = 20_000;
+
+#[test]
+fn command_bands_by_monte_carlo_through_the_orders_phase() {
+    let s = setup(44.0);
+    let mut b: Battle = BlackPowder::builtin().new_battle(&s);
+    let mut dice = SeededDice::new(11);
+    let mut count = [0u32; 3];
+    for _ in 0..N {
+        b.reset();
+        b.turn = 1;
+        let mut log = EventLog::default();
+        b.orders_phase(Side::Parliament, &s, &mut dice, &mut log);
+        for e in &log.0 {
+            if let Event::BlackPowder(Detail::Order { rating, band, .. }) = e {
+                assert_eq!(*rating, 8);
+                count[Band::ALL.iter().position(|x| x == band).unwrap()] += 1;
+            }
+        }
+    }
+    assert_eq!(count.iter().sum::<u32>(), N);
+    let exact = band_chances(&BlackPowderRules::builtin(), 8);
+    for (c, p) in count.iter().zip(exact) {
+        assert!(agrees(*c, N, p.to_f64()), "{count:?} v {exact:?}");
+    }
+}
+
+#[test]
+fn casualties_by_monte_carlo_through_volleys() {
+    let rules = BlackPowderRules::builtin();
+    // A sleeve 8" from the horse: 3 dice, no modifier once First Fire is spent; saves 4+.
+    let s = setup(19.0);
+    let mut b: Battle = BlackPowder::builtin().new_battle(&s);
+    let mut dice = SeededDice::new(12);
+    let mut count = [0u32; 4];
+    for _ in 0..N {
+        b.reset();
+        b.regiments[0].volleyed = true;
+        let c = b.volley(0, 3, false, &s, &mut dice, &mut NullObserver);
+        count[usize::from(c)] += 1;
+    }
+    let exact = casualties(&rules, 3, 0, 4, 0);
+    for (c, p) in count.iter().zip(&exact) {
+        assert!(agrees(*c, N, p.to_f64()), "{count:?} v {exact:?}");
+    }
+}
+
+#[test]
+fn break_tests_by_monte_carlo_through_the_engine() {
+    let rules = BlackPowderRules::builtin();
+    let s = setup(44.0);
+    let mut b: Battle = BlackPowder::builtin().new_battle(&s);
+    let mut dice = SeededDice::new(13);
+    for penalty in [0u8, 2, 4] {
+        let mut count = [0u32; 3];
+        for _ in 0..N {
+            b.reset();
+            // Casualties beyond the stamina of 4 make the penalty.
+            b.regiments[0].casualties = 4 + penalty;
+            let r = b.break_test(0, 0, &mut dice, &mut NullObserver);
+            count[BreakResult::ALL.iter().position(|x| *x == r).unwrap()] += 1;
+        }
+        let exact = break_chances(&rules, penalty);
+        for (c, p) in count.iter().zip(exact) {
+            assert!(
+                agrees(*c, N, p.to_f64()),
+                "penalty {penalty}: {count:?} v {exact:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn first_melee_by_monte_carlo_through_a_melee_round() {
+    use ecw_sim::rules::black_powder::units::Troop;
+    use ecw_sim::tables::black_powder::first_melee;
+    let rules = BlackPowderRules::builtin();
+    // Horse charging home on the pike block alone (the sleeves stand well away).
+    let s = setup(11.0);
+    let mut b: Battle = BlackPowder::builtin().new_battle(&s);
+    let mut dice = SeededDice::new(14);
+    let mut count = [0u32; 3];
+    for _ in 0..N {
+        b.reset();
+        b.elements[0].pos = ecw_sim::battlefield::Vec2::new(0.0, 0.0);
+        b.elements[2].pos = ecw_sim::battlefield::Vec2::new(72.0, 0.0);
+        b.regiments[0].engaged = Some(1);
+        b.regiments[1].engaged = Some(0);
+        b.regiments[1].charged = true;
+        let mut log = EventLog::default();
+        b.fight_round(0, 1, &s, &mut dice, &mut log);
+        let Some((pike, horse)) = log.0.iter().find_map(|e| match e {
+            Event::BlackPowder(Detail::MeleeRound {
+                a_score, b_score, ..
+            }) => Some((*a_score, *b_score)),
+            _ => None,
+        }) else {
+            panic!("no melee round");
+        };
+        count[match horse.cmp(&pike) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Equal => 1,
+            std::cmp::Ordering::Less => 2,
+        }] += 1;
+    }
+    let (exact, _, _) = first_melee(&rules, Troop::Horse(HorseKind::Trotters), Troop::Pike);
+    for (c, p) in count.iter().zip(exact) {
+        assert!(agrees(*c, N, p.to_f64()), "{count:?} v {exact:?}");
+    }
+}
+
+#[test]
+fn hedgehog_odds_by_monte_carlo_through_the_engine() {
+    use ecw_sim::tables::black_powder::hedgehog_chances;
+    let s = setup(44.0);
+    let mut b: Battle = BlackPowder::builtin().new_battle(&s);
+    let mut dice = SeededDice::new(15);
+    let mut formed = 0;
+    for _ in 0..N {
+        b.reset();
+        b.regiments[0].disordered = true;
+        b.hedgehog_check(0, &mut dice, &mut NullObserver);
+        formed += u32::from(b.regiments[0].hedgehog);
+    }
+    let p = hedgehog_chances(&BlackPowderRules::builtin())[1];
+    assert!(agrees(formed, N, p.to_f64()), "{formed} of {N} v {p}");
+}
