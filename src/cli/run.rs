@@ -23,10 +23,11 @@ pub struct Args {
     /// Master seed: battle i is fought from a seed made of this and i alone
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads [default: every core]
+    /// Worker threads, 1 to 8 per core (never more than 1024) [default: every core]
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output folder [default: output/<scenario>-<seed>/]
+    /// Output folder [default: output/<scenario>-<seed>/, or output/<scenario>-<seed>-<hash>/
+    /// with --set, the hash an 8-digit digest of the overrides]
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Override a scenario value, e.g. --set royalist.commands.right_wing.doctrine=cautious
@@ -79,8 +80,10 @@ pub fn identity(
     })
 }
 
-/// `output/<scenario file stem>-<seed>`.
-pub fn default_out(scenario: &Scenario, seed: u64) -> PathBuf {
+/// `output/<scenario file stem>-<seed>`, and `-<hash>` after it when there are overrides (the
+/// first 8 hex digits of FNV-1a 64 over them, one per line), so a run with `--set` never
+/// meets the plain run's folder.
+pub fn default_out(scenario: &Scenario, seed: u64, overrides: &[String]) -> PathBuf {
     let stem: String = scenario
         .path()
         .file_stem()
@@ -95,7 +98,13 @@ pub fn default_out(scenario: &Scenario, seed: u64) -> PathBuf {
             }
         })
         .collect();
-    PathBuf::from("output").join(format!("{stem}-{seed}"))
+    let name = if overrides.is_empty() {
+        format!("{stem}-{seed}")
+    } else {
+        let hash = fnv1a64(overrides.join("\n").as_bytes());
+        format!("{stem}-{seed}-{}", &hash[..8])
+    };
+    PathBuf::from("output").join(name)
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -106,7 +115,7 @@ pub fn run(args: Args) -> Result<()> {
         seed: args.seed,
         battles: args.battles,
         shard,
-        threads: args.threads.unwrap_or_else(runner::default_threads),
+        threads: super::threads(args.threads)?,
         per_battle: args.per_battle,
     };
     plan.validate()?;
@@ -119,13 +128,11 @@ pub fn run(args: Args) -> Result<()> {
     let out_path = args
         .out
         .clone()
-        .unwrap_or_else(|| default_out(&scenario, args.seed));
+        .unwrap_or_else(|| default_out(&scenario, args.seed, &args.set));
+    super::warn_of_size(&setup);
     let out = OutDir::prepare(&out_path, &run_id, shard, args.force)?;
-    let result = fight(&args, &plan, &setup, &run_id, &out, stop);
-    if result.is_err() {
-        out.abandon();
-    }
-    result
+    // On any error `out` is dropped unpublished, which removes what it staged.
+    fight(&args, &plan, &setup, &run_id, out, stop)
 }
 
 fn fight(
@@ -133,7 +140,7 @@ fn fight(
     plan: &RunPlan,
     setup: &crate::setup::BattleSetup,
     run_id: &RunIdentity,
-    out: &OutDir,
+    mut out: OutDir,
     stop: &AtomicBool,
 ) -> Result<()> {
     let layout = Layout::of(setup);
@@ -170,6 +177,7 @@ fn fight(
     );
     match plan.shard {
         Some(shard) => {
+            let battles_checksum = battles.as_ref().map(BattlesFile::checksum);
             if let Some(b) = battles {
                 b.commit()?;
             }
@@ -184,11 +192,14 @@ fn fight(
                 layout,
                 tally: output.tally,
                 timing,
-            };
+                battles_checksum,
+                checksum: String::new(),
+            }
+            .seal();
             let path = out.write_partial(&partial)?;
             if !args.quiet {
-                println!(
-                    "{}: shard {shard}, battles {}..{} of {}, in {:.1} s ({} battles/s)\n  Partial result in {}; when every shard is done: ecw-sim merge {}",
+                super::print_out(&format!(
+                    "{}: shard {shard}, battles {}..{} of {}, in {:.1} s ({} battles/s)\n  Partial result in {}; when every shard is done: ecw-sim merge {}\n",
                     partial.run.scenario,
                     range.start,
                     range.end,
@@ -197,18 +208,16 @@ fn fight(
                     report::thousands(partial.timing.battles_per_second.round() as u64),
                     path.display(),
                     out.path.display()
-                );
+                ))?;
             }
         }
         None => {
             let files = report::render(&layout, &output.tally);
             let manifest = report::manifest(run_id, &output.tally, &files, plan.per_battle, timing);
+            let path = out.path.clone();
             out.write_results(&files, &manifest, battles)?;
             if !args.quiet {
-                print!(
-                    "{}",
-                    report::summary(&layout, &output.tally, &manifest, &out.path)
-                );
+                super::print_out(&report::summary(&layout, &output.tally, &manifest, &path))?;
             }
         }
     }

@@ -191,7 +191,7 @@ pub fn run(args: Args) -> Result<()> {
             .as_deref()
             .map(|p| p.display().to_string())
             .unwrap_or_else(|| "the built-in ruleset".into());
-        Error::Usage(format!("{file}: {m}"))
+        Error::Refused(format!("{file}: {m}"))
     })?;
     let format = args
         .format
@@ -213,6 +213,12 @@ pub fn run(args: Args) -> Result<()> {
     let intro = intro(&rules, args.ruleset.as_deref());
     match &args.out {
         Some(dir) => {
+            if dir.exists() && !dir.is_dir() {
+                return Err(Error::Usage(format!(
+                    "--out {}: is a file; the output must be a folder (one file per table is written into it)",
+                    dir.display()
+                )));
+            }
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
             for (name, contents) in files(&built, format, show, &heading, &intro) {
                 let path = dir.join(name);

@@ -112,6 +112,19 @@ pub const BUILTIN: [(&str, &str); 6] = [
     ),
 ];
 
+/// The highest `charge_ratio` accepted: a unit that waits for 1000 times the target's CV never
+/// charges anyway.
+pub const MAX_CHARGE_RATIO: f64 = 1000.0;
+
+/// A number as an error shows it: huge ones in scientific notation, not 300 digits.
+fn shown(v: f64) -> String {
+    if v.is_finite() && v.abs() >= 1e9 {
+        format!("{v:e}")
+    } else {
+        v.to_string()
+    }
+}
+
 impl DoctrineParams {
     /// Parses and validates a doctrine file.
     pub fn parse(path: &Path, text: &str) -> Result<DoctrineParams> {
@@ -119,24 +132,42 @@ impl DoctrineParams {
             toml::from_str(text).map_err(|e| Error::from_toml(path, text, &e))?;
         let bad = |key: &str, msg: &str| Err(Error::at_key(path, text, key, msg));
         if !(0.0..=1.0).contains(&d.aggression) {
-            return bad("aggression", "must be between 0 and 1");
+            return bad(
+                "aggression",
+                &format!("must be between 0 and 1, got {}", shown(d.aggression)),
+            );
         }
         if !(0.0..=1.0).contains(&d.reserve_fraction) {
-            return bad("reserve_fraction", "must be between 0 and 1");
+            return bad(
+                "reserve_fraction",
+                &format!("must be between 0 and 1, got {}", shown(d.reserve_fraction)),
+            );
         }
-        if !(d.charge_ratio.is_finite() && d.charge_ratio > 0.0) {
-            return bad("charge_ratio", "must be above 0");
+        if !(d.charge_ratio > 0.0 && d.charge_ratio <= MAX_CHARGE_RATIO) {
+            return bad(
+                "charge_ratio",
+                &format!(
+                    "must be above 0 and at most {MAX_CHARGE_RATIO} (own CV over the target's), got {}",
+                    shown(d.charge_ratio)
+                ),
+            );
         }
         for (k, v) in [
             ("standoff_vs_horse", d.standoff_vs_horse),
             ("standoff_default", d.standoff_default),
         ] {
             if !(2.0..=6.0).contains(&v) {
-                return bad(k, "must be from 2 to 6 inches");
+                return bad(k, &format!("must be from 2 to 6 inches, got {}", shown(v)));
             }
         }
         if !(4.0..=12.0).contains(&d.retreat_distance) {
-            return bad("retreat_distance", "must be from 4 to 12 inches");
+            return bad(
+                "retreat_distance",
+                &format!(
+                    "must be from 4 to 12 inches, got {}",
+                    shown(d.retreat_distance)
+                ),
+            );
         }
         Ok(d)
     }
