@@ -116,6 +116,9 @@ pub const BUILTIN: [(&str, &str); 6] = [
 /// charges anyway.
 pub const MAX_CHARGE_RATIO: f64 = 1000.0;
 
+/// The longest distance a doctrine may name, in inches: far beyond any table.
+pub const MAX_INCHES: f64 = 1000.0;
+
 /// A number as an error shows it: huge ones in scientific notation, not 300 digits.
 fn shown(v: f64) -> String {
     if v.is_finite() && v.abs() >= 1e9 {
@@ -158,6 +161,26 @@ impl DoctrineParams {
         ] {
             if !(2.0..=6.0).contains(&v) {
                 return bad(k, &format!("must be from 2 to 6 inches, got {}", shown(v)));
+            }
+        }
+        for (k, v, hi) in [
+            ("commit_reserve_when_lost", d.commit_reserve_when_lost, 1.0),
+            ("second_line_distance", d.second_line_distance, MAX_INCHES),
+            ("general_leads_within", d.general_leads_within, MAX_INCHES),
+            ("hold_ground_within", d.hold_ground_within, MAX_INCHES),
+        ] {
+            if !(0.0..=hi).contains(&v) {
+                return bad(k, &format!("must be from 0 to {hi}, got {}", shown(v)));
+            }
+        }
+        for (k, v, hi) in [
+            ("charge_min_cv", u16::from(d.charge_min_cv), 12),
+            ("pull_back_cv", u16::from(d.pull_back_cv), 12),
+            ("commit_reserve_turn", d.commit_reserve_turn, 1000),
+            ("advance_from_turn", d.advance_from_turn, 1000),
+        ] {
+            if v > hi {
+                return bad(k, &format!("must be from 0 to {hi}, got {v}"));
             }
         }
         if !(4.0..=12.0).contains(&d.retreat_distance) {
