@@ -119,6 +119,16 @@ impl Error {
     }
 }
 
+/// A number as an error message shows it: huge ones in scientific notation (`1e300`), never
+/// as 300 digits.
+pub fn number(v: f64) -> String {
+    if v.is_finite() && v.abs() >= 1e9 {
+        format!("{v:e}")
+    } else {
+        v.to_string()
+    }
+}
+
 /// 1-based line and column of a byte offset.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());

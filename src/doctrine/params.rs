@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, number as shown};
 
 /// Which enemy a unit prefers to shoot at or charge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -118,15 +118,6 @@ pub const MAX_CHARGE_RATIO: f64 = 1000.0;
 
 /// The longest distance a doctrine may name, in inches: far beyond any table.
 pub const MAX_INCHES: f64 = 1000.0;
-
-/// A number as an error shows it: huge ones in scientific notation, not 300 digits.
-fn shown(v: f64) -> String {
-    if v.is_finite() && v.abs() >= 1e9 {
-        format!("{v:e}")
-    } else {
-        v.to_string()
-    }
-}
 
 impl DoctrineParams {
     /// Parses and validates a doctrine file.

@@ -180,11 +180,7 @@ impl Builder<'_> {
     fn in_range(&mut self, key: &str, v: f64, Limit(lo, hi, open): Limit, unit: &str) -> bool {
         let ok = v.is_finite() && v >= lo && v <= hi && !(open && v == lo);
         if !ok {
-            let shown = if v.is_finite() && v.abs() >= 1e9 {
-                format!("{v:e}")
-            } else {
-                v.to_string()
-            };
+            let shown = crate::error::number(v);
             let from = if open { "above" } else { "from" };
             self.err(
                 key,

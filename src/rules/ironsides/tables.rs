@@ -508,7 +508,10 @@ impl IronsidesRules {
             if !(0.0..=MAX_INCHES).contains(&v) {
                 return bad(
                     key,
-                    format!("must be a distance of 0 to {MAX_INCHES} inches, got {v}"),
+                    format!(
+                        "must be a distance of 0 to {MAX_INCHES} inches, got {}",
+                        crate::error::number(v)
+                    ),
                 );
             }
         }
@@ -527,7 +530,7 @@ impl IronsidesRules {
                     &format!("fire.ranges.{name}.short"),
                     format!(
                         "must be a range above 0 and at most {MAX_INCHES} inches, got {}",
-                        band.short
+                        crate::error::number(band.short)
                     ),
                 );
             }
@@ -538,7 +541,7 @@ impl IronsidesRules {
                     &format!("fire.ranges.{name}.long"),
                     format!(
                         "must be 0 (no long range) or at least the short range, got {}",
-                        band.long
+                        crate::error::number(band.long)
                     ),
                 );
             }
