@@ -4,7 +4,8 @@
 //! holds exactly the inputs it started with, no output folder, stage, lock or temporary file.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 mod common;
 
@@ -261,6 +262,13 @@ fn catalogue(partials: &Path) -> Vec<Case> {
     };
 
     vec![
+        case(
+            "map_into_missing_folder",
+            &["replay", "duel_horse", "--map", "{dir}/no/such/map.svg"],
+            4,
+            &["{dir}/no/such/map.svg", "No such file"],
+        )
+        .without(&[".tmp-", "caused by"]),
         // The command line.
         run_case(
             "threads_too_many",
@@ -711,7 +719,8 @@ fn catalogue(partials: &Path) -> Vec<Case> {
             &["tables", "--ruleset", "nowhere.toml"],
             4,
             &["nowhere.toml", "No such file"],
-        ),
+        )
+        .without(&["caused by"]),
         // Doctrines.
         doctrine_case(
             "charge_ratio_absurd",
@@ -870,7 +879,7 @@ fn every_bad_input_is_refused_with_its_code_and_words_and_nothing_written() {
     let root = scratch("catalogue");
     let partials = partials(&root);
     let cases = catalogue(&partials);
-    assert!(cases.len() >= 60, "{} cases", cases.len());
+    assert!(cases.len() >= 80, "{} cases", cases.len());
     let mut names: Vec<&str> = cases.iter().map(|c| c.name).collect();
     names.sort();
     names.dedup();
@@ -885,6 +894,217 @@ fn every_bad_input_is_refused_with_its_code_and_words_and_nothing_written() {
         failures.len(),
         cases.len(),
         failures.join("\n")
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_stream_without_end_is_read_only_up_to_the_limit() {
+    // `yes | ecw-sim validate /dev/stdin`: refused after 4 MB, not read for ever.
+    let mut yes = Command::new("yes").stdout(Stdio::piped()).spawn().unwrap();
+    let started = Instant::now();
+    let out = Command::new(BIN)
+        .args(["validate", "/dev/stdin"])
+        .stdin(yes.stdout.take().unwrap())
+        .output()
+        .unwrap();
+    yes.kill().unwrap();
+    yes.wait().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("/dev/stdin") && err.contains("more than 4194304 bytes"),
+        "{err}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn control_characters_are_escaped_in_everything_printed() {
+    let red = "\u{1b}[31mRED\u{7}";
+    let name = format!("parliament.commands.horse.name=\"{red}\"");
+    let out = ecw(&["validate", "duel_horse", "--set", &name]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text}"
+    );
+    assert!(text.contains("\\u{1b}[31mRED\\u{7}"), "{text}");
+    // In an error, too: a --set naming a commander that does not exist.
+    let who = format!("parliament.commands.horse.commander=\"{red}\"");
+    let out = ecw(&["validate", "duel_horse", "--set", &who]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        !err.contains('\u{1b}') && err.contains("\\u{1b}[31mRED"),
+        "{err}"
+    );
+}
+
+/// Runs the binary with a file-size limit (and SIGXFSZ ignored, so a write past it fails with
+/// EFBIG as on a full disk).
+fn with_disk_of(bytes: u64, args: &[&str]) -> std::process::Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(BIN);
+    cmd.args(args);
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let limit = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    cmd.output().unwrap()
+}
+
+#[test]
+fn a_full_disk_part_way_leaves_no_output() {
+    let root = scratch("full-disk");
+    let out = root.join("out");
+    // battles.csv outgrows the limit while the run streams it.
+    let o = with_disk_of(
+        200_000,
+        &[
+            "run",
+            "duel_horse",
+            "--battles",
+            "20000",
+            "--per-battle",
+            "--quiet",
+            "--out",
+            s(&out),
+        ],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(
+        err.contains("battles.csv") && !err.contains(".tmp-"),
+        "{err}"
+    );
+    assert_eq!(files_in(&root), Vec::<String>::new(), "nothing left: {err}");
+    // A merge whose rows outgrow the disk: the partials stay, nothing else is written.
+    let parts = root.join("parts");
+    for k in ["1/2", "2/2"] {
+        ok(&[
+            "run",
+            "duel_horse",
+            "--battles",
+            "20000",
+            "--shard",
+            k,
+            "--per-battle",
+            "--quiet",
+            "--out",
+            s(&parts),
+        ]);
+    }
+    let before = files_in(&parts);
+    let o = with_disk_of(800_000, &["merge", s(&parts), "--quiet"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert_eq!(files_in(&parts), before, "{err}");
+    assert_eq!(files_in(&root), ["parts"], "{err}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_run_with_overrides_gets_its_own_default_folder() {
+    let root = scratch("default-folders");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "duel_horse", "--battles", "20", "--quiet"];
+        args.extend_from_slice(extra);
+        let o = bin().args(&args).current_dir(&root).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run(&[]);
+    run(&["--set", "turn_limit=9"]);
+    run(&["--set", "turn_limit=10"]);
+    let folders = files_in(&root.join("output"));
+    assert_eq!(folders.len(), 3, "{folders:?}");
+    assert_eq!(folders[0], "duel_horse-1");
+    for f in &folders[1..] {
+        let hash = f.strip_prefix("duel_horse-1-").unwrap();
+        assert!(
+            hash.len() == 8 && hash.chars().all(|c| c.is_ascii_hexdigit()),
+            "{f}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn compare_refuses_to_overwrite_its_result_without_force() {
+    let root = scratch("compare-force");
+    let out = root.join("out");
+    let args = |force: bool| {
+        let mut a = vec![
+            "compare",
+            "duel_horse",
+            "--variant",
+            "short:turn_limit=4",
+            "--battles",
+            "200",
+            "--quiet",
+            "--out",
+            s(&out),
+        ];
+        if force {
+            a.push("--force");
+        }
+        a.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let first = Command::new(BIN).args(args(false)).output().unwrap();
+    assert!(first.status.success());
+    let csv = std::fs::read(out.join("compare.csv")).unwrap();
+    let second = Command::new(BIN).args(args(false)).output().unwrap();
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("already holds compare.csv") && err.contains("--force"),
+        "{err}"
+    );
+    let third = Command::new(BIN).args(args(true)).output().unwrap();
+    assert!(third.status.success());
+    assert_eq!(
+        std::fs::read(out.join("compare.csv")).unwrap(),
+        csv,
+        "the same result again"
+    );
+    assert_eq!(files_in(&root), ["out"]);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn validate_warns_of_a_slow_battle_with_an_estimate() {
+    let root = scratch("big");
+    let units: String = (0..301)
+        .map(|i| {
+            format!(
+                "    {{ name = \"T{i}\", type = \"trotters\", cv = 5, x = {}.0, y = {}.0, facing = 0.0 }},\n",
+                10 + 5 * (i % 50),
+                20 + 3 * (i / 50)
+            )
+        })
+        .collect();
+    let text = duel("    { name = \"Trotters\", type = \"trotters\", men = 450, cv = 5, x = 36.0, y = 17.5, facing = 0.0 },\n", &units)
+        .replacen("turn_limit = 8", "turn_limit = 8\ntable = { width = 300.0, depth = 100.0 }", 1)
+        .replacen("x = 36.0, y = 30.5", "x = 36.0, y = 90.5", 1);
+    let file = root.join("big.toml");
+    std::fs::write(&file, text).unwrap();
+    let out = ecw(&["validate", s(&file)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("warning: 302 units") && err.contains("s per battle"),
+        "{err}"
     );
     let _ = std::fs::remove_dir_all(&root);
 }

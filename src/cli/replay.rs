@@ -77,10 +77,5 @@ pub fn run(args: Args) -> Result<()> {
         }
         crate::io::write_atomic(path, crate::map::svg(&setup, &start, &end, &rec).as_bytes())?;
     }
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(text.as_bytes())
-        .map_err(|e| Error::io(std::path::Path::new("<stdout>"), e))?;
-    Ok(())
+    super::print_out(&text)
 }

@@ -226,12 +226,7 @@ pub fn run(args: Args) -> Result<()> {
                 eprintln!("wrote {}", path.display());
             }
         }
-        None => {
-            let mut out = stdout.lock();
-            out.write_all(text(&built, format, show, &heading, &intro).as_bytes())
-                .and_then(|_| out.flush())
-                .map_err(|e| Error::io(Path::new("<stdout>"), e))?;
-        }
+        None => super::print_out(&text(&built, format, show, &heading, &intro))?,
     }
     Ok(())
 }
