@@ -133,10 +133,7 @@ impl OutDir {
             )));
         }
         let dir = match contents {
-            Contents::Run {
-                shard: Some(s),
-                run,
-            } => OutDir::for_shard(path, s, run, force)?,
+            Contents::Run { shard: Some(s), .. } => OutDir::for_shard(path, s)?,
             _ => OutDir::staged(path)?,
         };
         if path.exists() {
@@ -192,7 +189,7 @@ impl OutDir {
     }
 
     /// A shard: the folder is shared with the other shards; lock this shard's files only.
-    fn for_shard(path: &Path, shard: Shard, _run: &RunIdentity, _force: bool) -> Result<OutDir> {
+    fn for_shard(path: &Path, shard: Shard) -> Result<OutDir> {
         let created = !path.exists();
         std::fs::create_dir_all(path).map_err(|e| {
             Error::Usage(format!(
