@@ -269,6 +269,21 @@ fn catalogue(partials: &Path) -> Vec<Case> {
             &["{dir}/no/such/map.svg", "No such file"],
         )
         .without(&[".tmp-", "caused by"]),
+        case(
+            "map_exists",
+            &["replay", "duel_horse", "--map", "{dir}/m.svg"],
+            2,
+            &["m.svg", "the file exists", "--force"],
+        )
+        .file("m.svg", "<svg/>"),
+        case(
+            "tables_out_holds_tables",
+            &["tables", "--table", "hit", "--out", "{dir}/t"],
+            2,
+            &["already holds hit", "--force"],
+        )
+        .file("t/hit.md", "old")
+        .file("t/hit.csv", "old"),
         // The command line.
         run_case(
             "threads_too_many",

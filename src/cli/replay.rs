@@ -35,6 +35,9 @@ pub struct Args {
     /// Also draw the table as SVG (deployment, end, routs and pursuits).
     #[arg(long, value_name = "FILE.svg")]
     pub map: Option<PathBuf>,
+    /// Overwrite an existing --map file
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Replays battle `index` of a run with master seed `seed`: its recorded events and the units
@@ -72,6 +75,12 @@ pub fn run(args: Args) -> Result<()> {
         if path.extension().and_then(|e| e.to_str()) != Some("svg") {
             return Err(Error::Usage(format!(
                 "--map {}: the map is an SVG file; name it FILE.svg",
+                path.display()
+            )));
+        }
+        if path.exists() && !args.force {
+            return Err(Error::Usage(format!(
+                "--map {}: the file exists; choose another name, or pass --force to overwrite",
                 path.display()
             )));
         }

@@ -42,6 +42,9 @@ pub struct Args {
     /// `tables.html`. The folder is created if missing; files are written atomically.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Overwrite table files an earlier run left in the --out folder
+    #[arg(long)]
+    pub force: bool,
     /// The ruleset file to read the rule constants from [default: the built-in Ironsides ruleset]
     #[arg(long, value_name = "FILE")]
     pub ruleset: Option<PathBuf>,
@@ -219,8 +222,17 @@ pub fn run(args: Args) -> Result<()> {
                     dir.display()
                 )));
             }
+            let written = files(&built, format, show, &heading, &intro);
+            if !args.force
+                && let Some((name, _)) = written.iter().find(|(n, _)| dir.join(n).exists())
+            {
+                return Err(Error::Usage(format!(
+                    "--out {}: already holds {name}; choose another folder, or pass --force to overwrite",
+                    dir.display()
+                )));
+            }
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-            for (name, contents) in files(&built, format, show, &heading, &intro) {
+            for (name, contents) in written {
                 let path = dir.join(name);
                 crate::io::write_atomic(&path, contents.as_bytes())?;
                 eprintln!("wrote {}", path.display());
