@@ -28,30 +28,55 @@ impl fmt::Display for Location {
     }
 }
 
-/// Every error the library reports. The binary prints it and exits 2.
+/// Every error the library reports. The binary prints it and exits with [`Error::exit_code`].
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A problem in an input file (or an override of it), placed by file, line and key.
     #[error("{at}: {message}")]
     Input { at: Location, message: String },
-    #[error("{path}: {source}")]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    /// Reading or writing failed. The OS error is part of the message (not a separate cause),
+    /// so it is printed once.
+    #[error("{path}: {err}")]
+    Io { path: PathBuf, err: std::io::Error },
+    /// The command line asks for something impossible.
     #[error("{0}")]
     Usage(String),
+    /// An input (a partial result, a scenario with several problems) was read and refused.
+    #[error("{0}")]
+    Refused(String),
     #[error("interrupted: {0}")]
     Interrupted(String),
+}
+
+/// Exit codes, as `--help` and the README list them.
+pub mod exit {
+    /// The command line is wrong (an unknown option, a value out of range, a clash of options).
+    pub const USAGE: i32 = 2;
+    /// An input file or value was refused (a scenario, ruleset or partial result).
+    pub const INPUT: i32 = 3;
+    /// Reading or writing failed (a missing file, a full disk, no permission).
+    pub const IO: i32 = 4;
+    /// Stopped by Ctrl-C, SIGTERM or SIGHUP; nothing was written.
+    pub const INTERRUPTED: i32 = 130;
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
+    /// The process exit code for this error (see [`exit`]).
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Usage(_) => exit::USAGE,
+            Error::Input { .. } | Error::Refused(_) => exit::INPUT,
+            Error::Io { .. } => exit::IO,
+            Error::Interrupted(_) => exit::INTERRUPTED,
+        }
+    }
+
     pub fn io(path: &Path, source: std::io::Error) -> Self {
         Error::Io {
             path: path.to_path_buf(),
-            source,
+            err: source,
         }
     }
 
@@ -91,6 +116,16 @@ impl Error {
             },
             message: err.message().to_string(),
         }
+    }
+}
+
+/// A number as an error message shows it: huge ones in scientific notation (`1e300`), never
+/// as 300 digits.
+pub fn number(v: f64) -> String {
+    if v.is_finite() && v.abs() >= 1e9 {
+        format!("{v:e}")
+    } else {
+        v.to_string()
     }
 }
 

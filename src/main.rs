@@ -1,4 +1,5 @@
-//! Thin binary: parse the arguments, call the library, print errors with their causes, exit 2.
+//! Thin binary: parse the arguments, call the library, print errors (control characters
+//! escaped) and exit with the error's code (listed by `ecw-sim --help`).
 
 use clap::Parser;
 
@@ -6,17 +7,23 @@ fn main() {
     let cli = ecw_sim::cli::Cli::parse();
     if let Err(e) = ecw_sim::cli::dispatch(cli) {
         // A closed pipe (`ecw-sim tables | head`) is not an error worth a message.
-        if let ecw_sim::Error::Io { source, .. } = &e
-            && source.kind() == std::io::ErrorKind::BrokenPipe
+        if let ecw_sim::Error::Io { err, .. } = &e
+            && err.kind() == std::io::ErrorKind::BrokenPipe
         {
             std::process::exit(0);
         }
-        eprintln!("error: {e}");
+        eprintln!("error: {}", ecw_sim::io::printable(&e.to_string()));
         let mut cause = std::error::Error::source(&e);
+        let mut last = e.to_string();
         while let Some(c) = cause {
-            eprintln!("  caused by: {c}");
+            // Some causes repeat the message they cause: print each text once.
+            let text = c.to_string();
+            if !last.contains(&text) {
+                eprintln!("  caused by: {}", ecw_sim::io::printable(&text));
+            }
+            last = text;
             cause = c.source();
         }
-        std::process::exit(2);
+        std::process::exit(e.exit_code());
     }
 }

@@ -15,9 +15,14 @@ const BATTLES: u64 = 150;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x836d3f559fdce008),
-    ("marston_moor", 0x88a82c18b760e5d0),
-    ("naseby", 0xc9b5c871d0f3706c),
+    ("edgehill", 0xd9262c419f836f39),
+    ("marston_moor", 0x2d8c8c6855ddfb01),
+    ("naseby", 0x33c1fdb13072b63d),
+    ("roundway_down", 0x1a45d1cd8dc7d6f7),
+    ("adwalton_moor", 0x553a7e64b7944cee),
+    ("lansdown", 0x4333eba5710e8895),
+    ("first_newbury", 0x53c2bd7ad668c2e9),
+    ("langport", 0xd502e62fff8c6a0c),
     ("small_action", 0x199e6d3c0541ddf2),
     ("duel_horse", 0x68bd3203f7b405b8),
     ("duel_foot_vs_horse", 0xff7a5cf3ffea1d0e),

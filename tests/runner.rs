@@ -445,12 +445,19 @@ fn ctrl_c_stops_cleanly_says_how_far_it_got_and_writes_nothing() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait until the run is under way (its per-battle file is being written).
+    // Wait until the run is under way (its per-battle file is being written in its stage).
     let started = std::time::Instant::now();
-    while !files_in(&out)
-        .iter()
-        .any(|f| f.starts_with(".battles.csv.tmp"))
-    {
+    let stage = |root: &Path| {
+        files_in(root)
+            .into_iter()
+            .find(|f| f.starts_with(".out.ecw-sim-stage-"))
+            .map(|f| root.join(f))
+    };
+    while !stage(&root).is_some_and(|st| {
+        files_in(&st)
+            .iter()
+            .any(|f| f.starts_with(".battles.csv.tmp"))
+    }) {
         assert!(started.elapsed().as_secs() < 60, "the run never started");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
@@ -462,7 +469,7 @@ fn ctrl_c_stops_cleanly_says_how_far_it_got_and_writes_nothing() {
     assert!(killed.success());
     let result = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&result.stderr);
-    assert_eq!(result.status.code(), Some(2), "{err}");
+    assert_eq!(result.status.code(), Some(130), "{err}");
     assert!(err.contains("interrupted: stopped after"), "{err}");
     assert!(
         err.contains("of 1000000000 battles; nothing was written"),
@@ -472,6 +479,11 @@ fn ctrl_c_stops_cleanly_says_how_far_it_got_and_writes_nothing() {
         !out.exists(),
         "an interrupted run left {:?}",
         files_in(&out)
+    );
+    assert_eq!(
+        files_in(&root),
+        Vec::<String>::new(),
+        "no stage, no lock left"
     );
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -855,20 +855,23 @@ fn cli_reads_another_ruleset_and_refuses_bad_input() {
         .args(["tables", "--ruleset", many.to_str().unwrap()])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3), "an input refused");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("pursuit.galloper_halt_dice") && err.contains("many_dice.toml"),
         "{err}"
     );
 
-    for args in [
-        vec!["tables", "--table", "nonesuch"],
-        vec!["tables", "--min-modifier", "3", "--max-modifier", "1"],
-        vec!["tables", "--ruleset", "/nonexistent/ruleset.toml"],
+    for (args, code) in [
+        (vec!["tables", "--table", "nonesuch"], 2),
+        (
+            vec!["tables", "--min-modifier", "3", "--max-modifier", "1"],
+            2,
+        ),
+        (vec!["tables", "--ruleset", "/nonexistent/ruleset.toml"], 4),
     ] {
         let out = bin().args(&args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
         assert!(
             String::from_utf8_lossy(&out.stderr).starts_with("error: "),
             "{args:?}"

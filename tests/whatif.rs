@@ -234,6 +234,7 @@ fn balance_finds_no_difference_between_a_row_and_itself_and_one_between_1642_and
         "--out",
         s(&out),
         "--quiet",
+        "--force",
     ]);
     let swapped = rows(&out.join("balance.csv"), &BALANCE_HEADER);
     assert_eq!(swapped[0]["verdict"], "no_difference", "{:?}", swapped[0]);
@@ -252,6 +253,7 @@ fn balance_finds_no_difference_between_a_row_and_itself_and_one_between_1642_and
         "--out",
         s(&out),
         "--quiet",
+        "--force",
     ]);
     let strong = rows(&out.join("balance.csv"), &BALANCE_HEADER);
     assert_eq!(strong.len(), 1);

@@ -36,14 +36,27 @@ pub fn run(args: Args) -> Result<()> {
     let a = whatif::parse_rows("--side-a", &args.side_a)?;
     let b = whatif::parse_rows("--side-b", &args.side_b)?;
     let pairs = whatif::pair_rows(&a, &b)?;
+    super::refuse_repeats(
+        "pair of rows",
+        pairs
+            .iter()
+            .map(|(a, b)| format!("{}:{} against {}:{}", a.side, a.year, b.side, b.year)),
+    )?;
     let scenario = Scenario::open(&args.template, &args.set)?;
     let template = scenario.setup()?;
     let setups = pairs
         .iter()
         .map(|(a, b)| whatif::mirror_setups(&template, a, b, &arms))
         .collect::<Result<Vec<_>>>()?;
-    let out = args.run.out_or("balance", &scenario);
-    whatif::check_out(&out)?;
+    let defining = vec![
+        format!("--side-a {}", args.side_a),
+        format!("--side-b {}", args.side_b),
+        format!("--arms {}", args.arms),
+        format!("--set {}", args.set.join(" --set ")),
+    ];
+    let out = args
+        .run
+        .out_dir("balance", &scenario, &defining, "balance.csv")?;
 
     let progress = runner::progress_bar(plan.battles * pairs.len() as u64, !args.run.quiet);
     let mut results: Vec<(Row, Row, BalanceCounts)> = Vec::with_capacity(pairs.len());
@@ -65,26 +78,22 @@ pub fn run(args: Args) -> Result<()> {
         return Err(Error::Usage("no pair of rows to fight".into()));
     }
     let csv = whatif::balance_csv(&arms, &results);
-    let path = whatif::write_result(&out, "balance.csv", &csv)?;
-    whatif::write_result(
-        &out,
-        "balance.html",
-        whatif::balance_html(&template.name, &csv).as_bytes(),
+    let page = whatif::balance_html(&template.name, &csv);
+    let path = args.run.publish(
+        out,
+        vec![("balance.csv", csv), ("balance.html", page.into_bytes())],
     )?;
     if !args.run.quiet {
-        println!(
-            "{}: {} battles per pair of rows (rows swapped between the armies in every other battle), {} rated by the rows, seed {} ({seconds:.1} s on {} threads)",
+        super::print_out(&format!(
+            "{}: {} battles per pair of rows (rows swapped between the armies in every other battle), {} rated by the rows, seed {} ({seconds:.1} s on {} threads)\n{}  Wins of battles someone won, with Wilson's 95% interval; stronger = the interval leaves out 50%\n  Results in {}\n",
             template.name,
             thousands(plan.battles),
             whatif::arms_text(&arms).replace('+', ", "),
             plan.seed,
-            plan.threads
-        );
-        print!("{}", whatif::balance_summary(&results));
-        println!(
-            "  Wins of battles someone won, with Wilson's 95% interval; stronger = the interval leaves out 50%\n  Results in {}",
+            plan.threads,
+            whatif::balance_summary(&results),
             path.display()
-        );
+        ))?;
     }
     Ok(())
 }

@@ -26,7 +26,8 @@ pub struct Args {
     /// Master seed: battle i is fought from a seed made of this and i alone
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Threads for the parallel measurement [default: every core]
+    /// Threads for the parallel measurement, 1 to 8 per core (never more than 1024) [default:
+    /// every core]
     #[arg(long)]
     pub threads: Option<usize>,
     /// Override a scenario value, as for `ecw-sim run`
@@ -81,12 +82,7 @@ pub fn run(args: Args) -> Result<()> {
     if args.battles == 0 {
         return Err(Error::Usage("--battles 0: nothing to measure".into()));
     }
-    let threads = args.threads.unwrap_or_else(runner::default_threads);
-    if threads == 0 {
-        return Err(Error::Usage(
-            "--threads 0: the parallel measurement needs a thread".into(),
-        ));
-    }
+    let threads = super::threads(args.threads)?;
     let name = args
         .scenario
         .as_deref()

@@ -438,19 +438,21 @@ pub fn run(args: Args) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("output/calibrate-{}", args.seed)));
-    crate::whatif::check_out(&out)?;
-    if out.join("calibration.csv").exists() && !args.force {
-        return Err(Error::Usage(format!(
-            "{} already holds a calibration table; give --force to overwrite it, or --out for another folder",
-            out.display()
-        )));
-    }
+    // Checked and locked before the battles; refused over an earlier table unless --force.
+    let dir = crate::report::OutDir::open(
+        &out,
+        crate::report::Contents::Result("calibration.csv"),
+        args.force,
+    )?;
     let started = std::time::Instant::now();
     let scenarios = chosen_scenarios(&args.scenarios)?;
     let rows = calibrate(&scenarios, args.seed, args.battles, threads)?;
     let md = markdown(&rows);
-    crate::whatif::write_result(&out, "calibration.csv", csv(&rows).as_bytes())?;
-    let path = crate::whatif::write_result(&out, "calibration.md", md.as_bytes())?;
+    let path = out.join("calibration.md");
+    dir.write_files(&[
+        ("calibration.csv".to_string(), csv(&rows).into_bytes()),
+        ("calibration.md".to_string(), md.clone().into_bytes()),
+    ])?;
     if !args.quiet {
         println!(
             "Calibration: {} historical battle(s) x {} ruleset(s), {} battles each, seed {} ({:.1} s on {} threads)\n",

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::run::default_out;
 use crate::error::{Error, Result};
-use crate::report::thousands;
+use crate::report::{Contents, OutDir, thousands};
 use crate::runner::{self, RunPlan};
 use crate::scenario::Scenario;
 use crate::setup::BattleSetup;
@@ -45,15 +45,19 @@ pub struct RunOptions {
     /// Master seed: battle i of every version is fought from a seed made of this and i alone
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads [default: every core]
+    /// Worker threads, 1 to 8 per core (never more than 1024) [default: every core]
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output folder [default: output/<command>-<scenario>-<seed>/]
+    /// Output folder [default: output/<command>-<scenario>-<seed>-<hash>/, the hash an
+    /// 8-digit digest of the options that define the result]
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// No progress bar and no summary
     #[arg(long)]
     pub quiet: bool,
+    /// Overwrite the result file an earlier run left in the output folder
+    #[arg(long)]
+    pub force: bool,
 }
 
 impl RunOptions {
@@ -100,16 +104,39 @@ impl RunOptions {
 
     /// The run's plan (checked).
     pub fn plan(&self) -> Result<runner::RunPlan> {
-        whatif::plan(self.seed, self.battles, self.threads)
+        whatif::plan(self.seed, self.battles, Some(super::threads(self.threads)?))
     }
 
-    /// `--out`, else `output/<command>-<default run folder of the scenario>`.
-    pub fn out_or(&self, command: &str, scenario: &Scenario) -> PathBuf {
-        self.out.clone().unwrap_or_else(|| {
-            let stem = default_out(scenario, self.seed);
+    /// The output folder, checked and locked for `file` (e.g. `compare.csv`): `--out`, else
+    /// `output/<command>-<default run folder of the scenario, hashed over `defining`>`, the
+    /// options that decide the result, so different comparisons never share a folder.
+    pub fn out_dir(
+        &self,
+        command: &str,
+        scenario: &Scenario,
+        defining: &[String],
+        file: &str,
+    ) -> Result<OutDir> {
+        let path = self.out.clone().unwrap_or_else(|| {
+            let mut all = defining.to_vec();
+            all.push(format!("--battles {}", self.battles));
+            let stem = default_out(scenario, self.seed, &all);
             let leaf = stem.file_name().map(|f| f.to_string_lossy().into_owned());
             PathBuf::from("output").join(format!("{command}-{}", leaf.unwrap_or_default()))
-        })
+        });
+        OutDir::open(&path, Contents::Result(file), self.force)
+    }
+
+    /// Publishes the result files (the CSV first, then its chart page) in one step; returns
+    /// the first one's path.
+    pub fn publish(&self, out: OutDir, files: Vec<(&str, Vec<u8>)>) -> Result<PathBuf> {
+        let path = out
+            .path
+            .join(files.first().map(|f| f.0).unwrap_or_default());
+        let files: Vec<(String, Vec<u8>)> =
+            files.into_iter().map(|(n, b)| (n.to_string(), b)).collect();
+        out.write_files(&files)?;
+        Ok(path)
     }
 }
 
@@ -186,8 +213,18 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     let measures = Measure::standard(&args.units);
-    let out = args.run.out_or("compare", &base_scenario);
-    whatif::check_out(&out)?;
+    let defining: Vec<String> = [
+        ("--set", &args.set),
+        ("--variant", &args.variants),
+        ("--against", &args.against),
+        ("--unit", &args.units),
+    ]
+    .iter()
+    .flat_map(|(flag, values)| values.iter().map(move |v| format!("{flag} {v}")))
+    .collect();
+    let out = args
+        .run
+        .out_dir("compare", &base_scenario, &defining, "compare.csv")?;
 
     let named: Vec<(String, &BattleSetup)> = versions
         .iter()
@@ -197,9 +234,11 @@ pub fn run(args: Args) -> Result<()> {
     let output = result?;
     let names: Vec<String> = versions.iter().map(|v| v.name.clone()).collect();
     let csv = whatif::compare_csv(&names, &measures, &output.sums);
-    let path = whatif::write_result(&out, "compare.csv", &csv)?;
     let page = whatif::compare_html(&versions[0].setup.name, plan.battles, &csv);
-    whatif::write_result(&out, "compare.html", page.as_bytes())?;
+    let path = args.run.publish(
+        out,
+        vec![("compare.csv", csv), ("compare.html", page.into_bytes())],
+    )?;
     if !args.run.quiet {
         let descriptions: Vec<String> = versions.iter().map(|v| v.description.clone()).collect();
         let what = format!(
@@ -207,19 +246,13 @@ pub fn run(args: Args) -> Result<()> {
             versions.len() - 1,
             if versions.len() == 2 { "" } else { "s" }
         );
-        println!(
-            "{}",
+        super::print_out(&format!(
+            "{}\n{}  diff = variant - baseline, battle by battle; * = the 95% interval leaves out 0; narrower = unpaired / paired half-width\n  Results in {}\n",
             args.run
-                .headline(&versions[0].setup.name, &what, &plan, &output)
-        );
-        print!(
-            "{}",
-            whatif::compare_summary(&names, &descriptions, &measures, &output.sums)
-        );
-        println!(
-            "  diff = variant - baseline, battle by battle; * = the 95% interval leaves out 0; narrower = unpaired / paired half-width\n  Results in {}",
+                .headline(&versions[0].setup.name, &what, &plan, &output),
+            whatif::compare_summary(&names, &descriptions, &measures, &output.sums),
             path.display()
-        );
+        ))?;
     }
     Ok(())
 }

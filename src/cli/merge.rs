@@ -71,7 +71,7 @@ pub fn run(args: Args) -> Result<()> {
     for (path, named) in find_partials(&args.dirs)? {
         let p = Partial::read(&path)?;
         if p.shard != named {
-            return Err(Error::Usage(format!(
+            return Err(Error::Refused(format!(
                 "{}: named for shard {named} but holds shard {}",
                 path.display(),
                 p.shard
@@ -90,30 +90,32 @@ pub fn run(args: Args) -> Result<()> {
         None if args.dirs[0].is_dir() => args.dirs[0].clone(),
         None => first_path.parent().unwrap_or(Path::new(".")).to_path_buf(),
     };
+    // On any error `out` is dropped unpublished, which removes what it staged.
     let out = OutDir::prepare(&out_path, &run_id, None, args.force)?;
-    let result = (|| {
-        let battles = if per_battle {
-            let mut b = BattlesFile::create(&out.file("battles.csv"))?;
-            for (path, p) in &shards.parts {
-                b.append_file(
-                    &battles_file_of(path, p.shard),
-                    p.end_battle - p.first_battle,
-                )?;
-            }
-            Some(b)
-        } else {
-            None
-        };
-        let files = report::render(&layout, &tally);
-        let manifest = report::manifest(&run_id, &tally, &files, per_battle, shards.timing());
-        out.write_results(&files, &manifest, battles)?;
-        if !args.quiet {
-            print!("{}", report::summary(&layout, &tally, &manifest, &out.path));
+    let battles = if per_battle {
+        let mut b = BattlesFile::create(&out.file("battles.csv"))?;
+        for (path, p) in &shards.parts {
+            let Some(sum) = &p.battles_checksum else {
+                return Err(Error::Refused(format!(
+                    "{}: run --per-battle but records no checksum of its rows",
+                    path.display()
+                )));
+            };
+            b.append_file(
+                &battles_file_of(path, p.shard),
+                p.first_battle..p.end_battle,
+                sum,
+            )?;
         }
-        Ok(())
-    })();
-    if result.is_err() {
-        out.abandon();
+        Some(b)
+    } else {
+        None
+    };
+    let files = report::render(&layout, &tally);
+    let manifest = report::manifest(&run_id, &tally, &files, per_battle, shards.timing());
+    out.write_results(&files, &manifest, battles)?;
+    if !args.quiet {
+        super::print_out(&report::summary(&layout, &tally, &manifest, &out_path))?;
     }
-    result
+    Ok(())
 }

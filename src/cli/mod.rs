@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 pub mod balance;
 pub mod bench;
@@ -21,7 +21,8 @@ pub mod validate;
 #[command(
     name = "ecw-sim",
     version,
-    about = "Monte Carlo battle statistics for English Civil War wargames (Ironsides rules)"
+    about = "Monte Carlo battle statistics for English Civil War wargames (Ironsides rules)",
+    after_help = EXIT_CODES
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -54,6 +55,76 @@ pub enum Command {
     Bench(bench::Args),
     /// History: every built-in historical battle under every ruleset, beside what happened.
     Calibrate(calibrate::Args),
+}
+
+/// The exit codes, as `--help` prints them (and the README lists them).
+pub const EXIT_CODES: &str = "Exit codes:
+  0    success
+  2    usage: the command line is wrong (unknown option, value out of range, clash of options,
+       output folder holding another run without --force, output folder in use by another run)
+  3    input refused: a scenario, ruleset, override or partial result failed its checks
+  4    I/O failure: a file could not be read or written (missing, no permission, disk full)
+  130  interrupted by Ctrl-C, SIGTERM or SIGHUP: the run stopped and wrote nothing";
+
+/// The most worker threads per core `--threads` accepts, and the most on any machine: beyond
+/// them threads only compete for the same cores (and thousands of them exhaust the system).
+pub const THREADS_PER_CORE: usize = 8;
+pub const MAX_THREADS: usize = 1024;
+
+/// `--threads` checked (1 to 8 per core, at most 1024), or every core when not given.
+pub fn threads(asked: Option<usize>) -> Result<usize> {
+    let cores = crate::runner::default_threads();
+    let limit = (cores * THREADS_PER_CORE).min(MAX_THREADS);
+    match asked {
+        None => Ok(cores),
+        Some(0) => Err(Error::Usage(
+            "--threads 0: a run needs at least one thread".into(),
+        )),
+        Some(t) if t > limit => Err(Error::Usage(format!(
+            "--threads {t}: at most {THREADS_PER_CORE} per core are allowed ({limit} on this machine's {cores} cores, never more than {MAX_THREADS}); more only compete for the same cores"
+        ))),
+        Some(t) => Ok(t),
+    }
+}
+
+/// Refuses a list (grid points, pairs of rows) holding the same entry twice, naming it: each
+/// would be a duplicate row of the result.
+pub fn refuse_repeats(what: &str, items: impl Iterator<Item = String>) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    for item in items {
+        if !seen.insert(item.clone()) {
+            return Err(Error::Usage(format!(
+                "the {what} `{item}` is given twice; each would be the same row of the result, so give it once"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Units above which a battle is slow enough to warn about, and the most a scenario may have
+/// (see docs/SCENARIOS.md): the engine's time per battle grows about with the square of the
+/// units, 133 s for one battle of 2,000 units on the reference machine.
+pub const UNITS_WARN: usize = 300;
+pub const SECONDS_AT_2000_UNITS: f64 = 133.0;
+
+/// Warns on stderr when a battle this size will be slow, with a rough time per battle.
+pub fn warn_of_size(setup: &crate::setup::BattleSetup) {
+    let n = setup.units.len();
+    if n > UNITS_WARN {
+        let seconds = SECONDS_AT_2000_UNITS * (n as f64 / 2000.0).powi(2);
+        eprintln!(
+            "warning: {n} units: expect very roughly {seconds:.0} s per battle (the engine slows about with the square of the units; above {UNITS_WARN} units battles are slow)"
+        );
+    }
+}
+
+/// Prints text to stdout with control characters escaped (names come from files and `--set`).
+pub fn print_out(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(crate::io::printable(text).as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| Error::io(std::path::Path::new("<stdout>"), e))
 }
 
 /// Runs the parsed command.

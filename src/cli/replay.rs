@@ -39,6 +39,9 @@ pub struct Args {
     /// Also write the interactive replay: the battle on its table, step by step, as one HTML page.
     #[arg(long, value_name = "FILE.html")]
     pub html: Option<PathBuf>,
+    /// Overwrite an existing --map or --html file
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Replays battle `index` of a run with master seed `seed`: its recorded events and the units
@@ -65,6 +68,17 @@ pub fn replay(
     Ok((setup, rec, start, end))
 }
 
+/// An existing file is kept unless `--force`.
+fn refuse_existing(flag: &str, path: &std::path::Path, force: bool) -> Result<()> {
+    if path.exists() && !force {
+        return Err(Error::Usage(format!(
+            "{flag} {}: the file exists; choose another name, or pass --force to overwrite",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
 pub fn run(args: Args) -> Result<()> {
     let scenario = Scenario::open(&args.scenario, &args.set)?;
     let (setup, rec, start, end) = replay(&scenario, args.seed, args.battle)?;
@@ -89,6 +103,7 @@ pub fn run(args: Args) -> Result<()> {
                 )));
             }
         };
+        refuse_existing("--map", path, args.force)?;
         crate::io::write_atomic(path, &bytes)?;
     }
     if let Some(path) = &args.html {
@@ -98,13 +113,9 @@ pub fn run(args: Args) -> Result<()> {
                 path.display()
             )));
         }
+        refuse_existing("--html", path, args.force)?;
         let page = crate::replay_page::html(&setup, &start, &rec, args.seed, args.battle);
         crate::io::write_atomic(path, page.as_bytes())?;
     }
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(text.as_bytes())
-        .map_err(|e| Error::io(std::path::Path::new("<stdout>"), e))?;
-    Ok(())
+    super::print_out(&text)
 }

@@ -23,10 +23,11 @@ pub struct Args {
     /// Master seed: battle i is fought from a seed made of this and i alone
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads [default: every core]
+    /// Worker threads, 1 to 8 per core (never more than 1024) [default: every core]
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output folder [default: output/<scenario>-<seed>/]
+    /// Output folder [default: output/<scenario>-<seed>/, or output/<scenario>-<seed>-<hash>/
+    /// with --set, the hash an 8-digit digest of the overrides]
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Override a scenario value, e.g. --set royalist.commands.right_wing.doctrine=cautious
@@ -100,8 +101,10 @@ pub fn identity(
     })
 }
 
-/// `output/<scenario file stem>-<seed>`.
-pub fn default_out(scenario: &Scenario, seed: u64) -> PathBuf {
+/// `output/<scenario file stem>-<seed>`, and `-<hash>` after it when there are overrides (the
+/// first 8 hex digits of FNV-1a 64 over them, one per line), so a run with `--set` never
+/// meets the plain run's folder.
+pub fn default_out(scenario: &Scenario, seed: u64, overrides: &[String]) -> PathBuf {
     let stem: String = scenario
         .path()
         .file_stem()
@@ -116,7 +119,13 @@ pub fn default_out(scenario: &Scenario, seed: u64) -> PathBuf {
             }
         })
         .collect();
-    PathBuf::from("output").join(format!("{stem}-{seed}"))
+    let name = if overrides.is_empty() {
+        format!("{stem}-{seed}")
+    } else {
+        let hash = fnv1a64(overrides.join("\n").as_bytes());
+        format!("{stem}-{seed}-{}", &hash[..8])
+    };
+    PathBuf::from("output").join(name)
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -132,7 +141,7 @@ pub fn run(args: Args) -> Result<()> {
         seed: args.seed,
         battles: args.battles,
         shard,
-        threads: args.threads.unwrap_or_else(runner::default_threads),
+        threads: super::threads(args.threads)?,
         per_battle: args.per_battle,
     };
     plan.validate()?;
@@ -172,7 +181,7 @@ impl WithRuleset for Job<'_> {
         let mut out_path = args
             .out
             .clone()
-            .unwrap_or_else(|| default_out(scenario, args.seed));
+            .unwrap_or_else(|| default_out(scenario, args.seed, &args.set));
         if ruleset.name() != ruleset_name(scenario, None) {
             // Another ruleset than the scenario's: its own identity and default folder.
             run_id.ruleset_hash = fnv1a64(ruleset.builtin_text().as_bytes());
@@ -183,14 +192,12 @@ impl WithRuleset for Job<'_> {
                 out_path.set_file_name(format!("{}-{}", stem.unwrap_or_default(), ruleset.name()));
             }
         }
+        super::warn_of_size(self.setup);
         let out = OutDir::prepare(&out_path, &run_id, self.plan.shard, args.force)?;
-        let result = fight(
-            ruleset, args, self.plan, self.setup, &run_id, &out, self.stop,
-        );
-        if result.is_err() {
-            out.abandon();
-        }
-        result
+        // On any error `out` is dropped unpublished, which removes what it staged.
+        fight(
+            ruleset, args, self.plan, self.setup, &run_id, out, self.stop,
+        )
     }
 }
 
@@ -200,7 +207,7 @@ fn fight<R: Ruleset>(
     plan: &RunPlan,
     setup: &crate::setup::BattleSetup,
     run_id: &RunIdentity,
-    out: &OutDir,
+    mut out: OutDir,
     stop: &AtomicBool,
 ) -> Result<()> {
     let layout: Layout = ruleset.layout(setup);
@@ -237,6 +244,7 @@ fn fight<R: Ruleset>(
     );
     match plan.shard {
         Some(shard) => {
+            let battles_checksum = battles.as_ref().map(BattlesFile::checksum);
             if let Some(b) = battles {
                 b.commit()?;
             }
@@ -251,11 +259,14 @@ fn fight<R: Ruleset>(
                 layout,
                 tally: output.tally,
                 timing,
-            };
+                battles_checksum,
+                checksum: String::new(),
+            }
+            .seal();
             let path = out.write_partial(&partial)?;
             if !args.quiet {
-                println!(
-                    "{}: shard {shard}, battles {}..{} of {}, in {:.1} s ({} battles/s)\n  Partial result in {}; when every shard is done: ecw-sim merge {}",
+                super::print_out(&format!(
+                    "{}: shard {shard}, battles {}..{} of {}, in {:.1} s ({} battles/s)\n  Partial result in {}; when every shard is done: ecw-sim merge {}\n",
                     partial.run.scenario,
                     range.start,
                     range.end,
@@ -264,24 +275,23 @@ fn fight<R: Ruleset>(
                     report::thousands(partial.timing.battles_per_second.round() as u64),
                     path.display(),
                     out.path.display()
-                );
+                ))?;
             }
         }
         None => {
             let files = report::render(&layout, &output.tally);
             let manifest = report::manifest(run_id, &output.tally, &files, plan.per_battle, timing);
+            let path = out.path.clone();
             out.write_results(&files, &manifest, battles)?;
+            // Drawn from the published folder's own files (a report of any run folder is).
             let drawn = args
                 .report
-                .then(|| report::write_report(&out.path))
+                .then(|| report::write_report(&path))
                 .transpose()?;
             if !args.quiet {
-                print!(
-                    "{}",
-                    report::summary(&layout, &output.tally, &manifest, &out.path)
-                );
-                if let Some(path) = drawn {
-                    println!("  Report in {}", path.display());
+                super::print_out(&report::summary(&layout, &output.tally, &manifest, &path))?;
+                if let Some(drawn) = drawn {
+                    super::print_out(&format!("  Report in {}\n", drawn.display()))?;
                 }
             }
         }

@@ -36,6 +36,7 @@ pub fn run(args: Args) -> Result<()> {
         .map(|p| Param::parse(p))
         .collect::<Result<Vec<_>>>()?;
     let points = whatif::grid(&params)?;
+    super::refuse_repeats("--param point", points.iter().map(|p| p.join(",")))?;
     let base = Scenario::open(&args.scenario, &args.set)?;
     let mut setups: Vec<BattleSetup> = Vec::with_capacity(points.len());
     let sets: Vec<Vec<String>> = points
@@ -50,8 +51,15 @@ pub fn run(args: Args) -> Result<()> {
         setups.push(setup);
     }
     let measures = Measure::standard(&args.units);
-    let out = args.run.out_or("sweep", &base);
-    whatif::check_out(&out)?;
+    let defining: Vec<String> = [
+        ("--set", &args.set),
+        ("--param", &args.params),
+        ("--unit", &args.units),
+    ]
+    .iter()
+    .flat_map(|(flag, values)| values.iter().map(move |v| format!("{flag} {v}")))
+    .collect();
+    let out = args.run.out_dir("sweep", &base, &defining, "sweep.csv")?;
 
     let named: Vec<(String, &BattleSetup)> = sets
         .iter()
@@ -62,11 +70,10 @@ pub fn run(args: Args) -> Result<()> {
     let output = result?;
     let paths: Vec<String> = params.iter().map(|p| p.path.clone()).collect();
     let csv = whatif::sweep_csv(&paths, &points, &measures, &output.sums);
-    let path = whatif::write_result(&out, "sweep.csv", &csv)?;
-    whatif::write_result(
-        &out,
-        "sweep.html",
-        whatif::sweep_html(&setups[0].name, &csv).as_bytes(),
+    let page = whatif::sweep_html(&setups[0].name, &csv);
+    let path = args.run.publish(
+        out,
+        vec![("sweep.csv", csv), ("sweep.html", page.into_bytes())],
     )?;
     if !args.run.quiet {
         let what = format!(
@@ -74,18 +81,12 @@ pub fn run(args: Args) -> Result<()> {
             points.len(),
             if points.len() == 1 { "" } else { "s" }
         );
-        println!(
-            "{}",
-            args.run.headline(&setups[0].name, &what, &plan, &output)
-        );
-        print!(
-            "{}",
-            whatif::sweep_summary(&paths, &points, &measures, &output.sums)
-        );
-        println!(
-            "  * = differs from the first point (paired 95% interval leaves out 0)\n  Results in {}",
+        super::print_out(&format!(
+            "{}\n{}  * = differs from the first point (paired 95% interval leaves out 0)\n  Results in {}\n",
+            args.run.headline(&setups[0].name, &what, &plan, &output),
+            whatif::sweep_summary(&paths, &points, &measures, &output.sums),
             path.display()
-        );
+        ))?;
     }
     Ok(())
 }

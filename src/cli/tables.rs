@@ -42,6 +42,9 @@ pub struct Args {
     /// `tables.html`. The folder is created if missing; files are written atomically.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Overwrite table files an earlier run left in the --out folder
+    #[arg(long)]
+    pub force: bool,
     /// `black_powder` for the Black Powder tables, or an Ironsides ruleset file to read the
     /// rule constants from [default: the built-in Ironsides ruleset]
     #[arg(long, value_name = "NAME|FILE")]
@@ -264,7 +267,7 @@ pub fn run(args: Args) -> Result<()> {
             .as_deref()
             .map(|p| p.display().to_string())
             .unwrap_or_else(|| "the built-in ruleset".into());
-        Error::Usage(format!("{file}: {m}"))
+        Error::Refused(format!("{file}: {m}"))
     })?;
     let format = args
         .format
@@ -286,19 +289,29 @@ pub fn run(args: Args) -> Result<()> {
     let intro = intro(&rules, args.ruleset.as_deref());
     match &args.out {
         Some(dir) => {
+            if dir.exists() && !dir.is_dir() {
+                return Err(Error::Usage(format!(
+                    "--out {}: is a file; the output must be a folder (one file per table is written into it)",
+                    dir.display()
+                )));
+            }
+            let written = files(&built, format, show, &heading, &intro);
+            if !args.force
+                && let Some((name, _)) = written.iter().find(|(n, _)| dir.join(n).exists())
+            {
+                return Err(Error::Usage(format!(
+                    "--out {}: already holds {name}; choose another folder, or pass --force to overwrite",
+                    dir.display()
+                )));
+            }
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-            for (name, contents) in files(&built, format, show, &heading, &intro) {
+            for (name, contents) in written {
                 let path = dir.join(name);
                 crate::io::write_atomic(&path, contents.as_bytes())?;
                 eprintln!("wrote {}", path.display());
             }
         }
-        None => {
-            let mut out = stdout.lock();
-            out.write_all(text(&built, format, show, &heading, &intro).as_bytes())
-                .and_then(|_| out.flush())
-                .map_err(|e| Error::io(Path::new("<stdout>"), e))?;
-        }
+        None => super::print_out(&text(&built, format, show, &heading, &intro))?,
     }
     Ok(())
 }

@@ -1,8 +1,5 @@
 //! `ecw-sim validate`: load and check a scenario; print its order of battle, or every problem found.
 
-use std::io::Write;
-use std::path::Path;
-
 use crate::error::{Error, Result};
 use crate::scenario::Scenario;
 
@@ -20,16 +17,17 @@ pub fn run(args: Args) -> Result<()> {
     let scenario = Scenario::open(&args.scenario, &args.set)?;
     match scenario.order_of_battle() {
         Ok(text) => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())
-                .map_err(|e| Error::io(Path::new("<stdout>"), e))
+            if let Ok(setup) = scenario.setup() {
+                super::warn_of_size(&setup);
+            }
+            super::print_out(&text)
         }
         Err(errors) => {
             // Every problem on its own line, then the summary that makes the exit code non-zero.
             for e in &errors {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", crate::io::printable(&e.to_string()));
             }
-            Err(Error::Usage(format!(
+            Err(Error::Refused(format!(
                 "{}: {} problem(s) found",
                 scenario.path().display(),
                 errors.len()

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, number as shown};
 
 /// Which enemy a unit prefers to shoot at or charge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -112,6 +112,13 @@ pub const BUILTIN: [(&str, &str); 6] = [
     ),
 ];
 
+/// The highest `charge_ratio` accepted: a unit that waits for 1000 times the target's CV never
+/// charges anyway.
+pub const MAX_CHARGE_RATIO: f64 = 1000.0;
+
+/// The longest distance a doctrine may name, in inches: far beyond any table.
+pub const MAX_INCHES: f64 = 1000.0;
+
 impl DoctrineParams {
     /// Parses and validates a doctrine file.
     pub fn parse(path: &Path, text: &str) -> Result<DoctrineParams> {
@@ -119,24 +126,62 @@ impl DoctrineParams {
             toml::from_str(text).map_err(|e| Error::from_toml(path, text, &e))?;
         let bad = |key: &str, msg: &str| Err(Error::at_key(path, text, key, msg));
         if !(0.0..=1.0).contains(&d.aggression) {
-            return bad("aggression", "must be between 0 and 1");
+            return bad(
+                "aggression",
+                &format!("must be between 0 and 1, got {}", shown(d.aggression)),
+            );
         }
         if !(0.0..=1.0).contains(&d.reserve_fraction) {
-            return bad("reserve_fraction", "must be between 0 and 1");
+            return bad(
+                "reserve_fraction",
+                &format!("must be between 0 and 1, got {}", shown(d.reserve_fraction)),
+            );
         }
-        if !(d.charge_ratio.is_finite() && d.charge_ratio > 0.0) {
-            return bad("charge_ratio", "must be above 0");
+        if !(d.charge_ratio > 0.0 && d.charge_ratio <= MAX_CHARGE_RATIO) {
+            return bad(
+                "charge_ratio",
+                &format!(
+                    "must be above 0 and at most {MAX_CHARGE_RATIO} (own CV over the target's), got {}",
+                    shown(d.charge_ratio)
+                ),
+            );
         }
         for (k, v) in [
             ("standoff_vs_horse", d.standoff_vs_horse),
             ("standoff_default", d.standoff_default),
         ] {
             if !(2.0..=6.0).contains(&v) {
-                return bad(k, "must be from 2 to 6 inches");
+                return bad(k, &format!("must be from 2 to 6 inches, got {}", shown(v)));
+            }
+        }
+        for (k, v, hi) in [
+            ("commit_reserve_when_lost", d.commit_reserve_when_lost, 1.0),
+            ("second_line_distance", d.second_line_distance, MAX_INCHES),
+            ("general_leads_within", d.general_leads_within, MAX_INCHES),
+            ("hold_ground_within", d.hold_ground_within, MAX_INCHES),
+        ] {
+            if !(0.0..=hi).contains(&v) {
+                return bad(k, &format!("must be from 0 to {hi}, got {}", shown(v)));
+            }
+        }
+        for (k, v, hi) in [
+            ("charge_min_cv", u16::from(d.charge_min_cv), 12),
+            ("pull_back_cv", u16::from(d.pull_back_cv), 12),
+            ("commit_reserve_turn", d.commit_reserve_turn, 1000),
+            ("advance_from_turn", d.advance_from_turn, 1000),
+        ] {
+            if v > hi {
+                return bad(k, &format!("must be from 0 to {hi}, got {v}"));
             }
         }
         if !(4.0..=12.0).contains(&d.retreat_distance) {
-            return bad("retreat_distance", "must be from 4 to 12 inches");
+            return bad(
+                "retreat_distance",
+                &format!(
+                    "must be from 4 to 12 inches, got {}",
+                    shown(d.retreat_distance)
+                ),
+            );
         }
         Ok(d)
     }

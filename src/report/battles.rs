@@ -2,13 +2,15 @@
 //! hidden file beside its final name and renamed into place only when the run succeeds.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::army::Side;
 use crate::error::{Error, Result};
 use crate::events::Outcome;
 use crate::stats::BattleRow;
+
+use super::manifest::Fnv;
 
 pub const HEADER: [&str; 14] = [
     "battle",
@@ -69,64 +71,107 @@ pub struct BattlesFile {
     /// Every field is a number or a plain word, so rows need no CSV quoting.
     w: Option<BufWriter<File>>,
     rows: u64,
+    /// FNV-1a 64 of the bytes written so far.
+    hash: Fnv,
 }
+
+/// The longest row a per-battle file can hold (14 numbers and a word): a bound on what a
+/// damaged file can make `merge` read.
+const MAX_ROW_BYTES: u64 = 512;
 
 impl BattlesFile {
     /// Starts writing what will become `path`.
     pub fn create(path: &Path) -> Result<BattlesFile> {
-        let dir = path.parent().unwrap_or(Path::new("."));
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-        let f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
-        let mut w = BufWriter::new(f);
-        writeln!(w, "{}", HEADER.join(",")).map_err(|e| Error::io(&tmp, e))?;
-        Ok(BattlesFile {
+        let tmp = crate::io::temp_name(path);
+        let f = File::create(&tmp).map_err(|e| Error::io(path, e))?;
+        crate::runner::stage_begun(tmp.clone());
+        let mut file = BattlesFile {
             path: path.to_path_buf(),
             tmp,
-            w: Some(w),
+            w: Some(BufWriter::new(f)),
             rows: 0,
-        })
+            hash: Fnv::default(),
+        };
+        file.line(&HEADER.join(","))?;
+        Ok(file)
+    }
+
+    fn line(&mut self, text: &str) -> Result<()> {
+        let w = self.w.as_mut().expect("not yet committed");
+        self.hash.update(text.as_bytes());
+        self.hash.update(b"\n");
+        writeln!(w, "{text}").map_err(|e| Error::io(&self.path, e))
     }
 
     /// Appends rows (in battle order).
     pub fn write(&mut self, rows: &[BattleRow]) -> Result<()> {
-        let w = self.w.as_mut().expect("not yet committed");
         for r in rows {
-            writeln!(w, "{}", record(r).join(",")).map_err(|e| Error::io(&self.tmp, e))?;
+            self.line(&record(r).join(","))?;
         }
         self.rows += rows.len() as u64;
         Ok(())
     }
 
-    /// Appends the rows of another per-battle file (a shard's), checking its header and that it
-    /// holds `expect` rows.
-    pub fn append_file(&mut self, from: &Path, expect: u64) -> Result<()> {
+    /// FNV-1a 64 of the file's bytes so far (what a shard's partial result records).
+    pub fn checksum(&self) -> String {
+        self.hash.hex()
+    }
+
+    /// Appends the rows of another per-battle file (a shard's), checking its header, that its
+    /// rows are the battles `battles` in order, each with every column, and that its bytes
+    /// match `checksum`.
+    pub fn append_file(
+        &mut self,
+        from: &Path,
+        battles: std::ops::Range<u64>,
+        checksum: &str,
+    ) -> Result<()> {
+        let refuse = |why: String| Error::Refused(format!("{}: {why}", from.display()));
         let f = File::open(from).map_err(|e| Error::io(from, e))?;
-        let mut lines = BufReader::new(f).lines();
+        let limit = (battles.end - battles.start + 1).saturating_mul(MAX_ROW_BYTES);
+        let mut lines = BufReader::new(f.take(limit)).lines();
         let header = lines.next().transpose().map_err(|e| Error::io(from, e))?;
         if header.as_deref() != Some(HEADER.join(",").as_str()) {
-            return Err(Error::Usage(format!(
-                "{}: not a per-battle file of this ecw-sim (header differs)",
-                from.display()
-            )));
+            return Err(refuse(
+                "not a per-battle file of this ecw-sim (header differs)".into(),
+            ));
         }
-        let w = self.w.as_mut().expect("not yet committed");
-        let mut n = 0u64;
-        for line in lines {
+        let mut hash = Fnv::default();
+        hash.update(header.unwrap_or_default().as_bytes());
+        hash.update(b"\n");
+        let mut next = battles.start;
+        for (i, line) in lines.enumerate() {
             let line = line.map_err(|e| Error::io(from, e))?;
-            writeln!(w, "{line}").map_err(|e| Error::io(&self.tmp, e))?;
-            n += 1;
+            let fields: Vec<&str> = line.split(',').collect();
+            let index = fields.first().and_then(|f| f.parse::<u64>().ok());
+            if fields.len() != HEADER.len() || index != Some(next) || next >= battles.end {
+                return Err(refuse(format!(
+                    "line {}: expected the row of battle {next} (battles {}..{}), found `{}`",
+                    i + 2,
+                    battles.start,
+                    battles.end,
+                    crate::io::printable(&line.chars().take(80).collect::<String>())
+                )));
+            }
+            hash.update(line.as_bytes());
+            hash.update(b"\n");
+            self.line(&line)?;
+            next += 1;
         }
-        if n != expect {
-            return Err(Error::Usage(format!(
-                "{}: {n} rows, but its shard fought {expect} battles",
-                from.display()
+        if next != battles.end {
+            return Err(refuse(format!(
+                "{} rows, but its shard fought {} battles",
+                next - battles.start,
+                battles.end - battles.start
             )));
         }
-        self.rows += n;
+        if hash.hex() != checksum {
+            return Err(refuse(format!(
+                "checksum {} does not match its partial result's {checksum}: the file was changed or damaged",
+                hash.hex()
+            )));
+        }
+        self.rows += next - battles.start;
         Ok(())
     }
 
@@ -138,9 +183,10 @@ impl BattlesFile {
     /// Flushes and renames the file into place.
     pub fn commit(mut self) -> Result<()> {
         let mut w = self.w.take().expect("committed once");
-        w.flush().map_err(|e| Error::io(&self.tmp, e))?;
+        w.flush().map_err(|e| Error::io(&self.path, e))?;
         drop(w);
         std::fs::rename(&self.tmp, &self.path).map_err(|e| Error::io(&self.path, e))?;
+        crate::runner::stage_ended(&self.tmp);
         Ok(())
     }
 }
@@ -149,6 +195,7 @@ impl Drop for BattlesFile {
     fn drop(&mut self) {
         if self.w.take().is_some() {
             let _ = std::fs::remove_file(&self.tmp);
+            crate::runner::stage_ended(&self.tmp);
         }
     }
 }

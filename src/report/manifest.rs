@@ -9,16 +9,36 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::runner::Shard;
-use crate::stats::{Layout, Tally};
+use crate::stats::{Histogram, Layout, Tally};
 
 /// FNV-1a, 64 bits: a simple, stable hash of a file's bytes, written as 16 hex digits.
 pub fn fnv1a64(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    let mut h = Fnv::default();
+    h.update(bytes);
+    h.hex()
+}
+
+/// FNV-1a 64 fed piece by piece (a per-battle file as it is written or read).
+#[derive(Debug, Clone, Copy)]
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
     }
-    format!("{h:016x}")
+}
+
+impl Fnv {
+    pub fn update(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    pub fn hex(&self) -> String {
+        format!("{:016x}", self.0)
+    }
 }
 
 /// Everything that decides a run's results: two runs with equal identities write the same
@@ -141,8 +161,12 @@ pub struct Manifest {
     pub timing: Timing,
 }
 
-/// The format tag of a partial result file.
-pub const PARTIAL_FORMAT: &str = "ecw-sim partial result 1";
+/// The format tag of a partial result file (2: with checksums).
+pub const PARTIAL_FORMAT: &str = "ecw-sim partial result 2";
+
+/// The largest partial result read: far above any real order of battle's, and a bound on
+/// what a damaged or hostile file can make `merge` allocate.
+pub const MAX_PARTIAL_BYTES: u64 = 256 * 1024 * 1024;
 
 /// `partial-K-of-M.json`: one shard's counts, and all `merge` needs to finish the run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -160,27 +184,180 @@ pub struct Partial {
     pub layout: Layout,
     pub tally: Tally,
     pub timing: Timing,
+    /// FNV-1a 64 of `partial-K-of-M.battles.csv`, byte for byte (with `per_battle`).
+    pub battles_checksum: Option<String>,
+    /// FNV-1a 64 of everything above except the timing, as compact JSON ([`Partial::content`]):
+    /// an edited count, range or per-battle checksum no longer matches it.
+    pub checksum: String,
 }
 
 impl Partial {
-    /// Reads a partial result, naming the file in any error.
+    /// The bytes the checksum covers: the partial as compact JSON without its timing and
+    /// checksum.
+    fn content(&self) -> Vec<u8> {
+        let mut p = self.clone();
+        p.checksum.clear();
+        p.timing = Timing {
+            wall_time_s: 0.0,
+            battles_per_second: 0.0,
+            threads: 0,
+            shards: 0,
+            peak_memory_kib: None,
+        };
+        serde_json::to_vec(&p).expect("a partial result serialises")
+    }
+
+    /// Sets the checksum over the content.
+    pub fn seal(mut self) -> Partial {
+        self.checksum = fnv1a64(&self.content());
+        self
+    }
+
+    /// Reads a partial result, checking its format, checksum and internal totals, naming the
+    /// file in any error.
     pub fn read(path: &Path) -> Result<Partial> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        let p: Partial = serde_json::from_slice(&bytes).map_err(|e| {
-            Error::Usage(format!(
-                "{}: not an ecw-sim partial result: {e}",
-                path.display()
-            ))
-        })?;
-        if p.format != PARTIAL_FORMAT {
-            return Err(Error::Usage(format!(
-                "{}: format `{}`, but this ecw-sim reads `{PARTIAL_FORMAT}`",
-                path.display(),
-                p.format
+        let bytes = crate::io::read_bytes(path, MAX_PARTIAL_BYTES)?;
+        let refuse = |why: String| Error::Refused(format!("{}: {why}", path.display()));
+        let value: serde_json::Value = serde_json::from_slice(&bytes)
+            .map_err(|e| refuse(format!("not an ecw-sim partial result: {e}")))?;
+        let format = value.get("format").and_then(|f| f.as_str()).unwrap_or("");
+        if format != PARTIAL_FORMAT {
+            return Err(refuse(format!(
+                "format `{format}`, but this ecw-sim reads `{PARTIAL_FORMAT}` (run the shard again with this version)"
             )));
         }
+        let p: Partial = serde_json::from_value(value)
+            .map_err(|e| refuse(format!("not an ecw-sim partial result: {e}")))?;
+        let sum = fnv1a64(&p.content());
+        if sum != p.checksum {
+            return Err(refuse(format!(
+                "checksum {} does not match its content ({sum}): the file was changed or damaged",
+                p.checksum
+            )));
+        }
+        check_totals(&p.tally, &p.layout).map_err(refuse)?;
         Ok(p)
     }
+}
+
+/// The largest magnitude of a value in a distribution (CV, turns, units): far above any real
+/// battle's, and a bound on the memory a merge of damaged files can ask for.
+const HISTOGRAM_REACH: i64 = 1 << 20;
+
+/// Every count of a tally added up, or None if that overflows: when the shards' masses add up
+/// without overflow, so does every count of their merge.
+pub fn mass(t: &Tally) -> Option<u64> {
+    let h = |h: &Histogram| h.iter().try_fold(0u64, |s, (_, c)| s.checked_add(c));
+    let entity = |e: &crate::stats::EntityTally| -> Option<u64> {
+        [
+            h(&e.cv_lost)?,
+            h(&e.units_destroyed)?,
+            h(&e.pursuit_turns)?,
+            e.routed,
+            e.destroyed,
+            e.ended_broken,
+            e.melee_won,
+            e.pursued_after_win,
+            e.first_halt_tests,
+            e.halted_first,
+            e.pursuits,
+            e.lost_in_pursuit,
+            e.camp_taken,
+        ]
+        .iter()
+        .try_fold(0u64, |s, &c| s.checked_add(c))
+    };
+    let mut sum = [t.battles, t.dice_rolled, t.wins[0], t.wins[1], t.draws]
+        .iter()
+        .try_fold(0u64, |s, &c| s.checked_add(c))?;
+    sum = sum.checked_add(h(&t.turns)?)?.checked_add(h(&t.margin)?)?;
+    for e in t.units.iter().chain(&t.commands).chain(&t.sides) {
+        sum = sum.checked_add(entity(e)?)?;
+    }
+    for c in &t.commanders {
+        let counts = [
+            c.casualty,
+            c.casualties,
+            c.captured,
+            c.lost,
+            h(&c.turns_out)?,
+        ];
+        for x in counts.iter().chain(&c.results) {
+            sum = sum.checked_add(*x)?;
+        }
+    }
+    for r in &t.ratings {
+        sum = sum
+            .checked_add(h(&r.rolled)?)?
+            .checked_add(h(&r.side_won)?)?;
+    }
+    Some(sum)
+}
+
+/// Checks a tally's internal totals: wins, draws and every per-battle distribution add up to
+/// its battle count; counts of battles never exceed it; the order of battle matches.
+pub fn check_totals(t: &Tally, layout: &Layout) -> std::result::Result<(), String> {
+    let n = t.battles;
+    let add = |a: u64, b: u64| a.checked_add(b).ok_or("a count overflows".to_string());
+    let decided = add(add(t.wins[0], t.wins[1])?, t.draws)?;
+    if decided != n {
+        return Err(format!(
+            "wins {} + {} and draws {} make {decided}, not its {n} battles",
+            t.wins[0], t.wins[1], t.draws
+        ));
+    }
+    let total = |h: &Histogram| {
+        if let Some((lo, hi)) = h.bounds()
+            && (lo < -HISTOGRAM_REACH || hi > HISTOGRAM_REACH)
+        {
+            return Err(format!(
+                "a distribution holds the value {}, beyond any battle's",
+                if lo < -HISTOGRAM_REACH { lo } else { hi }
+            ));
+        }
+        h.iter().try_fold(0u64, |s, (_, c)| add(s, c))
+    };
+    let exactly = |what: &str, h: &Histogram, want: u64| match total(h)? {
+        got if got == want => Ok(()),
+        got => Err(format!("{what} counts {got} battles, not {want}")),
+    };
+    exactly("battle_length_turns", &t.turns, n)?;
+    exactly("break_margin_cv", &t.margin, t.wins[0] + t.wins[1])?;
+    if t.units.len() != layout.units.len()
+        || t.commands.len() != layout.commands.len()
+        || t.commanders.len() != layout.commanders.len()
+    {
+        return Err("its counts do not match its order of battle".into());
+    }
+    let entities = t.units.iter().chain(&t.commands).chain(&t.sides);
+    for e in entities {
+        exactly("cv_lost", &e.cv_lost, n)?;
+        let at_most = [
+            e.routed,
+            e.destroyed,
+            e.ended_broken,
+            e.melee_won,
+            e.lost_in_pursuit,
+            e.camp_taken,
+        ];
+        if at_most.iter().any(|&c| c > n) || e.pursued_after_win > e.melee_won {
+            return Err(format!("a count of battles exceeds its {n} battles"));
+        }
+        total(&e.units_destroyed)?;
+        total(&e.pursuit_turns)?;
+    }
+    for c in &t.commanders {
+        let battles = [c.casualty, c.captured, c.lost];
+        if battles.iter().chain(&c.results).any(|&x| x > n) {
+            return Err(format!("a commander's count exceeds its {n} battles"));
+        }
+        total(&c.turns_out)?;
+    }
+    for r in &t.ratings {
+        total(&r.rolled)?;
+        total(&r.side_won)?;
+    }
+    Ok(())
 }
 
 /// Reads a manifest.
@@ -202,7 +379,7 @@ impl Shards {
     /// setting, each covering its own battles. Errors name the offending shard and file.
     pub fn check(mut parts: Vec<(PathBuf, Partial)>) -> Result<Shards> {
         if parts.is_empty() {
-            return Err(Error::Usage("no partial results to merge".into()));
+            return Err(Error::Refused("no partial results to merge".into()));
         }
         parts.sort_by_key(|(path, p)| (p.shard.index, path.clone()));
         let (ref_path, first) = &parts[0];
@@ -211,32 +388,32 @@ impl Shards {
         for (path, p) in &parts[1..] {
             let this = name(path, p);
             if let Some((what, theirs, this_one)) = first.run.difference(&p.run) {
-                return Err(Error::Usage(format!(
+                return Err(Error::Refused(format!(
                     "{this} is from a different run than {reference}: {what} {this_one}, not {theirs}"
                 )));
             }
             if p.shard.count != first.shard.count {
-                return Err(Error::Usage(format!(
+                return Err(Error::Refused(format!(
                     "{this} is one of {} shards, but {reference} is one of {}",
                     p.shard.count, first.shard.count
                 )));
             }
             if p.per_battle != first.per_battle {
-                return Err(Error::Usage(format!(
+                return Err(Error::Refused(format!(
                     "{this} was run {} --per-battle, but {reference} {}",
                     if p.per_battle { "with" } else { "without" },
                     if first.per_battle { "with" } else { "without" }
                 )));
             }
             if p.layout != first.layout {
-                return Err(Error::Usage(format!(
+                return Err(Error::Refused(format!(
                     "{this} has a different order of battle from {reference}"
                 )));
             }
         }
         for w in parts.windows(2) {
             if w[0].1.shard == w[1].1.shard {
-                return Err(Error::Usage(format!(
+                return Err(Error::Refused(format!(
                     "shard {} is given twice: {} and {}",
                     w[0].1.shard,
                     w[0].0.display(),
@@ -251,7 +428,7 @@ impl Shards {
             .map(|k| format!("{k}/{m}"))
             .collect();
         if !missing.is_empty() {
-            return Err(Error::Usage(format!(
+            return Err(Error::Refused(format!(
                 "shard{} {} of {} missing (have {})",
                 if missing.len() == 1 { "" } else { "s" },
                 missing.join(", "),
@@ -269,7 +446,7 @@ impl Shards {
                 || p.end_battle != want.end
                 || p.tally.battles != want.end - want.start
             {
-                return Err(Error::Usage(format!(
+                return Err(Error::Refused(format!(
                     "{}: holds {} battles ({}..{}), but shard {} of a {}-battle run is battles {}..{}",
                     name(path, p),
                     p.tally.battles,
@@ -285,8 +462,16 @@ impl Shards {
         Ok(Shards { parts })
     }
 
-    /// The run's counts: the shards' tallies added in shard (battle-index) order.
+    /// The run's counts: the shards' tallies added in shard (battle-index) order. A sum that
+    /// would overflow is refused.
     pub fn tally(&self) -> Result<Tally> {
+        let mut masses = self.parts.iter().map(|(_, p)| mass(&p.tally));
+        if masses.try_fold(0u64, |s, m| s.checked_add(m?)).is_none() {
+            return Err(Error::Refused(
+                "the partial results' counts overflow when added: they were changed or damaged"
+                    .into(),
+            ));
+        }
         let mut total = Tally::new(&self.parts[0].1.layout);
         for (_, p) in &self.parts {
             total.merge(&p.tally)?;
@@ -369,7 +554,10 @@ mod tests {
                 layout: l,
                 tally,
                 timing: Timing::new(r.end - r.start, 1.0, 1, 1),
-            },
+                battles_checksum: None,
+                checksum: String::new(),
+            }
+            .seal(),
         )
     }
 

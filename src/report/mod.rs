@@ -15,7 +15,7 @@ pub use html::{REPORT, write_report};
 pub use manifest::{
     Manifest, PARTIAL_FORMAT, Partial, RunIdentity, Shards, Timing, fnv1a64, read_manifest,
 };
-pub use output::{MANIFEST, OutDir, RESULT_FILES, partial_files};
+pub use output::{Contents, MANIFEST, OutDir, RESULT_FILES, partial_files};
 pub use summary::{summary, thousands};
 pub use tidy::{HEADER, QUANTILES, Tidy, Who, num};
 

@@ -66,6 +66,7 @@ pub(super) fn build(sc: &Scenario) -> Result<Built, Vec<Error>> {
         captain_generals: [None, None],
         cg_doctrine: [0, 0],
         generals_named: HashMap::new(),
+        beyond_limit: 0,
     };
     let Some(rules) = b.ruleset() else {
         return Err(b.errors);
@@ -125,6 +126,25 @@ pub(super) fn build(sc: &Scenario) -> Result<Built, Vec<Error>> {
     })
 }
 
+/// The documented ranges of the scenario's numbers (docs/SCENARIOS.md, "Limits"): far beyond
+/// any real battle, and small enough that no arithmetic on them overflows or loses meaning.
+const MAX_INCHES: f64 = 1000.0;
+const COORDINATE: Limit = Limit(-MAX_INCHES, MAX_INCHES, false);
+const FACING: Limit = Limit(-360.0, 360.0, false);
+const BEHIND: Limit = Limit(0.0, MAX_INCHES, false);
+const RADIUS: Limit = Limit(0.0, MAX_INCHES, true);
+const SEVERITY: Limit = Limit(0.0, 100.0, false);
+/// The most units a scenario may have: a battle of 2,000 takes minutes on today's engine, and
+/// unit ids must fit their 16 bits.
+pub const MAX_UNITS: usize = 5000;
+/// A commander's leadership modifier lies within -6..=6, his rerolls within 0..=6 (a die's
+/// faces: beyond them nothing changes).
+const COMMANDER_DICE: i64 = 6;
+
+/// A number's range: lowest, highest, and whether the lowest itself is excluded.
+#[derive(Debug, Clone, Copy)]
+struct Limit(f64, f64, bool);
+
 /// A unit with its place on the table, before it is checked.
 struct Placed<'a> {
     path: String,
@@ -153,9 +173,26 @@ struct Builder<'a> {
     cg_doctrine: [u16; 2],
     /// Each side's generals named in the file, with the key that named each first.
     generals_named: HashMap<(Side, String), String>,
+    /// Units refused for passing [`MAX_UNITS`] (reported once).
+    beyond_limit: usize,
 }
 
 impl Builder<'_> {
+    /// Checks a number lies in its documented range (docs/SCENARIOS.md, "Limits"); records an
+    /// error at `key` if not.
+    fn in_range(&mut self, key: &str, v: f64, Limit(lo, hi, open): Limit, unit: &str) -> bool {
+        let ok = v.is_finite() && v >= lo && v <= hi && !(open && v == lo);
+        if !ok {
+            let shown = crate::error::number(v);
+            let from = if open { "above" } else { "from" };
+            self.err(
+                key,
+                format!("must be a number {from} {lo} to {hi} {unit}, got {shown}"),
+            );
+        }
+        ok
+    }
+
     /// Records a problem at a dotted key: its line in the file, or the override that set it.
     fn err(&mut self, key: &str, message: impl Into<String>) {
         let mut message = message.into();
@@ -309,8 +346,10 @@ impl Builder<'_> {
             let key = format!("terrain.areas.{i}.points");
             let mut pts: Vec<Vec2> = Vec::new();
             for p in &a.points {
-                if !(p[0].is_finite() && p[1].is_finite()) {
-                    self.err(&key, "points must be finite numbers");
+                if !(self.in_range(&key, p[0], COORDINATE, "inches")
+                    && self.in_range(&key, p[1], COORDINATE, "inches"))
+                {
+                    continue;
                 }
                 let v = Vec2::new(p[0], p[1]);
                 if pts.last().is_none_or(|q| q.dist(v) > 1e-9) {
@@ -360,13 +399,21 @@ impl Builder<'_> {
                 );
                 continue;
             }
-            let severity = o.severity.unwrap_or(1.0);
-            if !(severity.is_finite() && severity >= 0.0) {
-                self.err(
-                    &format!("{key}.severity"),
-                    format!("must be 0 (impassable) or more, got {severity}"),
-                );
+            let mut fine = true;
+            for p in &pts {
+                fine &= self.in_range(&format!("{key}.points"), p[0], COORDINATE, "inches")
+                    && self.in_range(&format!("{key}.points"), p[1], COORDINATE, "inches");
             }
+            if !fine {
+                continue;
+            }
+            let severity = o.severity.unwrap_or(1.0);
+            self.in_range(
+                &format!("{key}.severity"),
+                severity,
+                SEVERITY,
+                "(0: impassable)",
+            );
             let hard = match o.cover {
                 Some(c) => c == Cover::Hard,
                 None => o.kind == ObstacleKind::Wall,
@@ -390,12 +437,7 @@ impl Builder<'_> {
         }
         for (i, c) in f.terrain.camps.iter().enumerate() {
             let key = format!("terrain.camps.{i}");
-            if !(c.radius.is_finite() && c.radius > 0.0) {
-                self.err(
-                    &format!("{key}.radius"),
-                    format!("must be above 0 inches, got {}", c.radius),
-                );
-            }
+            self.in_range(&format!("{key}.radius"), c.radius, RADIUS, "inches");
             let pos = Vec2::new(c.x, c.y);
             if !(pos.x.is_finite() && pos.y.is_finite() && ground.on_table(pos)) {
                 self.err(
@@ -484,7 +526,8 @@ impl Builder<'_> {
         let id = self.commands.len() as u16;
         let display = cmd.name.clone().unwrap_or_else(|| title_case(key));
         let placed = self.place(side, cmd, &cpath);
-        if placed.is_empty() {
+        // A command whose units were all refused already has its errors: say nothing more.
+        if cmd.units.is_empty() && cmd.lines.is_empty() {
             self.err(
                 &cpath,
                 "a command needs at least one unit, in `units` or `lines`",
@@ -573,8 +616,10 @@ impl Builder<'_> {
                 continue;
             };
             let facing = u.facing.unwrap_or(default_facing_degrees(side));
-            if !(x.is_finite() && y.is_finite() && facing.is_finite()) {
-                self.err(&path, "x, y and facing must be finite numbers");
+            let fine = self.in_range(&format!("{path}.x"), x, COORDINATE, "inches")
+                & self.in_range(&format!("{path}.y"), y, COORDINATE, "inches")
+                & self.in_range(&format!("{path}.facing"), facing, FACING, "degrees");
+            if !fine {
                 continue;
             }
             out.push(Placed {
@@ -591,8 +636,11 @@ impl Builder<'_> {
                 Vec2::new(line.to[0], line.to[1]),
             );
             let facing = line.facing.unwrap_or(default_facing_degrees(side));
-            if ![a.x, a.y, b.x, b.y, facing].iter().all(|v| v.is_finite()) {
-                self.err(&lpath, "from, to and facing must be finite numbers");
+            let mut fine = self.in_range(&format!("{lpath}.facing"), facing, FACING, "degrees");
+            for (end, v) in [("from", a.x), ("from", a.y), ("to", b.x), ("to", b.y)] {
+                fine &= self.in_range(&format!("{lpath}.{end}"), v, COORDINATE, "inches");
+            }
+            if !fine {
                 continue;
             }
             let facing = facing.to_radians();
@@ -609,11 +657,8 @@ impl Builder<'_> {
             );
             if let Some(second) = &line.second_line {
                 let behind = second.behind.unwrap_or(SECOND_LINE_BEHIND);
-                if !(behind.is_finite() && behind >= 0.0) {
-                    self.err(
-                        &format!("{lpath}.second_line.behind"),
-                        format!("must be 0 or more inches, got {behind}"),
-                    );
+                let key = format!("{lpath}.second_line.behind");
+                if !self.in_range(&key, behind, BEHIND, "inches") {
                     continue;
                 }
                 let back = Vec2::from_facing(facing) * -behind;
@@ -732,6 +777,16 @@ impl Builder<'_> {
             );
         }
         let (cv, source, note) = self.rating(rules, side, spec, (cmd, cpath), u, kind, &path)?;
+        if self.units.len() >= MAX_UNITS {
+            if self.beyond_limit == 0 {
+                self.err(
+                    &path,
+                    format!("a scenario may have at most {MAX_UNITS} units"),
+                );
+            }
+            self.beyond_limit += 1;
+            return None;
+        }
         let id = self.units.len() as UnitId;
         let mut unit = Unit::new(id, side, command, kind, cv).at(p.pos.x, p.pos.y, p.facing);
         unit.size = size;
@@ -968,13 +1023,25 @@ impl Builder<'_> {
                     if !missing.is_empty() {
                         self.err(path, format!("a fixed commander needs {} (or `roll = true` to roll him each battle)", missing.join(", ")));
                     }
-                    let radius = t.radius.unwrap_or(average.radius);
-                    if !(radius.is_finite() && radius > 0.0) {
-                        self.err(
-                            &format!("{path}.radius"),
-                            format!("must be above 0 inches, got {radius}"),
-                        );
+                    for (k, v) in [
+                        ("lp_modifier", t.lp_modifier.map(i64::from)),
+                        ("rerolls", t.rerolls.map(i64::from)),
+                        ("enemy_rerolls", t.enemy_rerolls.map(i64::from)),
+                    ] {
+                        let lo = if k == "lp_modifier" {
+                            -COMMANDER_DICE
+                        } else {
+                            0
+                        };
+                        if let Some(v) = v.filter(|v| !(lo..=COMMANDER_DICE).contains(v)) {
+                            self.err(
+                                &format!("{path}.{k}"),
+                                format!("must be from {lo} to {COMMANDER_DICE}, got {v}"),
+                            );
+                        }
                     }
+                    let radius = t.radius.unwrap_or(average.radius);
+                    self.in_range(&format!("{path}.radius"), radius, RADIUS, "inches");
                     let rating = CommanderRating {
                         lp_modifier: t.lp_modifier.unwrap_or(0),
                         radius,

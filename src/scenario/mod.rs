@@ -123,7 +123,9 @@ impl Scenario {
     /// A scenario file when `name_or_path` names one, else a built-in scenario of that name.
     pub fn open(name_or_path: &str, overrides: &[String]) -> Result<Scenario> {
         let path = Path::new(name_or_path);
-        if path.exists() {
+        // symlink_metadata: a dangling link or a loop is a file the user named, and its OS
+        // error says what is wrong with it.
+        if path.symlink_metadata().is_ok() {
             return Scenario::load(path, overrides);
         }
         if BUILTIN.iter().any(|(n, _)| *n == name_or_path) {
@@ -238,7 +240,12 @@ pub fn combine(mut errors: Vec<Error>) -> Error {
         return errors.pop().expect("one error");
     }
     let lines: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
-    Error::Usage(format!("{} problems:\n{}", errors.len(), lines.join("\n")))
+    let text = format!("{} problems:\n{}", errors.len(), lines.join("\n"));
+    if errors.iter().all(|e| matches!(e, Error::Usage(_))) {
+        Error::Usage(text)
+    } else {
+        Error::Refused(text)
+    }
 }
 
 fn override_error(path: &Path, ov: &Override, message: String) -> Error {

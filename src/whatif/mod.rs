@@ -16,8 +16,6 @@ mod mirror;
 mod paired;
 mod render;
 
-use std::path::{Path, PathBuf};
-
 pub use contest::{ContestOutput, fight, find_unit, unit_cv_lost};
 pub use grid::{Param, VariantSpec, grid, point_overrides, split_top_level};
 pub use html::{balance_html, compare_html, sweep_html};
@@ -31,7 +29,7 @@ pub use render::{
     compare_csv, compare_summary, sweep_csv, sweep_summary,
 };
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::runner::{self, RunPlan};
 
 /// The plan of a what-if run: whole battles `0..battles`, no shards, no per-battle rows.
@@ -45,29 +43,4 @@ pub fn plan(seed: u64, battles: u64, threads: Option<usize>) -> Result<RunPlan> 
     };
     plan.validate()?;
     Ok(plan)
-}
-
-/// Checks, before any battle is fought, that `dir` can become an output folder: refuses a
-/// path that is a file. Nothing is created until [`write_result`].
-pub fn check_out(dir: &Path) -> Result<()> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(Error::Usage(format!(
-            "output folder {} is a file, not a folder",
-            dir.display()
-        )));
-    }
-    Ok(())
-}
-
-/// Writes `name` into `dir` (made if needed) atomically; returns its path.
-pub fn write_result(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        Error::Usage(format!(
-            "cannot create output folder {}: {e}",
-            dir.display()
-        ))
-    })?;
-    let path = dir.join(name);
-    crate::io::write_atomic(&path, bytes)?;
-    Ok(path)
 }

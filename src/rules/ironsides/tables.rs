@@ -427,6 +427,9 @@ pub struct RatingRow {
     pub arms: RatingArms,
 }
 
+/// The longest distance a ruleset may give, in inches: far beyond any table.
+pub const MAX_INCHES: f64 = 1000.0;
+
 impl IronsidesRules {
     /// The built-in ruleset (it is validated by a test, so this cannot fail in a release).
     pub fn builtin() -> Self {
@@ -455,7 +458,35 @@ impl IronsidesRules {
                 format!("must be 1..=12, got {}", self.limits.cv_max),
             );
         }
-        // Every distance must be non-negative and finite.
+        let l = &self.limits;
+        if l.die_always_hits > 5 {
+            return bad(
+                "limits.die_always_hits",
+                format!(
+                    "must be 0 (none) to 5 (natural rolls up to it always hit), got {}",
+                    l.die_always_hits
+                ),
+            );
+        }
+        if !(2..=7).contains(&l.die_always_misses) || l.die_always_misses <= l.die_always_hits {
+            return bad(
+                "limits.die_always_misses",
+                format!(
+                    "must be 2 to 7 (7: none) and above limits.die_always_hits ({}), got {}",
+                    l.die_always_hits, l.die_always_misses
+                ),
+            );
+        }
+        if l.cv_min_start == 0 || l.cv_min_start > l.cv_max {
+            return bad(
+                "limits.cv_min_start",
+                format!(
+                    "must be 1 to limits.cv_max ({}), got {}",
+                    l.cv_max, l.cv_min_start
+                ),
+            );
+        }
+        // Every distance must be finite, from 0 to the width of any table.
         let m = &self.movement;
         let distances: [(&str, f64); 20] = [
             ("leadership.group_gap", self.leadership.group_gap),
@@ -483,10 +514,13 @@ impl IronsidesRules {
             ("close_combat.retreat_max", self.close_combat.retreat_max),
         ];
         for (key, v) in distances {
-            if !v.is_finite() || v < 0.0 {
+            if !(0.0..=MAX_INCHES).contains(&v) {
                 return bad(
                     key,
-                    format!("must be a distance of 0 or more inches, got {v}"),
+                    format!(
+                        "must be a distance of 0 to {MAX_INCHES} inches, got {}",
+                        crate::error::number(v)
+                    ),
                 );
             }
         }
@@ -500,21 +534,23 @@ impl IronsidesRules {
             ("infantry", r.infantry),
             ("pistols", r.pistols),
         ] {
-            if !(band.short.is_finite() && band.short > 0.0) {
+            if !(band.short > 0.0 && band.short <= MAX_INCHES) {
                 return bad(
                     &format!("fire.ranges.{name}.short"),
-                    format!("must be a range above 0 inches, got {}", band.short),
+                    format!(
+                        "must be a range above 0 and at most {MAX_INCHES} inches, got {}",
+                        crate::error::number(band.short)
+                    ),
                 );
             }
-            if !band.long.is_finite()
-                || band.long < 0.0
+            if !(0.0..=MAX_INCHES).contains(&band.long)
                 || (band.long > 0.0 && band.long < band.short)
             {
                 return bad(
                     &format!("fire.ranges.{name}.long"),
                     format!(
                         "must be 0 (no long range) or at least the short range, got {}",
-                        band.long
+                        crate::error::number(band.long)
                     ),
                 );
             }
