@@ -18,7 +18,10 @@ fn arm(k: UnitKind) -> usize {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let name = args.first().cloned().unwrap_or_else(|| "marston_moor".into());
+    let name = args
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "marston_moor".into());
     let n: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2000);
     let setup = Scenario::open(&name, &[]).unwrap().setup().unwrap();
     let mut b = Battle::new(&setup);
@@ -34,7 +37,9 @@ fn main() {
         for e in &log.0 {
             match *e {
                 Event::Fired { unit, .. } => shots[arm(setup.units[usize::from(unit)].kind)] += 1,
-                Event::Melee { attacker, defender, .. } => {
+                Event::Melee {
+                    attacker, defender, ..
+                } => {
                     for u in [attacker, defender] {
                         melees[arm(setup.units[usize::from(u)].kind)] += 1;
                     }
@@ -51,9 +56,18 @@ fn main() {
     let per = |x: u64| x as f64 / n as f64;
     println!(
         "{name}, {n} battles: Parliament {:.1}%, Royalists {:.1}%, draws {:.1}% | shots a battle: foot {:.1}, horse {:.1}, dragoons {:.1}, guns {:.1} | unit-melees a battle: foot {:.1}, horse {:.1}, dragoons {:.1}, guns {:.1} | general hits a battle {:.2}, captures {:.3}",
-        pc(wins[0]), pc(wins[1]), pc(wins[2]),
-        per(shots[0]), per(shots[1]), per(shots[2]), per(shots[3]),
-        per(melees[0]), per(melees[1]), per(melees[2]), per(melees[3]),
-        per(hits), per(captured)
+        pc(wins[0]),
+        pc(wins[1]),
+        pc(wins[2]),
+        per(shots[0]),
+        per(shots[1]),
+        per(shots[2]),
+        per(shots[3]),
+        per(melees[0]),
+        per(melees[1]),
+        per(melees[2]),
+        per(melees[3]),
+        per(hits),
+        per(captured)
     );
 }

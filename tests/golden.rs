@@ -15,16 +15,16 @@ const BATTLES: u64 = 150;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xd9262c419f836f39),
-    ("marston_moor", 0x2d8c8c6855ddfb01),
-    ("naseby", 0x33c1fdb13072b63d),
-    ("roundway_down", 0x1a45d1cd8dc7d6f7),
-    ("adwalton_moor", 0x553a7e64b7944cee),
-    ("lansdown", 0x4333eba5710e8895),
-    ("first_newbury", 0x53c2bd7ad668c2e9),
-    ("langport", 0xd502e62fff8c6a0c),
-    ("small_action", 0x199e6d3c0541ddf2),
-    ("duel_horse", 0x68bd3203f7b405b8),
+    ("edgehill", 0x5ba4c4de6d53b4a4),
+    ("marston_moor", 0x126e0f7c310ad123),
+    ("naseby", 0xbc19aa2f391ac8df),
+    ("roundway_down", 0xfaa01026b0693b26),
+    ("adwalton_moor", 0xaf3809c9411e573b),
+    ("lansdown", 0x2727afb4dfa9d045),
+    ("first_newbury", 0xb2c6547902718a71),
+    ("langport", 0x9cee8e52c9dfa52b),
+    ("small_action", 0xf115e32b601e17ad),
+    ("duel_horse", 0x116bfd9ee9e8a080),
     ("duel_foot_vs_horse", 0xff7a5cf3ffea1d0e),
     ("balance_template", 0x340f51090b28ac56),
 ];

@@ -2,6 +2,8 @@
 
 use std::process::Command;
 
+use ecw_sim::army::Side;
+use ecw_sim::charts::{hex, side_colour};
 use resvg::tiny_skia::Pixmap;
 
 fn replay_map(file: &std::path::Path) -> std::process::Output {
@@ -35,19 +37,17 @@ fn the_map_is_drawn_as_png_by_its_extension() {
     let image = Pixmap::decode_png(&png).unwrap();
     let (w, h) = svg_size(&svg);
     assert_eq!((image.width(), image.height()), (2 * w, 2 * h));
-    // The same battle as the SVG: both armies' colours are on it (Parliament #b5651d, the
-    // Royalists #1f4e9c, drawn at full strength for the units standing at the end).
-    let has = |r: u8, g: u8, b: u8| {
+    // The same battle as the SVG: both armies' colours (the charts' side colours) are on it,
+    // drawn at full strength for the units standing at the end.
+    let has = |c: plotters::style::RGBColor| {
         image.pixels().iter().any(|p| {
-            let c = p.demultiply();
-            (c.red(), c.green(), c.blue()) == (r, g, b)
+            let d = p.demultiply();
+            (d.red(), d.green(), d.blue()) == (c.0, c.1, c.2)
         })
     };
-    assert!(svg.contains("#b5651d") && svg.contains("#1f4e9c"));
-    assert!(
-        has(0xb5, 0x65, 0x1d) || has(0x1f, 0x4e, 0x9c),
-        "no unit drawn"
-    );
+    let (p, r) = (side_colour(Side::Parliament), side_colour(Side::Royalist));
+    assert!(svg.contains(&hex(p)) && svg.contains(&hex(r)));
+    assert!(has(p) || has(r), "no unit drawn");
     // Anything else is refused, naming both formats, and nothing is written.
     let gif = dir.join("m.gif");
     let o = replay_map(&gif);

@@ -72,16 +72,12 @@ const KNOWN_INERT: &[(&str, &str)] = &[
         "defect-free: infantry has no long range, so its long modifier is never used",
     ),
     (
-        "fire.ranges.very_light.short_mod",
-        "coverage: no very light gun fires at short range here",
+        "fire.ranges.very_light.",
+        "coverage: the few very light guns of these scenarios rarely have a target in these battles",
     ),
     (
         "fire.horse_standing_pistols",
         "coverage: horse never stands to fire in these battles",
-    ),
-    (
-        "fire.size.very_large",
-        "coverage: no very large unit in the built-in scenarios",
     ),
     (
         "close_combat.",

@@ -341,12 +341,25 @@ impl Doctrine for ParamAi {
         }
         let centre = s * (1.0 / n);
         if d.general_leads {
-            // Lead the strongest unit nearest the enemy once battle is near.
+            // A unit fit to lead: on the table, not broken, not haring off in pursuit.
+            let fit = |u: UnitId| {
+                let x = &b.units[usize::from(u)];
+                x.is_active() && !x.broken && x.pursuing == 0
+            };
+            // He stays with the unit he leads while it is fit: changing costs 12" each way.
+            if let Some(u) = c.attached_unit
+                && fit(u)
+            {
+                return GeneralOrder {
+                    to: b.units[usize::from(u)].pos,
+                    attach: Some(u),
+                    join: None,
+                };
+            }
+            // Else he leads the strongest unit nearest the enemy once battle is near.
             let lead = units
                 .iter()
-                .filter(|&&u| {
-                    b.units[usize::from(u)].is_active() && !b.units[usize::from(u)].broken
-                })
+                .filter(|&&u| fit(u))
                 .map(|&u| {
                     let near = b.nearest_enemy_distance(u);
                     (near - 2.0 * f64::from(b.units[usize::from(u)].cv), u, near)
