@@ -337,36 +337,44 @@ impl Battle {
                     0
                 };
                 let mut rr = Rerolls::new(avail);
-                let before = self.units[usize::from(id)].cv;
-                let was_broken = self.units[usize::from(id)].broken;
-                dice.focus(super::unit_stream(id));
-                let (roll, ok) = rally::rally_attempt(
-                    rules,
-                    dice,
-                    &mut self.units[usize::from(id)],
-                    modifier,
-                    &mut rr,
-                );
+                self.rally_once(rules, id, modifier, &mut rr, dice, obs);
                 self.spend_rerolls(g, rr.used);
-                let cv = self.units[usize::from(id)].cv;
-                emit(
-                    obs,
-                    Event::Rally {
-                        unit: id,
-                        roll,
-                        success: ok,
-                        cv,
-                    },
-                );
-                if ok && cv > before {
-                    self.units[usize::from(id)].turns_out_of_contact = 0;
-                }
-                if was_broken && !self.units[usize::from(id)].broken {
-                    emit(obs, Event::Recovered { unit: id });
-                }
             }
         }
         self.scratch = order;
+    }
+
+    /// One paid rally attempt (one D6 <= CV, re-rolls as given), told as it happens.
+    fn rally_once<D: DiceSource, O: Observer>(
+        &mut self,
+        rules: &crate::rules::ironsides::IronsidesRules,
+        id: UnitId,
+        modifier: i8,
+        rr: &mut Rerolls,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        let before = self.units[usize::from(id)].cv;
+        let was_broken = self.units[usize::from(id)].broken;
+        dice.focus(super::unit_stream(id));
+        let (roll, ok) =
+            rally::rally_attempt(rules, dice, &mut self.units[usize::from(id)], modifier, rr);
+        let cv = self.units[usize::from(id)].cv;
+        emit(
+            obs,
+            Event::Rally {
+                unit: id,
+                roll,
+                success: ok,
+                cv,
+            },
+        );
+        if ok && cv > before {
+            self.units[usize::from(id)].turns_out_of_contact = 0;
+        }
+        if was_broken && !self.units[usize::from(id)].broken {
+            emit(obs, Event::Recovered { unit: id });
+        }
     }
 
     /// A unit beyond its own commander's radius but within the Captain-General's: he may rally
@@ -388,27 +396,7 @@ impl Battle {
             return false;
         }
         self.commanders[usize::from(g)].lps -= cost;
-        let was_broken = self.units[usize::from(id)].broken;
-        let (roll, ok) = rally::rally_attempt(
-            rules,
-            dice,
-            &mut self.units[usize::from(id)],
-            0,
-            &mut Rerolls::none(),
-        );
-        let cv = self.units[usize::from(id)].cv;
-        emit(
-            obs,
-            Event::Rally {
-                unit: id,
-                roll,
-                success: ok,
-                cv,
-            },
-        );
-        if was_broken && !self.units[usize::from(id)].broken {
-            emit(obs, Event::Recovered { unit: id });
-        }
+        self.rally_once(rules, id, 0, &mut Rerolls::none(), dice, obs);
         true
     }
 
