@@ -2,6 +2,9 @@
 //! functions a battle will call (there is no Dickenson battle engine yet), and each exact chance
 //! must hold within five standard errors of the sampled share.
 
+mod common;
+
+use common::cli::{refused, run_ok};
 use ecw_sim::dice::{DiceSource, SeededDice};
 use ecw_sim::rules::dickenson::DickensonRules;
 use ecw_sim::rules::dickenson::figures::{Figure, after_saves};
@@ -139,4 +142,35 @@ fn the_morale_chart_by_monte_carlo() {
             .collect();
         check(8, &exact, |d| morale::throw(d, first_adds(adds), lost, &r));
     }
+}
+
+#[test]
+fn the_tables_command_prints_the_dickenson_tables() {
+    let ids = run_ok(&["tables", "--ruleset", "dickenson", "--list"]);
+    assert_eq!(
+        ids.lines().collect::<Vec<_>>(),
+        ecw_sim::tables::dickenson::TABLE_IDS.to_vec()
+    );
+    // No adds, nothing lost: good on 8+ of 2D6, 15/36.
+    let csv = run_ok(&[
+        "tables",
+        "--ruleset",
+        "dickenson",
+        "--table",
+        "dk_morale",
+        "--format",
+        "csv",
+    ]);
+    assert!(
+        csv.starts_with("table,adds,points_lost,result,p,p_exact\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("dk_morale,0,0,good,0.4166666667,5/12\n"),
+        "{csv}"
+    );
+    refused(
+        &["tables", "--ruleset", "dickenson", "--table", "bp_command"],
+        "no Dickenson table `bp_command`",
+    );
 }
