@@ -31,15 +31,7 @@ pub fn impetus<D: DiceSource>(
 
 /// A figure's value in melee.
 pub fn points_per_figure(figure: Figure, rules: &DickensonRules) -> f64 {
-    let p = &rules.melee.points;
-    match figure {
-        Figure::Musketeer => p.musketeer,
-        Figure::Gunner => p.gunner,
-        Figure::Pikeman => p.pikeman,
-        Figure::Dragoon => p.dragoon,
-        Figure::Trooper => p.trooper,
-        Figure::Lobster => p.lobster,
-    }
+    figure.of(&rules.melee.points)
 }
 
 /// Dice thrown for `points`: one for each complete six.

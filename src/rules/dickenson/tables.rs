@@ -325,18 +325,7 @@ pub struct Melee {
     pub points_per_die: f64,
     pub casualty_share: f64,
     pub pike_first_round_bonus: f64,
-    pub points: MeleePoints,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MeleePoints {
-    pub musketeer: f64,
-    pub gunner: f64,
-    pub pikeman: f64,
-    pub dragoon: f64,
-    pub trooper: f64,
-    pub lobster: f64,
+    pub points: PerFigure<f64>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
