@@ -45,7 +45,7 @@ pub struct Args {
     /// Overwrite table files an earlier run left in the --out folder
     #[arg(long)]
     pub force: bool,
-    /// `black_powder` for the Black Powder tables, or an Ironsides ruleset file to read the
+    /// `black_powder` or `dickenson` for their tables, or an Ironsides ruleset file to read the
     /// rule constants from [default: the built-in Ironsides ruleset]
     #[arg(long, value_name = "NAME|FILE")]
     pub ruleset: Option<PathBuf>,
@@ -243,9 +243,40 @@ fn black_powder(args: &Args) -> Result<()> {
     emit(args, &built, "Black Powder: probability tables", intro)
 }
 
+/// `--ruleset dickenson`: the Dickenson tables.
+fn dickenson(args: &Args) -> Result<()> {
+    use crate::tables::dickenson::{TABLE_IDS as DK_IDS, build};
+    if args.list {
+        for id in DK_IDS {
+            println!("{id}");
+        }
+        return Ok(());
+    }
+    for t in &args.tables {
+        if !DK_IDS.contains(&t.as_str()) {
+            return Err(Error::Usage(format!(
+                "no Dickenson table `{t}`; the tables are: {}",
+                DK_IDS.join(", ")
+            )));
+        }
+    }
+    let rules = crate::rules::dickenson::DickensonRules::builtin();
+    let built: Vec<Table> = DK_IDS
+        .iter()
+        .filter(|id| args.tables.is_empty() || args.tables.iter().any(|t| t == *id))
+        .map(|id| build(&rules, id).expect("listed tables build"))
+        .collect();
+    let intro = "Exact probabilities for Neville Dickenson's Rules for English Civil War, computed by `ecw-sim tables --ruleset dickenson` by enumerating every roll of the dice \
+                 through the simulator's own rule functions (configs/rulesets/dickenson.toml).";
+    emit(args, &built, "Dickenson: probability tables", intro)
+}
+
 pub fn run(args: Args) -> Result<()> {
     if args.ruleset.as_deref() == Some(Path::new("black_powder")) {
         return black_powder(&args);
+    }
+    if args.ruleset.as_deref() == Some(Path::new("dickenson")) {
+        return dickenson(&args);
     }
     let stdout = std::io::stdout();
     if args.list {

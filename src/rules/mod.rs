@@ -5,6 +5,7 @@
 //! data and battle state, without touching Ironsides or the tools around it.
 
 pub mod black_powder;
+pub mod dickenson;
 pub mod ironsides;
 
 pub use black_powder::battle::BlackPowder;

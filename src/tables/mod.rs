@@ -8,6 +8,7 @@
 pub mod black_powder;
 pub mod chained;
 pub mod chart;
+pub mod dickenson;
 pub mod exact;
 pub mod generals;
 pub mod hit;

@@ -1,0 +1,790 @@
+//! The Dickenson rule constants, read from `configs/rulesets/dickenson.toml` and validated.
+//! Every move, range, deduction, table and morale value the rule functions use comes from here.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// The ruleset file shipped with the binary.
+pub const BUILTIN: &str = include_str!("../../../configs/rulesets/dickenson.toml");
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DickensonRules {
+    pub name: String,
+    pub regiment: Regiment,
+    pub morale_points: MoralePoints,
+    pub morale: Morale,
+    pub movement: Movement,
+    pub terrain: Terrain,
+    pub small_arms: SmallArms,
+    pub volley: Volley,
+    pub saves: PerFigure<u8>,
+    pub guns: Guns,
+    pub fall_of_shot: FallOfShot,
+    pub ammunition: Ammunition,
+    pub gun_on_gun: GunOnGun,
+    pub formations: Formations,
+    pub impetus: Impetus,
+    pub melee: Melee,
+    pub generals: Generals,
+    pub army: Army,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Regiment {
+    pub figure_scale: u32,
+    pub pikemen: u32,
+    pub musketeers: u32,
+    pub troopers: u32,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoralePoints {
+    pub pikemen_per_point: u32,
+    pub musketeers_per_point: u32,
+    pub troopers_per_point: u32,
+    pub foot_officer: u32,
+    pub foot_standard: u32,
+    pub mounted_officer: u32,
+    pub horse_officer: u32,
+    pub horse_standard: u32,
+    pub gun_full_crew: u32,
+    pub gun_partial_crew: u32,
+    pub gun_officer: u32,
+    pub gun: u32,
+    pub ammunition: u32,
+    pub officer_hit_on: u8,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Morale {
+    pub dice: u8,
+    pub good_at_least: i16,
+    pub stand_at_least: i16,
+    pub fall_back_at_least: i16,
+    pub fall_back_move: f64,
+    pub formation_throw_good_at_least: i16,
+    pub forlorn_hope: i8,
+    pub add: MoraleAdds,
+    pub support: Support,
+}
+
+/// The text's "ADD 1 if" list and the melee's fewer-casualties bonus.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoraleAdds {
+    pub attacker: i8,
+    pub supported: i8,
+    pub flanks_secured: i8,
+    pub won_melee: i8,
+    pub enemy_downhill: i8,
+    pub enemy_withdrawing: i8,
+    pub lieutenant_general: i8,
+    pub pike_deep: i8,
+    pub fewer_casualties: i8,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Support {
+    pub range_share: f64,
+}
+
+/// Foot moves by formation (musketeers form no square).
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FootMoves {
+    pub line: f64,
+    pub column: f64,
+    pub square: Option<f64>,
+}
+
+/// Horse moves by gait.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HorseMoves {
+    pub trot: f64,
+    pub canter: f64,
+    pub gallop: f64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Gait {
+    pub steps_per_move: u8,
+    pub gallop_from_halt: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Movement {
+    pub pikemen: FootMoves,
+    pub musketeers: FootMoves,
+    pub lobsters: HorseMoves,
+    pub troopers: HorseMoves,
+    pub dragoons: HorseMoves,
+    pub gait: Gait,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Terrain {
+    pub hedge_cavalry_extra: f64,
+    pub hedge_cavalry_gallop: bool,
+    pub hedge_hack_share: f64,
+    pub low_wall_infantry_share: f64,
+    pub low_wall_charge: bool,
+    pub high_wall_cavalry: bool,
+    pub high_wall_infantry_share: f64,
+    pub ford_share: f64,
+    pub woods_cavalry: bool,
+    pub woods_infantry_share: f64,
+    pub woods_skirmisher_loss: f64,
+    pub hill_cavalry_up_loss: f64,
+    pub hill_cavalry_down_loss: f64,
+    pub hill_cavalry_charge_uphill: bool,
+    pub hill_cavalry_charge_downhill: bool,
+    pub hill_infantry_up_loss: f64,
+    pub hill_infantry_down_gain: f64,
+    pub road_gain: f64,
+}
+
+/// A value by range band (pistols have no medium band).
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ByBand<T> {
+    pub long: T,
+    pub medium: Option<T>,
+    pub short: T,
+}
+
+/// One small arm: ranges, volley deductions, individual hit scores, reload and firing time.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Weapon {
+    pub long: f64,
+    pub medium: Option<f64>,
+    pub short: f64,
+    pub deduction: ByBand<u8>,
+    pub hit_on: ByBand<u8>,
+    pub reload_moves: f64,
+    pub fire_moves: f64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SmallArms {
+    pub musket: Weapon,
+    pub pistol: Weapon,
+    pub musketoon: Weapon,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Volley {
+    pub men: u8,
+    pub short_man_deduction: u8,
+    pub rested: i8,
+    pub pistols_each: u8,
+    pub closing_fire_min_move: f64,
+}
+
+/// A value for each kind of figure.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerFigure<T> {
+    pub lobster: T,
+    pub trooper: T,
+    pub dragoon: T,
+    pub pikeman: T,
+    pub musketeer: T,
+    pub gunner: T,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EffectDice {
+    pub maximum: u8,
+    pub effective: u8,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HitArea {
+    /// Across the line of fire.
+    pub width: f64,
+    /// Along the line of fire.
+    pub length: f64,
+}
+
+/// One calibre of gun.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Gun {
+    pub drawn_move: f64,
+    pub horses: u8,
+    pub limber_share: f64,
+    pub crew_pull: f64,
+    pub crew_foot: u8,
+    pub crew_mounted: u8,
+    pub maximum_range: f64,
+    pub effective_range: f64,
+    pub fires_every: u8,
+    /// In half dice: an odd count has a D3 (half a die).
+    pub effect_half_dice: EffectDice,
+    pub hit_area: HitArea,
+    pub balls: u8,
+    pub powder: u8,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Guns {
+    pub falcon: Gun,
+    pub saker: Gun,
+    pub culverin: Gun,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WindGauge {
+    pub distance: f64,
+    pub section: f64,
+    pub sections: u8,
+    pub by_die: [i8; 6],
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FallOfShot {
+    pub band_limits: Vec<f64>,
+    pub errors: Vec<[f64; 6]>,
+    pub estimate_step: f64,
+    pub wind_gauge: WindGauge,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ammunition {
+    pub powder_short: u8,
+    pub powder_medium: u8,
+    pub powder_long: u8,
+    pub medium_range_factor: f64,
+    pub kept_within: f64,
+    pub blast_radius: f64,
+    pub blast_casualty_on: u8,
+}
+
+/// Modifiers to the gun-on-gun die by the target's calibre.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ByCalibre {
+    pub falcon: i8,
+    pub saker: i8,
+    pub culverin: i8,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GunOnGun {
+    pub destroyed_on: u8,
+    pub wheel_on: u8,
+    pub wheel_repair_moves: u8,
+    pub gunner_save: u8,
+    pub falcon: ByCalibre,
+    pub saker: ByCalibre,
+    pub culverin: ByCalibre,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Formations {
+    pub pike_uncharged_ranks: u8,
+    pub pike_extend: f64,
+    pub breach_kills: u32,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Impetus {
+    pub lobster: u8,
+    pub trooper: u8,
+    pub dragoon: u8,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Melee {
+    pub rounds: u8,
+    pub points_per_die: f64,
+    pub casualty_share: f64,
+    pub pike_first_round_bonus: f64,
+    pub points: PerFigure<f64>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Generals {
+    pub hit_on: u8,
+    pub killed_at_most: u8,
+    pub wounded_at_most: u8,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Army {
+    pub break_share: f64,
+    pub default_turn_limit: u16,
+}
+
+impl DickensonRules {
+    /// The built-in ruleset (validated by a test, so this cannot fail in a release).
+    pub fn builtin() -> Self {
+        Self::parse(Path::new("configs/rulesets/dickenson.toml"), BUILTIN)
+            .expect("the built-in Dickenson ruleset is valid")
+    }
+
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = crate::io::read_text(path)?;
+        Self::parse(path, &text)
+    }
+
+    /// Parses and validates ruleset text; errors name the file, key and line.
+    pub fn parse(path: &Path, text: &str) -> Result<Self> {
+        let rules: DickensonRules =
+            toml::from_str(text).map_err(|e| Error::from_toml(path, text, &e))?;
+        rules.validate(path, text)?;
+        Ok(rules)
+    }
+
+    fn validate(&self, path: &Path, text: &str) -> Result<()> {
+        let bad = |key: &str, msg: String| Err(Error::at_key(path, text, key, msg));
+        for (key, v) in self.distances() {
+            if !(v.is_finite() && v >= 0.0) {
+                return bad(&key, format!("must be a distance of 0 or more, got {v}"));
+            }
+        }
+        for (key, v) in self.shares() {
+            if !(v.is_finite() && (0.0..=2.0).contains(&v)) {
+                return bad(key, format!("must be a share from 0 to 2, got {v}"));
+            }
+        }
+        for (key, v) in self.die_faces() {
+            if !(1..=6).contains(&v) {
+                return bad(&key, format!("must be a die face 1..=6, got {v}"));
+            }
+        }
+        for (key, n) in self.counts() {
+            if n == 0 {
+                return bad(key, "must be 1 or more".into());
+            }
+        }
+        self.validate_bands(&bad)?;
+        self.validate_guns(&bad)?;
+        self.validate_morale(&bad)
+    }
+
+    fn validate_bands(&self, bad: &impl Fn(&str, String) -> Result<()>) -> Result<()> {
+        for (name, w) in self.weapons() {
+            let medium = w.medium.unwrap_or(w.short);
+            if !(w.short <= medium && medium <= w.long) {
+                return bad(
+                    &format!("small_arms.{name}.long"),
+                    "needs short <= medium <= long".into(),
+                );
+            }
+            if w.medium.is_some() != w.deduction.medium.is_some()
+                || w.medium.is_some() != w.hit_on.medium.is_some()
+            {
+                return bad(
+                    &format!("small_arms.{name}.deduction"),
+                    "a medium range needs a medium deduction and hit score, and none without"
+                        .into(),
+                );
+            }
+        }
+        let f = &self.fall_of_shot;
+        if f.errors.len() != f.band_limits.len() + 1 {
+            return bad(
+                "fall_of_shot.errors",
+                format!(
+                    "needs one row per band: {} limits make {} bands, got {} rows",
+                    f.band_limits.len(),
+                    f.band_limits.len() + 1,
+                    f.errors.len()
+                ),
+            );
+        }
+        if f.band_limits.windows(2).any(|w| w[0] >= w[1]) {
+            return bad("fall_of_shot.band_limits", "must rise strictly".into());
+        }
+        if f.errors.iter().flatten().any(|e| !e.is_finite()) {
+            return bad("fall_of_shot.errors", "must be finite inches".into());
+        }
+        let g = &f.wind_gauge;
+        let half = i8::try_from(g.sections / 2).unwrap_or(i8::MAX);
+        if g.by_die.iter().any(|s| s.abs() > half) {
+            return bad(
+                "fall_of_shot.wind_gauge.by_die",
+                format!(
+                    "must name sections from -{half} to {half} of the {} sections",
+                    g.sections
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    fn validate_guns(&self, bad: &impl Fn(&str, String) -> Result<()>) -> Result<()> {
+        for (name, g) in self.calibres() {
+            if g.effective_range > g.maximum_range {
+                return bad(
+                    &format!("guns.{name}.effective_range"),
+                    format!("must not be above maximum_range ({})", g.maximum_range),
+                );
+            }
+            if g.effect_half_dice.maximum > 24 || g.effect_half_dice.effective > 24 {
+                return bad(
+                    &format!("guns.{name}.effect_half_dice"),
+                    "at most 24 half dice".into(),
+                );
+            }
+        }
+        let a = &self.ammunition;
+        if !(a.powder_short <= a.powder_medium && a.powder_medium <= a.powder_long) {
+            return bad(
+                "ammunition.powder_medium",
+                "needs powder_short <= powder_medium <= powder_long".into(),
+            );
+        }
+        if !(a.medium_range_factor.is_finite() && a.medium_range_factor >= 1.0) {
+            return bad("ammunition.medium_range_factor", "must be 1 or more".into());
+        }
+        let g = &self.gun_on_gun;
+        if g.wheel_on >= g.destroyed_on {
+            return bad(
+                "gun_on_gun.wheel_on",
+                format!("must be below destroyed_on ({})", g.destroyed_on),
+            );
+        }
+        Ok(())
+    }
+
+    fn validate_morale(&self, bad: &impl Fn(&str, String) -> Result<()>) -> Result<()> {
+        let m = &self.morale;
+        if m.dice == 0 || m.dice > 4 {
+            return bad("morale.dice", format!("must be 1..=4, got {}", m.dice));
+        }
+        if !(m.fall_back_at_least <= m.stand_at_least && m.stand_at_least <= m.good_at_least) {
+            return bad(
+                "morale.stand_at_least",
+                "needs fall_back_at_least <= stand_at_least <= good_at_least".into(),
+            );
+        }
+        let g = &self.generals;
+        if g.killed_at_most > g.wounded_at_most {
+            return bad(
+                "generals.killed_at_most",
+                format!("must not be above wounded_at_most ({})", g.wounded_at_most),
+            );
+        }
+        if !(self.army.break_share > 0.0 && self.army.break_share <= 1.0) {
+            return bad("army.break_share", "must be above 0 and at most 1".into());
+        }
+        Ok(())
+    }
+
+    /// The small arms by name.
+    pub fn weapons(&self) -> [(&'static str, &Weapon); 3] {
+        let s = &self.small_arms;
+        [
+            ("musket", &s.musket),
+            ("pistol", &s.pistol),
+            ("musketoon", &s.musketoon),
+        ]
+    }
+
+    /// The calibres by name.
+    pub fn calibres(&self) -> [(&'static str, &Gun); 3] {
+        let g = &self.guns;
+        [
+            ("falcon", &g.falcon),
+            ("saker", &g.saker),
+            ("culverin", &g.culverin),
+        ]
+    }
+
+    fn distances(&self) -> Vec<(String, f64)> {
+        let m = &self.movement;
+        let t = &self.terrain;
+        let mut v: Vec<(String, f64)> = vec![
+            ("terrain.hedge_cavalry_extra".into(), t.hedge_cavalry_extra),
+            (
+                "fall_of_shot.estimate_step".into(),
+                self.fall_of_shot.estimate_step,
+            ),
+            (
+                "fall_of_shot.wind_gauge.distance".into(),
+                self.fall_of_shot.wind_gauge.distance,
+            ),
+            (
+                "fall_of_shot.wind_gauge.section".into(),
+                self.fall_of_shot.wind_gauge.section,
+            ),
+            ("ammunition.kept_within".into(), self.ammunition.kept_within),
+            (
+                "ammunition.blast_radius".into(),
+                self.ammunition.blast_radius,
+            ),
+            ("formations.pike_extend".into(), self.formations.pike_extend),
+            ("melee.points_per_die".into(), self.melee.points_per_die),
+        ];
+        for (name, f) in [("pikemen", m.pikemen), ("musketeers", m.musketeers)] {
+            v.push((format!("movement.{name}.line"), f.line));
+            v.push((format!("movement.{name}.column"), f.column));
+            v.push((format!("movement.{name}.square"), f.square.unwrap_or(0.0)));
+        }
+        for (name, h) in [
+            ("lobsters", m.lobsters),
+            ("troopers", m.troopers),
+            ("dragoons", m.dragoons),
+        ] {
+            v.push((format!("movement.{name}.trot"), h.trot));
+            v.push((format!("movement.{name}.canter"), h.canter));
+            v.push((format!("movement.{name}.gallop"), h.gallop));
+        }
+        for (name, w) in self.weapons() {
+            v.push((format!("small_arms.{name}.long"), w.long));
+            v.push((format!("small_arms.{name}.short"), w.short));
+            v.push((format!("small_arms.{name}.medium"), w.medium.unwrap_or(0.0)));
+        }
+        for (name, g) in self.calibres() {
+            v.push((format!("guns.{name}.drawn_move"), g.drawn_move));
+            v.push((format!("guns.{name}.crew_pull"), g.crew_pull));
+            v.push((format!("guns.{name}.maximum_range"), g.maximum_range));
+            v.push((format!("guns.{name}.effective_range"), g.effective_range));
+            v.push((format!("guns.{name}.hit_area"), g.hit_area.width));
+            v.push((format!("guns.{name}.hit_area"), g.hit_area.length));
+        }
+        for &limit in &self.fall_of_shot.band_limits {
+            v.push(("fall_of_shot.band_limits".into(), limit));
+        }
+        v
+    }
+
+    fn shares(&self) -> Vec<(&'static str, f64)> {
+        let t = &self.terrain;
+        vec![
+            ("morale.fall_back_move", self.morale.fall_back_move),
+            (
+                "morale.support.range_share",
+                self.morale.support.range_share,
+            ),
+            ("terrain.hedge_hack_share", t.hedge_hack_share),
+            ("terrain.low_wall_infantry_share", t.low_wall_infantry_share),
+            (
+                "terrain.high_wall_infantry_share",
+                t.high_wall_infantry_share,
+            ),
+            ("terrain.ford_share", t.ford_share),
+            ("terrain.woods_infantry_share", t.woods_infantry_share),
+            ("terrain.woods_skirmisher_loss", t.woods_skirmisher_loss),
+            ("terrain.hill_cavalry_up_loss", t.hill_cavalry_up_loss),
+            ("terrain.hill_cavalry_down_loss", t.hill_cavalry_down_loss),
+            ("terrain.hill_infantry_up_loss", t.hill_infantry_up_loss),
+            ("terrain.hill_infantry_down_gain", t.hill_infantry_down_gain),
+            ("terrain.road_gain", t.road_gain),
+            (
+                "volley.closing_fire_min_move",
+                self.volley.closing_fire_min_move,
+            ),
+            ("melee.casualty_share", self.melee.casualty_share),
+            (
+                "melee.pike_first_round_bonus",
+                self.melee.pike_first_round_bonus,
+            ),
+            ("guns.falcon.limber_share", self.guns.falcon.limber_share),
+            ("guns.saker.limber_share", self.guns.saker.limber_share),
+            (
+                "guns.culverin.limber_share",
+                self.guns.culverin.limber_share,
+            ),
+            (
+                "small_arms.musket.reload_moves",
+                self.small_arms.musket.reload_moves,
+            ),
+            (
+                "small_arms.pistol.reload_moves",
+                self.small_arms.pistol.reload_moves,
+            ),
+            (
+                "small_arms.musketoon.reload_moves",
+                self.small_arms.musketoon.reload_moves,
+            ),
+            (
+                "small_arms.musket.fire_moves",
+                self.small_arms.musket.fire_moves,
+            ),
+            (
+                "small_arms.pistol.fire_moves",
+                self.small_arms.pistol.fire_moves,
+            ),
+            (
+                "small_arms.musketoon.fire_moves",
+                self.small_arms.musketoon.fire_moves,
+            ),
+        ]
+    }
+
+    fn die_faces(&self) -> Vec<(String, u8)> {
+        let s = &self.saves;
+        let i = &self.impetus;
+        let mut v: Vec<(String, u8)> = vec![
+            (
+                "morale_points.officer_hit_on".into(),
+                self.morale_points.officer_hit_on,
+            ),
+            ("saves.lobster".into(), s.lobster),
+            ("saves.trooper".into(), s.trooper),
+            ("saves.dragoon".into(), s.dragoon),
+            ("saves.pikeman".into(), s.pikeman),
+            ("saves.musketeer".into(), s.musketeer),
+            ("saves.gunner".into(), s.gunner),
+            ("impetus.lobster".into(), i.lobster),
+            ("impetus.trooper".into(), i.trooper),
+            ("impetus.dragoon".into(), i.dragoon),
+            (
+                "ammunition.blast_casualty_on".into(),
+                self.ammunition.blast_casualty_on,
+            ),
+            (
+                "gun_on_gun.destroyed_on".into(),
+                self.gun_on_gun.destroyed_on,
+            ),
+            ("gun_on_gun.wheel_on".into(), self.gun_on_gun.wheel_on),
+            ("gun_on_gun.gunner_save".into(), self.gun_on_gun.gunner_save),
+            ("generals.hit_on".into(), self.generals.hit_on),
+            (
+                "generals.killed_at_most".into(),
+                self.generals.killed_at_most,
+            ),
+            (
+                "generals.wounded_at_most".into(),
+                self.generals.wounded_at_most,
+            ),
+        ];
+        for (name, w) in self.weapons() {
+            v.push((format!("small_arms.{name}.hit_on"), w.hit_on.long));
+            v.push((format!("small_arms.{name}.hit_on"), w.hit_on.short));
+            if let Some(m) = w.hit_on.medium {
+                v.push((format!("small_arms.{name}.hit_on"), m));
+            }
+        }
+        v
+    }
+
+    fn counts(&self) -> [(&'static str, u32); 11] {
+        let p = &self.morale_points;
+        [
+            ("regiment.figure_scale", self.regiment.figure_scale),
+            ("morale_points.pikemen_per_point", p.pikemen_per_point),
+            ("morale_points.musketeers_per_point", p.musketeers_per_point),
+            ("morale_points.troopers_per_point", p.troopers_per_point),
+            ("volley.men", u32::from(self.volley.men)),
+            ("melee.rounds", u32::from(self.melee.rounds)),
+            (
+                "guns.falcon.fires_every",
+                u32::from(self.guns.falcon.fires_every),
+            ),
+            (
+                "guns.saker.fires_every",
+                u32::from(self.guns.saker.fires_every),
+            ),
+            (
+                "guns.culverin.fires_every",
+                u32::from(self.guns.culverin.fires_every),
+            ),
+            (
+                "fall_of_shot.wind_gauge.sections",
+                u32::from(self.fall_of_shot.wind_gauge.sections),
+            ),
+            (
+                "formations.pike_uncharged_ranks",
+                u32::from(self.formations.pike_uncharged_ranks),
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_ruleset_loads_with_the_seed_numbers() {
+        let r = DickensonRules::builtin();
+        assert_eq!(r.movement.pikemen.column, 7.5);
+        assert_eq!(r.movement.musketeers.square, None);
+        assert_eq!(r.movement.dragoons.gallop, 36.0);
+        assert_eq!(r.small_arms.pistol.medium, None);
+        assert_eq!(r.small_arms.musketoon.long, 10.0);
+        assert_eq!(r.small_arms.pistol.deduction.short, 2);
+        assert_eq!(r.guns.culverin.maximum_range, 45.0);
+        assert_eq!(r.guns.saker.hit_area.length, 3.0);
+        assert_eq!(r.guns.falcon.effect_half_dice.maximum, 1);
+        assert_eq!(r.fall_of_shot.errors[3][0], -8.0);
+        assert_eq!(r.gun_on_gun.culverin.falcon, 2);
+        assert_eq!(r.gun_on_gun.falcon.culverin, -2);
+        assert_eq!(r.melee.points.lobster, 2.5);
+        assert_eq!(r.impetus.lobster, 3);
+        assert_eq!(r.morale.good_at_least, 8);
+    }
+
+    fn refuse(from: &str, to: &str) -> String {
+        let text = BUILTIN.replacen(from, to, 1);
+        assert_ne!(text, BUILTIN, "replacement {from} not found");
+        DickensonRules::parse(Path::new("d.toml"), &text)
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn bad_ruleset_files_name_file_key_and_line() {
+        let e = refuse("short = 4.0", "short = 14.0");
+        assert!(
+            e.starts_with("d.toml:") && e.contains("small_arms.musket.long"),
+            "{e}"
+        );
+        let e = refuse("lobster = 4\n", "lobster = 7\n");
+        assert!(e.contains("saves.lobster") && e.contains("1..=6"), "{e}");
+        let e = refuse("effective_range = 9.0", "effective_range = 29.0");
+        assert!(e.contains("guns.falcon.effective_range"), "{e}");
+        let e = refuse("    [-8.0, -4.0, 0.0, 0.0, 4.0, 8.0],\n", "");
+        assert!(
+            e.contains("fall_of_shot.errors") && e.contains("3 rows"),
+            "{e}"
+        );
+        let e = refuse("stand_at_least = 6", "stand_at_least = 9");
+        assert!(e.contains("morale.stand_at_least"), "{e}");
+        let e = refuse("wheel_on = 5", "wheel_on = 6");
+        assert!(e.contains("gun_on_gun.wheel_on"), "{e}");
+        let e = refuse("by_die = [-2, -1", "by_die = [-3, -1");
+        assert!(e.contains("fall_of_shot.wind_gauge.by_die"), "{e}");
+        let e = refuse("attacker = 1\n", "attacker = 1\nbogus = 1\n");
+        assert!(e.contains("bogus"), "{e}");
+        // The line is named: the musket's `long` is on the line after [small_arms.musket].
+        let e = refuse("line = 8.0", "line = -8.0");
+        let line = BUILTIN
+            .lines()
+            .position(|l| l.starts_with("line = 8.0"))
+            .unwrap()
+            + 1;
+        assert!(e.starts_with(&format!("d.toml:{line}:")), "{e}");
+    }
+}

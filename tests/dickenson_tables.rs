@@ -1,0 +1,176 @@
+//! The Dickenson exact tables, cross-checked by Monte Carlo: seeded dice through the same rule
+//! functions a battle will call (there is no Dickenson battle engine yet), and each exact chance
+//! must hold within five standard errors of the sampled share.
+
+mod common;
+
+use common::cli::{refused, run_ok};
+use ecw_sim::dice::{DiceSource, SeededDice};
+use ecw_sim::rules::dickenson::DickensonRules;
+use ecw_sim::rules::dickenson::figures::{Figure, after_saves};
+use ecw_sim::rules::dickenson::gunnery::{self, Calibre, Target};
+use ecw_sim::rules::dickenson::melee;
+use ecw_sim::rules::dickenson::morale::{self, MoraleResult};
+use ecw_sim::rules::dickenson::volley::{self, Arm, Band};
+use ecw_sim::tables::dickenson::{
+    TARGET_DEPTH, first_adds, hit_chance, impetus_chance, landing_dist, melee_dist, morale_chances,
+    single_shot_chance, volley_dist,
+};
+
+const N: u32 = 20_000;
+
+/// Within 5 standard errors of the exact chance.
+fn agrees(hits: u32, n: u32, p: f64) -> bool {
+    let sd = (p * (1.0 - p) / f64::from(n)).sqrt();
+    (f64::from(hits) / f64::from(n) - p).abs() <= 5.0 * sd + 1e-9
+}
+
+/// Samples `f` N times and checks the share of each outcome against `exact`.
+fn check<T: PartialEq + std::fmt::Debug>(
+    seed: u64,
+    exact: &[(T, f64)],
+    mut f: impl FnMut(&mut SeededDice) -> T,
+) {
+    let mut dice = SeededDice::new(seed);
+    let mut counts = vec![0u32; exact.len()];
+    for _ in 0..N {
+        let out = f(&mut dice);
+        let k = exact
+            .iter()
+            .position(|(t, _)| *t == out)
+            .unwrap_or_else(|| panic!("outcome {out:?} has no exact chance"));
+        counts[k] += 1;
+    }
+    for ((t, p), c) in exact.iter().zip(&counts) {
+        assert!(agrees(*c, N, *p), "{t:?}: {c} of {N} v exact {p}");
+    }
+}
+
+#[test]
+fn volleys_by_monte_carlo() {
+    let r = DickensonRules::builtin();
+    for (arm, band, men) in [
+        (Arm::Musket, Band::Short, 14),
+        (Arm::Musket, Band::Long, 18),
+        (Arm::Pistol, Band::Short, 9),
+        (Arm::Musketoon, Band::Medium, 4),
+    ] {
+        let exact: Vec<(u32, f64)> = volley_dist(&r, arm, band, men)
+            .into_iter()
+            .enumerate()
+            .map(|(k, p)| (k as u32, p.to_f64()))
+            .collect();
+        check(men.into(), &exact, |d| volley::fire(d, arm, band, men, &r));
+    }
+}
+
+#[test]
+fn single_shots_and_impetus_by_monte_carlo() {
+    let r = DickensonRules::builtin();
+    let p = single_shot_chance(&r, Arm::Musket, Band::Medium, false).to_f64();
+    check(3, &[(true, p), (false, 1.0 - p)], |d| {
+        volley::single_shot_hits(d.d6(), Arm::Musket, Band::Medium, false, &r)
+    });
+    for attacker in [Figure::Lobster, Figure::Dragoon] {
+        let (_, after) = impetus_chance(&r, attacker, Figure::Trooper);
+        let p = after.to_f64();
+        check(4, &[(1u32, p), (0, 1.0 - p)], |d| {
+            let kills = melee::impetus(d, attacker, 1, &r);
+            after_saves(d, Figure::Trooper, kills, &r)
+        });
+    }
+}
+
+#[test]
+fn melee_points_by_monte_carlo_through_a_round() {
+    let r = DickensonRules::builtin();
+    // 12 pikemen (18 points, three dice) in the first round: casualty points against musketeers
+    // (one point a figure, so figures hit plus the remainder are the points).
+    let exact: Vec<(f64, f64)> = melee_dist(&r, 3, true)
+        .into_iter()
+        .map(|(v, p)| (v, p.to_f64()))
+        .collect();
+    check(5, &exact, |d| {
+        let (figs, rest) = melee::round(d, Figure::Pikeman, 12, true, Figure::Musketeer, 0.0, &r);
+        f64::from(figs) + rest
+    });
+}
+
+#[test]
+fn fall_of_shot_and_hit_areas_by_monte_carlo() {
+    let r = DickensonRules::builtin();
+    let g = &r.fall_of_shot.wind_gauge;
+    let exact: Vec<((f64, i8), f64)> = landing_dist(&r, 24.0)
+        .into_iter()
+        .map(|(t, p)| (t, p.to_f64()))
+        .collect();
+    check(6, &exact, |d| {
+        // Read back the error and section from where the shot fell.
+        let at = gunnery::fall_of_shot(d, 24.0, &r);
+        // The tape's slope at the gauge names the section; its length less the estimate is
+        // the range error.
+        let along_tape = at.along.hypot(at.across);
+        let sections = (at.across / at.along * g.distance / g.section).round() as i8;
+        ((along_tape - 24.0).round(), sections)
+    });
+    for (calibre, range, front) in [
+        (Calibre::Falcon, 9.0, 2.0),
+        (Calibre::Saker, 20.0, 4.0),
+        (Calibre::Culverin, 36.0, 6.0),
+    ] {
+        let p = hit_chance(&r, calibre, range, front).to_f64();
+        let area = calibre.gun(&r).hit_area;
+        let target = Target {
+            distance: range,
+            frontage: front,
+            depth: TARGET_DEPTH,
+        };
+        check(7, &[(true, p), (false, 1.0 - p)], |d| {
+            gunnery::falls_on(gunnery::fall_of_shot(d, range, &r), area, target)
+        });
+    }
+}
+
+#[test]
+fn the_morale_chart_by_monte_carlo() {
+    let r = DickensonRules::builtin();
+    for (adds, lost) in [(0, 0), (2, 3), (1, 6), (4, 2)] {
+        let exact: Vec<(MoraleResult, f64)> = MoraleResult::ALL
+            .into_iter()
+            .zip(morale_chances(&r, adds, lost))
+            .map(|(m, p)| (m, p.to_f64()))
+            .collect();
+        check(8, &exact, |d| morale::throw(d, first_adds(adds), lost, &r));
+    }
+}
+
+#[test]
+fn the_tables_command_prints_the_dickenson_tables() {
+    let ids = run_ok(&["tables", "--ruleset", "dickenson", "--list"]);
+    assert_eq!(
+        ids.lines().collect::<Vec<_>>(),
+        ecw_sim::tables::dickenson::TABLE_IDS.to_vec()
+    );
+    // No adds, nothing lost: good on 8+ of 2D6, 15/36.
+    let csv = run_ok(&[
+        "tables",
+        "--ruleset",
+        "dickenson",
+        "--table",
+        "dk_morale",
+        "--format",
+        "csv",
+    ]);
+    assert!(
+        csv.starts_with("table,adds,points_lost,result,p,p_exact\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("dk_morale,0,0,good,0.4166666667,5/12\n"),
+        "{csv}"
+    );
+    refused(
+        &["tables", "--ruleset", "dickenson", "--table", "bp_command"],
+        "no Dickenson table `bp_command`",
+    );
+}
