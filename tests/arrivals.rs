@@ -393,3 +393,44 @@ fn bad_arrivals_name_file_line_and_key() {
         assert!(e.contains(words), "{extra}: {e}");
     }
 }
+
+#[test]
+fn an_edge_arrival_comes_on_just_inside_that_edge_facing_in() {
+    for (edge, facing) in [
+        ("north", 180.0_f64),
+        ("south", 0.0),
+        ("east", 270.0),
+        ("west", 90.0),
+    ] {
+        let setup = setup_of(scenario(
+            &format!("arrives = {{ turn = 2, at = \"{edge}\" }}\nreserve_until = {{ turn = 9 }}"),
+            "",
+        ));
+        let late = unit_id(&setup, "Late");
+        let (mut b, mut dice) = start(&setup, 3);
+        play_turn(&mut b, &setup, &mut dice, 1);
+        let ev = play_turn(&mut b, &setup, &mut dice, 2);
+        assert!(
+            ev.0.contains(&Event::Arrived {
+                unit: late,
+                turn: 2
+            }),
+            "{edge}"
+        );
+        let u = &b.units[usize::from(late)];
+        let back = u.depth / 2.0 + 0.5;
+        let (w, d) = (setup.ground.width, setup.ground.depth);
+        let want = match edge {
+            "north" => (36.0, d - back),
+            "south" => (36.0, back),
+            "east" => (w - back, 25.0),
+            _ => (back, 25.0),
+        };
+        assert!(
+            (u.pos.x - want.0).abs() < 1e-9 && (u.pos.y - want.1).abs() < 1e-9,
+            "{edge}: {:?} not {want:?}",
+            u.pos
+        );
+        assert!((u.facing - facing.to_radians()).abs() < 1e-9, "{edge}");
+    }
+}

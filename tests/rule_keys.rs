@@ -64,6 +64,14 @@ const KNOWN_INERT: &[(&str, &str)] = &[
         "coverage: the built-in heavy guns never have a target in these battles",
     ),
     (
+        "fire.ranges.very_light.short",
+        "coverage: since the late arrivals and reserves of Naseby, Edgehill and Marston Moor, no drake's fire in these 25 battles turns on this key (it did before)",
+    ),
+    (
+        "fire.ranges.very_light.long_mod",
+        "coverage: as fire.ranges.very_light.short",
+    ),
+    (
         "fire.ranges.pistols.",
         "coverage: horse fire only in the charge's free shot, which uses its own modifier",
     ),
@@ -78,10 +86,6 @@ const KNOWN_INERT: &[(&str, &str)] = &[
     (
         "fire.horse_standing_pistols",
         "coverage: horse never stands to fire in these battles",
-    ),
-    (
-        "fire.size.very_large",
-        "coverage: no very large unit in the built-in scenarios",
     ),
     (
         "close_combat.",
