@@ -434,3 +434,30 @@ fn an_edge_arrival_comes_on_just_inside_that_edge_facing_in() {
         assert!((u.facing - facing.to_radians()).abs() < 1e-9, "{edge}");
     }
 }
+
+#[test]
+fn set_can_make_a_command_arrive_or_wait() {
+    let sets = [
+        "parliament.commands.late.arrives.turn=4".to_string(),
+        "royalist.commands.line.reserve_until.enemy_within=6.0".to_string(),
+    ];
+    let setup = Scenario::parse(Path::new("arrivals.toml"), scenario("", ""), &sets, false)
+        .unwrap()
+        .setup()
+        .unwrap();
+    assert_eq!(setup.arrivals.len(), 1);
+    assert_eq!(setup.arrivals[0].time, ecw_sim::setup::ArrivalTime::Turn(4));
+    assert_eq!(
+        setup.reserves[0].until,
+        ecw_sim::setup::ReserveUntil::EnemyWithin(6.0)
+    );
+    let bad = ["parliament.commands.late.arrives.trun=4".to_string()];
+    let e = Scenario::parse(Path::new("arrivals.toml"), scenario("", ""), &bad, false)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("did you mean") && e.contains("arrives.turn"),
+        "{e}"
+    );
+}
