@@ -1,7 +1,7 @@
 //! What happened: the one stream of events that every observer (tallies, narrator, replay) reads.
 //! Events are small `Copy` values so that emitting one never allocates.
 
-use crate::army::{CommanderId, Side, UnitId};
+use crate::army::{CommandId, CommanderId, Side, UnitId};
 
 /// Why a unit lost CV.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -189,6 +189,16 @@ pub enum Event {
     Retreat {
         unit: UnitId,
         distance: f64,
+    },
+    /// A late arrival comes onto the table at the start of `turn`.
+    Arrived {
+        unit: UnitId,
+        turn: u16,
+    },
+    /// A command held in reserve is released (its `reserve_until` condition was met).
+    Released {
+        command: CommandId,
+        turn: u16,
     },
     /// A broken unit is no longer broken: it regained a CV or spent a whole turn out of contact.
     Recovered {

@@ -193,6 +193,11 @@ pub fn event_line(setup: &BattleSetup, e: Event) -> Option<String> {
         Event::MeleeResult { .. } => "Equal losses: both stay locked in combat".to_string(),
         Event::FootBroke { unit } => format!("{} breaks before the horse", u(unit)),
         Event::Recovered { unit } => format!("{} is no longer broken", u(unit)),
+        Event::Arrived { unit, turn } => format!("{} arrives on the field (turn {turn})", u(unit)),
+        Event::Released { command, turn } => format!(
+            "{} is released from reserve (turn {turn})",
+            setup.command_name(command)
+        ),
         Event::Retreat { unit, distance } => format!("{} retreats {distance:.0}\"", u(unit)),
         Event::Rout { unit, distance } => format!("{} ROUTS {distance:.0}\"", u(unit)),
         Event::Disintegrated { unit } => format!("{} disintegrates (CV 0)", u(unit)),
@@ -521,6 +526,22 @@ pub fn events_csv(setup: &BattleSetup, rec: &Recorder) -> String {
                 String::new(),
                 String::new(),
                 format!("{result:?}"),
+            ),
+            Event::Arrived { unit, turn } => (
+                "arrived",
+                Some(unit),
+                None,
+                turn.to_string(),
+                String::new(),
+                String::new(),
+            ),
+            Event::Released { command, turn } => (
+                "released",
+                None,
+                None,
+                turn.to_string(),
+                String::new(),
+                setup.command_name(command).to_string(),
             ),
             Event::Recovered { unit } => (
                 "recovered",

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::army::{Command, Commander, CommanderId, Side, Unit};
-use crate::battlefield::Ground;
+use crate::army::{Command, CommandId, Commander, CommanderId, Side, Unit, UnitId};
+use crate::battlefield::{Ground, Vec2};
 use crate::doctrine::DoctrineParams;
 use crate::rules::ironsides::IronsidesRules;
 
@@ -35,6 +35,45 @@ pub enum CommanderSource {
     Fixed,
     /// Rolled on the generalship table every battle, with this modifier to the skill roll.
     Rolled { skill_modifier: i8 },
+}
+
+/// When late arrivals come onto the table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ArrivalTime {
+    /// At the start of this turn.
+    Turn(u16),
+    /// From `from_turn` on, at the start of the first turn whose D6 scores `on` or more (one die
+    /// a turn, from the arrival's own stream of the battle's seed).
+    Roll { from_turn: u16, on: u8 },
+}
+
+/// A command or unit that is off the table at the start and arrives later.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arrival {
+    /// Each arriving unit with the place and facing (radians) it takes on arrival.
+    pub units: Vec<(UnitId, Vec2, f64)>,
+    pub time: ArrivalTime,
+    /// Where the arriving command's general rides in with it, if a whole command arrives.
+    pub general: Option<(CommanderId, Vec2)>,
+    /// The arrival's own dice stream (a command's id, or past the commands a unit's), so that
+    /// its rolls never shift any other dice of the battle.
+    pub stream: u64,
+}
+
+/// When a command held in reserve is released.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ReserveUntil {
+    /// At the start of this turn.
+    Turn(u16),
+    /// As soon as an enemy unit on the table is within this many inches of one of its units.
+    EnemyWithin(f64),
+}
+
+/// A command that holds (makes no moves) until its condition is met.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Reserve {
+    pub command: CommandId,
+    pub until: ReserveUntil,
 }
 
 /// Names kept out of the hot loop.
@@ -72,6 +111,10 @@ pub struct BattleSetup {
     /// `cg_doctrine[side]`.
     pub doctrines: Vec<DoctrineParams>,
     pub cg_doctrine: [u16; 2],
+    /// Late arrivals (none: every unit is on the table from the start).
+    pub arrivals: Vec<Arrival>,
+    /// Commands held in reserve.
+    pub reserves: Vec<Reserve>,
 }
 
 impl BattleSetup {

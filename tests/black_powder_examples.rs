@@ -89,6 +89,8 @@ fn setup(specs: &[Spec]) -> BattleSetup {
         names,
         doctrines: vec![DoctrineParams::builtin("rupert").unwrap()],
         cg_doctrine: [0, 0],
+        arrivals: Vec::new(),
+        reserves: Vec::new(),
     }
 }
 

@@ -83,6 +83,8 @@ fn setup(horse_y: f64) -> BattleSetup {
         names,
         doctrines: vec![DoctrineParams::builtin("rupert").unwrap()],
         cg_doctrine: [0, 0],
+        arrivals: Vec::new(),
+        reserves: Vec::new(),
     }
 }
 

@@ -165,6 +165,9 @@ pub enum UnitStatus {
     LostToPursuit,
     /// Guns whose crew have evaded or been killed.
     Abandoned,
+    /// Not yet on the table: a late arrival (the scenario's `arrives`). Never a target, never
+    /// moves or fires, not lost, and not counted in its army's CV until it arrives.
+    Waiting,
 }
 
 /// Facing in radians: 0 points along +y (towards the Royalist edge for Parliament at y = 0).

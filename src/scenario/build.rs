@@ -15,11 +15,16 @@ use crate::battlefield::{Area, Camp, Ground, LinearObstacle, ObstacleKind, Rect,
 use crate::doctrine::DoctrineParams;
 use crate::error::{Error, Location, line_col};
 use crate::rules::ironsides::IronsidesRules;
-use crate::setup::{BattleSetup, CommanderSource, Names, RatingSource};
+use crate::setup::{
+    Arrival, ArrivalTime, BattleSetup, CommanderSource, Names, RatingSource, Reserve, ReserveUntil,
+};
 
 use super::Scenario;
 use super::ratings::table_rating;
-use super::schema::{CommandSpec, CommanderSpec, Cover, RatingKind, SideSpec, UnitSpec};
+use super::schema::{
+    ArrivesSpec, CommandSpec, CommanderSpec, Cover, PlaceSpec, RatingKind, ReserveSpec, SideSpec,
+    UnitSpec,
+};
 use super::tree::{nearest, span_of};
 
 /// How far behind his army's centre the Captain-General starts.
@@ -67,6 +72,8 @@ pub(super) fn build(sc: &Scenario) -> Result<Built, Vec<Error>> {
         cg_doctrine: [0, 0],
         generals_named: HashMap::new(),
         beyond_limit: 0,
+        arriving: Vec::new(),
+        reserves: Vec::new(),
     };
     let Some(rules) = b.ruleset() else {
         return Err(b.errors);
@@ -99,6 +106,7 @@ pub(super) fn build(sc: &Scenario) -> Result<Built, Vec<Error>> {
         b.side(&rules, side, &ground);
     }
     b.check_positions(&ground);
+    let arrivals = b.arrivals(&ground, turn_limit);
     if !b.errors.is_empty() {
         return Err(b.errors);
     }
@@ -117,6 +125,8 @@ pub(super) fn build(sc: &Scenario) -> Result<Built, Vec<Error>> {
         names: b.names,
         doctrines: b.doctrines,
         cg_doctrine: b.cg_doctrine,
+        arrivals,
+        reserves: b.reserves,
     };
     Ok(Built {
         setup,
@@ -175,7 +185,25 @@ struct Builder<'a> {
     generals_named: HashMap<(Side, String), String>,
     /// Units refused for passing [`MAX_UNITS`] (reported once).
     beyond_limit: usize,
+    /// Late arrivals as written, placed once every unit is built.
+    arriving: Vec<Arriving>,
+    reserves: Vec<Reserve>,
 }
+
+/// An `arrives` table with what it brings on.
+struct Arriving {
+    /// Its key path (`royalist.commands.reserve.arrives`).
+    key: String,
+    spec: ArrivesSpec,
+    units: Vec<UnitId>,
+    general: Option<CommanderId>,
+    stream: u64,
+}
+
+/// Units with their own `arrives` take streams past any command's.
+const UNIT_ARRIVAL_STREAMS: u64 = 1 << 20;
+/// How far inside the table edge arriving units stand (inches).
+const EDGE_MARGIN: f64 = 0.5;
 
 impl Builder<'_> {
     /// Checks a number lies in its documented range (docs/SCENARIOS.md, "Limits"); records an
@@ -534,9 +562,21 @@ impl Builder<'_> {
             );
         }
         let mut unit_ids = Vec::new();
+        let mut with_command = Vec::new();
         for p in placed {
+            let (upath, own) = (p.path.clone(), p.spec.arrives.clone());
             if let Some(u) = self.unit(rules, side, id, spec, (cmd, &cpath), p, seen) {
                 unit_ids.push(u);
+                match own {
+                    Some(a) => self.arriving.push(Arriving {
+                        key: format!("{upath}.arrives"),
+                        spec: a,
+                        units: vec![u],
+                        general: None,
+                        stream: UNIT_ARRIVAL_STREAMS + u64::from(u),
+                    }),
+                    None => with_command.push(u),
+                }
             }
         }
         let commander = match &cmd.commander {
@@ -592,6 +632,18 @@ impl Builder<'_> {
             ),
         };
         let doctrine = self.doctrine(&doctrine_name, &doctrine_key);
+        if let Some(a) = &cmd.arrives {
+            self.arriving.push(Arriving {
+                key: format!("{cpath}.arrives"),
+                spec: a.clone(),
+                units: with_command,
+                general: commander,
+                stream: u64::from(id),
+            });
+        }
+        if let Some(r) = &cmd.reserve_until {
+            self.reserve(id, r, &format!("{cpath}.reserve_until"));
+        }
         self.commands.push(Command {
             id,
             side,
@@ -604,6 +656,136 @@ impl Builder<'_> {
             commissary: cmd.commissary,
         });
         self.names.commands.push(display);
+    }
+
+    /// A command's `reserve_until`: exactly one of `turn` and `enemy_within`.
+    fn reserve(&mut self, command: u16, r: &ReserveSpec, key: &str) {
+        let until = match (r.turn, r.enemy_within) {
+            (Some(t), None) => self
+                .turn_number(&format!("{key}.turn"), t)
+                .map(ReserveUntil::Turn),
+            (None, Some(x)) => self
+                .in_range(&format!("{key}.enemy_within"), x, RADIUS, "inches")
+                .then_some(ReserveUntil::EnemyWithin(x)),
+            _ => {
+                self.err(
+                    key,
+                    "give one condition: `{ turn = N }` (released at turn N) or `{ enemy_within = X }` (released when an enemy comes within X inches)",
+                );
+                None
+            }
+        };
+        if let Some(until) = until {
+            self.reserves.push(Reserve { command, until });
+        }
+    }
+
+    /// A turn number from 1 to 1000.
+    fn turn_number(&mut self, key: &str, t: i64) -> Option<u16> {
+        if (1..=1000).contains(&t) {
+            Some(t as u16)
+        } else {
+            self.err(key, format!("must be a turn from 1 to 1000, got {t}"));
+            None
+        }
+    }
+
+    /// Every `arrives` table checked and its units' places on arrival worked out.
+    fn arrivals(&mut self, ground: &Ground, turn_limit: u16) -> Vec<Arrival> {
+        let arriving = std::mem::take(&mut self.arriving);
+        let mut out = Vec::new();
+        for a in arriving {
+            let time = match (a.spec.turn, a.spec.from_turn, a.spec.on) {
+                (Some(t), None, None) => self
+                    .turn_number(&format!("{}.turn", a.key), t)
+                    .map(ArrivalTime::Turn),
+                (None, Some(t), Some(on)) => {
+                    let from = self.turn_number(&format!("{}.from_turn", a.key), t);
+                    let on = if (1..=6).contains(&on) {
+                        Some(on as u8)
+                    } else {
+                        self.err(
+                            &format!("{}.on", a.key),
+                            format!("must be a die score from 1 to 6, got {on}"),
+                        );
+                        None
+                    };
+                    from.zip(on)
+                        .map(|(from_turn, on)| ArrivalTime::Roll { from_turn, on })
+                }
+                _ => {
+                    self.err(&a.key, "give either `turn = N` (arrives at the start of turn N) or `from_turn = N, on = D` (from turn N, arrives when a D6 scores D or more)");
+                    None
+                }
+            };
+            if let Some(ArrivalTime::Turn(t) | ArrivalTime::Roll { from_turn: t, .. }) = time
+                && t > turn_limit
+            {
+                self.err(&a.key, format!("turn {t} is after the battle's last turn ({turn_limit}): these units would never arrive"));
+            }
+            let units = match &a.spec.at {
+                None => a
+                    .units
+                    .iter()
+                    .map(|&u| {
+                        let u = &self.units[usize::from(u)];
+                        (u.id, u.pos, u.facing)
+                    })
+                    .collect(),
+                Some(at) => match self.arrival_place(at, &a.key, ground) {
+                    Some(place) => place_group(&self.units, &a.units, place, ground),
+                    None => Vec::new(),
+                },
+            };
+            let general = a.general.map(|g| (g, centre(units.iter().map(|u| u.1))));
+            if let Some(time) = time {
+                out.push(Arrival {
+                    units,
+                    time,
+                    general,
+                    stream: a.stream,
+                });
+            }
+        }
+        out
+    }
+
+    /// `at`: an edge by name (a near miss suggested) or a point on the table.
+    fn arrival_place(&mut self, at: &PlaceSpec, key: &str, ground: &Ground) -> Option<Place> {
+        let key = format!("{key}.at");
+        match at {
+            PlaceSpec::Edge(name) => match name.as_str() {
+                "north" => Some(Place::North),
+                "south" => Some(Place::South),
+                "east" => Some(Place::East),
+                "west" => Some(Place::West),
+                _ => {
+                    let near = nearest(name, &EDGES, 2);
+                    let hint = if near.is_empty() {
+                        String::new()
+                    } else {
+                        format!("did you mean {}? ", near.join(" or "))
+                    };
+                    self.err(&key, format!("unknown table edge `{name}`: {hint}the edges are north (the far side, y = table depth), south (y = 0), east (x = table width) and west (x = 0), or give a point [x, y]"));
+                    None
+                }
+            },
+            PlaceSpec::Point([x, y]) => {
+                let p = Vec2::new(*x, *y);
+                if p.x.is_finite() && p.y.is_finite() && ground.on_table(p) {
+                    Some(Place::Point(p))
+                } else {
+                    self.err(
+                        &key,
+                        format!(
+                            "point ({x}, {y}) is off the {} x {} table",
+                            ground.width, ground.depth
+                        ),
+                    );
+                    None
+                }
+            }
+        }
     }
 
     /// The command's units with their places: given one by one, or spread along lines.
@@ -1195,6 +1377,64 @@ fn default_facing_degrees(side: Side) -> f64 {
         Side::Parliament => 0.0,
         Side::Royalist => 180.0,
     }
+}
+
+const EDGES: [&str; 4] = ["north", "south", "east", "west"];
+
+/// Where arriving units come on.
+#[derive(Debug, Clone, Copy)]
+enum Place {
+    North,
+    South,
+    East,
+    West,
+    Point(Vec2),
+}
+
+fn centre(points: impl Iterator<Item = Vec2>) -> Vec2 {
+    let (sum, n) = points.fold((Vec2::new(0.0, 0.0), 0.0), |(s, n), p| (s + p, n + 1.0));
+    if n > 0.0 { sum * (1.0 / n) } else { sum }
+}
+
+/// Arriving units keep their places relative to one another: the group is moved so that its
+/// centre is on the point, or so that it stands just inside the edge, facing into the table.
+fn place_group(
+    all: &[Unit],
+    ids: &[UnitId],
+    place: Place,
+    ground: &Ground,
+) -> Vec<(UnitId, Vec2, f64)> {
+    let units = || ids.iter().map(|&i| &all[usize::from(i)]);
+    let mid = centre(units().map(|u| u.pos));
+    let half = |u: &Unit| u.depth * 0.5 + EDGE_MARGIN;
+    let (shift, facing) = match place {
+        Place::Point(p) => (p - mid, None),
+        Place::North => {
+            let top = units().map(|u| u.pos.y + half(u)).fold(f64::MIN, f64::max);
+            (Vec2::new(0.0, ground.depth - top), Some(180.0))
+        }
+        Place::South => {
+            let low = units().map(|u| u.pos.y - half(u)).fold(f64::MAX, f64::min);
+            (Vec2::new(0.0, -low), Some(0.0))
+        }
+        Place::East => {
+            let right = units().map(|u| u.pos.x + half(u)).fold(f64::MIN, f64::max);
+            (Vec2::new(ground.width - right, 0.0), Some(270.0))
+        }
+        Place::West => {
+            let left = units().map(|u| u.pos.x - half(u)).fold(f64::MAX, f64::min);
+            (Vec2::new(-left, 0.0), Some(90.0))
+        }
+    };
+    units()
+        .map(|u| {
+            (
+                u.id,
+                u.pos + shift,
+                facing.map_or(u.facing, |f: f64| f.to_radians()),
+            )
+        })
+        .collect()
 }
 
 fn default_facing(side: Side) -> f64 {

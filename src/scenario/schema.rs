@@ -223,6 +223,59 @@ pub struct CommandSpec {
     /// Units spread evenly along a line instead of placed one by one.
     #[serde(default)]
     pub lines: Vec<LineSpec>,
+    /// Off the table at the start: arrives at a turn, or from a turn on a die roll.
+    pub arrives: Option<ArrivesSpec>,
+    /// Holds (makes no moves) until a turn, or until an enemy comes within some inches.
+    pub reserve_until: Option<ReserveSpec>,
+}
+
+/// `{ turn = 9 }` or `{ from_turn = 4, on = 4 }`, with an optional `at`: a table edge
+/// (`"north"`, `"south"`, `"east"`, `"west"`) or a point `[x, y]` (default: where deployed).
+/// Read wide so that out-of-range numbers get a range error, not a type error.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArrivesSpec {
+    pub turn: Option<i64>,
+    pub from_turn: Option<i64>,
+    pub on: Option<i64>,
+    pub at: Option<PlaceSpec>,
+}
+
+/// A table edge by name, or a point in inches.
+#[derive(Debug, Clone)]
+pub enum PlaceSpec {
+    Edge(String),
+    Point([f64; 2]),
+}
+
+impl<'de> Deserialize<'de> for PlaceSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = PlaceSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(
+                    "a table edge (\"north\", \"south\", \"east\", \"west\") or a point [x, y]",
+                )
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<PlaceSpec, E> {
+                Ok(PlaceSpec::Edge(s.to_string()))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, a: A) -> Result<PlaceSpec, A::Error> {
+                <[f64; 2]>::deserialize(de::value::SeqAccessDeserializer::new(a))
+                    .map(PlaceSpec::Point)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `{ turn = 5 }` or `{ enemy_within = 12.0 }`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReserveSpec {
+    pub turn: Option<i64>,
+    pub enemy_within: Option<f64>,
 }
 
 /// A deployment line: its units stand evenly spread along `from`-`to`, facing `facing`.
@@ -269,6 +322,8 @@ pub struct UnitSpec {
     pub rating_alt: Option<bool>,
     pub rating_side: Option<String>,
     pub rating_year: Option<u16>,
+    /// Off the table at the start (its own arrival, before its command's).
+    pub arrives: Option<ArrivesSpec>,
 }
 
 /// A commander: a named commander's key or "average" as a string, or a table.

@@ -76,6 +76,8 @@ enum Node {
     Units,
     Unit,
     Commander,
+    Arrives,
+    Reserve,
     /// Inside `rules`: a part of a ruleset file, any key, checked when the ruleset is read.
     Rules,
     Value,
@@ -98,6 +100,8 @@ impl Node {
             Node::SecondLine => fields_of::<SecondLineSpec>(),
             Node::Unit => fields_of::<UnitSpec>(),
             Node::Commander => fields_of::<CommanderTable>(),
+            Node::Arrives => fields_of::<super::schema::ArrivesSpec>(),
+            Node::Reserve => fields_of::<super::schema::ReserveSpec>(),
             _ => &[],
         }
     }
@@ -118,6 +122,8 @@ impl Node {
             (Node::Command | Node::Line | Node::SecondLine, "units") => Node::Units,
             (Node::Command, "lines") => Node::Lines,
             (Node::Line, "second_line") => Node::SecondLine,
+            (Node::Command | Node::Unit, "arrives") => Node::Arrives,
+            (Node::Command, "reserve_until") => Node::Reserve,
             _ => Node::Value,
         }
     }
@@ -138,7 +144,12 @@ impl Node {
     fn may_create(self) -> bool {
         matches!(
             self,
-            Node::Table | Node::Terrain | Node::SecondLine | Node::Rules
+            Node::Table
+                | Node::Terrain
+                | Node::SecondLine
+                | Node::Rules
+                | Node::Arrives
+                | Node::Reserve
         )
     }
 }

@@ -29,6 +29,7 @@ pub struct ContestOutput {
 pub fn unit_cv_lost(u: &Unit) -> u32 {
     match u.status {
         UnitStatus::Active => u32::from(u.start_cv - u.cv.min(u.start_cv)),
+        UnitStatus::Waiting => 0,
         _ => u32::from(u.start_cv),
     }
 }

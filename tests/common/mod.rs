@@ -161,5 +161,7 @@ pub fn small_battle(p_horse: HorseKind, r_horse: HorseKind) -> BattleSetup {
         names,
         doctrines,
         cg_doctrine: [2, 2],
+        arrivals: Vec::new(),
+        reserves: Vec::new(),
     }
 }

@@ -58,7 +58,8 @@ impl Battle {
         // While orders are given nothing moves: the doctrine may keep answers until they are.
         self.begin_orders();
         for ci in 0..self.commands.len() {
-            if self.commands[ci].side != side {
+            // A command in reserve holds: no orders, no LPs spent.
+            if self.commands[ci].side != side || self.in_reserve(ci as u16) {
                 continue;
             }
             let acting = self.acting_commander(setup, ci as u16);

@@ -3,6 +3,7 @@
 //! A [`Battle`] is allocated once per thread and reused for every battle (`reset` copies the
 //! template into the buffers it already has), so fighting a battle allocates nothing.
 
+mod arrivals;
 pub(crate) mod cache;
 mod charges;
 mod close_combat;
@@ -22,6 +23,7 @@ use crate::rules::ironsides::tables::IronsidesRules;
 use crate::setup::{BattleSetup, CommanderSource, RatingSource};
 
 pub use crate::rules::BattleSummary;
+pub use arrivals::{ARRIVAL_STREAMS, arrival_turn};
 pub use charges::ChargePlan;
 pub(crate) use fire_phase::fire_cv;
 
@@ -141,6 +143,10 @@ pub struct Battle {
     /// The least and greatest y of each area of the ground, in play (no point outside that
     /// band is in the area).
     pub(crate) area_y: Vec<(f64, f64)>,
+    /// The turn each of the set-up's late arrivals comes on (reused buffer).
+    pub(crate) arrival_turns: Vec<u16>,
+    /// Commands still held in reserve, by command id (reused buffer).
+    pub(crate) held: Vec<bool>,
 }
 
 /// What a doctrine may read: the battle as it stands and the set-up. Never the dice.
@@ -170,6 +176,8 @@ impl Battle {
             dice: StreamDice::default(),
             cache: cache::Caches::new(setup.units.len()),
             area_y: Vec::with_capacity(setup.ground.areas.len()),
+            arrival_turns: Vec::with_capacity(setup.arrivals.len()),
+            held: Vec::with_capacity(setup.commands.len()),
         }
     }
 
@@ -219,8 +227,14 @@ impl Battle {
                 );
             }
         }
+        self.reset_arrivals(setup, seed);
+        // Late arrivals count from their arrival.
         self.cv_start = [0; 2];
-        for u in &self.units {
+        for u in self
+            .units
+            .iter()
+            .filter(|u| u.status != UnitStatus::Waiting)
+        {
             self.cv_start[u.side.index()] += u32::from(u.start_cv);
         }
     }
@@ -315,6 +329,7 @@ impl Battle {
     ) {
         let rules = &*setup.rules;
         emit(obs, Event::TurnStarted { turn: self.turn });
+        self.arrivals_and_releases(setup, obs);
         // Step 1: initiative, re-rolled on a tie.
         dice.focus(streams::COMMON);
         let (first, rolls) = loop {
@@ -465,13 +480,14 @@ impl Battle {
     }
 
     /// CV lost by a side: lost CV of units on the table plus the whole starting CV of units
-    /// destroyed, routed off or pursued off.
+    /// destroyed, routed off or pursued off (none of units yet to arrive).
     pub fn cv_lost(&self, side: Side) -> u32 {
         self.units
             .iter()
             .filter(|u| u.side == side)
             .map(|u| match u.status {
                 UnitStatus::Active => u32::from(u.start_cv - u.cv.min(u.start_cv)),
+                UnitStatus::Waiting => 0,
                 _ => u32::from(u.start_cv),
             })
             .sum()
@@ -484,7 +500,10 @@ impl Battle {
         for side in Side::BOTH {
             let lost = self.cv_lost(side);
             let start = self.cv_start[side.index()];
-            let any_left = self.units.iter().any(|u| u.side == side && u.is_active());
+            // Units still to arrive are still to fight.
+            let any_left = self.units.iter().any(|u| {
+                u.side == side && matches!(u.status, UnitStatus::Active | UnitStatus::Waiting)
+            });
             if f64::from(lost) >= setup.break_fraction * f64::from(start) || !any_left {
                 broken[side.index()] = true;
                 emit(obs, Event::ArmyBroken { side, lost, start });
