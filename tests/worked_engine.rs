@@ -79,6 +79,7 @@ struct Player {
     rerolls_on_rally: Option<bool>,
     reaction_rerolls: Option<u8>,
     generals: Vec<(CommanderId, GeneralOrder)>,
+    support: bool,
 }
 
 impl Doctrine for Player {
@@ -146,7 +147,7 @@ impl Doctrine for Player {
         ParamAi.responses(v, u, charger)
     }
     fn support_charge(&mut self, _: &View, _: UnitId, _: UnitId) -> bool {
-        false
+        self.support
     }
     fn opportunity_charge(&mut self, _: &View, _: UnitId, _: UnitId) -> bool {
         false
@@ -873,4 +874,69 @@ fn an_attached_general_rides_with_his_unit_and_is_swept_away_by_its_rout() {
     let g = &b.commanders[usize::from(ireton)];
     assert_eq!(g.attached_unit, None, "swept away");
     assert!(!g.available(), "out of action for a full turn");
+}
+
+/// E15, step 14. Goring's fourth regiment could reach the fight by refacing and charging. It
+/// makes no reaction test but rolls 2D6 for the emergency response (Goring's RRs went on E14's
+/// double six) and passes only one (1 and 6): it needs two successes, reface and charge, so it
+/// only refaces, "in a better position if things go badly", and stays out of the melee.
+#[test]
+fn e15_the_fourth_regiment_passes_one_response_and_only_refaces() {
+    const GORING_4: UnitId = 12;
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[IRETON_1, GORING_1, GORING_4]);
+    place(&mut b, IRETON_1, 50.0, 24.0, 0.0);
+    place(&mut b, GORING_1, 50.0, 31.0, 180.0);
+    // Beside the fight, facing the wrong way: the charger is behind its front arc.
+    place(&mut b, GORING_4, 56.0, 33.0, 0.0);
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    let ireton = commander_of(&b, IRETON);
+    b.commanders[usize::from(ireton)].pos = Vec2::new(44.0, 14.0);
+    b.commands[usize::from(IRETON)].lps = 6;
+    let goring = commander_of(&b, 4);
+    b.commanders[usize::from(goring)].rerolls_left = 0;
+    let mut p = Player {
+        orders: vec![(IRETON_1, Order::Charge { target: GORING_1 })],
+        reaction_rerolls: Some(0),
+        support: true,
+        ..Player::default()
+    };
+    run(&mut b, &setup, Step::Movement, &[], &mut p);
+    run(&mut b, &setup, Step::CompleteMovement, &[1, 2], &mut p);
+    let before = b.units[usize::from(GORING_4)].facing;
+    let dice = [
+        1, 2, // Goring 1 reacts: passes both
+        1, 1, // its two responses: countercharge and the free shot
+        1, 6, // E15: the fourth regiment's two response dice: one success
+        3, // the free shot misses
+        1, 1, 6, 6, // Ireton: 2 hits
+        1, 1, 6, 6, // Goring: 2 hits; equal losses, both stay in contact
+    ];
+    let ev = run(&mut b, &setup, Step::Charges, &dice, &mut p);
+    assert!(
+        ev.contains(&Event::SupportCharge {
+            unit: GORING_4,
+            target: IRETON_1,
+            successes: 1
+        }),
+        "{ev:#?}"
+    );
+    let g4 = &b.units[usize::from(GORING_4)];
+    assert!(
+        (g4.facing - before).abs() > 1.0,
+        "it refaced towards the charger"
+    );
+    assert!(b.in_front_arc(GORING_4, IRETON_1));
+    assert!(!g4.pinned && g4.cv == 6, "it did not join the melee");
+    assert!(ev.iter().any(|e| matches!(
+        *e,
+        Event::Melee {
+            attacker: IRETON_1,
+            defender: GORING_1,
+            attacker_hits: 2,
+            defender_hits: 2,
+            ..
+        }
+    )));
 }
