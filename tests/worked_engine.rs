@@ -940,3 +940,82 @@ fn e15_the_fourth_regiment_passes_one_response_and_only_refaces() {
         }
     )));
 }
+
+/// E6, step 7. Ireton's trotters (18") advance; a low hedge before one regiment costs D6" (a
+/// 4) and a 3" strip of bog before another is crossed at 1/4 speed (12"). To keep his line at
+/// one pace Ireton slows it all to about 6": ordered 6" forward, all three arrive abreast, the
+/// two that crossed the hedge and the bog disordered, the third not.
+#[test]
+fn e06_the_line_slows_to_six_inches_across_the_hedge_and_the_bog() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/worked/engagement.toml");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(
+        r#"
+[[terrain.obstacles]]
+kind = "hedge"
+name = "A low hedge before Ireton 1"
+points = [[48.0, 22.5], [52.0, 22.5]]
+
+[[terrain.areas]]
+kind = "bog"
+name = "A 3-inch strip of bog before Ireton 3"
+points = [[56.0, 21.5], [60.0, 21.5], [60.0, 24.5], [56.0, 24.5]]
+"#,
+    );
+    let setup = Scenario::parse(&path, text, &[], false)
+        .unwrap()
+        .setup()
+        .unwrap();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[IRETON_1, IRETON_2, IRETON_3]);
+    for (u, x) in [(IRETON_1, 50.0), (IRETON_2, 54.0), (IRETON_3, 58.0)] {
+        place(&mut b, u, x, 20.0, 0.0);
+    }
+    b.begin_half(&setup, 1, Side::Parliament, 0);
+    let ireton = commander_of(&b, IRETON);
+    b.commanders[usize::from(ireton)].pos = Vec2::new(54.0, 16.0);
+    b.commands[usize::from(IRETON)].lps = 6;
+    let mut p = Player {
+        orders: [IRETON_1, IRETON_2, IRETON_3]
+            .map(|u| {
+                let at = b.units[usize::from(u)].pos;
+                (
+                    u,
+                    Order::Advance {
+                        to: at + Vec2::new(0.0, 6.0),
+                    },
+                )
+            })
+            .to_vec(),
+        ..Player::default()
+    };
+    // The hedge's D6: a 4.
+    run(&mut b, &setup, Step::Movement, &[4], &mut p);
+    for u in [IRETON_1, IRETON_2, IRETON_3] {
+        let y = b.units[usize::from(u)].pos.y;
+        assert!(
+            (y - 26.0).abs() < 1e-9,
+            "unit {u} at y {y}: the line keeps one pace"
+        );
+    }
+    let disordered = [IRETON_1, IRETON_2, IRETON_3].map(|u| b.units[usize::from(u)].disordered);
+    assert_eq!(disordered, [true, false, true]);
+    // Alone, at full pace, the bogged regiment makes only 9" of its 18" (1.5" + 3" of bog at
+    // 12" + 4.5" more).
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[IRETON_3]);
+    place(&mut b, IRETON_3, 58.0, 20.0, 0.0);
+    b.begin_half(&setup, 1, Side::Parliament, 0);
+    b.commanders[usize::from(ireton)].pos = Vec2::new(54.0, 16.0);
+    b.commands[usize::from(IRETON)].lps = 6;
+    p.orders = vec![(
+        IRETON_3,
+        Order::Advance {
+            to: Vec2::new(58.0, 40.0),
+        },
+    )];
+    run(&mut b, &setup, Step::Movement, &[], &mut p);
+    let y = b.units[usize::from(IRETON_3)].pos.y;
+    assert!((y - 29.0).abs() < 1e-6, "alone it makes 9\": at y {y}");
+}
