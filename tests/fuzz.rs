@@ -8,6 +8,7 @@
 //! The short version runs in the normal suite; the long one (100,000 cases) is ignored:
 //! `cargo test --release --test fuzz -- --ignored`.
 
+use ecw_sim::rules::RuleData;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -7,6 +7,7 @@
 //! `|k - n p| <= 5 sqrt(n p (1 - p)) + 1`. With a fixed seed the test is deterministic; under the
 //! normal approximation a correct table fails a given cell with probability about 6e-7.
 
+use ecw_sim::rules::RuleData;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -1,6 +1,7 @@
 //! `ecw-sim tables`: exact probability tables for players, computed by enumerating dice through
 //! the engine's own rule functions.
 
+use crate::rules::RuleData;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 

@@ -37,6 +37,27 @@ pub fn with_ruleset<W: WithRuleset>(name: &str, job: W) -> Result<W::Output> {
     }
 }
 
+/// A ruleset's data file (`configs/rulesets/*.toml`): read, parsed and checked the same way
+/// for every ruleset; each says what makes its values valid.
+pub trait RuleData: serde::de::DeserializeOwned {
+    /// Checks the parsed values; errors name the file, key and line.
+    fn validate(&self, path: &std::path::Path, text: &str) -> crate::error::Result<()>;
+
+    /// Reads, parses and checks a ruleset file.
+    fn load(path: &std::path::Path) -> crate::error::Result<Self> {
+        let text = crate::io::read_text(path)?;
+        Self::parse(path, &text)
+    }
+
+    /// Parses and checks ruleset text read from `path`.
+    fn parse(path: &std::path::Path, text: &str) -> crate::error::Result<Self> {
+        let rules: Self =
+            toml::from_str(text).map_err(|e| crate::error::Error::from_toml(path, text, &e))?;
+        rules.validate(path, text)?;
+        Ok(rules)
+    }
+}
+
 /// How a battle ended.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BattleSummary {

@@ -1,6 +1,7 @@
 //! From a scenario file to a [`BattleSetup`]: every check serde cannot make, each problem kept
 //! (with its key path and line) so the user sees them all at once.
 
+use crate::rules::RuleData;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

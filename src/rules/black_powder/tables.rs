@@ -1,6 +1,7 @@
 //! The Black Powder rule constants, read from `configs/rulesets/black_powder.toml` and validated.
 //! Every move, range, modifier, stat and table the engine uses comes from here.
 
+use crate::rules::RuleData;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -393,110 +394,6 @@ impl BlackPowderRules {
             .unwrap_or(&[])
     }
 
-    pub fn load(path: &Path) -> Result<Self> {
-        let text = crate::io::read_text(path)?;
-        Self::parse(path, &text)
-    }
-
-    /// Parses and validates ruleset text; errors name the file, key and line.
-    pub fn parse(path: &Path, text: &str) -> Result<Self> {
-        let rules: BlackPowderRules =
-            toml::from_str(text).map_err(|e| Error::from_toml(path, text, &e))?;
-        rules.validate(path, text)?;
-        Ok(rules)
-    }
-
-    fn validate(&self, path: &Path, text: &str) -> Result<()> {
-        let bad = |key: &str, msg: String| Err(Error::at_key(path, text, key, msg));
-        for (key, v) in self.distances() {
-            if !(v.is_finite() && v >= 0.0) {
-                return bad(key, format!("must be a distance of 0 or more, got {v}"));
-            }
-        }
-        for (key, v) in self.shares() {
-            if !(v.is_finite() && (0.0..=2.0).contains(&v)) {
-                return bad(key, format!("must be a share from 0 to 2, got {v}"));
-            }
-        }
-        for (key, v) in self.die_faces() {
-            if !(1..=6).contains(&v) {
-                return bad(key, format!("must be a die face 1..=6, got {v}"));
-            }
-        }
-        let c = &self.command;
-        if c.dice == 0 || c.dice > 4 {
-            return bad("command.dice", format!("must be 1..=4, got {}", c.dice));
-        }
-        if c.default_rating < 2 || c.default_rating > 12 {
-            return bad(
-                "command.default_rating",
-                format!("must be 2..=12, got {}", c.default_rating),
-            );
-        }
-        let b = &self.break_test;
-        if b.dice == 0 || b.dice > 4 {
-            return bad("break_test.dice", format!("must be 1..=4, got {}", b.dice));
-        }
-        if b.retire_at_most < b.break_at_most {
-            return bad(
-                "break_test.retire_at_most",
-                format!(
-                    "must not be below break_at_most ({}), got {}",
-                    b.break_at_most, b.retire_at_most
-                ),
-            );
-        }
-        let s = &self.stamina;
-        if !(s.tiny_max < s.small_max && s.small_max < s.standard_max) {
-            return bad(
-                "stamina.small_max",
-                "tiny_max < small_max < standard_max is needed".into(),
-            );
-        }
-        if self.derive.figure_scale == 0 {
-            return bad(
-                "derive.figure_scale",
-                "must be 1 or more men a figure".into(),
-            );
-        }
-        if self.derive.raw_cv_max >= self.derive.elite_cv_min {
-            return bad(
-                "derive.elite_cv_min",
-                format!("must be above raw_cv_max ({})", self.derive.raw_cv_max),
-            );
-        }
-        for (key, g) in [
-            ("ranges.light", self.ranges.light),
-            ("ranges.medium", self.ranges.medium),
-            ("ranges.heavy", self.ranges.heavy),
-        ] {
-            if !(g.close <= g.medium && g.medium <= g.long) {
-                return bad(key, "needs close <= medium <= long".into());
-            }
-        }
-        if self.melee.flank_degrees > self.melee.rear_degrees {
-            return bad(
-                "melee.flank_degrees",
-                "must not be above rear_degrees".into(),
-            );
-        }
-        for group in self.special_rules.keys() {
-            if !SPECIAL_GROUPS.contains(&group.as_str()) {
-                return bad(
-                    &format!("special_rules.{group}"),
-                    format!(
-                        "unknown group; the groups are {}",
-                        SPECIAL_GROUPS.join(", ")
-                    ),
-                );
-            }
-        }
-        if self.shooting.enfilade_dice_factor == 0 {
-            return bad("shooting.enfilade_dice_factor", "must be 1 or more".into());
-        }
-        Ok(())
-    }
-
     fn distances(&self) -> Vec<(&'static str, f64)> {
         let m = &self.movement;
         let mut v = vec![
@@ -590,6 +487,99 @@ impl BlackPowderRules {
             ("units.pike.morale", self.units.pike.morale),
             ("units.artillery.morale", self.units.artillery.morale),
         ]
+    }
+}
+
+impl crate::rules::RuleData for BlackPowderRules {
+    fn validate(&self, path: &Path, text: &str) -> Result<()> {
+        let bad = |key: &str, msg: String| Err(Error::at_key(path, text, key, msg));
+        for (key, v) in self.distances() {
+            if !(v.is_finite() && v >= 0.0) {
+                return bad(key, format!("must be a distance of 0 or more, got {v}"));
+            }
+        }
+        for (key, v) in self.shares() {
+            if !(v.is_finite() && (0.0..=2.0).contains(&v)) {
+                return bad(key, format!("must be a share from 0 to 2, got {v}"));
+            }
+        }
+        for (key, v) in self.die_faces() {
+            if !(1..=6).contains(&v) {
+                return bad(key, format!("must be a die face 1..=6, got {v}"));
+            }
+        }
+        let c = &self.command;
+        if c.dice == 0 || c.dice > 4 {
+            return bad("command.dice", format!("must be 1..=4, got {}", c.dice));
+        }
+        if c.default_rating < 2 || c.default_rating > 12 {
+            return bad(
+                "command.default_rating",
+                format!("must be 2..=12, got {}", c.default_rating),
+            );
+        }
+        let b = &self.break_test;
+        if b.dice == 0 || b.dice > 4 {
+            return bad("break_test.dice", format!("must be 1..=4, got {}", b.dice));
+        }
+        if b.retire_at_most < b.break_at_most {
+            return bad(
+                "break_test.retire_at_most",
+                format!(
+                    "must not be below break_at_most ({}), got {}",
+                    b.break_at_most, b.retire_at_most
+                ),
+            );
+        }
+        let s = &self.stamina;
+        if !(s.tiny_max < s.small_max && s.small_max < s.standard_max) {
+            return bad(
+                "stamina.small_max",
+                "tiny_max < small_max < standard_max is needed".into(),
+            );
+        }
+        if self.derive.figure_scale == 0 {
+            return bad(
+                "derive.figure_scale",
+                "must be 1 or more men a figure".into(),
+            );
+        }
+        if self.derive.raw_cv_max >= self.derive.elite_cv_min {
+            return bad(
+                "derive.elite_cv_min",
+                format!("must be above raw_cv_max ({})", self.derive.raw_cv_max),
+            );
+        }
+        for (key, g) in [
+            ("ranges.light", self.ranges.light),
+            ("ranges.medium", self.ranges.medium),
+            ("ranges.heavy", self.ranges.heavy),
+        ] {
+            if !(g.close <= g.medium && g.medium <= g.long) {
+                return bad(key, "needs close <= medium <= long".into());
+            }
+        }
+        if self.melee.flank_degrees > self.melee.rear_degrees {
+            return bad(
+                "melee.flank_degrees",
+                "must not be above rear_degrees".into(),
+            );
+        }
+        for group in self.special_rules.keys() {
+            if !SPECIAL_GROUPS.contains(&group.as_str()) {
+                return bad(
+                    &format!("special_rules.{group}"),
+                    format!(
+                        "unknown group; the groups are {}",
+                        SPECIAL_GROUPS.join(", ")
+                    ),
+                );
+            }
+        }
+        if self.shooting.enfilade_dice_factor == 0 {
+            return bad("shooting.enfilade_dice_factor", "must be 1 or more".into());
+        }
+        Ok(())
     }
 }
 

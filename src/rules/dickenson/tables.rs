@@ -1,6 +1,7 @@
 //! The Dickenson rule constants, read from `configs/rulesets/dickenson.toml` and validated.
 //! Every move, range, deduction, table and morale value the rule functions use comes from here.
 
+use crate::rules::RuleData;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -350,46 +351,6 @@ impl DickensonRules {
             .expect("the built-in Dickenson ruleset is valid")
     }
 
-    pub fn load(path: &Path) -> Result<Self> {
-        let text = crate::io::read_text(path)?;
-        Self::parse(path, &text)
-    }
-
-    /// Parses and validates ruleset text; errors name the file, key and line.
-    pub fn parse(path: &Path, text: &str) -> Result<Self> {
-        let rules: DickensonRules =
-            toml::from_str(text).map_err(|e| Error::from_toml(path, text, &e))?;
-        rules.validate(path, text)?;
-        Ok(rules)
-    }
-
-    fn validate(&self, path: &Path, text: &str) -> Result<()> {
-        let bad = |key: &str, msg: String| Err(Error::at_key(path, text, key, msg));
-        for (key, v) in self.distances() {
-            if !(v.is_finite() && v >= 0.0) {
-                return bad(&key, format!("must be a distance of 0 or more, got {v}"));
-            }
-        }
-        for (key, v) in self.shares() {
-            if !(v.is_finite() && (0.0..=2.0).contains(&v)) {
-                return bad(key, format!("must be a share from 0 to 2, got {v}"));
-            }
-        }
-        for (key, v) in self.die_faces() {
-            if !(1..=6).contains(&v) {
-                return bad(&key, format!("must be a die face 1..=6, got {v}"));
-            }
-        }
-        for (key, n) in self.counts() {
-            if n == 0 {
-                return bad(key, "must be 1 or more".into());
-            }
-        }
-        self.validate_bands(&bad)?;
-        self.validate_guns(&bad)?;
-        self.validate_morale(&bad)
-    }
-
     fn validate_bands(&self, bad: &impl Fn(&str, String) -> Result<()>) -> Result<()> {
         for (name, w) in self.weapons() {
             let medium = w.medium.unwrap_or(w.short);
@@ -719,6 +680,35 @@ impl DickensonRules {
                 u32::from(self.formations.pike_uncharged_ranks),
             ),
         ]
+    }
+}
+
+impl crate::rules::RuleData for DickensonRules {
+    fn validate(&self, path: &Path, text: &str) -> Result<()> {
+        let bad = |key: &str, msg: String| Err(Error::at_key(path, text, key, msg));
+        for (key, v) in self.distances() {
+            if !(v.is_finite() && v >= 0.0) {
+                return bad(&key, format!("must be a distance of 0 or more, got {v}"));
+            }
+        }
+        for (key, v) in self.shares() {
+            if !(v.is_finite() && (0.0..=2.0).contains(&v)) {
+                return bad(key, format!("must be a share from 0 to 2, got {v}"));
+            }
+        }
+        for (key, v) in self.die_faces() {
+            if !(1..=6).contains(&v) {
+                return bad(&key, format!("must be a die face 1..=6, got {v}"));
+            }
+        }
+        for (key, n) in self.counts() {
+            if n == 0 {
+                return bad(key, "must be 1 or more".into());
+            }
+        }
+        self.validate_bands(&bad)?;
+        self.validate_guns(&bad)?;
+        self.validate_morale(&bad)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The Ironsides rule constants, read from `configs/rulesets/ironsides.toml` and validated.
 //! The engine reads every movement rate, range, modifier, dice count and table from here.
 
+use crate::rules::RuleData;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -437,19 +438,48 @@ impl IronsidesRules {
             .expect("the built-in ruleset is valid")
     }
 
-    pub fn load(path: &Path) -> Result<Self> {
-        let text = crate::io::read_text(path)?;
-        Self::parse(path, &text)
+    /// The named commander with this key, if any.
+    pub fn named(&self, key: &str) -> Option<&NamedCommander> {
+        self.named_commander.iter().find(|c| c.key == key)
     }
 
-    /// Parses and validates ruleset text; errors name the file, key and line.
-    pub fn parse(path: &Path, text: &str) -> Result<Self> {
-        let rules: IronsidesRules =
-            toml::from_str(text).map_err(|e| Error::from_toml(path, text, &e))?;
-        rules.validate(path, text)?;
-        Ok(rules)
+    /// The generalship row for a D6 roll (clamped to 1..=6, so modified rolls still find a row).
+    pub fn generalship_row(&self, roll: i16) -> &GeneralshipRow {
+        &self.generalship[(roll.clamp(1, 6) - 1) as usize]
     }
 
+    /// The rating row in force for `side` in `year`: the latest row of that side not after it.
+    pub fn rating(&self, side: &str, year: u16, arm: Arm) -> Option<&Rating> {
+        self.ratings
+            .iter()
+            .filter(|r| r.side == side && r.year <= year && r.arms.get(arm).is_some())
+            .max_by_key(|r| r.year)
+            .and_then(|r| r.arms.get(arm))
+    }
+
+    /// The size class of a unit of `men` (horse thresholds halved).
+    pub fn size_class(&self, men: u32, mounted: bool) -> SizeClass {
+        let f = if mounted {
+            self.sizes.horse_factor
+        } else {
+            1.0
+        };
+        let t = |n: u32| (f64::from(n) * f) as u32;
+        if men >= t(self.sizes.very_large_min) {
+            SizeClass::VeryLarge
+        } else if men >= t(self.sizes.large_min) {
+            SizeClass::Large
+        } else if men < t(self.sizes.really_small_max) {
+            SizeClass::ReallySmall
+        } else if men <= t(self.sizes.small_max) {
+            SizeClass::Small
+        } else {
+            SizeClass::Normal
+        }
+    }
+}
+
+impl crate::rules::RuleData for IronsidesRules {
     fn validate(&self, path: &Path, text: &str) -> Result<()> {
         let bad = |key: &str, msg: String| Err(Error::at_key(path, text, key, msg));
         if self.limits.cv_max == 0 || self.limits.cv_max > 12 {
@@ -636,46 +666,6 @@ impl IronsidesRules {
             }
         }
         Ok(())
-    }
-
-    /// The named commander with this key, if any.
-    pub fn named(&self, key: &str) -> Option<&NamedCommander> {
-        self.named_commander.iter().find(|c| c.key == key)
-    }
-
-    /// The generalship row for a D6 roll (clamped to 1..=6, so modified rolls still find a row).
-    pub fn generalship_row(&self, roll: i16) -> &GeneralshipRow {
-        &self.generalship[(roll.clamp(1, 6) - 1) as usize]
-    }
-
-    /// The rating row in force for `side` in `year`: the latest row of that side not after it.
-    pub fn rating(&self, side: &str, year: u16, arm: Arm) -> Option<&Rating> {
-        self.ratings
-            .iter()
-            .filter(|r| r.side == side && r.year <= year && r.arms.get(arm).is_some())
-            .max_by_key(|r| r.year)
-            .and_then(|r| r.arms.get(arm))
-    }
-
-    /// The size class of a unit of `men` (horse thresholds halved).
-    pub fn size_class(&self, men: u32, mounted: bool) -> SizeClass {
-        let f = if mounted {
-            self.sizes.horse_factor
-        } else {
-            1.0
-        };
-        let t = |n: u32| (f64::from(n) * f) as u32;
-        if men >= t(self.sizes.very_large_min) {
-            SizeClass::VeryLarge
-        } else if men >= t(self.sizes.large_min) {
-            SizeClass::Large
-        } else if men < t(self.sizes.really_small_max) {
-            SizeClass::ReallySmall
-        } else if men <= t(self.sizes.small_max) {
-            SizeClass::Small
-        } else {
-            SizeClass::Normal
-        }
     }
 }
 
