@@ -9,6 +9,7 @@
 pub mod page;
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use crate::army::Side;
@@ -125,6 +126,42 @@ fn category(labels: &[String], v: f64) -> String {
         return String::new();
     }
     labels.get(i as usize).cloned().unwrap_or_default()
+}
+
+/// Pixels for the widest of `labels` down a chart's side.
+fn label_width(labels: &[String]) -> u32 {
+    labels.iter().map(|l| l.chars().count()).max().unwrap_or(4) as u32 * 8 + 14
+}
+
+type Plane<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// A white chart with `labels` as rows down the side (the last label at the top, row `i` at
+/// height `i`) and values across `x`, its mesh drawn.
+fn category_rows<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    x: std::ops::Range<f64>,
+    labels: &[String],
+    axes: Axes,
+) -> Result<Plane<'a, 'b>, Box<dyn std::error::Error>> {
+    root.fill(&WHITE)?;
+    let n = labels.len().max(1);
+    let mut chart = ChartBuilder::on(root)
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(label_width(labels))
+        .build_cartesian_2d(x, -0.5f64..(n as f64 - 0.5))?;
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .disable_y_mesh()
+        .y_labels(n)
+        .y_label_formatter(&|v| category(labels, *v))
+        .x_label_formatter(&|v| tick_text(*v, axes.percent))
+        .x_desc(axes.x)
+        .label_style((FONT, 15))
+        .axis_desc_style((FONT, 16))
+        .draw()?;
+    Ok(chart)
 }
 
 /// Draws with `f` on a fresh SVG of `size`, then tags the marks; a drawing error becomes a
@@ -259,26 +296,10 @@ pub fn forest(rows: &[Interval], axes: Axes, reference: Option<f64>) -> Chart {
     }
     let pad = (hi - lo) * 0.06;
     let n = rows.len().max(1);
-    let label_px = labels.iter().map(|l| l.chars().count()).max().unwrap_or(4) as u32 * 8 + 14;
+    let label_px = label_width(&labels);
     let height = 70 + 20 * n as u32;
     draw((WIDTH.max(label_px + 300), height), rows.len(), |root| {
-        root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(label_px)
-            .build_cartesian_2d((lo - pad)..(hi + pad), -0.5f64..(n as f64 - 0.5))?;
-        chart
-            .configure_mesh()
-            .light_line_style(TRANSPARENT)
-            .disable_y_mesh()
-            .y_labels(n)
-            .y_label_formatter(&|v| category(&labels, *v))
-            .x_label_formatter(&|v| tick_text(*v, axes.percent))
-            .x_desc(axes.x)
-            .label_style((FONT, 15))
-            .axis_desc_style((FONT, 16))
-            .draw()?;
+        let mut chart = category_rows(&root, (lo - pad)..(hi + pad), &labels, axes)?;
         if let Some(r) = reference {
             chart.draw_series(std::iter::once(PathElement::new(
                 vec![(r, -0.5), (r, n as f64 - 0.5)],
@@ -320,28 +341,12 @@ pub fn stacked(rows: &[(String, Vec<f64>)], axes: Axes) -> Chart {
     } else {
         max * 1.1 + 1e-9
     };
-    let label_px = labels.iter().map(|l| l.chars().count()).max().unwrap_or(4) as u32 * 8 + 14;
+    let label_px = label_width(&labels);
     draw(
         (WIDTH.max(label_px + 300), 70 + 22 * n as u32),
         marks,
         |root| {
-            root.fill(&WHITE)?;
-            let mut chart = ChartBuilder::on(&root)
-                .margin(10)
-                .x_label_area_size(40)
-                .y_label_area_size(label_px)
-                .build_cartesian_2d(0f64..top, -0.5f64..(n as f64 - 0.5))?;
-            chart
-                .configure_mesh()
-                .light_line_style(TRANSPARENT)
-                .disable_y_mesh()
-                .y_labels(n)
-                .y_label_formatter(&|v| category(&labels, *v))
-                .x_label_formatter(&|v| tick_text(*v, axes.percent))
-                .x_desc(axes.x)
-                .label_style((FONT, 15))
-                .axis_desc_style((FONT, 16))
-                .draw()?;
+            let mut chart = category_rows(&root, 0f64..top, &labels, axes)?;
             for (i, (_, shares)) in rows.iter().enumerate() {
                 let y = (n - 1 - i) as f64;
                 let mut x = 0.0;

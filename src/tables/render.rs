@@ -2,6 +2,7 @@
 //! printable HTML page.
 
 use super::{Cell, Grid, Table};
+use crate::charts::page::esc;
 
 /// How probabilities are shown in Markdown and HTML (CSV always carries both).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -160,25 +161,11 @@ pub fn markdown(tables: &[Table], show: Show, heading: &str, intro: &str) -> Str
     out
 }
 
-fn html_escape(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            _ => o.push(ch),
-        }
-    }
-    o
-}
-
 /// Minimal inline markup for the notes: `code` spans only.
 fn html_inline(s: &str) -> String {
-    let esc = html_escape(s);
+    let escaped = esc(s);
     let mut out = String::new();
-    for (i, part) in esc.split('`').enumerate() {
+    for (i, part) in escaped.split('`').enumerate() {
         if i % 2 == 1 {
             out.push_str("<code>");
             out.push_str(part);
@@ -219,11 +206,11 @@ button[aria-pressed=true]{font-weight:bold;background:#e8e4d8}
 pub fn html(tables: &[Table], show: Show, heading: &str, intro: &str) -> String {
     let mut o = String::new();
     o.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    o.push_str(&format!("<title>{}</title>\n", html_escape(heading)));
+    o.push_str(&format!("<title>{}</title>\n", esc(heading)));
     o.push_str("<style>\n");
     o.push_str(CSS);
     o.push_str("</style>\n</head>\n<body>\n");
-    o.push_str(&format!("<h1>{}</h1>\n", html_escape(heading)));
+    o.push_str(&format!("<h1>{}</h1>\n", esc(heading)));
     if !intro.is_empty() {
         o.push_str(&format!("<p class=\"meta\">{}</p>\n", html_inline(intro)));
     }
@@ -232,7 +219,7 @@ pub fn html(tables: &[Table], show: Show, heading: &str, intro: &str) -> String 
         o.push_str(&format!(
             "<li><a href=\"#{}\">{}</a></li>\n",
             t.id,
-            html_escape(&t.title)
+            esc(&t.title)
         ));
     }
     o.push_str("</ol></nav>\n");
@@ -240,7 +227,7 @@ pub fn html(tables: &[Table], show: Show, heading: &str, intro: &str) -> String 
         o.push_str(&format!(
             "<section id=\"{}\">\n<h2>{}</h2>\n",
             t.id,
-            html_escape(&t.title)
+            esc(&t.title)
         ));
         for p in &t.about {
             o.push_str(&format!("<p>{}</p>\n", html_inline(p)));
@@ -248,22 +235,18 @@ pub fn html(tables: &[Table], show: Show, heading: &str, intro: &str) -> String 
         for g in &t.grids {
             o.push_str("<table>\n");
             if !g.caption.is_empty() {
-                o.push_str(&format!("<caption>{}</caption>\n", html_escape(&g.caption)));
+                o.push_str(&format!("<caption>{}</caption>\n", esc(&g.caption)));
             }
             let class = |i: usize| if i < g.labels { " class=\"l\"" } else { "" };
             o.push_str("<thead><tr>");
             for (i, h) in g.header.iter().enumerate() {
-                o.push_str(&format!("<th{}>{}</th>", class(i), html_escape(h)));
+                o.push_str(&format!("<th{}>{}</th>", class(i), esc(h)));
             }
             o.push_str("</tr></thead>\n<tbody>\n");
             for r in &g.rows {
                 o.push_str("<tr>");
                 for (i, c) in r.iter().enumerate() {
-                    o.push_str(&format!(
-                        "<td{}>{}</td>",
-                        class(i),
-                        html_escape(&display(c, show))
-                    ));
+                    o.push_str(&format!("<td{}>{}</td>", class(i), esc(&display(c, show))));
                 }
                 o.push_str("</tr>\n");
             }
