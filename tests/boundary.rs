@@ -471,3 +471,60 @@ fn an_unknown_ruleset_is_refused_with_the_known_ones() {
         "one ruleset",
     );
 }
+
+/// What a ruleset tells the tools of a fought battle is its own: each unit's losses add up to
+/// its side's, and the commander casualties count as its rules say.
+#[test]
+fn the_trait_reports_each_rulesets_own_losses_and_casualties() {
+    use ecw_sim::events::{GeneralResult, NullObserver};
+    use ecw_sim::rules::{BlackPowder, Ironsides, Ruleset};
+    use ecw_sim::stats::general_result_index;
+
+    fn units_add_up<R: Ruleset>(ruleset: &R, setup: &ecw_sim::setup::BattleSetup) {
+        let mut battle = ruleset.new_battle(setup);
+        for i in 0..30 {
+            let s = ruleset.fight(
+                &mut battle,
+                setup,
+                ecw_sim::dice::battle_seed(8, i),
+                &mut NullObserver,
+            );
+            let mut sides = [0u32; 2];
+            for (u, unit) in setup.units.iter().enumerate() {
+                sides[unit.side.index()] += ruleset.unit_lost(&battle, u as u16).unwrap();
+            }
+            assert_eq!(sides, s.cv_lost, "{} battle {i}", ruleset.name());
+        }
+        let end = ruleset.units(&battle, setup);
+        assert_eq!(end.len(), setup.units.len());
+    }
+    let setup = ecw_sim::scenario::Scenario::load_builtin("small_action", &[])
+        .and_then(|s| s.setup())
+        .unwrap();
+    units_add_up(&Ironsides, &setup);
+    let bp = BlackPowder::builtin();
+    units_add_up(&bp, &setup);
+
+    let fx = |r: GeneralResult, l: &ecw_sim::stats::Layout| {
+        l.commander_effects.0[general_result_index(r)]
+    };
+    let iron = Ironsides.layout(&setup);
+    assert_eq!(fx(GeneralResult::MortalWound, &iron), (true, 0));
+    assert_eq!(fx(GeneralResult::HorseStampedes, &iron), (false, 1));
+    assert_eq!(fx(GeneralResult::Unhurt, &iron), (false, 0));
+    assert_eq!(fx(GeneralResult::Lost, &iron), (true, 0));
+    let black = bp.layout(&setup);
+    assert_eq!(fx(GeneralResult::Lost, &black), (true, 0));
+    assert_eq!(fx(GeneralResult::MortalWound, &black), (false, 0));
+    // Black Powder's units stand where its battle left them, in stamina.
+    let mut battle = bp.new_battle(&setup);
+    bp.fight(&mut battle, &setup, 3, &mut NullObserver);
+    let end = bp.units(&battle, &setup);
+    let stamina: Vec<u8> = black.units.iter().map(|u| u.start_cv).collect();
+    assert!(
+        end.iter()
+            .zip(&stamina)
+            .all(|(u, s)| u.start_cv == *s && u.cv <= *s)
+    );
+    assert!(end.iter().zip(&setup.units).any(|(u, s)| u.pos != s.pos));
+}

@@ -16,8 +16,9 @@ use crate::events::{Observer, Outcome};
 use crate::setup::BattleSetup;
 use crate::stats::Layout;
 
-/// The rulesets a scenario or `--ruleset` may name.
-pub const RULESETS: [&str; 2] = ["ironsides", "black_powder"];
+/// The rulesets a scenario or `--ruleset` may name. A new ruleset is one name here and one
+/// line in [`with_ruleset`]; every tool then fights by it.
+pub const RULESETS: &[&str] = &["ironsides", "black_powder"];
 
 /// Work to do with a ruleset, whichever one a name picks.
 pub trait WithRuleset {
