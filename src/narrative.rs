@@ -6,7 +6,7 @@
 
 use std::fmt::{Display, Write as _};
 
-use crate::army::{Side, UnitId};
+use crate::army::{Side, Unit, UnitId};
 use crate::events::{Event, GeneralResult, Observer, Outcome, ReactionResult};
 use crate::setup::BattleSetup;
 
@@ -506,12 +506,13 @@ pub fn event_line(setup: &BattleSetup, e: Event) -> Option<String> {
     tell(setup, e).line
 }
 
-/// Each unit's CV at the start and at the end of every turn, followed through the events.
+/// Each unit's CV (in its ruleset's currency) at the start and at the end of every turn,
+/// followed through the events.
 struct CvPaths(Vec<Vec<u8>>);
 
 impl CvPaths {
-    fn new(setup: &BattleSetup) -> CvPaths {
-        CvPaths(setup.units.iter().map(|u| vec![u.start_cv]).collect())
+    fn new(start: &[Unit]) -> CvPaths {
+        CvPaths(start.iter().map(|u| vec![u.start_cv]).collect())
     }
 
     /// A new turn: every path carries its last CV into it.
@@ -548,10 +549,11 @@ impl CvPaths {
     }
 }
 
-/// The story of a battle in plain text.
-pub fn narrate(setup: &BattleSetup, rec: &Recorder) -> String {
+/// The story of a battle in plain text; `start` is its units as deployed (as its ruleset
+/// counts their strength).
+pub fn narrate(setup: &BattleSetup, start: &[Unit], rec: &Recorder) -> String {
     let mut out = String::new();
-    let mut paths = CvPaths::new(setup);
+    let mut paths = CvPaths::new(start);
     let mut last_turn = 0;
     for &(turn, e) in &rec.events {
         if turn != last_turn {
@@ -618,11 +620,13 @@ mod tests {
     use super::*;
     use crate::rules::{BlackPowder, Ironsides, Ruleset};
 
-    fn recorded<R: Ruleset>(ruleset: &R, setup: &BattleSetup) -> Recorder {
+    fn recorded<R: Ruleset>(ruleset: &R, setup: &BattleSetup) -> (Recorder, Vec<Unit>) {
         let mut battle = ruleset.new_battle(setup);
         let mut rec = Recorder::default();
+        ruleset.deploy(&mut battle, setup, 21);
+        let start = ruleset.units(&battle, setup);
         ruleset.fight(&mut battle, setup, 21, &mut rec);
-        rec
+        (rec, start)
     }
 
     /// Every event is one CSV row of ten fields, read back as written (quotes and commas in
@@ -633,10 +637,8 @@ mod tests {
             .and_then(|s| s.setup())
             .unwrap();
         setup.names.units[0] = "The \"Old\" Horse, of Hazel".into();
-        for rec in [
-            recorded(&Ironsides, &setup),
-            recorded(&BlackPowder::builtin(), &setup),
-        ] {
+        let bp = BlackPowder::builtin();
+        for (rec, start) in [recorded(&Ironsides, &setup), recorded(&bp, &setup)] {
             let csv = events_csv(&setup, &rec);
             let mut r = csv::Reader::from_reader(csv.as_bytes());
             assert_eq!(r.headers().unwrap(), EVENTS_HEADER.as_slice());
@@ -652,10 +654,18 @@ mod tests {
                 }
                 lines += usize::from(t.line.is_some());
             }
-            let story = narrate(&setup, &rec);
-            let told = story.split("\nCV by turn").next().unwrap();
+            let story = narrate(&setup, &start, &rec);
+            let (told, paths) = story.split_once("\nCV by turn").unwrap();
             // Turn headers and the result are told with a blank line before them.
             assert_eq!(told.lines().filter(|l| !l.is_empty()).count(), lines);
+            // Each path starts from the unit's strength as its ruleset counts it.
+            let first: Vec<&str> = paths
+                .lines()
+                .skip(1)
+                .map(|l| l[43..].split(' ').next().unwrap())
+                .collect();
+            let want: Vec<String> = start.iter().map(|u| u.start_cv.to_string()).collect();
+            assert_eq!(first, want);
         }
     }
 }

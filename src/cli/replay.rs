@@ -105,7 +105,7 @@ pub fn run(args: Args) -> Result<()> {
     let (setup, rec, start, end) =
         replay(&scenario, args.ruleset.as_deref(), args.seed, args.battle)?;
     let text = match args.format {
-        Format::Text => narrative::narrate(&setup, &rec),
+        Format::Text => narrative::narrate(&setup, &start, &rec),
         Format::Csv => narrative::events_csv(&setup, &rec),
     };
     if let Some(path) = &args.map {
