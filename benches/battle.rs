@@ -1,5 +1,5 @@
 //! Criterion benchmarks of the engine: one Ironsides turn and one whole battle of three
-//! scenarios with their own doctrines, the dice floor (drawing as many dice as the battle drew,
+//! scenarios with their own doctrines (under Ironsides and under Black Powder), the dice floor (drawing as many dice as the battle drew,
 //! from the same generator), the cost of listening to the events, and the statistics
 //! aggregator alone (folding recorded battles into a tally; merging tallies).
 //!
@@ -17,9 +17,10 @@ use ecw_sim::dice::{StreamDice, battle_seed, dice_floor};
 use ecw_sim::doctrine::ParamAi;
 use ecw_sim::events::{Event, EventLog, NullObserver, Observer};
 use ecw_sim::rules::ironsides::battle::{Battle, streams};
+use ecw_sim::rules::{BlackPowder, Ironsides, Ruleset};
 use ecw_sim::scenario::Scenario;
 use ecw_sim::setup::BattleSetup;
-use ecw_sim::stats::{Collector, Layout, Tally};
+use ecw_sim::stats::{Collector, Tally};
 
 const SCENARIOS: [&str; 3] = ["small_action", "naseby", "marston_moor"];
 
@@ -95,20 +96,28 @@ fn turn(c: &mut Criterion) {
     g.finish();
 }
 
-/// Whole battles, seed after seed, with one reused `Battle` (as a worker thread fights them).
-fn battle(c: &mut Criterion) {
-    let mut g = short(c, "battle");
+/// Whole battles of one ruleset, seed after seed, with one reused battle (as a worker thread
+/// fights them), through the ruleset boundary as the tools fight them.
+fn whole_battles<R: Ruleset>(g: &mut BenchmarkGroup<'_, WallTime>, ruleset: &R) {
     for name in SCENARIOS {
         let setup = setup(name);
-        let mut b = Battle::new(&setup);
+        let mut b = ruleset.new_battle(&setup);
         let mut i = 0;
-        g.bench_function(BenchmarkId::from_parameter(name), |bench| {
+        let id = format!("{name} ({})", ruleset.name());
+        g.bench_function(BenchmarkId::from_parameter(id), |bench| {
             bench.iter(|| {
                 i += 1;
-                black_box(b.fight(&setup, battle_seed(1, i), &mut NullObserver))
+                black_box(ruleset.fight(&mut b, &setup, battle_seed(1, i), &mut NullObserver))
             })
         });
     }
+}
+
+/// Whole battles under each ruleset.
+fn battle(c: &mut Criterion) {
+    let mut g = short(c, "battle");
+    whole_battles(&mut g, &Ironsides);
+    whole_battles(&mut g, &BlackPowder::builtin());
     g.finish();
 }
 
@@ -154,7 +163,7 @@ impl Observer for Listening {
 fn events(c: &mut Criterion) {
     let mut g = short(c, "events");
     let setup = setup("marston_moor");
-    let layout = Layout::of(&setup);
+    let layout = Ironsides.layout(&setup);
     let mut b = Battle::new(&setup);
     let mut i = 0;
     g.bench_function("marston_moor listening, ignoring", |bench| {
@@ -181,7 +190,7 @@ fn events(c: &mut Criterion) {
 fn aggregator(c: &mut Criterion) {
     let mut g = short(c, "aggregator");
     let setup = setup("marston_moor");
-    let layout = Layout::of(&setup);
+    let layout = Ironsides.layout(&setup);
     let mut b = Battle::new(&setup);
     let logs: Vec<(EventLog, u64)> = (0..32)
         .map(|i| {

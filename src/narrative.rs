@@ -1,9 +1,12 @@
 //! The replay narrative: one battle told turn by turn from its event stream, with names, dice
 //! and each unit's CV path at the end; or the same events as tidy CSV.
+//!
+//! One table, [`tell`], says what each event is in words: its CSV fields and its line of the
+//! story. The narrative and the CSV only lay out what it says.
 
-use std::fmt::Write as _;
+use std::fmt::{Display, Write as _};
 
-use crate::army::Side;
+use crate::army::{Side, Unit, UnitId};
 use crate::events::{Event, GeneralResult, Observer, Outcome, ReactionResult};
 use crate::setup::BattleSetup;
 
@@ -48,43 +51,167 @@ fn general_words(r: GeneralResult) -> &'static str {
     }
 }
 
-/// One event as a line of the story; `None` for events too small to tell (a general or a unit
-/// standing still).
-pub fn event_line(setup: &BattleSetup, e: Event) -> Option<String> {
-    let u = |id: u16| setup.unit_name(id);
-    let g = |id: u16| setup.commander_name(id);
-    let line = match e {
-        Event::RatingRolled { unit, cv } => format!("{} rated CV {cv}", u(unit)),
-        Event::TurnStarted { turn } => format!("\n== Turn {turn} =="),
-        Event::Initiative { first, rolls, .. } => format!(
-            "Initiative: Parliament {} v Royalists {}; {first} moves first",
-            rolls[0], rolls[1]
-        ),
+/// An event in words: its CSV fields and its line of the story (`None` for events too small
+/// to tell: a general or a unit standing still).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Told {
+    pub kind: &'static str,
+    pub unit: Option<UnitId>,
+    pub other: Option<UnitId>,
+    pub value: String,
+    pub cv: String,
+    pub detail: String,
+    pub line: Option<String>,
+}
+
+impl Told {
+    fn new(kind: &'static str, unit: Option<UnitId>, other: Option<UnitId>) -> Told {
+        Told {
+            kind,
+            unit,
+            other,
+            value: String::new(),
+            cv: String::new(),
+            detail: String::new(),
+            line: None,
+        }
+    }
+    fn value(mut self, v: impl Display) -> Told {
+        self.value = v.to_string();
+        self
+    }
+    fn cv(mut self, v: impl Display) -> Told {
+        self.cv = v.to_string();
+        self
+    }
+    fn detail(mut self, v: impl Display) -> Told {
+        self.detail = v.to_string();
+        self
+    }
+    fn line(mut self, l: String) -> Told {
+        self.line = Some(l);
+        self
+    }
+}
+
+/// The battle's names for units and generals.
+struct Names<'a>(&'a BattleSetup);
+
+impl Names<'_> {
+    fn u(&self, id: UnitId) -> &str {
+        self.0.unit_name(id)
+    }
+    fn g(&self, id: u16) -> &str {
+        self.0.commander_name(id)
+    }
+}
+
+/// What an event is, in words: the one table behind the narrative and the CSV. Each family of
+/// events is told by its own function; this match names every event, so a new one must be
+/// given its words before anything compiles.
+pub fn tell(setup: &BattleSetup, e: Event) -> Told {
+    let n = Names(setup);
+    match e {
+        Event::RatingRolled { .. }
+        | Event::TurnStarted { .. }
+        | Event::Initiative { .. }
+        | Event::GeneralMoved { .. }
+        | Event::LpsRolled { .. }
+        | Event::LpsGiven { .. }
+        | Event::Arrived { .. }
+        | Event::Released { .. } => tell_command(&n, e),
+        Event::Moved { .. }
+        | Event::FormationChanged { .. }
+        | Event::Unlimbered { .. }
+        | Event::Retreat { .. }
+        | Event::Rout { .. }
+        | Event::Disintegrated { .. }
+        | Event::LeftTable { .. } => tell_movement(&n, e),
+        Event::Fired { .. }
+        | Event::CvLost { .. }
+        | Event::CvGained { .. }
+        | Event::Rally { .. }
+        | Event::Reaction { .. }
+        | Event::Recovered { .. }
+        | Event::FootBroke { .. } => tell_morale(&n, e),
+        Event::ChargeDeclared { .. }
+        | Event::ChargeFailed { .. }
+        | Event::EmergencyResponse { .. }
+        | Event::SupportCharge { .. }
+        | Event::Melee { .. }
+        | Event::MeleeResult { .. } => tell_combat(&n, e),
+        Event::PursuitStarted { .. }
+        | Event::PursuitHalted { .. }
+        | Event::PursuitContinued { .. }
+        | Event::PursuitLost { .. }
+        | Event::CampCaptured { .. } => tell_pursuit(&n, e),
+        Event::GeneralCasualty { .. }
+        | Event::GeneralReplaced { .. }
+        | Event::ArmyBroken { .. }
+        | Event::BattleEnded { .. }
+        | Event::BlackPowder(_) => tell_end(&n, e),
+    }
+}
+
+/// Ratings, turns, initiative, generals and their LPs, arrivals and reserves.
+fn tell_command(n: &Names, e: Event) -> Told {
+    match e {
+        Event::RatingRolled { unit, cv } => Told::new("rating_rolled", Some(unit), None)
+            .cv(cv)
+            .line(format!("{} rated CV {cv}", n.u(unit))),
+        Event::TurnStarted { turn } => {
+            Told::new("turn_started", None, None).line(format!("\n== Turn {turn} =="))
+        }
+        Event::Initiative { first, rolls, .. } => Told::new("initiative", None, None)
+            .value(format_args!("{}-{}", rolls[0], rolls[1]))
+            .detail(first)
+            .line(format!(
+                "Initiative: Parliament {} v Royalists {}; {first} moves first",
+                rolls[0], rolls[1]
+            )),
         Event::GeneralMoved {
             general,
             distance,
             attached_to,
-        } if distance > 0.0 || attached_to.is_some() => match attached_to {
-            Some(t) => format!("{} rides {distance:.0}\" to lead {}", g(general), u(t)),
-            None => format!("{} rides {distance:.0}\"", g(general)),
-        },
-        Event::GeneralMoved { .. } => return None,
-        Event::LpsRolled { general, roll, lps } => {
-            format!("{} rolls {roll}: {lps} LPs", g(general))
+        } => {
+            let t = Told::new("general_moved", attached_to, None)
+                .value(format_args!("{distance:.2}"))
+                .detail(format_args!("general={general}"));
+            match attached_to {
+                Some(u) => t.line(format!(
+                    "{} rides {distance:.0}\" to lead {}",
+                    n.g(general),
+                    n.u(u)
+                )),
+                None if distance > 0.0 => t.line(format!("{} rides {distance:.0}\"", n.g(general))),
+                None => t,
+            }
         }
-        Event::LpsGiven { from, to, lps } => {
-            format!("{} gives {lps} LPs to {}", g(from), g(to))
+        Event::LpsRolled { general, roll, lps } => Told::new("lps_rolled", None, None)
+            .value(lps)
+            .detail(format_args!("general={general};roll={roll}"))
+            .line(format!("{} rolls {roll}: {lps} LPs", n.g(general))),
+        Event::LpsGiven { from, to, lps } => Told::new("lps_given", None, None)
+            .value(lps)
+            .detail(format_args!("from={from};to={to}"))
+            .line(format!("{} gives {lps} LPs to {}", n.g(from), n.g(to))),
+        Event::Arrived { unit, turn } => Told::new("arrived", Some(unit), None)
+            .value(turn)
+            .line(format!("{} arrives on the field (turn {turn})", n.u(unit))),
+        Event::Released { command, turn } => {
+            let name = n.0.command_name(command);
+            Told::new("released", None, None)
+                .value(turn)
+                .detail(name)
+                .line(format!("{name} is released from reserve (turn {turn})"))
         }
-        Event::Rally {
-            unit,
-            roll,
-            success,
-            cv,
-        } => format!(
-            "{} rallies: rolls {roll}, {} (CV {cv})",
-            u(unit),
-            if success { "regains a CV" } else { "fails" }
-        ),
+        _ => unreachable!("tell routes only command events here"),
+    }
+}
+
+/// Moves, formations, retreats, routs and units gone.
+fn tell_movement(n: &Names, e: Event) -> Told {
+    match e {
         Event::Moved {
             unit,
             from,
@@ -92,19 +219,44 @@ pub fn event_line(setup: &BattleSetup, e: Event) -> Option<String> {
             disordered,
         } => {
             let d = ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt();
+            let t = Told::new("moved", Some(unit), None)
+                .value(format_args!("{d:.2}"))
+                .detail(format_args!(
+                    "to={:.2};{:.2};disordered={disordered}",
+                    to.0, to.1
+                ));
             if d < 0.05 {
-                return None;
+                return t;
             }
-            format!(
+            t.line(format!(
                 "{} moves {d:.1}\" to ({:.0}, {:.0}){}",
-                u(unit),
+                n.u(unit),
                 to.0,
                 to.1,
                 if disordered { ", disordered" } else { "" }
-            )
+            ))
         }
-        Event::FormationChanged { unit } => format!("{} changes formation", u(unit)),
-        Event::Unlimbered { unit } => format!("{} unlimbers: the drivers go home", u(unit)),
+        Event::FormationChanged { unit } => Told::new("formation_changed", Some(unit), None)
+            .line(format!("{} changes formation", n.u(unit))),
+        Event::Unlimbered { unit } => Told::new("unlimbered", Some(unit), None)
+            .line(format!("{} unlimbers: the drivers go home", n.u(unit))),
+        Event::Retreat { unit, distance } => Told::new("retreat", Some(unit), None)
+            .value(format_args!("{distance:.1}"))
+            .line(format!("{} retreats {distance:.0}\"", n.u(unit))),
+        Event::Rout { unit, distance } => Told::new("rout", Some(unit), None)
+            .value(format_args!("{distance:.1}"))
+            .line(format!("{} ROUTS {distance:.0}\"", n.u(unit))),
+        Event::Disintegrated { unit } => Told::new("disintegrated", Some(unit), None)
+            .line(format!("{} disintegrates (CV 0)", n.u(unit))),
+        Event::LeftTable { unit } => Told::new("left_table", Some(unit), None)
+            .line(format!("{} leaves the table", n.u(unit))),
+        _ => unreachable!("tell routes only movement events here"),
+    }
+}
+
+/// Fire, CV lost and regained, reaction tests, rallies and breaks.
+fn tell_morale(n: &Names, e: Event) -> Told {
+    match e {
         Event::Fired {
             unit,
             target,
@@ -112,21 +264,46 @@ pub fn event_line(setup: &BattleSetup, e: Event) -> Option<String> {
             roll,
             needed,
             hit,
-        } => format!(
-            "{} fires at {} at {range:.1}\": rolls {roll}, needs {needed} or less: {}",
-            u(unit),
-            u(target),
-            if hit { "hit" } else { "miss" }
-        ),
+        } => Told::new("fired", Some(unit), Some(target))
+            .value(roll)
+            .detail(format_args!("range={range:.2};needed={needed};hit={hit}"))
+            .line(format!(
+                "{} fires at {} at {range:.1}\": rolls {roll}, needs {needed} or less: {}",
+                n.u(unit),
+                n.u(target),
+                if hit { "hit" } else { "miss" }
+            )),
         Event::CvLost {
             unit,
             amount,
             cause,
             cv,
-        } => format!("{} loses {amount} CV ({cause:?}): CV {cv}", u(unit)),
-        Event::CvGained { unit, amount, cv } => {
-            format!("{} gains {amount} CV: CV {cv}", u(unit))
-        }
+        } => Told::new("cv_lost", Some(unit), None)
+            .value(amount)
+            .cv(cv)
+            .detail(format_args!("{cause:?}"))
+            .line(format!(
+                "{} loses {amount} CV ({cause:?}): CV {cv}",
+                n.u(unit)
+            )),
+        Event::CvGained { unit, amount, cv } => Told::new("cv_gained", Some(unit), None)
+            .value(amount)
+            .cv(cv)
+            .line(format!("{} gains {amount} CV: CV {cv}", n.u(unit))),
+        Event::Rally {
+            unit,
+            roll,
+            success,
+            cv,
+        } => Told::new("rally", Some(unit), None)
+            .value(roll)
+            .cv(cv)
+            .detail(success)
+            .line(format!(
+                "{} rallies: rolls {roll}, {} (CV {cv})",
+                n.u(unit),
+                if success { "regains a CV" } else { "fails" }
+            )),
         Event::Reaction {
             unit,
             cause,
@@ -139,38 +316,66 @@ pub fn event_line(setup: &BattleSetup, e: Event) -> Option<String> {
             } else {
                 String::new()
             };
-            format!(
-                "{} tests reaction ({cause:?}): {} and {}{rr}: {}",
-                u(unit),
-                dice[0],
-                dice[1],
-                result_words(result)
-            )
+            Told::new("reaction", Some(unit), None)
+                .value(format_args!("{}-{}", dice[0], dice[1]))
+                .detail(format_args!("{cause:?};{result:?};rerolls={rerolls_used}"))
+                .line(format!(
+                    "{} tests reaction ({cause:?}): {} and {}{rr}: {}",
+                    n.u(unit),
+                    dice[0],
+                    dice[1],
+                    result_words(result)
+                ))
         }
+        Event::Recovered { unit } => Told::new("recovered", Some(unit), None)
+            .line(format!("{} is no longer broken", n.u(unit))),
+        Event::FootBroke { unit } => Told::new("foot_broke", Some(unit), None)
+            .line(format!("{} breaks before the horse", n.u(unit))),
+        _ => unreachable!("tell routes only fire and morale events here"),
+    }
+}
+
+/// Charges, responses and melees.
+fn tell_combat(n: &Names, e: Event) -> Told {
+    match e {
         Event::ChargeDeclared {
             unit,
             target,
             standoff,
-        } => format!(
-            "{} charges {}; the target stands off at {standoff:.0}\"",
-            u(unit),
-            u(target)
-        ),
+        } => Told::new("charge_declared", Some(unit), Some(target))
+            .value(format_args!("{standoff:.1}"))
+            .line(format!(
+                "{} charges {}; the target stands off at {standoff:.0}\"",
+                n.u(unit),
+                n.u(target)
+            )),
         Event::ChargeFailed { unit, target } => {
-            format!("{} does not close with {}", u(unit), u(target))
+            Told::new("charge_failed", Some(unit), Some(target)).line(format!(
+                "{} does not close with {}",
+                n.u(unit),
+                n.u(target)
+            ))
         }
-        Event::EmergencyResponse { unit, chosen, .. } => {
-            format!("{} responds: {chosen:?}", u(unit))
-        }
+        Event::EmergencyResponse {
+            unit,
+            dice,
+            successes,
+            chosen,
+        } => Told::new("emergency_response", Some(unit), None)
+            .value(successes)
+            .detail(format_args!("{chosen:?};dice={dice}"))
+            .line(format!("{} responds: {chosen:?}", n.u(unit))),
         Event::SupportCharge {
             unit,
             target,
             successes,
-        } => format!(
-            "{} tries a support/opportunity charge at {}: {successes} success(es)",
-            u(unit),
-            u(target)
-        ),
+        } => Told::new("support_charge", Some(unit), Some(target))
+            .value(successes)
+            .line(format!(
+                "{} tries a support/opportunity charge at {}: {successes} success(es)",
+                n.u(unit),
+                n.u(target)
+            )),
         Event::Melee {
             attacker,
             defender,
@@ -179,514 +384,288 @@ pub fn event_line(setup: &BattleSetup, e: Event) -> Option<String> {
             attacker_hits,
             defender_hits,
             flank,
-        } => format!(
-            "MELEE{}: {} ({attacker_dice} dice, {attacker_hits} hits) v {} ({defender_dice} dice, {defender_hits} hits)",
-            if flank { " (flank)" } else { "" },
-            u(attacker),
-            u(defender)
-        ),
+        } => Told::new("melee", Some(attacker), Some(defender))
+            .value(format_args!("{attacker_hits}-{defender_hits}"))
+            .detail(format_args!("dice={attacker_dice}-{defender_dice};flank={flank}"))
+            .line(format!(
+                "MELEE{}: {} ({attacker_dice} dice, {attacker_hits} hits) v {} ({defender_dice} dice, {defender_hits} hits)",
+                if flank { " (flank)" } else { "" },
+                n.u(attacker),
+                n.u(defender)
+            )),
         Event::MeleeResult {
-            winner: Some(w),
-            loser: Some(l),
+            winner,
+            loser,
             result,
-        } => format!("{} wins; {} {}", u(w), u(l), result_words(result)),
-        Event::MeleeResult { .. } => "Equal losses: both stay locked in combat".to_string(),
-        Event::FootBroke { unit } => format!("{} breaks before the horse", u(unit)),
-        Event::Recovered { unit } => format!("{} is no longer broken", u(unit)),
-        Event::Arrived { unit, turn } => format!("{} arrives on the field (turn {turn})", u(unit)),
-        Event::Released { command, turn } => format!(
-            "{} is released from reserve (turn {turn})",
-            setup.command_name(command)
-        ),
-        Event::Retreat { unit, distance } => format!("{} retreats {distance:.0}\"", u(unit)),
-        Event::Rout { unit, distance } => format!("{} ROUTS {distance:.0}\"", u(unit)),
-        Event::Disintegrated { unit } => format!("{} disintegrates (CV 0)", u(unit)),
-        Event::LeftTable { unit } => format!("{} leaves the table", u(unit)),
-        Event::PursuitStarted { unit, target } => {
-            format!("{} hares off in pursuit of {}", u(unit), u(target))
+        } => {
+            let t = Told::new("melee_result", winner, loser).detail(format_args!("{result:?}"));
+            match (winner, loser) {
+                (Some(w), Some(l)) => t.line(format!(
+                    "{} wins; {} {}",
+                    n.u(w),
+                    n.u(l),
+                    result_words(result)
+                )),
+                _ => t.line("Equal losses: both stay locked in combat".to_string()),
+            }
         }
-        Event::PursuitHalted { unit, turns } => format!(
-            "{} halts{}",
-            u(unit),
-            if turns == 0 {
+        _ => unreachable!("tell routes only combat events here"),
+    }
+}
+
+/// Pursuits and camps taken.
+fn tell_pursuit(n: &Names, e: Event) -> Told {
+    match e {
+        Event::PursuitStarted { unit, target } => {
+            Told::new("pursuit_started", Some(unit), Some(target)).line(format!(
+                "{} hares off in pursuit of {}",
+                n.u(unit),
+                n.u(target)
+            ))
+        }
+        Event::PursuitHalted { unit, turns } => {
+            let how = if turns == 0 {
                 " instead of pursuing".to_string()
             } else {
                 format!(" after {turns} turn(s) of pursuit")
-            }
-        ),
-        Event::PursuitContinued { unit, turns } => {
-            format!("{} pursues on (turn {turns})", u(unit))
+            };
+            Told::new("pursuit_halted", Some(unit), None)
+                .value(turns)
+                .line(format!("{} halts{how}", n.u(unit)))
         }
-        Event::PursuitLost { unit, .. } => format!("{} is lost to the pursuit", u(unit)),
+        Event::PursuitContinued { unit, turns } => Told::new("pursuit_continued", Some(unit), None)
+            .value(turns)
+            .line(format!("{} pursues on (turn {turns})", n.u(unit))),
+        Event::PursuitLost { unit, turns } => Told::new("pursuit_lost", Some(unit), None)
+            .value(turns)
+            .line(format!("{} is lost to the pursuit", n.u(unit))),
+        Event::CampCaptured { camp_side, by } => Told::new("camp_captured", Some(by), None)
+            .detail(camp_side)
+            .line(format!("{} takes the {camp_side} camp", n.u(by))),
+        _ => unreachable!("tell routes only pursuit events here"),
+    }
+}
+
+/// Generals hit and replaced, armies broken, the end, and Black Powder's own detail.
+fn tell_end(n: &Names, e: Event) -> Told {
+    match e {
         Event::GeneralCasualty {
             general,
             result,
             captured,
-        } => format!(
-            "{} is hit: {}{}",
-            g(general),
-            general_words(result),
-            if captured { "; captured" } else { "" }
-        ),
-        Event::GeneralReplaced { general } => {
-            format!("A replacement takes up the post of {}", g(general))
+        } => Told::new("general_casualty", None, None)
+            .detail(format_args!(
+                "general={general};{result:?};captured={captured}"
+            ))
+            .line(format!(
+                "{} is hit: {}{}",
+                n.g(general),
+                general_words(result),
+                if captured { "; captured" } else { "" }
+            )),
+        Event::GeneralReplaced { general } => Told::new("general_replaced", None, None)
+            .detail(format_args!("general={general}"))
+            .line(format!(
+                "A replacement takes up the post of {}",
+                n.g(general)
+            )),
+        Event::ArmyBroken { side, lost, start } => Told::new("army_broken", None, None)
+            .value(lost)
+            .detail(format_args!("{side};start={start}"))
+            .line(format!("The {side} army breaks: {lost} of {start} CV lost")),
+        Event::BattleEnded { outcome, turn } => {
+            let (detail, line) = match outcome {
+                Outcome::Won(s) => (
+                    format!("{s}_won"),
+                    format!(
+                        "\nResult: {} victory in turn {turn}",
+                        if s == Side::Parliament {
+                            "Parliamentarian"
+                        } else {
+                            "Royalist"
+                        }
+                    ),
+                ),
+                Outcome::Draw => ("draw".into(), format!("\nResult: a draw in turn {turn}")),
+            };
+            Told::new("battle_ended", None, None)
+                .value(turn)
+                .detail(detail)
+                .line(line)
         }
-        Event::CampCaptured { camp_side, by } => {
-            format!("{} takes the {camp_side} camp", u(by))
-        }
-        Event::ArmyBroken { side, lost, start } => {
-            format!("The {side} army breaks: {lost} of {start} CV lost")
-        }
-        Event::BattleEnded { outcome, turn } => match outcome {
-            Outcome::Won(s) => format!(
-                "\nResult: {} victory in turn {turn}",
-                if s == Side::Parliament {
-                    "Parliamentarian"
-                } else {
-                    "Royalist"
-                }
-            ),
-            Outcome::Draw => format!("\nResult: a draw in turn {turn}"),
-        },
-        Event::BlackPowder(d) => format!("{}: {d}", u(d.unit())),
-    };
-    Some(line)
+        Event::BlackPowder(d) => Told::new(d.kind(), Some(d.unit()), d.other())
+            .detail(d.to_string().replace(',', ";"))
+            .line(format!("{}: {d}", n.u(d.unit()))),
+        _ => unreachable!("tell routes only end-of-battle events here"),
+    }
 }
 
-/// The story of a battle in plain text.
-pub fn narrate(setup: &BattleSetup, rec: &Recorder) -> String {
+/// One event as a line of the story; `None` for events too small to tell (a general or a unit
+/// standing still).
+pub fn event_line(setup: &BattleSetup, e: Event) -> Option<String> {
+    tell(setup, e).line
+}
+
+/// Each unit's CV (in its ruleset's currency) at the start and at the end of every turn,
+/// followed through the events.
+struct CvPaths(Vec<Vec<u8>>);
+
+impl CvPaths {
+    fn new(start: &[Unit]) -> CvPaths {
+        CvPaths(start.iter().map(|u| vec![u.start_cv]).collect())
+    }
+
+    /// A new turn: every path carries its last CV into it.
+    fn next_turn(&mut self) {
+        for path in &mut self.0 {
+            let last = *path.last().unwrap_or(&0);
+            path.push(last);
+        }
+    }
+
+    /// A rolled rating restarts the unit's path; a told change of CV ends its turn's value.
+    fn follow(&mut self, e: Event, told: bool) {
+        match e {
+            Event::RatingRolled { unit, cv } => self.0[usize::from(unit)] = vec![cv],
+            Event::CvLost { unit, cv, .. }
+            | Event::CvGained { unit, cv, .. }
+            | Event::Rally { unit, cv, .. }
+                if told =>
+            {
+                if let Some(last) = self.0[usize::from(unit)].last_mut() {
+                    *last = cv;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn write(&self, setup: &BattleSetup, out: &mut String) {
+        let _ = writeln!(out, "\nCV by turn (start, then each turn's end):");
+        for (i, path) in self.0.iter().enumerate() {
+            let p: Vec<String> = path.iter().map(|c| c.to_string()).collect();
+            let _ = writeln!(out, "  {:<40} {}", setup.unit_name(i as u16), p.join(" "));
+        }
+    }
+}
+
+/// The story of a battle in plain text; `start` is its units as deployed (as its ruleset
+/// counts their strength).
+pub fn narrate(setup: &BattleSetup, start: &[Unit], rec: &Recorder) -> String {
     let mut out = String::new();
-    let mut cv_path: Vec<Vec<u8>> = setup.units.iter().map(|u| vec![u.start_cv]).collect();
+    let mut paths = CvPaths::new(start);
     let mut last_turn = 0;
     for &(turn, e) in &rec.events {
         if turn != last_turn {
-            // Close the previous turn's CV path.
-            for (i, path) in cv_path.iter_mut().enumerate() {
-                let _ = i;
-                let last = *path.last().unwrap_or(&0);
-                path.push(last);
-            }
+            paths.next_turn();
             last_turn = turn;
         }
-        if let Event::RatingRolled { unit, cv } = e {
-            cv_path[usize::from(unit)] = vec![cv];
+        let line = event_line(setup, e);
+        paths.follow(e, line.is_some());
+        if let Some(line) = line {
+            let _ = writeln!(out, "{line}");
         }
-        let Some(line) = event_line(setup, e) else {
-            continue;
-        };
-        if let Event::CvLost { unit, cv, .. }
-        | Event::CvGained { unit, cv, .. }
-        | Event::Rally { unit, cv, .. } = e
-            && let Some(last) = cv_path[usize::from(unit)].last_mut()
-        {
-            *last = cv;
-        }
-        let _ = writeln!(out, "{line}");
     }
-    let _ = writeln!(out, "\nCV by turn (start, then each turn's end):");
-    for (i, path) in cv_path.iter().enumerate() {
-        let p: Vec<String> = path.iter().map(|c| c.to_string()).collect();
-        let _ = writeln!(out, "  {:<40} {}", setup.unit_name(i as u16), p.join(" "));
-    }
+    paths.write(setup, &mut out);
     out
 }
 
+/// The columns of the events CSV.
+pub const EVENTS_HEADER: [&str; 10] = [
+    "seq",
+    "turn",
+    "event",
+    "unit",
+    "unit_name",
+    "other",
+    "other_name",
+    "value",
+    "cv",
+    "detail",
+];
+
 /// The event stream as tidy CSV: one event a row.
 pub fn events_csv(setup: &BattleSetup, rec: &Recorder) -> String {
-    let mut out = String::from("seq,turn,event,unit,unit_name,other,other_name,value,cv,detail\n");
-    let name = |id: Option<u16>| {
-        id.map(|i| setup.unit_name(i).replace(',', ";"))
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record(EVENTS_HEADER);
+    // Commas in names become semicolons, as they always have, so the columns cut cleanly.
+    let id = |u: Option<UnitId>| u.map(|u| u.to_string()).unwrap_or_default();
+    let name = |u: Option<UnitId>| {
+        u.map(|u| setup.unit_name(u).replace(',', ";"))
             .unwrap_or_default()
     };
     for (seq, &(turn, e)) in rec.events.iter().enumerate() {
-        let (kind, unit, other, value, cv, detail): (
-            &str,
-            Option<u16>,
-            Option<u16>,
-            String,
-            String,
-            String,
-        ) = match e {
-            Event::RatingRolled { unit, cv } => (
-                "rating_rolled",
-                Some(unit),
-                None,
-                String::new(),
-                cv.to_string(),
-                String::new(),
-            ),
-            Event::TurnStarted { .. } => (
-                "turn_started",
-                None,
-                None,
-                String::new(),
-                String::new(),
-                String::new(),
-            ),
-            Event::Initiative { first, rolls, .. } => (
-                "initiative",
-                None,
-                None,
-                format!("{}-{}", rolls[0], rolls[1]),
-                String::new(),
-                first.to_string(),
-            ),
-            Event::GeneralMoved {
-                general,
-                distance,
-                attached_to,
-            } => (
-                "general_moved",
-                attached_to,
-                None,
-                format!("{distance:.2}"),
-                String::new(),
-                format!("general={}", general),
-            ),
-            Event::LpsRolled { general, roll, lps } => (
-                "lps_rolled",
-                None,
-                None,
-                lps.to_string(),
-                String::new(),
-                format!("general={general};roll={roll}"),
-            ),
-            Event::LpsGiven { from, to, lps } => (
-                "lps_given",
-                None,
-                None,
-                lps.to_string(),
-                String::new(),
-                format!("from={from};to={to}"),
-            ),
-            Event::Rally {
-                unit,
-                roll,
-                success,
-                cv,
-            } => (
-                "rally",
-                Some(unit),
-                None,
-                roll.to_string(),
-                cv.to_string(),
-                success.to_string(),
-            ),
-            Event::Moved {
-                unit,
-                from,
-                to,
-                disordered,
-            } => (
-                "moved",
-                Some(unit),
-                None,
-                format!(
-                    "{:.2}",
-                    ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt()
-                ),
-                String::new(),
-                format!("to={:.2};{:.2};disordered={disordered}", to.0, to.1),
-            ),
-            Event::FormationChanged { unit } => (
-                "formation_changed",
-                Some(unit),
-                None,
-                String::new(),
-                String::new(),
-                String::new(),
-            ),
-            Event::Unlimbered { unit } => (
-                "unlimbered",
-                Some(unit),
-                None,
-                String::new(),
-                String::new(),
-                String::new(),
-            ),
-            Event::Fired {
-                unit,
-                target,
-                range,
-                roll,
-                needed,
-                hit,
-            } => (
-                "fired",
-                Some(unit),
-                Some(target),
-                roll.to_string(),
-                String::new(),
-                format!("range={range:.2};needed={needed};hit={hit}"),
-            ),
-            Event::CvLost {
-                unit,
-                amount,
-                cause,
-                cv,
-            } => (
-                "cv_lost",
-                Some(unit),
-                None,
-                amount.to_string(),
-                cv.to_string(),
-                format!("{cause:?}"),
-            ),
-            Event::CvGained { unit, amount, cv } => (
-                "cv_gained",
-                Some(unit),
-                None,
-                amount.to_string(),
-                cv.to_string(),
-                String::new(),
-            ),
-            Event::Reaction {
-                unit,
-                cause,
-                dice,
-                result,
-                rerolls_used,
-            } => (
-                "reaction",
-                Some(unit),
-                None,
-                format!("{}-{}", dice[0], dice[1]),
-                String::new(),
-                format!("{cause:?};{result:?};rerolls={rerolls_used}"),
-            ),
-            Event::ChargeDeclared {
-                unit,
-                target,
-                standoff,
-            } => (
-                "charge_declared",
-                Some(unit),
-                Some(target),
-                format!("{standoff:.1}"),
-                String::new(),
-                String::new(),
-            ),
-            Event::ChargeFailed { unit, target } => (
-                "charge_failed",
-                Some(unit),
-                Some(target),
-                String::new(),
-                String::new(),
-                String::new(),
-            ),
-            Event::EmergencyResponse {
-                unit,
-                dice,
-                successes,
-                chosen,
-            } => (
-                "emergency_response",
-                Some(unit),
-                None,
-                successes.to_string(),
-                String::new(),
-                format!("{chosen:?};dice={dice}"),
-            ),
-            Event::SupportCharge {
-                unit,
-                target,
-                successes,
-            } => (
-                "support_charge",
-                Some(unit),
-                Some(target),
-                successes.to_string(),
-                String::new(),
-                String::new(),
-            ),
-            Event::Melee {
-                attacker,
-                defender,
-                attacker_dice,
-                defender_dice,
-                attacker_hits,
-                defender_hits,
-                flank,
-            } => (
-                "melee",
-                Some(attacker),
-                Some(defender),
-                format!("{attacker_hits}-{defender_hits}"),
-                String::new(),
-                format!("dice={attacker_dice}-{defender_dice};flank={flank}"),
-            ),
-            Event::MeleeResult {
-                winner,
-                loser,
-                result,
-            } => (
-                "melee_result",
-                winner,
-                loser,
-                String::new(),
-                String::new(),
-                format!("{result:?}"),
-            ),
-            Event::Arrived { unit, turn } => (
-                "arrived",
-                Some(unit),
-                None,
-                turn.to_string(),
-                String::new(),
-                String::new(),
-            ),
-            Event::Released { command, turn } => (
-                "released",
-                None,
-                None,
-                turn.to_string(),
-                String::new(),
-                setup.command_name(command).to_string(),
-            ),
-            Event::Recovered { unit } => (
-                "recovered",
-                Some(unit),
-                None,
-                String::new(),
-                String::new(),
-                String::new(),
-            ),
-            Event::FootBroke { unit } => (
-                "foot_broke",
-                Some(unit),
-                None,
-                String::new(),
-                String::new(),
-                String::new(),
-            ),
-            Event::Retreat { unit, distance } => (
-                "retreat",
-                Some(unit),
-                None,
-                format!("{distance:.1}"),
-                String::new(),
-                String::new(),
-            ),
-            Event::Rout { unit, distance } => (
-                "rout",
-                Some(unit),
-                None,
-                format!("{distance:.1}"),
-                String::new(),
-                String::new(),
-            ),
-            Event::Disintegrated { unit } => (
-                "disintegrated",
-                Some(unit),
-                None,
-                String::new(),
-                String::new(),
-                String::new(),
-            ),
-            Event::LeftTable { unit } => (
-                "left_table",
-                Some(unit),
-                None,
-                String::new(),
-                String::new(),
-                String::new(),
-            ),
-            Event::PursuitStarted { unit, target } => (
-                "pursuit_started",
-                Some(unit),
-                Some(target),
-                String::new(),
-                String::new(),
-                String::new(),
-            ),
-            Event::PursuitHalted { unit, turns } => (
-                "pursuit_halted",
-                Some(unit),
-                None,
-                turns.to_string(),
-                String::new(),
-                String::new(),
-            ),
-            Event::PursuitContinued { unit, turns } => (
-                "pursuit_continued",
-                Some(unit),
-                None,
-                turns.to_string(),
-                String::new(),
-                String::new(),
-            ),
-            Event::PursuitLost { unit, turns } => (
-                "pursuit_lost",
-                Some(unit),
-                None,
-                turns.to_string(),
-                String::new(),
-                String::new(),
-            ),
-            Event::GeneralCasualty {
-                general,
-                result,
-                captured,
-            } => (
-                "general_casualty",
-                None,
-                None,
-                String::new(),
-                String::new(),
-                format!("general={general};{result:?};captured={captured}"),
-            ),
-            Event::GeneralReplaced { general } => (
-                "general_replaced",
-                None,
-                None,
-                String::new(),
-                String::new(),
-                format!("general={general}"),
-            ),
-            Event::CampCaptured { camp_side, by } => (
-                "camp_captured",
-                Some(by),
-                None,
-                String::new(),
-                String::new(),
-                camp_side.to_string(),
-            ),
-            Event::ArmyBroken { side, lost, start } => (
-                "army_broken",
-                None,
-                None,
-                lost.to_string(),
-                String::new(),
-                format!("{side};start={start}"),
-            ),
-            Event::BattleEnded { outcome, turn } => (
-                "battle_ended",
-                None,
-                None,
-                turn.to_string(),
-                String::new(),
-                match outcome {
-                    Outcome::Won(s) => format!("{s}_won"),
-                    Outcome::Draw => "draw".into(),
-                },
-            ),
-            Event::BlackPowder(d) => (
-                d.kind(),
-                Some(d.unit()),
-                d.other(),
-                String::new(),
-                String::new(),
-                d.to_string().replace(',', ";"),
-            ),
-        };
-        let _ = writeln!(
-            out,
-            "{seq},{turn},{kind},{},{},{},{},{value},{cv},{detail}",
-            unit.map(|u| u.to_string()).unwrap_or_default(),
-            name(unit),
-            other.map(|u| u.to_string()).unwrap_or_default(),
-            name(other)
-        );
+        let t = tell(setup, e);
+        let row = [
+            seq.to_string(),
+            turn.to_string(),
+            t.kind.to_string(),
+            id(t.unit),
+            name(t.unit),
+            id(t.other),
+            name(t.other),
+            t.value,
+            t.cv,
+            t.detail,
+        ];
+        // Writing to memory cannot fail.
+        let _ = w.write_record(&row);
     }
-    out
+    let bytes = w.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{BlackPowder, Ironsides, Ruleset};
+
+    fn recorded<R: Ruleset>(ruleset: &R, setup: &BattleSetup) -> (Recorder, Vec<Unit>) {
+        let mut battle = ruleset.new_battle(setup);
+        let mut rec = Recorder::default();
+        ruleset.deploy(&mut battle, setup, 21);
+        let start = ruleset.units(&battle, setup);
+        ruleset.fight(&mut battle, setup, 21, &mut rec);
+        (rec, start)
+    }
+
+    /// Every event is one CSV row of ten fields, read back as written (quotes and commas in
+    /// names included), and the story tells exactly the events the table gives a line.
+    #[test]
+    fn the_csv_and_the_story_say_what_the_table_says() {
+        let mut setup = crate::scenario::Scenario::load_builtin("small_action", &[])
+            .and_then(|s| s.setup())
+            .unwrap();
+        setup.names.units[0] = "The \"Old\" Horse, of Hazel".into();
+        let bp = BlackPowder::builtin();
+        for (rec, start) in [recorded(&Ironsides, &setup), recorded(&bp, &setup)] {
+            let csv = events_csv(&setup, &rec);
+            let mut r = csv::Reader::from_reader(csv.as_bytes());
+            assert_eq!(r.headers().unwrap(), EVENTS_HEADER.as_slice());
+            let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+            assert_eq!(rows.len(), rec.events.len());
+            let mut lines = 0;
+            for (row, &(turn, e)) in rows.iter().zip(&rec.events) {
+                let t = tell(&setup, e);
+                assert_eq!(row.len(), 10);
+                assert_eq!((&row[1], &row[2]), (turn.to_string().as_str(), t.kind));
+                if t.unit == Some(0) {
+                    assert_eq!(&row[4], "The \"Old\" Horse; of Hazel");
+                }
+                lines += usize::from(t.line.is_some());
+            }
+            let story = narrate(&setup, &start, &rec);
+            let (told, paths) = story.split_once("\nCV by turn").unwrap();
+            // Turn headers and the result are told with a blank line before them.
+            assert_eq!(told.lines().filter(|l| !l.is_empty()).count(), lines);
+            // Each path starts from the unit's strength as its ruleset counts it.
+            let first: Vec<&str> = paths
+                .lines()
+                .skip(1)
+                .map(|l| l[43..].split(' ').next().unwrap())
+                .collect();
+            let want: Vec<String> = start.iter().map(|u| u.start_cv.to_string()).collect();
+            assert_eq!(first, want);
+        }
+    }
 }

@@ -44,6 +44,7 @@ pub fn run(args: Args) -> Result<()> {
     )?;
     let scenario = Scenario::open(&args.template, &args.set)?;
     let template = scenario.setup()?;
+    let ruleset = args.run.ruleset(&scenario)?;
     let setups = pairs
         .iter()
         .map(|(a, b)| whatif::mirror_setups(&template, a, b, &arms))
@@ -62,7 +63,13 @@ pub fn run(args: Args) -> Result<()> {
     let mut results: Vec<(Row, Row, BalanceCounts)> = Vec::with_capacity(pairs.len());
     let mut seconds = 0.0;
     for ((a, b), pair) in pairs.iter().zip(&setups) {
-        let fought = whatif::fight_balance(&plan, pair, &progress, stop);
+        let battles = whatif::MirrorBattles {
+            plan: &plan,
+            setups: pair,
+            progress: &progress,
+            stop,
+        };
+        let fought = crate::rules::with_ruleset(ruleset, battles).and_then(|r| r);
         let (counts, elapsed) = match fought {
             Ok(x) => x,
             Err(e) => {

@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 use crate::dice::{StreamDice, battle_seed, dice_floor, mix64};
 use crate::error::{Error, Result};
 use crate::events::NullObserver;
-use crate::rules::ironsides::battle::{Battle, BattleSummary, streams};
+use crate::rules::{BattleSummary, Ruleset, WithRuleset};
 use crate::runner;
 use crate::scenario::Scenario;
 use crate::setup::BattleSetup;
-use crate::stats::{Collector, Layout};
+use crate::stats::Collector;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -33,6 +33,9 @@ pub struct Args {
     /// Override a scenario value, as for `ecw-sim run`
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub set: Vec<String>,
+    /// The rules to fight by (ironsides, black_powder) [default: the scenario's]
+    #[arg(long, value_name = "NAME")]
+    pub ruleset: Option<String>,
 }
 
 /// Battles a thread takes at a time in the parallel measurement.
@@ -56,18 +59,19 @@ fn fingerprint(i: u64, s: &BattleSummary) -> u64 {
     )
 }
 
-/// Battles `range` on this thread with one reused `Battle`: their dice, one by one, and the sum
+/// Battles `range` on this thread with one reused battle: their dice, one by one, and the sum
 /// of their fingerprints.
-fn fight_range(
+fn fight_range<R: Ruleset>(
+    ruleset: &R,
     setup: &BattleSetup,
     seed: u64,
     range: std::ops::Range<u64>,
     dice: &mut [u64],
 ) -> u64 {
-    let mut battle = Battle::new(setup);
+    let mut battle = ruleset.new_battle(setup);
     let mut fp = 0u64;
     for (i, d) in range.zip(dice.iter_mut()) {
-        let s = battle.fight(setup, battle_seed(seed, i), &mut NullObserver);
+        let s = ruleset.fight(&mut battle, setup, battle_seed(seed, i), &mut NullObserver);
         *d = s.dice_rolled;
         fp = fp.wrapping_add(fingerprint(i, &s));
     }
@@ -87,17 +91,53 @@ pub fn run(args: Args) -> Result<()> {
         .scenario
         .as_deref()
         .unwrap_or(super::run::DEFAULT_SCENARIO);
-    let setup = Scenario::open(name, &args.set)?.setup()?;
-    let (n, seed) = (args.battles, args.seed);
+    let scenario = Scenario::open(name, &args.set)?;
+    let setup = scenario.setup()?;
+    let ruleset =
+        crate::rules::check_ruleset(super::run::ruleset_name(&scenario, args.ruleset.as_deref()))?;
     println!(
-        "ecw-sim bench {name}: {n} battles of seed {seed}, {} units; {threads} threads for the parallel run",
+        "ecw-sim bench {name} ({ruleset}): {} battles of seed {}, {} units; {threads} threads for the parallel run",
+        args.battles,
+        args.seed,
         setup.units.len()
     );
+    let bench = Bench {
+        setup: &setup,
+        battles: args.battles,
+        seed: args.seed,
+        threads,
+    };
+    crate::rules::with_ruleset(ruleset, bench)?
+}
 
+/// The measurements, ready for the ruleset they are made under.
+struct Bench<'a> {
+    setup: &'a BattleSetup,
+    battles: u64,
+    seed: u64,
+    threads: usize,
+}
+
+impl WithRuleset for Bench<'_> {
+    type Output = Result<()>;
+
+    fn with<R: Ruleset>(self, ruleset: &R) -> Result<()> {
+        measure(ruleset, self.setup, self.battles, self.seed, self.threads)
+    }
+}
+
+fn measure<R: Ruleset>(
+    ruleset: &R,
+    setup: &BattleSetup,
+    n: u64,
+    seed: u64,
+    threads: usize,
+) -> Result<()> {
     // Warm-up: caches, branch predictors and the CPU's clock.
     let mut scratch = vec![0u64; n.min(200) as usize];
     fight_range(
-        &setup,
+        ruleset,
+        setup,
         seed.wrapping_add(1),
         0..scratch.len() as u64,
         &mut scratch,
@@ -106,35 +146,38 @@ pub fn run(args: Args) -> Result<()> {
     // One thread.
     let mut dice = vec![0u64; n as usize];
     let t = Instant::now();
-    let fp_one = fight_range(&setup, seed, 0..n, &mut dice);
+    let fp_one = fight_range(ruleset, setup, seed, 0..n, &mut dice);
     let one = t.elapsed();
     let total_dice: u64 = dice.iter().sum();
 
     // The dice floor: the same dice, battle by battle, from the same streams.
-    let streams_n = Battle::dice_streams(&setup);
-    let mut sd = StreamDice::default();
-    let t = Instant::now();
-    let mut check = 0u64;
-    for (i, &d) in dice.iter().enumerate() {
-        check = check.wrapping_add(dice_floor(
-            &mut sd,
-            battle_seed(seed, i as u64),
-            streams::BATTLE,
-            streams_n,
-            d,
-        ));
-    }
-    let floor = t.elapsed();
-    black_box(check);
+    let mut battle = ruleset.new_battle(setup);
+    let floor = ruleset
+        .dice_streams(&battle, setup)
+        .map(|(first, streams_n)| {
+            let mut sd = StreamDice::default();
+            let t = Instant::now();
+            let mut check = 0u64;
+            for (i, &d) in dice.iter().enumerate() {
+                check = check.wrapping_add(dice_floor(
+                    &mut sd,
+                    battle_seed(seed, i as u64),
+                    first,
+                    streams_n,
+                    d,
+                ));
+            }
+            black_box(check);
+            t.elapsed()
+        });
 
     // One thread with the statistics collector listening (what `run` does, less the files).
-    let layout = Layout::of(&setup);
+    let layout = ruleset.layout(setup);
     let mut collector = Collector::new(&layout, false);
-    let mut battle = Battle::new(&setup);
     let t = Instant::now();
     for i in 0..n {
         collector.begin(i, battle_seed(seed, i));
-        let s = battle.fight(&setup, battle_seed(seed, i), &mut collector);
+        let s = ruleset.fight(&mut battle, setup, battle_seed(seed, i), &mut collector);
         collector.end(s.dice_rolled);
     }
     let collected = t.elapsed();
@@ -148,7 +191,7 @@ pub fn run(args: Args) -> Result<()> {
     let next = AtomicU64::new(0);
     let t = Instant::now();
     let parts: Vec<(u64, u64)> = pool.broadcast(|_| {
-        let mut battle = Battle::new(&setup);
+        let mut battle = ruleset.new_battle(setup);
         let (mut fp, mut d) = (0u64, 0u64);
         loop {
             let a = next.fetch_add(CHUNK, Ordering::Relaxed);
@@ -156,7 +199,7 @@ pub fn run(args: Args) -> Result<()> {
                 return (fp, d);
             }
             for i in a..(a + CHUNK).min(n) {
-                let s = battle.fight(&setup, battle_seed(seed, i), &mut NullObserver);
+                let s = ruleset.fight(&mut battle, setup, battle_seed(seed, i), &mut NullObserver);
                 fp = fp.wrapping_add(fingerprint(i, &s));
                 d += s.dice_rolled;
             }
@@ -168,7 +211,6 @@ pub fn run(args: Args) -> Result<()> {
     let same = fp_all == fp_one && dice_all == total_dice;
 
     let ns = per_battle(one, n);
-    let floor_ns = per_battle(floor, n);
     let mean_dice = total_dice as f64 / n as f64;
     let speedup = one.as_secs_f64() / all.as_secs_f64();
     println!(
@@ -176,13 +218,20 @@ pub fn run(args: Args) -> Result<()> {
         1e9 / ns,
         ns
     );
-    println!(
-        "  dice              {:>10.1} per battle  {:>10.0} ns per battle to draw them alone ({:.2} ns a die)",
-        mean_dice,
-        floor_ns,
-        floor_ns / mean_dice.max(1e-9)
-    );
-    println!("  battle / floor    {:>10.1}", ns / floor_ns);
+    match floor.map(|f| per_battle(f, n)) {
+        Some(floor_ns) => {
+            println!(
+                "  dice              {:>10.1} per battle  {:>10.0} ns per battle to draw them alone ({:.2} ns a die)",
+                mean_dice,
+                floor_ns,
+                floor_ns / mean_dice.max(1e-9)
+            );
+            println!("  battle / floor    {:>10.1}", ns / floor_ns);
+        }
+        None => println!(
+            "  dice              {mean_dice:>10.1} per battle  (the ruleset names no dice streams: no floor)"
+        ),
+    }
     println!(
         "  with collector    {:>10.0} battles/s  {:>10.0} ns per battle (statistics collector listening)",
         n as f64 / collected.as_secs_f64(),

@@ -58,13 +58,30 @@ pub struct RunOptions {
     /// Overwrite the result file an earlier run left in the output folder
     #[arg(long)]
     pub force: bool,
+    /// The rules to fight by (ironsides, black_powder) [default: the scenario's]; `compare`
+    /// also takes a list, e.g. ironsides,black_powder: the battle under each, side by side
+    #[arg(long, value_name = "NAME")]
+    pub ruleset: Option<String>,
 }
 
 impl RunOptions {
+    /// The one ruleset to fight `scenario` by: `--ruleset`, else the scenario's (checked: an
+    /// unknown name lists the known ones).
+    pub fn ruleset(&self, scenario: &Scenario) -> Result<&'static str> {
+        let name = super::run::ruleset_name(scenario, self.ruleset.as_deref());
+        if name.contains(',') {
+            return Err(Error::Usage(format!(
+                "--ruleset {name}: this command fights under one ruleset (`compare` takes a list)"
+            )));
+        }
+        crate::rules::check_ruleset(name)
+    }
+
     /// Checks every unit of interest is in every version, then fights the versions (named for
-    /// errors: `version rupert_cg`, `point turn_limit=8`) with a progress bar.
+    /// errors: `version rupert_cg`, `point turn_limit=8`) under `ruleset` with a progress bar.
     pub fn fight(
         &self,
+        ruleset: &str,
         plan: &RunPlan,
         versions: &[(String, &BattleSetup)],
         measures: &[Measure],
@@ -80,9 +97,16 @@ impl RunOptions {
         }
         let setups: Vec<&BattleSetup> = versions.iter().map(|(_, s)| *s).collect();
         let progress = runner::progress_bar(plan.battles, !self.quiet);
-        let result = whatif::fight(plan, &setups, measures, &progress, stop);
+        let contest = whatif::Contest {
+            plan,
+            setups: &setups,
+            measures,
+            progress: &progress,
+            stop,
+        };
+        let result = crate::rules::with_ruleset(ruleset, contest);
         progress.finish_and_clear();
-        result
+        result?
     }
 
     /// The first line of a summary: what was fought, how many battles, how long it took.
@@ -109,7 +133,8 @@ impl RunOptions {
 
     /// The output folder, checked and locked for `file` (e.g. `compare.csv`): `--out`, else
     /// `output/<command>-<default run folder of the scenario, hashed over `defining`>`, the
-    /// options that decide the result, so different comparisons never share a folder.
+    /// options that decide the result (and `--ruleset` when it is not the scenario's), so
+    /// different comparisons never share a folder.
     pub fn out_dir(
         &self,
         command: &str,
@@ -120,6 +145,11 @@ impl RunOptions {
         let path = self.out.clone().unwrap_or_else(|| {
             let mut all = defining.to_vec();
             all.push(format!("--battles {}", self.battles));
+            if let Some(r) = &self.ruleset
+                && r.as_str() != super::run::ruleset_name(scenario, None)
+            {
+                all.push(format!("--ruleset {r}"));
+            }
             let stem = default_out(scenario, self.seed, &all);
             let leaf = stem.file_name().map(|f| f.to_string_lossy().into_owned());
             PathBuf::from("output").join(format!("{command}-{}", leaf.unwrap_or_default()))
@@ -166,6 +196,9 @@ fn sets(overrides: &[String]) -> String {
 pub fn run(args: Args) -> Result<()> {
     let stop = runner::ctrl_c_flag();
     let plan = args.run.plan()?;
+    if let Some(list) = args.run.ruleset.as_deref().filter(|l| l.contains(',')) {
+        return side_by_side(&args, list, &plan, stop);
+    }
     if args.variants.is_empty() && args.against.is_empty() {
         return Err(Error::Usage(
             "compare needs at least one --variant NAME:PATH=VALUE or --against SCENARIO".into(),
@@ -177,6 +210,7 @@ pub fn run(args: Args) -> Result<()> {
         .map(|v| VariantSpec::parse(v))
         .collect::<Result<Vec<_>>>()?;
     let base_scenario = Scenario::open(&args.scenario, &args.set)?;
+    let ruleset = args.run.ruleset(&base_scenario)?;
     let mut versions = vec![Version {
         name: "baseline".into(),
         description: format!("{} {}", args.scenario, sets(&args.set)),
@@ -230,7 +264,7 @@ pub fn run(args: Args) -> Result<()> {
         .iter()
         .map(|v| (format!("version {}", v.name), &v.setup))
         .collect();
-    let result = args.run.fight(&plan, &named, &measures, stop);
+    let result = args.run.fight(ruleset, &plan, &named, &measures, stop);
     let output = result?;
     let names: Vec<String> = versions.iter().map(|v| v.name.clone()).collect();
     let csv = whatif::compare_csv(&names, &measures, &output.sums);
@@ -251,6 +285,64 @@ pub fn run(args: Args) -> Result<()> {
             args.run
                 .headline(&versions[0].setup.name, &what, &plan, &output),
             whatif::compare_summary(&names, &descriptions, &measures, &output.sums),
+            path.display()
+        ))?;
+    }
+    Ok(())
+}
+
+/// `--ruleset A,B,...`: the scenario fought under each ruleset from the same seeds, outcomes
+/// side by side in `rulesets.csv`.
+fn side_by_side(args: &Args, list: &str, plan: &RunPlan, stop: &AtomicBool) -> Result<()> {
+    if !(args.variants.is_empty() && args.against.is_empty() && args.units.is_empty()) {
+        return Err(Error::Usage(format!(
+            "--ruleset {list}: a list compares the rulesets; --variant, --against and --unit compare versions under one ruleset"
+        )));
+    }
+    let names = list
+        .split(',')
+        .map(|n| crate::rules::check_ruleset(n.trim()))
+        .collect::<Result<Vec<_>>>()?;
+    super::refuse_repeats("ruleset", names.iter().map(|n| n.to_string()))?;
+    let (scenario, setup) = load(&args.scenario, &args.scenario, &args.set)?;
+    let defining: Vec<String> = args.set.iter().map(|v| format!("--set {v}")).collect();
+    let out = args
+        .run
+        .out_dir("compare", &scenario, &defining, "rulesets.csv")?;
+    let progress = runner::progress_bar(plan.battles * names.len() as u64, !args.run.quiet);
+    let mut sums = Vec::with_capacity(names.len());
+    let mut seconds = 0.0;
+    for name in &names {
+        let battles = whatif::RulesetBattles {
+            plan,
+            setup: &setup,
+            progress: &progress,
+            stop,
+        };
+        let fought = crate::rules::with_ruleset(name, battles).and_then(|r| r);
+        let (s, elapsed) = match fought {
+            Ok(x) => x,
+            Err(e) => {
+                progress.finish_and_clear();
+                return Err(e);
+            }
+        };
+        seconds += elapsed.as_secs_f64();
+        sums.push(s);
+    }
+    progress.finish_and_clear();
+    let csv = whatif::rulesets_csv(&names, &sums);
+    let path = args.run.publish(out, vec![("rulesets.csv", csv)])?;
+    if !args.run.quiet {
+        super::print_out(&format!(
+            "{}: the battle under {} rulesets ({}), {} battles each from the same seeds, seed {} ({seconds:.1} s on {} threads)\n{}  Each figure with its 95% interval (Wilson's for the shares of battles); losses are each side's share of its strength in the ruleset's own currency\n  Results in {}\n",
+            setup.name,
+            names.len(),
+            names.join(", "),
+            thousands(plan.battles),
+            plan.seed,
+            plan.threads,
+            whatif::rulesets_summary(&names, &sums),
             path.display()
         ))?;
     }

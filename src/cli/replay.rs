@@ -2,11 +2,13 @@
 
 use std::path::PathBuf;
 
+use crate::army::Unit;
 use crate::dice::battle_seed;
 use crate::error::{Error, Result};
 use crate::narrative::{self, Recorder};
-use crate::rules::ironsides::battle::Battle;
+use crate::rules::{Ruleset, WithRuleset};
 use crate::scenario::Scenario;
+use crate::setup::BattleSetup;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -42,30 +44,49 @@ pub struct Args {
     /// Overwrite an existing --map or --html file
     #[arg(long)]
     pub force: bool,
+    /// The rules to fight by (ironsides, black_powder) [default: the scenario's]
+    #[arg(long, value_name = "NAME")]
+    pub ruleset: Option<String>,
 }
 
-/// Replays battle `index` of a run with master seed `seed`: its recorded events and the units
-/// at deployment and at the end.
+/// Replays battle `index` of a run with master seed `seed` under `ruleset` (or the
+/// scenario's): its recorded events and the units at deployment and at the end.
 pub fn replay(
     scenario: &Scenario,
+    ruleset: Option<&str>,
     seed: u64,
     index: u64,
-) -> Result<(
-    crate::setup::BattleSetup,
-    Recorder,
-    Vec<crate::army::Unit>,
-    Vec<crate::army::Unit>,
-)> {
+) -> Result<(BattleSetup, Recorder, Vec<Unit>, Vec<Unit>)> {
     let setup = scenario.setup()?;
-    let mut battle = Battle::new(&setup);
-    let mut rec = Recorder::default();
-    let s = battle_seed(seed, index);
-    // Deployment as this battle rolled it, then the battle itself.
-    battle.reset(&setup, s, &mut crate::events::NullObserver);
-    let start = battle.units.clone();
-    battle.fight(&setup, s, &mut rec);
-    let end = battle.units.clone();
+    let name = super::run::ruleset_name(scenario, ruleset);
+    let one = OneBattle {
+        setup: &setup,
+        seed: battle_seed(seed, index),
+    };
+    let (rec, start, end) = crate::rules::with_ruleset(name, one)?;
     Ok((setup, rec, start, end))
+}
+
+/// One battle, recorded, ready for its ruleset.
+struct OneBattle<'a> {
+    setup: &'a BattleSetup,
+    seed: u64,
+}
+
+impl WithRuleset for OneBattle<'_> {
+    type Output = (Recorder, Vec<Unit>, Vec<Unit>);
+
+    fn with<R: Ruleset>(self, ruleset: &R) -> Self::Output {
+        let (setup, seed) = (self.setup, self.seed);
+        let mut battle = ruleset.new_battle(setup);
+        let mut rec = Recorder::default();
+        // Deployment as this battle rolled it, then the battle itself.
+        ruleset.deploy(&mut battle, setup, seed);
+        let start = ruleset.units(&battle, setup);
+        ruleset.fight(&mut battle, setup, seed, &mut rec);
+        let end = ruleset.units(&battle, setup);
+        (rec, start, end)
+    }
 }
 
 /// An existing file is kept unless `--force`.
@@ -81,9 +102,10 @@ fn refuse_existing(flag: &str, path: &std::path::Path, force: bool) -> Result<()
 
 pub fn run(args: Args) -> Result<()> {
     let scenario = Scenario::open(&args.scenario, &args.set)?;
-    let (setup, rec, start, end) = replay(&scenario, args.seed, args.battle)?;
+    let (setup, rec, start, end) =
+        replay(&scenario, args.ruleset.as_deref(), args.seed, args.battle)?;
     let text = match args.format {
-        Format::Text => narrative::narrate(&setup, &rec),
+        Format::Text => narrative::narrate(&setup, &start, &rec),
         Format::Csv => narrative::events_csv(&setup, &rec),
     };
     if let Some(path) = &args.map {

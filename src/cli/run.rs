@@ -63,20 +63,25 @@ pub fn ruleset_name<'a>(scenario: &'a Scenario, flag: Option<&'a str>) -> &'a st
     }
 }
 
-/// The hash of the ruleset file a scenario uses (the built-in Ironsides text, or its file).
+/// The hash of the ruleset file a scenario uses (a named ruleset's built-in text, or its file).
 pub fn ruleset_hash(scenario: &Scenario) -> Result<String> {
     let name = &scenario.file().ruleset;
-    if name == "ironsides" {
-        return Ok(fnv1a64(crate::rules::ironsides::tables::BUILTIN.as_bytes()));
-    }
-    if name == "black_powder" {
-        return Ok(fnv1a64(
-            crate::rules::black_powder::tables::BUILTIN.as_bytes(),
-        ));
+    if crate::rules::RULESETS.contains(&name.as_str()) {
+        return crate::rules::with_ruleset(name, BuiltinText).map(|t| fnv1a64(t.as_bytes()));
     }
     let dir = scenario.path().parent().unwrap_or(Path::new(""));
     let text = crate::io::read_text(&dir.join(name))?;
     Ok(fnv1a64(text.as_bytes()))
+}
+
+/// A ruleset's built-in rules text.
+struct BuiltinText;
+
+impl WithRuleset for BuiltinText {
+    type Output = &'static str;
+    fn with<R: Ruleset>(self, ruleset: &R) -> &'static str {
+        ruleset.builtin_text()
+    }
 }
 
 /// What identifies a run of this scenario.

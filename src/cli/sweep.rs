@@ -38,6 +38,7 @@ pub fn run(args: Args) -> Result<()> {
     let points = whatif::grid(&params)?;
     super::refuse_repeats("--param point", points.iter().map(|p| p.join(",")))?;
     let base = Scenario::open(&args.scenario, &args.set)?;
+    let ruleset = args.run.ruleset(&base)?;
     let mut setups: Vec<BattleSetup> = Vec::with_capacity(points.len());
     let sets: Vec<Vec<String>> = points
         .iter()
@@ -66,7 +67,7 @@ pub fn run(args: Args) -> Result<()> {
         .zip(&setups)
         .map(|(point, s)| (format!("point {}", point.join(" ")), s))
         .collect();
-    let result = args.run.fight(&plan, &named, &measures, stop);
+    let result = args.run.fight(ruleset, &plan, &named, &measures, stop);
     let output = result?;
     let paths: Vec<String> = params.iter().map(|p| p.path.clone()).collect();
     let csv = whatif::sweep_csv(&paths, &points, &measures, &output.sums);

@@ -560,7 +560,7 @@ fn deployment_map(m: &Manifest) -> Result<String> {
         file.clone()
     };
     let scenario = crate::scenario::Scenario::open(&name, &m.run.overrides)?;
-    let (setup, _, start, _) = crate::cli::replay::replay(&scenario, m.run.seed, 0)?;
+    let (setup, _, start, _) = crate::cli::replay::replay(&scenario, None, m.run.seed, 0)?;
     Ok(crate::map::svg(
         &setup,
         &start,

@@ -10,13 +10,15 @@ pub mod ironsides;
 
 pub use black_powder::battle::BlackPowder;
 
+use crate::army::{Unit, UnitId};
 use crate::error::{Error, Result};
 use crate::events::{Observer, Outcome};
 use crate::setup::BattleSetup;
 use crate::stats::Layout;
 
-/// The rulesets a scenario or `--ruleset` may name.
-pub const RULESETS: [&str; 2] = ["ironsides", "black_powder"];
+/// The rulesets a scenario or `--ruleset` may name. A new ruleset is one name here and one
+/// line in [`with_ruleset`]; every tool then fights by it.
+pub const RULESETS: &[&str] = &["ironsides", "black_powder"];
 
 /// Work to do with a ruleset, whichever one a name picks.
 pub trait WithRuleset {
@@ -35,6 +37,18 @@ pub fn with_ruleset<W: WithRuleset>(name: &str, job: W) -> Result<W::Output> {
             RULESETS.join(", ")
         ))),
     }
+}
+
+/// The ruleset a name picks, checked: an unknown name is refused with the known ones listed.
+pub fn check_ruleset(name: &str) -> Result<&'static str> {
+    struct Named;
+    impl WithRuleset for Named {
+        type Output = &'static str;
+        fn with<R: Ruleset>(self, ruleset: &R) -> &'static str {
+            ruleset.name()
+        }
+    }
+    with_ruleset(name, Named)
 }
 
 /// A ruleset's data file (`configs/rulesets/*.toml`): read, parsed and checked the same way
@@ -70,7 +84,9 @@ pub struct BattleSummary {
     pub cv_start: [u32; 2],
 }
 
-/// A set of wargame rules that can fight a battle.
+/// A set of wargame rules that can fight a battle: what every tool (run, compare, balance,
+/// sweep, replay, bench) needs of a ruleset, and all they know of it. The methods after `fight`
+/// have default bodies, so a ruleset starts with the first five.
 pub trait Ruleset: Sync {
     /// One battle's state, allocated once per thread and reused battle after battle.
     type Battle: Send;
@@ -78,7 +94,8 @@ pub trait Ruleset: Sync {
     fn name(&self) -> &'static str;
     /// The built-in text of its rules file (for the run's identity).
     fn builtin_text(&self) -> &'static str;
-    /// The order of battle as its statistics see it (losses in the ruleset's own currency).
+    /// The order of battle as its statistics see it (losses in the ruleset's own currency,
+    /// what its commander casualties do).
     fn layout(&self, setup: &BattleSetup) -> Layout {
         Layout::of(setup)
     }
@@ -92,6 +109,31 @@ pub trait Ruleset: Sync {
         seed: u64,
         obs: &mut O,
     ) -> BattleSummary;
+
+    /// What unit `unit` lost in the battle just fought, in the ruleset's currency (as
+    /// [`BattleSummary::cv_lost`] counts a side's): what `--unit` measures. `None` when the
+    /// ruleset does not say (the tools then refuse `--unit`).
+    fn unit_lost(&self, battle: &Self::Battle, unit: UnitId) -> Option<u32> {
+        let _ = (battle, unit);
+        None
+    }
+    /// Readies `battle` for the battle of `seed` as its first turn finds it (ratings rolled,
+    /// deployed) without fighting it: the replay's deployment. By default nothing.
+    fn deploy(&self, battle: &mut Self::Battle, setup: &BattleSetup, seed: u64) {
+        let _ = (battle, setup, seed);
+    }
+    /// The units as they stand in `battle`, for maps and replay pages; by default where the
+    /// set-up placed them.
+    fn units(&self, battle: &Self::Battle, setup: &BattleSetup) -> Vec<Unit> {
+        let _ = battle;
+        setup.units.clone()
+    }
+    /// The first of a battle's dice streams and how many it draws from (the bench's dice
+    /// floor); `None` when the ruleset does not say.
+    fn dice_streams(&self, battle: &Self::Battle, setup: &BattleSetup) -> Option<(u64, usize)> {
+        let _ = (battle, setup);
+        None
+    }
 }
 
 /// The Ironsides rules with the scenario's doctrines.
@@ -109,6 +151,14 @@ impl Ruleset for Ironsides {
         ironsides::tables::BUILTIN
     }
 
+    /// CV, and the casualty tables' effects on commanders.
+    fn layout(&self, setup: &BattleSetup) -> Layout {
+        Layout {
+            commander_effects: ironsides::generals::commander_effects(),
+            ..Layout::of(setup)
+        }
+    }
+
     fn new_battle(&self, setup: &BattleSetup) -> Self::Battle {
         ironsides::battle::Battle::new(setup)
     }
@@ -121,5 +171,27 @@ impl Ruleset for Ironsides {
         obs: &mut O,
     ) -> BattleSummary {
         battle.fight(setup, seed, obs)
+    }
+
+    fn unit_lost(&self, battle: &Self::Battle, unit: UnitId) -> Option<u32> {
+        battle
+            .units
+            .get(usize::from(unit))
+            .map(ironsides::unit_cv_lost)
+    }
+
+    fn deploy(&self, battle: &mut Self::Battle, setup: &BattleSetup, seed: u64) {
+        battle.reset(setup, seed, &mut crate::events::NullObserver);
+    }
+
+    fn units(&self, battle: &Self::Battle, _: &BattleSetup) -> Vec<Unit> {
+        battle.units.clone()
+    }
+
+    fn dice_streams(&self, _: &Self::Battle, setup: &BattleSetup) -> Option<(u64, usize)> {
+        Some((
+            ironsides::battle::streams::BATTLE,
+            ironsides::battle::Battle::dice_streams(setup),
+        ))
     }
 }

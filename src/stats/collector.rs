@@ -5,8 +5,7 @@
 use super::layout::Layout;
 use super::tally::{EntityTally, Tally, general_result_index};
 use crate::army::Side;
-use crate::events::{Event, GeneralResult, Observer, Outcome};
-use crate::rules::ironsides::generals::{horse_result, rider_result};
+use crate::events::{Event, Observer, Outcome};
 
 /// One battle, for `battles.csv`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -21,6 +20,8 @@ pub struct BattleRow {
     pub pursuits: [u32; 2],
     /// Rolls on the casualty tables for each side's generals.
     pub general_casualties: [u32; 2],
+    /// Each side's commanders lost to the battle (killed, carried off, captured).
+    pub commanders_lost: [u32; 2],
     pub dice_rolled: u64,
 }
 
@@ -84,18 +85,6 @@ struct GeneralBattle {
     out_turns: u32,
 }
 
-/// What each casualty-table result does: (takes him out of the battle, turns out of action).
-fn result_effects() -> [(bool, u8); 11] {
-    let mut fx = [(false, 0u8); 11];
-    for d in 1..=6 {
-        for c in [rider_result(d), horse_result(d)] {
-            fx[general_result_index(c.result)] = (c.lost, c.out_of_action);
-        }
-    }
-    fx[general_result_index(GeneralResult::Lost)] = (true, 0);
-    fx
-}
-
 /// Collects the statistics of a batch of battles. Create one per worker; call
 /// [`Collector::begin`] before each battle, pass it to the engine as the observer, call
 /// [`Collector::end`] after, and [`Collector::take`] at the end of the batch.
@@ -135,7 +124,7 @@ impl Collector {
             unit_cv: layout.units.iter().map(|u| u.start_cv).collect(),
             unit_randomised: layout.units.iter().map(|u| u.randomised).collect(),
             commander_side: layout.commanders.iter().map(|c| c.side).collect(),
-            effects: result_effects(),
+            effects: layout.commander_effects.0,
             units: vec![UnitBattle::default(); layout.units.len()],
             commands: vec![GroupBattle::default(); layout.commands.len()],
             generals: vec![GeneralBattle::default(); layout.commanders.len()],
@@ -197,6 +186,10 @@ impl Collector {
                 cv_start[s] += u32::from(u.start_cv);
                 cv_lost[s] += unit_cv_lost(u);
             }
+            let mut commanders_lost = [0u32; 2];
+            for (g, side) in self.generals.iter().zip(&self.commander_side) {
+                commanders_lost[side.index()] += u32::from(g.lost);
+            }
             rows.push(BattleRow {
                 index: self.index,
                 seed: self.seed,
@@ -206,6 +199,7 @@ impl Collector {
                 cv_lost,
                 pursuits: self.pursuits,
                 general_casualties: self.casualties,
+                commanders_lost,
                 dice_rolled,
             });
         }
@@ -487,7 +481,7 @@ impl Observer for Collector {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::{LossCause, ReactionResult};
+    use crate::events::{GeneralResult, LossCause, ReactionResult};
     use crate::stats::testing::layout;
 
     /// The events the collector does not want change nothing: real battles tallied from every
@@ -727,6 +721,7 @@ mod tests {
                 cv_lost: [1, 7],
                 pursuits: [1, 0],
                 general_casualties: [0, 1],
+                commanders_lost: [0, 1],
                 dice_rolled: 100,
             }]
         );

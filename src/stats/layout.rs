@@ -37,6 +37,22 @@ pub struct CommanderInfo {
     pub captain_general: bool,
 }
 
+/// What each commander casualty result does to him, in [`GENERAL_RESULTS`] order: (out of the
+/// battle, turns out of action). Each ruleset declares its own (Ironsides reads its casualty
+/// tables); by default only `lost` takes him out.
+///
+/// [`GENERAL_RESULTS`]: super::GENERAL_RESULTS
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CommanderEffects(pub [(bool, u8); 11]);
+
+impl Default for CommanderEffects {
+    fn default() -> Self {
+        let mut fx = [(false, 0u8); 11];
+        fx[super::general_result_index(crate::events::GeneralResult::Lost)] = (true, 0);
+        CommanderEffects(fx)
+    }
+}
+
 /// The order of battle as the statistics see it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Layout {
@@ -48,6 +64,11 @@ pub struct Layout {
     pub units: Vec<UnitInfo>,
     pub commands: Vec<CommandInfo>,
     pub commanders: Vec<CommanderInfo>,
+    /// What the ruleset's commander casualties do, for the collector. Not kept in files: the
+    /// reports of a merge only read counts, and a collector is made from a layout fresh from
+    /// its ruleset ([`crate::rules::Ruleset::layout`]).
+    #[serde(skip)]
+    pub commander_effects: CommanderEffects,
 }
 
 impl Layout {
@@ -95,6 +116,7 @@ impl Layout {
             units,
             commands,
             commanders,
+            commander_effects: CommanderEffects::default(),
         }
     }
 

@@ -53,6 +53,7 @@ pub(crate) fn layout() -> Layout {
                 captain_general: true,
             },
         ],
+        commander_effects: crate::rules::ironsides::generals::commander_effects(),
     }
 }
 

@@ -9,29 +9,19 @@ use std::time::Duration;
 use indicatif::ProgressBar;
 
 use super::paired::{ContestSums, Measure};
-use crate::army::{Side, Unit, UnitStatus};
+use crate::army::Side;
 use crate::error::{Error, Result};
 use crate::events::NullObserver;
-use crate::rules::ironsides::battle::Battle;
+use crate::rules::{Ruleset, WithRuleset};
 use crate::runner::{self, RunPlan};
 use crate::setup::BattleSetup;
-use crate::stats::{Collector, Layout};
+use crate::stats::Collector;
 
 /// What a contest produced.
 #[derive(Debug, Clone)]
 pub struct ContestOutput {
     pub sums: ContestSums,
     pub elapsed: Duration,
-}
-
-/// The CV a unit lost in the battle just fought: all of it if it left the field, else what it
-/// lacks of its starting CV (as `Battle::cv_lost` counts a side's).
-pub fn unit_cv_lost(u: &Unit) -> u32 {
-    match u.status {
-        UnitStatus::Active => u32::from(u.start_cv - u.cv.min(u.start_cv)),
-        UnitStatus::Waiting => 0,
-        _ => u32::from(u.start_cv),
-    }
 }
 
 /// The unit a measure names in a set-up: `Name`, or `parliament:Name` / `royalist:Name` when
@@ -64,11 +54,36 @@ pub fn find_unit(setup: &BattleSetup, name: &str) -> std::result::Result<usize, 
     }
 }
 
-/// Fights every battle of `plan` in each version (`setups[0]` the baseline) and sums every
-/// measure of every version and every version's difference from the baseline, battle by
-/// battle. The sums are whole numbers, so they do not depend on the order the workers add them
-/// in: the result is the same on any number of threads.
-pub fn fight(
+/// A contest, ready for the ruleset it is fought under.
+pub struct Contest<'a> {
+    pub plan: &'a RunPlan,
+    pub setups: &'a [&'a BattleSetup],
+    pub measures: &'a [Measure],
+    pub progress: &'a ProgressBar,
+    pub stop: &'a AtomicBool,
+}
+
+impl WithRuleset for Contest<'_> {
+    type Output = Result<ContestOutput>;
+
+    fn with<R: Ruleset>(self, ruleset: &R) -> Self::Output {
+        fight(
+            ruleset,
+            self.plan,
+            self.setups,
+            self.measures,
+            self.progress,
+            self.stop,
+        )
+    }
+}
+
+/// Fights every battle of `plan` in each version (`setups[0]` the baseline) under `ruleset`
+/// and sums every measure of every version and every version's difference from the baseline,
+/// battle by battle. The sums are whole numbers, so they do not depend on the order the
+/// workers add them in: the result is the same on any number of threads.
+pub fn fight<R: Ruleset>(
+    ruleset: &R,
     plan: &RunPlan,
     setups: &[&BattleSetup],
     measures: &[Measure],
@@ -92,27 +107,36 @@ pub fn fight(
         }
         units.push(ids);
     }
-    let layout = Layout::of(base);
+    if units.iter().flatten().any(Option::is_some) && !counts_unit_losses(ruleset, base) {
+        return Err(Error::Usage(format!(
+            "--unit: the {} ruleset does not count a unit's losses",
+            ruleset.name()
+        )));
+    }
+    let layout = ruleset.layout(base);
     let sums = Mutex::new(ContestSums::new(setups.len(), measures.len()));
     let (sums_ref, units) = (&sums, &units);
     let output = runner::run(
         plan,
         &layout,
         || {
-            let mut engines: Vec<Battle> = setups.iter().map(|s| Battle::new(s)).collect();
+            let mut engines: Vec<R::Battle> =
+                setups.iter().map(|s| ruleset.new_battle(s)).collect();
             let mut x = vec![vec![0i64; measures.len()]; setups.len()];
             move |seed, collector: &mut Collector| {
                 let mut dice = 0;
                 for (k, (engine, setup)) in engines.iter_mut().zip(setups).enumerate() {
                     // The baseline feeds the runner's collector; the others need no events.
                     let s = if k == 0 {
-                        engine.fight(setup, seed, collector)
+                        ruleset.fight(engine, setup, seed, collector)
                     } else {
-                        engine.fight(setup, seed, &mut NullObserver)
+                        ruleset.fight(engine, setup, seed, &mut NullObserver)
                     };
                     dice += s.dice_rolled;
                     for (m, measure) in measures.iter().enumerate() {
-                        let unit = units[k][m].map_or(0, |u| unit_cv_lost(&engine.units[u]));
+                        let unit = units[k][m]
+                            .and_then(|u| ruleset.unit_lost(engine, u as u16))
+                            .unwrap_or(0);
                         x[k][m] = measure.value(s.outcome, s.turns, s.cv_lost, unit);
                     }
                 }
@@ -130,4 +154,9 @@ pub fn fight(
         sums,
         elapsed: output.elapsed,
     })
+}
+
+/// Whether the ruleset reports a unit's losses after a battle (asked of a fresh battle).
+fn counts_unit_losses<R: Ruleset>(ruleset: &R, setup: &BattleSetup) -> bool {
+    setup.units.is_empty() || ruleset.unit_lost(&ruleset.new_battle(setup), 0).is_some()
 }

@@ -22,12 +22,12 @@ use indicatif::ProgressBar;
 use crate::army::{Arm, Side};
 use crate::error::{Error, Result};
 use crate::events::Outcome;
-use crate::rules::ironsides::battle::Battle;
+use crate::rules::Ruleset;
 use crate::runner::{self, RunPlan};
 use crate::scenario::ratings::table_rating;
 use crate::scenario::schema::RatingKind;
 use crate::setup::BattleSetup;
-use crate::stats::{Collector, Estimate, Layout, wilson};
+use crate::stats::{Collector, Estimate, wilson};
 
 /// Every arm of the ratings table, in its order.
 pub const ARMS: [Arm; 4] = [Arm::Foot, Arm::Horse, Arm::Dragoons, Arm::Artillery];
@@ -222,8 +222,26 @@ impl BalanceCounts {
     }
 }
 
-/// Fights the plan's mirror battles: battle `i` in orientation `i % 2` of `setups`.
-pub fn fight_balance(
+/// A pair of rows' mirror battles, ready for the ruleset they are fought under.
+pub struct MirrorBattles<'a> {
+    pub plan: &'a RunPlan,
+    pub setups: &'a [BattleSetup; 2],
+    pub progress: &'a ProgressBar,
+    pub stop: &'a AtomicBool,
+}
+
+impl crate::rules::WithRuleset for MirrorBattles<'_> {
+    type Output = Result<(BalanceCounts, Duration)>;
+
+    fn with<R: Ruleset>(self, ruleset: &R) -> Self::Output {
+        fight_balance(ruleset, self.plan, self.setups, self.progress, self.stop)
+    }
+}
+
+/// Fights the plan's mirror battles under `ruleset`: battle `i` in orientation `i % 2` of
+/// `setups`.
+pub fn fight_balance<R: Ruleset>(
+    ruleset: &R,
     plan: &RunPlan,
     setups: &[BattleSetup; 2],
     progress: &ProgressBar,
@@ -231,18 +249,18 @@ pub fn fight_balance(
 ) -> Result<(BalanceCounts, Duration)> {
     // The runner's collector watches every battle, but its tally is not reported: a unit of an
     // arm not asked for keeps the first orientation's standard CV in its layout.
-    let layout = Layout::of(&setups[0]);
+    let layout = ruleset.layout(&setups[0]);
     // Whole-number counts, so the totals do not depend on the order the workers add them in.
     let counts = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
     let output = runner::run(
         plan,
         &layout,
         || {
-            let mut engine = Battle::new(&setups[0]);
+            let mut engine = ruleset.new_battle(&setups[0]);
             let counts = &counts;
             move |seed, collector: &mut Collector| {
                 let which = (collector.battle_index() % 2) as usize;
-                let s = engine.fight(&setups[which], seed, collector);
+                let s = ruleset.fight(&mut engine, &setups[which], seed, collector);
                 let a_army = if which == 0 {
                     Side::Parliament
                 } else {

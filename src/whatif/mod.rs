@@ -15,18 +15,22 @@ mod html;
 mod mirror;
 mod paired;
 mod render;
+mod rulesets;
 
-pub use contest::{ContestOutput, fight, find_unit, unit_cv_lost};
+pub use contest::{Contest, ContestOutput, fight, find_unit};
 pub use grid::{Param, VariantSpec, grid, point_overrides, split_top_level};
 pub use html::{balance_html, compare_html, sweep_html};
 pub use mirror::{
-    ARMS, BalanceCounts, Row, Verdict, arm_name, check_mirror, fight_balance, mirror_setups,
-    pair_rows, parse_arms, parse_rows, rate_army,
+    ARMS, BalanceCounts, MirrorBattles, Row, Verdict, arm_name, check_mirror, fight_balance,
+    mirror_setups, pair_rows, parse_arms, parse_rows, rate_army,
 };
 pub use paired::{ContestSums, Measure, Moments, PairedEstimate};
 pub use render::{
     BALANCE_HEADER, COMPARE_HEADER, SWEEP_COLUMNS, arms_text, balance_csv, balance_summary,
     compare_csv, compare_summary, sweep_csv, sweep_summary,
+};
+pub use rulesets::{
+    MeanSums, RULESET_MEASURES, RulesetBattles, RulesetSums, rulesets_csv, rulesets_summary,
 };
 
 use crate::error::Result;

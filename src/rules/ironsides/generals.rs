@@ -81,6 +81,18 @@ pub fn casualty<D: DiceSource>(rules: &IronsidesRules, dice: &mut D) -> Casualty
     }
 }
 
+/// What each casualty-table result does to the statistics (out of the battle, turns out of
+/// action), read off the rider and horse tables; the easy rule's `lost` takes him out.
+pub fn commander_effects() -> crate::stats::CommanderEffects {
+    let mut fx = crate::stats::CommanderEffects::default();
+    for d in 1..=6 {
+        for c in [rider_result(d), horse_result(d)] {
+            fx.0[crate::stats::general_result_index(c.result)] = (c.lost, c.out_of_action);
+        }
+    }
+    fx
+}
+
 /// The rider table.
 pub fn rider_result(d: u8) -> Casualty {
     match d {

@@ -86,6 +86,34 @@ impl Ruleset for BlackPowder {
     ) -> BattleSummary {
         battle.fight(setup, seed, obs)
     }
+
+    fn unit_lost(&self, battle: &Battle, unit: UnitId) -> Option<u32> {
+        (usize::from(unit) < battle.regiments.len())
+            .then(|| battle.regiment_lost(usize::from(unit)))
+    }
+
+    fn deploy(&self, battle: &mut Battle, _: &BattleSetup, _: u64) {
+        battle.reset();
+    }
+
+    /// Each regiment where it stands, its CV the stamina it has left; gone regiments off.
+    fn units(&self, battle: &Battle, setup: &BattleSetup) -> Vec<crate::army::Unit> {
+        let mut units = setup.units.clone();
+        for (u, r) in units.iter_mut().zip(&battle.regiments) {
+            u.pos = r.pos;
+            u.facing = r.facing;
+            u.start_cv = r.stamina;
+            u.cv = r.stamina.saturating_sub(r.casualties);
+            if r.gone {
+                u.status = crate::army::UnitStatus::OffTable;
+            }
+        }
+        units
+    }
+
+    fn dice_streams(&self, battle: &Battle, _: &BattleSetup) -> Option<(u64, usize)> {
+        Some((streams::BATTLE, battle.dice_streams()))
+    }
 }
 
 /// A regiment: one morale (stamina, shaken, disorder, break tests) over one to three elements.
@@ -336,17 +364,20 @@ impl Battle {
 
     /// Stamina a side has lost: casualties (up to stamina), and the whole of every gone regiment.
     pub fn lost(&self, side: Side) -> u32 {
-        self.regiments
-            .iter()
-            .filter(|r| r.side == side)
-            .map(|r| {
-                if r.gone {
-                    u32::from(r.stamina)
-                } else {
-                    u32::from(r.casualties.min(r.stamina))
-                }
-            })
+        (0..self.regiments.len())
+            .filter(|&r| self.regiments[r].side == side)
+            .map(|r| self.regiment_lost(r))
             .sum()
+    }
+
+    /// Stamina regiment `r` has lost: its casualties (up to stamina), or all of it if gone.
+    pub fn regiment_lost(&self, r: usize) -> u32 {
+        let r = &self.regiments[r];
+        if r.gone {
+            u32::from(r.stamina)
+        } else {
+            u32::from(r.casualties.min(r.stamina))
+        }
     }
 
     /// Moves a regiment and its elements: the one place positions and facings are written.
