@@ -16,7 +16,7 @@ use crate::setup::BattleSetup;
 use crate::stats::Layout;
 
 /// The rulesets a scenario or `--ruleset` may name.
-pub const RULESETS: [&str; 2] = ["ironsides", "black_powder"];
+pub const RULESETS: [&str; 3] = ["ironsides", "black_powder", "dickenson"];
 
 /// Work to do with a ruleset, whichever one a name picks.
 pub trait WithRuleset {
@@ -30,6 +30,7 @@ pub fn with_ruleset<W: WithRuleset>(name: &str, job: W) -> Result<W::Output> {
     match name {
         "ironsides" => Ok(job.with(&Ironsides)),
         "black_powder" => Ok(job.with(&BlackPowder::builtin())),
+        "dickenson" => Ok(job.with(&dickenson::battle::Dickenson::builtin())),
         _ => Err(Error::Usage(format!(
             "unknown ruleset `{name}`; the rulesets are: {}",
             RULESETS.join(", ")
