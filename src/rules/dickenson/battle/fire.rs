@@ -11,6 +11,7 @@ use crate::dice::DiceSource;
 use crate::events::{Event, LossCause, Observer, ReactionCause};
 use crate::rules::dickenson::gunnery::{self, GunDamage};
 use crate::rules::dickenson::morale::{self, MoraleResult};
+use crate::rules::dickenson::tables::HitArea;
 use crate::rules::dickenson::volley::{self, Arm, Band};
 use crate::setup::BattleSetup;
 
@@ -293,7 +294,7 @@ impl Battle {
         g.fired = true;
         let aim = (self.regiments[t].pos - reg.pos).norm();
         let point = reg.pos + aim * landing.along + aim.right() * landing.across;
-        let struck = self.strike_area(r, point, aim, gun.hit_area, effect, dice, obs);
+        // The shot is told before its losses, which may end the regiments under it.
         emit(
             obs,
             Event::Fired {
@@ -302,46 +303,61 @@ impl Battle {
                 range: distance,
                 roll: effect.min(u32::from(u8::MAX)) as u8,
                 needed: 0,
-                hit: struck,
+                hit: (0..self.regiments.len())
+                    .any(|u| self.under_area(r, u, point, aim, gun.hit_area).is_some()),
             },
         );
+        self.strike_area(r, point, aim, gun.hit_area, effect, dice, obs);
+    }
+
+    /// What of regiment `u` lies under gun `r`'s hit area, if anything.
+    fn under_area(
+        &self,
+        r: usize,
+        u: usize,
+        point: Vec2,
+        aim: Vec2,
+        area: HitArea,
+    ) -> Option<Under> {
+        let reg = &self.regiments[u];
+        if u == r || reg.state == State::Gone {
+            return None;
+        }
+        if reg.is_gun() {
+            let ammo = reg.pos - Vec2::from_facing(reg.facing) * self.rules.ammunition.kept_within;
+            if under(point, aim, area, ammo, 0.0, 0.0) > 0.0 {
+                return Some(Under::Ammunition(ammo));
+            }
+        }
+        let f = self.covered(u, point, aim, area);
+        (f > 0.0).then_some(Under::Figures(f))
     }
 
     /// The hit area of gun `r` laid at `point` along `aim`: the effect's casualties among the
     /// figures under it (the regiments in turn, each at most the figures touched), a gun under
-    /// it on the gun-on-gun table, and any ammunition under it blown up. True if it struck.
+    /// it on the gun-on-gun table, and any ammunition under it blown up.
     #[allow(clippy::too_many_arguments)]
     fn strike_area<D: DiceSource, O: Observer>(
         &mut self,
         r: usize,
         point: Vec2,
         aim: Vec2,
-        area: crate::rules::dickenson::tables::HitArea,
+        area: HitArea,
         effect: u32,
         dice: &mut D,
         obs: &mut O,
-    ) -> bool {
+    ) {
         let mut left = effect;
-        let mut struck = false;
         for u in 0..self.regiments.len() {
             let reg = self.regiments[u];
-            if u == r || reg.state == State::Gone {
-                continue;
-            }
-            if reg.is_gun() {
-                let ammo =
-                    reg.pos - Vec2::from_facing(reg.facing) * self.rules.ammunition.kept_within;
-                if under(point, aim, area, ammo, 0.0, 0.0) > 0.0 {
-                    struck = true;
+            let f = match self.under_area(r, u, point, aim, area) {
+                None => continue,
+                Some(Under::Ammunition(ammo)) => {
                     self.blast(u, ammo, dice, obs);
                     continue;
                 }
-            }
-            let f = self.covered(u, point, aim, area);
-            if f <= 0.0 {
-                continue;
-            }
-            struck = true;
+                Some(Under::Figures(f)) => f,
+            };
             if let (Kind::Gun(target), Kind::Gun(firer)) = (reg.kind, self.regiments[r].kind) {
                 dice.focus(Self::regiment_stream(r));
                 let damage = gunnery::gun_on_gun(dice.d6(), firer, target, &self.rules);
@@ -353,18 +369,11 @@ impl Battle {
             left -= n;
             self.hit(u, n, LossCause::Fire, dice, obs);
         }
-        struck
     }
 
     /// The share of regiment `u`'s footprint under a hit area at `point` along `aim` (its
     /// footprint taken as its box in the line of fire's frame: ruling).
-    fn covered(
-        &self,
-        u: usize,
-        point: Vec2,
-        aim: Vec2,
-        area: crate::rules::dickenson::tables::HitArea,
-    ) -> f64 {
+    fn covered(&self, u: usize, point: Vec2, aim: Vec2, area: HitArea) -> f64 {
         let reg = &self.regiments[u];
         let fwd = Vec2::from_facing(reg.facing);
         let right = aim.right();
@@ -434,16 +443,15 @@ impl Battle {
     }
 }
 
+/// What a hit area falls on: a gun's ammunition, or a share of a regiment's footprint.
+enum Under {
+    Ammunition(Vec2),
+    Figures(f64),
+}
+
 /// The share of a box `along` x `across` at `centre` (in the line of fire's frame) under a hit
 /// area at `point`, long side along `aim`; for a point (zero size), 1 when inside.
-fn under(
-    point: Vec2,
-    aim: Vec2,
-    area: crate::rules::dickenson::tables::HitArea,
-    centre: Vec2,
-    along: f64,
-    across: f64,
-) -> f64 {
+fn under(point: Vec2, aim: Vec2, area: HitArea, centre: Vec2, along: f64, across: f64) -> f64 {
     let d = centre - point;
     let (ca, cx) = (d.dot(aim), d.dot(aim.right()));
     let overlap = |c: f64, size: f64, half: f64| -> f64 {
@@ -452,7 +460,12 @@ fn under(
         }
         let lo = (c - size / 2.0).max(-half);
         let hi = (c + size / 2.0).min(half);
-        ((hi - lo).max(0.0)) / size
+        // Touching edges do not count (as `gunnery::falls_on`), rounding included.
+        if hi - lo <= 1e-9 {
+            0.0
+        } else {
+            (hi - lo) / size
+        }
     };
     overlap(ca, along, area.length / 2.0) * overlap(cx, across, area.width / 2.0)
 }

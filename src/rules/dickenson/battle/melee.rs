@@ -66,8 +66,7 @@ impl Battle {
         let n = reg.front_rank(reg.horsemen, &self.rules);
         dice.focus(Self::regiment_stream(x));
         let kills = melee::impetus(dice, reg.main_figure(), u32::from(n), &self.rules);
-        let lost = self.hit(y, kills, LossCause::Melee, dice, obs);
-        self.regiments[y].melee_lost += lost;
+        // The event (hits before saves) comes before the losses, which may end the regiment.
         emit(
             obs,
             Event::Melee {
@@ -75,11 +74,13 @@ impl Battle {
                 defender: self.regiments[y].unit,
                 attacker_dice: n.min(255) as u8,
                 defender_dice: 0,
-                attacker_hits: lost.min(255) as u8,
+                attacker_hits: kills.min(255) as u8,
                 defender_hits: 0,
                 flank: false,
             },
         );
+        let lost = self.hit(y, kills, LossCause::Melee, dice, obs);
+        self.regiments[y].melee_lost += lost;
     }
 
     /// One round between `a` and `b`, both striking at once.
@@ -93,13 +94,10 @@ impl Battle {
     ) {
         let (to_b, dice_a) = self.blow(a, b, first, dice);
         let (to_a, dice_b) = self.blow(b, a, first, dice);
-        let lost_b = self.hit(b, to_b, LossCause::Melee, dice, obs);
-        let lost_a = self.hit(a, to_a, LossCause::Melee, dice, obs);
-        self.regiments[a].melee_lost += lost_a;
-        self.regiments[b].melee_lost += lost_b;
         for r in [a, b] {
             self.regiments[r].rounds = self.regiments[r].rounds.saturating_add(1);
         }
+        // The event (hits before saves) comes before the losses, which may end a regiment.
         emit(
             obs,
             Event::Melee {
@@ -107,11 +105,15 @@ impl Battle {
                 defender: self.regiments[b].unit,
                 attacker_dice: dice_a,
                 defender_dice: dice_b,
-                attacker_hits: lost_b.min(255) as u8,
-                defender_hits: lost_a.min(255) as u8,
+                attacker_hits: to_b.min(255) as u8,
+                defender_hits: to_a.min(255) as u8,
                 flank: false,
             },
         );
+        let lost_b = self.hit(b, to_b, LossCause::Melee, dice, obs);
+        let lost_a = self.hit(a, to_a, LossCause::Melee, dice, obs);
+        self.regiments[a].melee_lost += lost_a;
+        self.regiments[b].melee_lost += lost_b;
     }
 
     /// The figures of `y` that `x` hits in a round (before saves), and the dice it threw. Only

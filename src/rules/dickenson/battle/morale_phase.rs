@@ -294,7 +294,8 @@ impl Battle {
     fn fall_back<O: Observer>(&mut self, r: usize, obs: &mut O) {
         self.disengage(r);
         let reg = self.regiments[r];
-        let distance = self.rules.morale.fall_back_move * reg.move_at(reg.next_gait(), &self.rules);
+        // Ruling: horse fall back at the trot.
+        let distance = self.rules.morale.fall_back_move * reg.move_at(Gait::Trot, &self.rules);
         let to = reg.pos - Vec2::from_facing(reg.facing) * distance;
         let turn = self.turn;
         let g = &mut self.regiments[r];
