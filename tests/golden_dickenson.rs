@@ -61,7 +61,11 @@ fn every_builtin_scenario_fights_its_golden_dickenson_battles() {
             println!("    (\"{n}\", {f:#018x}),");
         }
     }
-    assert_eq!(now.len(), GOLDEN.len(), "a golden fingerprint for every built-in scenario");
+    assert_eq!(
+        now.len(),
+        GOLDEN.len(),
+        "a golden fingerprint for every built-in scenario"
+    );
     let moved: Vec<String> = now
         .iter()
         .filter(|(n, f)| GOLDEN.iter().find(|(g, _)| g == n).map(|(_, v)| v) != Some(f))

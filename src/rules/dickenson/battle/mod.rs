@@ -363,7 +363,7 @@ impl Battle {
     }
 
     /// Ends the battle if an army's points fell below its break share.
-    fn check_armies<O: Observer>(&mut self, obs: &mut O) {
+    pub fn check_armies<O: Observer>(&mut self, obs: &mut O) {
         let now = self.points_now();
         let mut broken = [false; 2];
         for side in Side::BOTH {
