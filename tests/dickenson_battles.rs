@@ -399,3 +399,64 @@ fn morale_throws_through_the_engine_follow_the_exact_chart() {
         );
     }
 }
+
+/// The first round of a melee through the engine: 12 musketeers of a forlorn hope (one rank,
+/// so all in front: 12 points, 2 dice), then the 9 front-rank pikemen of a pike-heavy regiment
+/// (13.5 points, 2 dice, half again in the first round; its 5 front-rank musketeers make no
+/// complete six), against musketeers: the figures hit are the whole casualty points of the
+/// exact table.
+#[test]
+fn melee_rounds_through_the_engine_follow_the_exact_table() {
+    let r = DickensonRules::builtin();
+    for (kind, men, pike) in [
+        (UnitKind::ForlornHope, 240, false),
+        (UnitKind::Foot(FootBalance::PikeHeavy), 540, true),
+    ] {
+        let s = setup(&[
+            (Side::Parliament, kind, men, 36.0, 10.0),
+            (Side::Royalist, UnitKind::ForlornHope, 480, 36.0, 11.0),
+        ]);
+        let exact = ecw_sim::tables::dickenson::melee_dist(&r, 2, pike);
+        let mut want: Vec<(u8, f64)> = Vec::new();
+        for (points, p) in exact {
+            let k = points.floor() as u8;
+            match want.iter_mut().find(|(w, _)| *w == k) {
+                Some(w) => w.1 += p.to_f64(),
+                None => want.push((k, p.to_f64())),
+            }
+        }
+        let mut counts = vec![0u32; want.len()];
+        let mut dice = SeededDice::new(14);
+        for _ in 0..N {
+            let mut b = battle(&s);
+            b.regiments[0].engaged = Some(1);
+            b.regiments[0].attacker = true;
+            b.regiments[1].engaged = Some(0);
+            let mut l = EventLog::default();
+            b.melee_phase(&mut dice, &mut l);
+            let first =
+                l.0.iter()
+                    .find_map(|e| match *e {
+                        Event::Melee {
+                            attacker_dice,
+                            attacker_hits,
+                            ..
+                        } => Some((attacker_dice, attacker_hits)),
+                        _ => None,
+                    })
+                    .expect("a round");
+            assert_eq!(first.0, 2, "{kind:?} throws two dice");
+            let k = want
+                .iter()
+                .position(|(w, _)| *w == first.1)
+                .expect("a tabled result");
+            counts[k] += 1;
+        }
+        for ((k, p), c) in want.iter().zip(&counts) {
+            assert!(
+                agrees(*c, N, *p),
+                "{kind:?} {k} hit: {c} of {N} v exact {p}"
+            );
+        }
+    }
+}
