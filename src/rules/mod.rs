@@ -18,7 +18,7 @@ use crate::stats::Layout;
 
 /// The rulesets a scenario or `--ruleset` may name. A new ruleset is one name here and one
 /// line in [`with_ruleset`]; every tool then fights by it.
-pub const RULESETS: &[&str] = &["ironsides", "black_powder"];
+pub const RULESETS: &[&str] = &["ironsides", "black_powder", "dickenson"];
 
 /// Work to do with a ruleset, whichever one a name picks.
 pub trait WithRuleset {
@@ -32,6 +32,7 @@ pub fn with_ruleset<W: WithRuleset>(name: &str, job: W) -> Result<W::Output> {
     match name {
         "ironsides" => Ok(job.with(&Ironsides)),
         "black_powder" => Ok(job.with(&BlackPowder::builtin())),
+        "dickenson" => Ok(job.with(&dickenson::battle::Dickenson::builtin())),
         _ => Err(Error::Usage(format!(
             "unknown ruleset `{name}`; the rulesets are: {}",
             RULESETS.join(", ")

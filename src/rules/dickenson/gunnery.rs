@@ -5,7 +5,8 @@ use super::tables::{ByCalibre, DickensonRules, Gun, HitArea};
 use crate::dice::DiceSource;
 
 /// Falcon, saker and culverin.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Calibre {
     Falcon,
     Saker,

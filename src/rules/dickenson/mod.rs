@@ -1,7 +1,8 @@
 //! Neville Dickenson's Rules for English Civil War (Miniature Figurines): a figure-scale game of
-//! volleys of six, falling shot, powder and morale points. The rule data and the rule functions
-//! a battle engine will stand on; the engine itself is not built yet (docs/RULES-DICKENSON.md).
+//! volleys of six, falling shot, powder and morale points: the rule data, the rule functions
+//! and the battle engine that fights whole seeded battles with them (docs/RULES-DICKENSON.md).
 
+pub mod battle;
 pub mod figures;
 pub mod gunnery;
 pub mod melee;

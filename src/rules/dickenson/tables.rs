@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use super::gunnery::Calibre;
 use crate::error::{Error, Result};
 
 /// The ruleset file shipped with the binary.
@@ -32,6 +33,7 @@ pub struct DickensonRules {
     pub melee: Melee,
     pub generals: Generals,
     pub army: Army,
+    pub battle: BattleRules,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -154,6 +156,8 @@ pub struct Terrain {
     pub hill_infantry_up_loss: f64,
     pub hill_infantry_down_gain: f64,
     pub road_gain: f64,
+    pub bog_share: f64,
+    pub stream_share: f64,
 }
 
 /// A value by range band (pistols have no medium band).
@@ -344,6 +348,65 @@ pub struct Army {
     pub default_turn_limit: u16,
 }
 
+/// A value for each balance of foot regiment.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ByBalance {
+    pub normal: f64,
+    pub pike_heavy: f64,
+    pub shot_heavy: f64,
+}
+
+/// Men a unit stands for when the scenario gives none.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DefaultMen {
+    pub foot: u32,
+    pub horse: u32,
+    pub dragoons: u32,
+    pub forlorn_hope: u32,
+}
+
+/// A factor for each size class.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BySize {
+    pub very_large: f64,
+    pub large: f64,
+    pub normal: f64,
+    pub small: f64,
+    pub really_small: f64,
+}
+
+/// The calibre each weight of gun of a scenario fights as.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ByWeight {
+    pub very_light: Calibre,
+    pub light: Calibre,
+    pub medium: Calibre,
+    pub heavy: Calibre,
+}
+
+/// How the battle engine reads a scenario's neutral order of battle and the table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BattleRules {
+    pub foot_ranks: u8,
+    pub horse_ranks: u8,
+    pub forlorn_hope_ranks: u8,
+    pub pike_share: ByBalance,
+    pub men: DefaultMen,
+    pub size_factor: BySize,
+    pub calibre: ByWeight,
+    pub front_arc_degrees: f64,
+    pub melee_arc_degrees: f64,
+    pub contact_gap: f64,
+    pub charge_range_share: f64,
+    pub rally_reach: f64,
+    pub unhorsed_moves: u8,
+}
+
 impl DickensonRules {
     /// The built-in ruleset (validated by a test, so this cannot fail in a release).
     pub fn builtin() -> Self {
@@ -504,6 +567,16 @@ impl DickensonRules {
                 self.ammunition.blast_radius,
             ),
             ("formations.pike_extend".into(), self.formations.pike_extend),
+            ("battle.contact_gap".into(), self.battle.contact_gap),
+            ("battle.rally_reach".into(), self.battle.rally_reach),
+            (
+                "battle.front_arc_degrees".into(),
+                self.battle.front_arc_degrees,
+            ),
+            (
+                "battle.melee_arc_degrees".into(),
+                self.battle.melee_arc_degrees,
+            ),
             ("melee.points_per_die".into(), self.melee.points_per_die),
         ];
         for (name, f) in [("pikemen", m.pikemen), ("musketeers", m.musketeers)] {
@@ -561,6 +634,12 @@ impl DickensonRules {
             ("terrain.hill_infantry_up_loss", t.hill_infantry_up_loss),
             ("terrain.hill_infantry_down_gain", t.hill_infantry_down_gain),
             ("terrain.road_gain", t.road_gain),
+            ("terrain.bog_share", t.bog_share),
+            ("terrain.stream_share", t.stream_share),
+            ("battle.pike_share", self.battle.pike_share.normal),
+            ("battle.pike_share", self.battle.pike_share.pike_heavy),
+            ("battle.pike_share", self.battle.pike_share.shot_heavy),
+            ("battle.charge_range_share", self.battle.charge_range_share),
             (
                 "volley.closing_fire_min_move",
                 self.volley.closing_fire_min_move,
@@ -650,7 +729,7 @@ impl DickensonRules {
         v
     }
 
-    fn counts(&self) -> [(&'static str, u32); 11] {
+    fn counts(&self) -> [(&'static str, u32); 14] {
         let p = &self.morale_points;
         [
             ("regiment.figure_scale", self.regiment.figure_scale),
@@ -679,6 +758,12 @@ impl DickensonRules {
                 "formations.pike_uncharged_ranks",
                 u32::from(self.formations.pike_uncharged_ranks),
             ),
+            ("battle.foot_ranks", u32::from(self.battle.foot_ranks)),
+            ("battle.horse_ranks", u32::from(self.battle.horse_ranks)),
+            (
+                "battle.forlorn_hope_ranks",
+                u32::from(self.battle.forlorn_hope_ranks),
+            ),
         ]
     }
 }
@@ -705,6 +790,23 @@ impl crate::rules::RuleData for DickensonRules {
             if n == 0 {
                 return bad(key, "must be 1 or more".into());
             }
+        }
+        let p = &self.battle.pike_share;
+        if [p.normal, p.pike_heavy, p.shot_heavy]
+            .iter()
+            .any(|s| *s > 1.0)
+        {
+            return bad("battle.pike_share", "must be a share from 0 to 1".into());
+        }
+        let f = &self.battle.size_factor;
+        if [f.very_large, f.large, f.normal, f.small, f.really_small]
+            .iter()
+            .any(|s| !(s.is_finite() && *s > 0.0 && *s <= 10.0))
+        {
+            return bad(
+                "battle.size_factor",
+                "must be factors above 0, at most 10".into(),
+            );
         }
         self.validate_bands(&bad)?;
         self.validate_guns(&bad)?;

@@ -1,0 +1,471 @@
+//! Fire: volleys of six (foot, dismounted dragoons, horse with their pistols), a forlorn hope's
+//! individual shots, guns by their rate with the fall of shot played out on the table, hit
+//! areas, gun on gun and ammunition blown up; closing fire and the morale throws before it.
+
+use super::movement::reaction;
+use super::regiment::{Kind, State};
+use super::{Battle, emit};
+use crate::battlefield::geometry::dist_point_segment;
+use crate::battlefield::{ObstacleKind, Vec2};
+use crate::dice::DiceSource;
+use crate::events::{Event, LossCause, Observer, ReactionCause};
+use crate::rules::dickenson::gunnery::{self, GunDamage};
+use crate::rules::dickenson::morale::{self, MoraleResult};
+use crate::rules::dickenson::tables::HitArea;
+use crate::rules::dickenson::volley::{self, Arm, Band};
+use crate::setup::BattleSetup;
+
+impl Battle {
+    /// Every regiment not in melee that may fire does, side by side.
+    pub fn fire_phase<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        for side in self.sides() {
+            for r in 0..self.regiments.len() {
+                let reg = &self.regiments[r];
+                if reg.side != side
+                    || reg.state != State::Active
+                    || reg.engaged.is_some()
+                    || reg.fired
+                {
+                    continue;
+                }
+                if reg.is_gun() {
+                    self.fire_gun(r, dice, obs);
+                } else {
+                    self.small_arms(r, setup, dice, obs);
+                }
+            }
+        }
+    }
+
+    /// Whether regiment `r` may fire its small arm now: muskets loaded and no more than half a
+    /// move made (firing takes the other half); dragoons only dismounted (halted); pistols
+    /// while any is loaded, on the move or not.
+    fn ready(&self, r: usize, arm: Arm) -> bool {
+        let reg = &self.regiments[r];
+        match arm {
+            Arm::Pistol => reg.pistols > 0,
+            Arm::Musketoon => reg.loaded && reg.moved == 0.0,
+            Arm::Musket => {
+                let w = arm.weapon(&self.rules);
+                reg.loaded && reg.moved <= reg.full_move * (1.0 - w.fire_moves) + 1e-9
+            }
+        }
+    }
+
+    /// The nearest enemy in range of `arm` and within the front arc, not in melee: (it, gap).
+    fn target_of(&self, r: usize, range: f64) -> Option<(usize, f64)> {
+        let arc = self.rules.battle.front_arc_degrees;
+        let side = self.regiments[r].side;
+        let mut best: Option<(usize, f64)> = None;
+        for (o, reg) in self.regiments.iter().enumerate() {
+            if reg.side == side || reg.state == State::Gone || reg.engaged.is_some() {
+                continue;
+            }
+            if self.regiments[r].pos.dist(reg.pos) > range + 2.0 * (reg.frontage + reg.depth) {
+                continue;
+            }
+            let g = self.gap(r, o);
+            if g <= range && self.bearing(r, reg.pos) <= arc && best.is_none_or(|(_, b)| g < b) {
+                best = Some((o, g));
+            }
+        }
+        best
+    }
+
+    /// A regiment's small arms at the nearest enemy in range.
+    fn small_arms<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        setup: &BattleSetup,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        let Some(arm) = self.regiments[r].arm() else {
+            return;
+        };
+        if !self.ready(r, arm) {
+            return;
+        }
+        let Some((t, gap)) = self.target_of(r, arm.weapon(&self.rules).long) else {
+            return;
+        };
+        let Some(band) = volley::band(arm.weapon(&self.rules), gap) else {
+            return;
+        };
+        let rested = self.rested(r, setup);
+        self.shoot(r, t, arm, band, gap, rested, dice, obs);
+    }
+
+    /// Whether a forlorn hope rests its muskets on a wall (one within its depth).
+    fn rested(&self, r: usize, setup: &BattleSetup) -> bool {
+        let reg = &self.regiments[r];
+        setup.ground.obstacles.iter().any(|o| {
+            o.kind == ObstacleKind::Wall && dist_point_segment(reg.pos, o.a, o.b) <= reg.depth
+        })
+    }
+
+    /// Regiment `r` fires `arm` at `t`: volleys of six (a forlorn hope fires man by man);
+    /// the target saves. Returns the figures it lost.
+    #[allow(clippy::too_many_arguments)]
+    pub fn shoot<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        t: usize,
+        arm: Arm,
+        band: Band,
+        range: f64,
+        rested: bool,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> u16 {
+        let reg = self.regiments[r];
+        let men = u32::from(match reg.kind {
+            Kind::Foot | Kind::ForlornHope => reg.musketeers,
+            _ => reg.horsemen,
+        });
+        dice.focus(Self::regiment_stream(r));
+        let hits = if reg.kind == Kind::ForlornHope {
+            (0..men)
+                .filter(|_| volley::single_shot_hits(dice.d6(), arm, band, rested, &self.rules))
+                .count() as u32
+        } else {
+            volley::fire(dice, arm, band, men, &self.rules)
+        };
+        let reg = &mut self.regiments[r];
+        reg.fired = true;
+        match arm {
+            Arm::Pistol => reg.pistols = reg.pistols.saturating_sub(1),
+            _ => reg.loaded = false,
+        }
+        emit(
+            obs,
+            Event::Fired {
+                unit: reg.unit,
+                target: self.regiments[t].unit,
+                range,
+                roll: hits.min(u32::from(u8::MAX)) as u8,
+                needed: 0,
+                hit: hits > 0,
+            },
+        );
+        self.hit(t, hits, LossCause::Fire, dice, obs)
+    }
+
+    /// Closing fire of regiment `t` at regiment `r` charging it from `need` away with a move of
+    /// `full`: only if loaded and the charger moves at least half its move to attack, at short
+    /// range. True when it fired.
+    pub fn closing_fire<D: DiceSource, O: Observer>(
+        &mut self,
+        t: usize,
+        r: usize,
+        need: f64,
+        full: f64,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> bool {
+        let firer = self.regiments[t];
+        let Some(arm) = firer.arm() else {
+            return false;
+        };
+        let w = arm.weapon(&self.rules);
+        let loaded = match arm {
+            Arm::Pistol => firer.pistols > 0,
+            _ => firer.loaded,
+        };
+        if !loaded
+            || firer.state != State::Active
+            || need < self.rules.volley.closing_fire_min_move * full
+            || need > w.long
+            || self.bearing(t, self.regiments[r].pos) > self.rules.battle.front_arc_degrees
+        {
+            return false;
+        }
+        self.shoot(t, r, arm, Band::Short, need, false, dice, obs);
+        true
+    }
+
+    /// Regiment `t` charged by horse `r`: a forlorn hope (musketeers in one rank, at the
+    /// ruling's deduction) and gunners throw before they fire; on a fall-back or rout result
+    /// they carry it out. Pike in two ranks and their musketeers need no throw (the horse
+    /// throws). True when the unit stands to receive the charge.
+    pub fn stands_against_horse<D: DiceSource, O: Observer>(
+        &mut self,
+        t: usize,
+        r: usize,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> bool {
+        let forlorn = match self.regiments[t].kind {
+            Kind::ForlornHope => true,
+            Kind::Gun(_) => false,
+            _ => return true,
+        };
+        let other = if forlorn {
+            self.rules.morale.forlorn_hope
+        } else {
+            0
+        };
+        dice.focus(Self::regiment_stream(t));
+        let adds = self.adds(t, Some(r));
+        let mut w = super::movement::Watch::new(dice);
+        let total = morale::modified(&mut w, adds, self.points_lost(t), other, &self.rules);
+        let result = morale::result(total, &self.rules);
+        emit(
+            obs,
+            Event::Reaction {
+                unit: self.regiments[t].unit,
+                cause: ReactionCause::Charged,
+                dice: w.last,
+                result: reaction(result),
+                rerolls_used: 0,
+            },
+        );
+        self.obey(t, result, obs);
+        matches!(result, MoraleResult::Good | MoraleResult::Stand)
+    }
+
+    /// The pistol breach: horse `r` entering the pikestand `t` fires a pistol volley from
+    /// its front rank at the pikes; a breach needs the rules' kills.
+    pub fn breach<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        t: usize,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> bool {
+        let reg = self.regiments[r];
+        if reg.pistols == 0 {
+            return false;
+        }
+        let front = u32::from(reg.front_rank(reg.horsemen, &self.rules));
+        dice.focus(Self::regiment_stream(r));
+        let hits = volley::fire(dice, Arm::Pistol, Band::Short, front, &self.rules);
+        self.regiments[r].pistols -= 1;
+        emit(
+            obs,
+            Event::Fired {
+                unit: reg.unit,
+                target: self.regiments[t].unit,
+                range: 0.0,
+                roll: hits.min(u32::from(u8::MAX)) as u8,
+                needed: 0,
+                hit: hits > 0,
+            },
+        );
+        let killed = self.hit(t, hits, LossCause::Fire, dice, obs);
+        u32::from(killed) >= self.rules.formations.breach_kills
+    }
+
+    /// A gun fires, if its rate, crew, wheel and ammunition allow, at the nearest enemy in its
+    /// maximum range: the coloured and white dice lay the shot, the hit area strikes whatever
+    /// lies under it.
+    fn fire_gun<D: DiceSource, O: Observer>(&mut self, r: usize, dice: &mut D, obs: &mut O) {
+        let reg = self.regiments[r];
+        let Kind::Gun(calibre) = reg.kind else {
+            return;
+        };
+        let gun = *calibre.gun(&self.rules);
+        if reg.gun == morale::GunState::Destroyed || reg.wheel > 0 || reg.gunners == 0 {
+            return;
+        }
+        let Some((t, _)) = self.target_of(r, gun.maximum_range) else {
+            return;
+        };
+        let distance = reg.pos.dist(self.regiments[t].pos);
+        let powder = gunnery::powder(&gun, distance, &self.rules);
+        if !gunnery::can_fire(&gun, reg.since_fired, reg.balls, reg.powder, powder) {
+            return;
+        }
+        let Some(half_dice) = gunnery::effect_half_dice(&gun, distance) else {
+            return;
+        };
+        dice.focus(Self::regiment_stream(r));
+        let landing = gunnery::fall_of_shot(dice, distance, &self.rules);
+        let effect = gunnery::effect(dice, half_dice);
+        let g = &mut self.regiments[r];
+        g.balls -= 1;
+        g.powder -= powder;
+        g.since_fired = 0;
+        g.fired = true;
+        let aim = (self.regiments[t].pos - reg.pos).norm();
+        let point = reg.pos + aim * landing.along + aim.right() * landing.across;
+        // The shot is told before its losses, which may end the regiments under it.
+        emit(
+            obs,
+            Event::Fired {
+                unit: reg.unit,
+                target: self.regiments[t].unit,
+                range: distance,
+                roll: effect.min(u32::from(u8::MAX)) as u8,
+                needed: 0,
+                hit: (0..self.regiments.len())
+                    .any(|u| self.under_area(r, u, point, aim, gun.hit_area).is_some()),
+            },
+        );
+        self.strike_area(r, point, aim, gun.hit_area, effect, dice, obs);
+    }
+
+    /// What of regiment `u` lies under gun `r`'s hit area, if anything.
+    fn under_area(
+        &self,
+        r: usize,
+        u: usize,
+        point: Vec2,
+        aim: Vec2,
+        area: HitArea,
+    ) -> Option<Under> {
+        let reg = &self.regiments[u];
+        if u == r || reg.state == State::Gone {
+            return None;
+        }
+        if reg.is_gun() {
+            let ammo = reg.pos - Vec2::from_facing(reg.facing) * self.rules.ammunition.kept_within;
+            if under(point, aim, area, ammo, 0.0, 0.0) > 0.0 {
+                return Some(Under::Ammunition(ammo));
+            }
+        }
+        let f = self.covered(u, point, aim, area);
+        (f > 0.0).then_some(Under::Figures(f))
+    }
+
+    /// The hit area of gun `r` laid at `point` along `aim`: the effect's casualties among the
+    /// figures under it (the regiments in turn, each at most the figures touched), a gun under
+    /// it on the gun-on-gun table, and any ammunition under it blown up.
+    #[allow(clippy::too_many_arguments)]
+    fn strike_area<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        point: Vec2,
+        aim: Vec2,
+        area: HitArea,
+        effect: u32,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        let mut left = effect;
+        for u in 0..self.regiments.len() {
+            let reg = self.regiments[u];
+            let f = match self.under_area(r, u, point, aim, area) {
+                None => continue,
+                Some(Under::Ammunition(ammo)) => {
+                    self.blast(u, ammo, dice, obs);
+                    continue;
+                }
+                Some(Under::Figures(f)) => f,
+            };
+            if let (Kind::Gun(target), Kind::Gun(firer)) = (reg.kind, self.regiments[r].kind) {
+                dice.focus(Self::regiment_stream(r));
+                let damage = gunnery::gun_on_gun(dice.d6(), firer, target, &self.rules);
+                self.damage_gun(u, damage, dice, obs);
+                continue;
+            }
+            let touched = (f64::from(reg.figures()) * f).ceil() as u32;
+            let n = left.min(touched);
+            left -= n;
+            self.hit(u, n, LossCause::Fire, dice, obs);
+        }
+    }
+
+    /// The share of regiment `u`'s footprint under a hit area at `point` along `aim` (its
+    /// footprint taken as its box in the line of fire's frame: ruling).
+    fn covered(&self, u: usize, point: Vec2, aim: Vec2, area: HitArea) -> f64 {
+        let reg = &self.regiments[u];
+        let fwd = Vec2::from_facing(reg.facing);
+        let right = aim.right();
+        let along = fwd.dot(aim).abs() * reg.depth + fwd.right().dot(aim).abs() * reg.frontage;
+        let across = fwd.dot(right).abs() * reg.depth + fwd.right().dot(right).abs() * reg.frontage;
+        under(point, aim, area, reg.pos, along, across)
+    }
+
+    /// What a hit does to gun `u`.
+    fn damage_gun<D: DiceSource, O: Observer>(
+        &mut self,
+        u: usize,
+        damage: GunDamage,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        match damage {
+            GunDamage::Destroyed => {
+                // Ruling: the crew of a destroyed gun leave the field.
+                self.regiments[u].gun = morale::GunState::Destroyed;
+                self.disengage(u);
+                self.regiments[u].state = State::Gone;
+                emit(
+                    obs,
+                    Event::Disintegrated {
+                        unit: self.regiments[u].unit,
+                    },
+                );
+            }
+            GunDamage::Wheel => {
+                dice.focus(Self::regiment_stream(u));
+                let die = dice.d6();
+                let g = &mut self.regiments[u];
+                g.gun = morale::GunState::Damaged(die);
+                // Out for the repair moves after this one.
+                g.wheel = self.rules.gun_on_gun.wheel_repair_moves.saturating_add(1);
+            }
+            GunDamage::Gunners(n) => {
+                self.hit(u, u32::from(n), LossCause::Fire, dice, obs);
+            }
+        }
+    }
+
+    /// Ammunition hit: it is gone, and everything within the blast radius is thrown for: a die
+    /// a figure (ruling: the rules' score a casualty, with saves), a gun on the gun-on-gun
+    /// table at its own calibre.
+    fn blast<D: DiceSource, O: Observer>(&mut self, g: usize, at: Vec2, dice: &mut D, obs: &mut O) {
+        let a = &self.rules.ammunition;
+        let (radius, on) = (a.blast_radius, a.blast_casualty_on);
+        let gun = &mut self.regiments[g];
+        gun.balls = 0;
+        gun.powder = 0;
+        for u in 0..self.regiments.len() {
+            let reg = self.regiments[u];
+            if reg.state == State::Gone || self.shape(u).dist_to_point(at) > radius {
+                continue;
+            }
+            dice.focus(Self::regiment_stream(u));
+            if let Kind::Gun(c) = reg.kind {
+                let damage = gunnery::gun_on_gun(dice.d6(), c, c, &self.rules);
+                self.damage_gun(u, damage, dice, obs);
+            } else {
+                let n = (0..reg.figures()).filter(|_| dice.d6() >= on).count() as u32;
+                self.hit(u, n, LossCause::Fire, dice, obs);
+            }
+        }
+    }
+}
+
+/// What a hit area falls on: a gun's ammunition, or a share of a regiment's footprint.
+enum Under {
+    Ammunition(Vec2),
+    Figures(f64),
+}
+
+/// The share of a box `along` x `across` at `centre` (in the line of fire's frame) under a hit
+/// area at `point`, long side along `aim`; for a point (zero size), 1 when inside.
+fn under(point: Vec2, aim: Vec2, area: HitArea, centre: Vec2, along: f64, across: f64) -> f64 {
+    let d = centre - point;
+    let (ca, cx) = (d.dot(aim), d.dot(aim.right()));
+    let overlap = |c: f64, size: f64, half: f64| -> f64 {
+        if size <= 0.0 {
+            return if c.abs() < half { 1.0 } else { 0.0 };
+        }
+        let lo = (c - size / 2.0).max(-half);
+        let hi = (c + size / 2.0).min(half);
+        // Touching edges do not count (as `gunnery::falls_on`), rounding included.
+        if hi - lo <= 1e-9 {
+            0.0
+        } else {
+            (hi - lo) / size
+        }
+    };
+    overlap(ca, along, area.length / 2.0) * overlap(cx, across, area.width / 2.0)
+}

@@ -1,0 +1,170 @@
+//! Melee: horse that charged home strike with impetus, then two rounds, only front ranks in
+//! the first, each side's points thrown as a die per six, half the score as casualty points
+//! (pikemen add half again in the first round of a melee), remainders carried; troops fight
+//! only the way they face.
+
+use super::regiment::{Kind, State};
+use super::{Battle, emit};
+use crate::dice::DiceSource;
+use crate::events::{Event, LossCause, Observer};
+use crate::rules::dickenson::figures::Figure;
+use crate::rules::dickenson::melee;
+
+impl Battle {
+    /// Every melee in contact: impetus, then the rounds.
+    pub fn melee_phase<D: DiceSource, O: Observer>(&mut self, dice: &mut D, obs: &mut O) {
+        let mut pairs = std::mem::take(&mut self.pairs);
+        pairs.clear();
+        for (a, reg) in self.regiments.iter().enumerate() {
+            if let Some(b) = reg.engaged
+                && a < usize::from(b)
+                && reg.state == State::Active
+            {
+                pairs.push((a as u16, b));
+            }
+        }
+        for &(a, b) in &pairs {
+            let (a, b) = (usize::from(a), usize::from(b));
+            for (x, y) in [(a, b), (b, a)] {
+                let r = &mut self.regiments[x];
+                r.fought = true;
+                r.foe = Some(y as u16);
+            }
+            for (x, y) in [(a, b), (b, a)] {
+                if self.regiments[x].impetus {
+                    self.impetus(x, y, dice, obs);
+                }
+            }
+            for first in (0..self.rules.melee.rounds).map(|k| k == 0) {
+                if !self.in_contact(a, b) {
+                    break;
+                }
+                self.round(a, b, first, dice, obs);
+            }
+            let (la, lb) = (self.regiments[a].melee_lost, self.regiments[b].melee_lost);
+            self.regiments[a].won_melee = lb > la;
+            self.regiments[b].won_melee = la > lb;
+        }
+        self.pairs = pairs;
+    }
+
+    fn in_contact(&self, a: usize, b: usize) -> bool {
+        self.regiments[a].state == State::Active
+            && self.regiments[b].state == State::Active
+            && self.regiments[a].engaged == Some(b as u16)
+    }
+
+    /// Impetus of horse `x` charging home on `y`: a die per front-rank horseman.
+    fn impetus<D: DiceSource, O: Observer>(
+        &mut self,
+        x: usize,
+        y: usize,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        let reg = self.regiments[x];
+        let n = reg.front_rank(reg.horsemen, &self.rules);
+        dice.focus(Self::regiment_stream(x));
+        let kills = melee::impetus(dice, reg.main_figure(), u32::from(n), &self.rules);
+        // The event (hits before saves) comes before the losses, which may end the regiment.
+        emit(
+            obs,
+            Event::Melee {
+                attacker: reg.unit,
+                defender: self.regiments[y].unit,
+                attacker_dice: n.min(255) as u8,
+                defender_dice: 0,
+                attacker_hits: kills.min(255) as u8,
+                defender_hits: 0,
+                flank: false,
+            },
+        );
+        let lost = self.hit(y, kills, LossCause::Melee, dice, obs);
+        self.regiments[y].melee_lost += lost;
+    }
+
+    /// One round between `a` and `b`, both striking at once.
+    fn round<D: DiceSource, O: Observer>(
+        &mut self,
+        a: usize,
+        b: usize,
+        first: bool,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        let (to_b, dice_a) = self.blow(a, b, first, dice);
+        let (to_a, dice_b) = self.blow(b, a, first, dice);
+        for r in [a, b] {
+            self.regiments[r].rounds = self.regiments[r].rounds.saturating_add(1);
+        }
+        // The event (hits before saves) comes before the losses, which may end a regiment.
+        emit(
+            obs,
+            Event::Melee {
+                attacker: self.regiments[a].unit,
+                defender: self.regiments[b].unit,
+                attacker_dice: dice_a,
+                defender_dice: dice_b,
+                attacker_hits: to_b.min(255) as u8,
+                defender_hits: to_a.min(255) as u8,
+                flank: false,
+            },
+        );
+        let lost_b = self.hit(b, to_b, LossCause::Melee, dice, obs);
+        let lost_a = self.hit(a, to_a, LossCause::Melee, dice, obs);
+        self.regiments[a].melee_lost += lost_a;
+        self.regiments[b].melee_lost += lost_b;
+    }
+
+    /// The figures of `y` that `x` hits in a round (before saves), and the dice it threw. Only
+    /// its front rank fights in the first round of a move; it fights only an enemy in its front.
+    fn blow<D: DiceSource>(&mut self, x: usize, y: usize, first: bool, dice: &mut D) -> (u32, u8) {
+        let reg = self.regiments[x];
+        if self.bearing(x, self.regiments[y].pos) > self.rules.battle.melee_arc_degrees {
+            return (0, 0);
+        }
+        let fighting = |n: u16| {
+            if first {
+                reg.front_rank(n, &self.rules)
+            } else {
+                n
+            }
+        };
+        let target = self.regiments[y].main_figure();
+        let pike_first = first && reg.rounds == 0;
+        let blows: [(Figure, u16); 2] = match reg.kind {
+            Kind::Foot | Kind::ForlornHope => [
+                (Figure::Pikeman, fighting(reg.pikemen)),
+                (Figure::Musketeer, fighting(reg.musketeers)),
+            ],
+            Kind::Horse(f) => [(f, fighting(reg.horsemen)), (f, 0)],
+            Kind::Dragoons => [
+                (Figure::Dragoon, fighting(reg.horsemen)),
+                (Figure::Dragoon, 0),
+            ],
+            Kind::Gun(_) => [(Figure::Gunner, reg.gunners), (Figure::Gunner, 0)],
+        };
+        dice.focus(Self::regiment_stream(x));
+        let (mut hits, mut carried, mut thrown) = (0, reg.carried, 0u32);
+        for (figure, n) in blows {
+            if n == 0 {
+                continue;
+            }
+            let points = f64::from(n) * melee::points_per_figure(figure, &self.rules);
+            thrown += melee::dice_for(points, &self.rules);
+            let (h, rest) = melee::round(
+                dice,
+                figure,
+                u32::from(n),
+                pike_first && figure == Figure::Pikeman,
+                target,
+                carried,
+                &self.rules,
+            );
+            hits += h;
+            carried = rest;
+        }
+        self.regiments[x].carried = carried;
+        (hits, thrown.min(255) as u8)
+    }
+}

@@ -1,0 +1,446 @@
+//! The Dickenson move sequence: whole seeded battles over a scenario's [`BattleSetup`].
+//!
+//! Both sides act in every move (ruling), in phases: generals placed and routing units rallied;
+//! charges declared with the formation rules' throws, and movement with closing fire; fire
+//! (volleys, pistols, guns by their rate); impetus and two melee rounds; morale for every unit
+//! in melee or that lost figures; reloading. The battle ends when an army's morale points fall
+//! below the break share of its start, or at the move limit (a draw).
+//!
+//! A [`Battle`] is allocated once per thread and reused: `reset` copies the derived template
+//! into the buffers it already has, so a battle allocates nothing.
+
+mod fire;
+mod melee;
+mod morale_phase;
+mod movement;
+pub mod regiment;
+
+use std::sync::Arc;
+
+pub use regiment::{Kind, Regiment, State};
+
+use super::tables::DickensonRules;
+use crate::army::{CommanderId, Side};
+use crate::battlefield::Vec2;
+use crate::battlefield::geometry::{Shape, angle_diff};
+use crate::dice::{DiceSource, StreamDice};
+use crate::events::{Event, Observer, Outcome};
+use crate::rules::{BattleSummary, Ruleset};
+use crate::setup::BattleSetup;
+
+/// Streams of the battle's seed: the roll-off, then one per regiment, then one per general.
+pub mod streams {
+    pub const BATTLE: u64 = 32;
+    pub const COMMON: u32 = 0;
+}
+
+/// Dickenson's rules with the scenario's doctrines.
+#[derive(Debug, Clone)]
+pub struct Dickenson {
+    pub rules: Arc<DickensonRules>,
+}
+
+impl Dickenson {
+    pub fn new(rules: DickensonRules) -> Self {
+        Dickenson {
+            rules: Arc::new(rules),
+        }
+    }
+    /// With the built-in ruleset file.
+    pub fn builtin() -> Self {
+        Self::new(DickensonRules::builtin())
+    }
+}
+
+impl Ruleset for Dickenson {
+    type Battle = Battle;
+
+    fn name(&self) -> &'static str {
+        "dickenson"
+    }
+
+    fn builtin_text(&self) -> &'static str {
+        super::tables::BUILTIN
+    }
+
+    /// Figures stand for CV: the `cv` measures count figures lost (rank and file; a gun's
+    /// gunners).
+    fn layout(&self, setup: &BattleSetup) -> crate::stats::Layout {
+        let mut l = crate::stats::Layout::of(setup);
+        let mut max = 0;
+        for (info, u) in l.units.iter_mut().zip(&setup.units) {
+            info.start_cv = Regiment::derive(u, &self.rules).figures_u8();
+            info.randomised = false;
+            max = max.max(info.start_cv);
+        }
+        l.cv_max = max;
+        l
+    }
+
+    fn new_battle(&self, setup: &BattleSetup) -> Battle {
+        Battle::new(self.rules.clone(), setup)
+    }
+
+    fn fight<O: Observer>(
+        &self,
+        battle: &mut Battle,
+        setup: &BattleSetup,
+        seed: u64,
+        obs: &mut O,
+    ) -> BattleSummary {
+        battle.fight(setup, seed, obs)
+    }
+}
+
+/// A general riding with one of his command's units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct General {
+    pub side: Side,
+    pub command: Option<u16>,
+    pub pos: Vec2,
+    /// Killed or wounded: out of the battle.
+    pub lost: bool,
+    /// Unhorsed: back on this move.
+    pub back_on: u16,
+    pub with: Option<u16>,
+}
+
+/// The state of one battle in progress.
+#[derive(Debug, Clone)]
+pub struct Battle {
+    pub rules: Arc<DickensonRules>,
+    pub regiments: Vec<Regiment>,
+    pub generals: Vec<General>,
+    /// The doctrine of each command.
+    pub doctrine_of: Vec<u16>,
+    pub turn: u16,
+    pub turn_limit: u16,
+    pub outcome: Option<Outcome>,
+    /// Each side's morale points at the start.
+    pub points_start: [u32; 2],
+    /// Table width and depth.
+    pub table: (f64, f64),
+    /// The side that acts first in each phase (the roll-off).
+    pub first: Side,
+    /// The hills of the ground (for the enemy-downhill add).
+    pub hills: Vec<crate::battlefield::Area>,
+    template: (Vec<Regiment>, Vec<General>),
+    dice: StreamDice,
+    /// Melee pairs of the phase (reused buffer).
+    pairs: Vec<(u16, u16)>,
+}
+
+/// Sends an event to an observer that wants it.
+#[inline]
+pub(crate) fn emit<O: Observer>(obs: &mut O, e: Event) {
+    if obs.wants(&e) {
+        obs.event(&e);
+    }
+}
+
+impl Battle {
+    /// A battle for this set-up: every regiment derived once.
+    pub fn new(rules: Arc<DickensonRules>, setup: &BattleSetup) -> Battle {
+        let template = derive_template(&rules, setup);
+        let mut b = Battle {
+            rules,
+            regiments: Vec::new(),
+            generals: Vec::new(),
+            doctrine_of: setup.commands.iter().map(|c| c.doctrine).collect(),
+            turn: 0,
+            turn_limit: 0,
+            outcome: None,
+            points_start: [0; 2],
+            table: (setup.ground.width, setup.ground.depth),
+            first: Side::Parliament,
+            hills: setup
+                .ground
+                .areas
+                .iter()
+                .filter(|a| a.kind == crate::battlefield::AreaKind::Hill)
+                .cloned()
+                .collect(),
+            template,
+            dice: StreamDice::default(),
+            pairs: Vec::new(),
+        };
+        b.reset();
+        b
+    }
+
+    /// Back to the start of the battle.
+    pub fn reset(&mut self) {
+        self.regiments.clone_from(&self.template.0);
+        self.generals.clone_from(&self.template.1);
+        self.turn = 0;
+        self.turn_limit = self.rules.army.default_turn_limit;
+        self.outcome = None;
+        self.pairs.clear();
+        self.points_start = [0; 2];
+        for r in 0..self.regiments.len() {
+            let p = self.points(r);
+            self.points_start[self.regiments[r].side.index()] += p;
+        }
+    }
+
+    /// Dice streams a battle draws from: the roll-off, each regiment, each general.
+    pub fn dice_streams(&self) -> usize {
+        1 + self.regiments.len() + self.generals.len()
+    }
+
+    /// Fights one whole battle from `seed`.
+    pub fn fight<O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        seed: u64,
+        obs: &mut O,
+    ) -> BattleSummary {
+        let mut dice = std::mem::take(&mut self.dice);
+        dice.reseed(seed, streams::BATTLE, self.dice_streams());
+        self.reset();
+        let s = self.play(setup, &mut dice, obs);
+        self.dice = dice;
+        s
+    }
+
+    /// Plays from the set-up to the end with any dice (scripted dice in tests).
+    pub fn play<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> BattleSummary {
+        dice.focus(streams::COMMON);
+        self.first = loop {
+            let (p, r) = (dice.d6(), dice.d6());
+            if p != r {
+                break if p > r {
+                    Side::Parliament
+                } else {
+                    Side::Royalist
+                };
+            }
+        };
+        while self.outcome.is_none() && self.turn < self.turn_limit {
+            self.turn += 1;
+            emit(obs, Event::TurnStarted { turn: self.turn });
+            self.one_move(setup, dice, obs);
+            self.check_armies(obs);
+        }
+        let outcome = *self.outcome.get_or_insert(Outcome::Draw);
+        emit(
+            obs,
+            Event::BattleEnded {
+                outcome,
+                turn: self.turn,
+            },
+        );
+        BattleSummary {
+            outcome,
+            turns: self.turn,
+            dice_rolled: dice.rolled(),
+            cv_lost: [
+                self.figures_lost(Side::Parliament),
+                self.figures_lost(Side::Royalist),
+            ],
+            cv_start: [
+                self.figures_start(Side::Parliament),
+                self.figures_start(Side::Royalist),
+            ],
+        }
+    }
+
+    /// One whole move of both sides, phase by phase.
+    pub fn one_move<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        self.start_of_move(setup, dice, obs);
+        self.movement_phase(setup, dice, obs);
+        self.fire_phase(setup, dice, obs);
+        self.melee_phase(dice, obs);
+        self.morale_phase(setup, dice, obs);
+        self.reload_phase();
+    }
+
+    /// The sides in the order they act this move.
+    pub fn sides(&self) -> [Side; 2] {
+        [self.first, self.first.other()]
+    }
+
+    /// A regiment's morale points now (0 once gone).
+    pub fn points(&self, r: usize) -> u32 {
+        let reg = &self.regiments[r];
+        if reg.state == State::Gone {
+            0
+        } else {
+            reg.points(&self.rules)
+        }
+    }
+
+    /// Figures a side has lost: casualties, and the whole of every gone regiment.
+    pub fn figures_lost(&self, side: Side) -> u32 {
+        self.regiments
+            .iter()
+            .filter(|r| r.side == side)
+            .map(|r| {
+                if r.state == State::Gone {
+                    u32::from(r.start_figures)
+                } else {
+                    u32::from(r.start_figures - r.figures())
+                }
+            })
+            .sum()
+    }
+
+    fn figures_start(&self, side: Side) -> u32 {
+        self.regiments
+            .iter()
+            .filter(|r| r.side == side)
+            .map(|r| u32::from(r.start_figures))
+            .sum()
+    }
+
+    /// A regiment's footprint.
+    pub fn shape(&self, r: usize) -> Shape {
+        let reg = &self.regiments[r];
+        Shape::new(
+            reg.pos,
+            Vec2::from_facing(reg.facing),
+            reg.frontage,
+            reg.depth,
+        )
+    }
+
+    /// Nearest-edge gap between two regiments.
+    pub fn gap(&self, a: usize, b: usize) -> f64 {
+        self.shape(a).dist(&self.shape(b))
+    }
+
+    /// Degrees between a regiment's facing and the direction to a point.
+    pub fn bearing(&self, r: usize, to: Vec2) -> f64 {
+        let reg = &self.regiments[r];
+        angle_diff((to - reg.pos).facing(), reg.facing)
+            .to_degrees()
+            .abs()
+    }
+
+    /// The nearest enemy on the table that `ok` accepts: (regiment, gap).
+    pub fn nearest_enemy(&self, r: usize, ok: impl Fn(&Regiment) -> bool) -> Option<(usize, f64)> {
+        let side = self.regiments[r].side;
+        let mut best: Option<(usize, f64)> = None;
+        for (o, reg) in self.regiments.iter().enumerate() {
+            if reg.side == side || reg.state == State::Gone || !ok(reg) {
+                continue;
+            }
+            let g = self.gap(r, o);
+            if best.is_none_or(|(_, b)| g < b) {
+                best = Some((o, g));
+            }
+        }
+        best
+    }
+
+    /// The stream of a regiment's own dice.
+    pub fn regiment_stream(r: usize) -> u32 {
+        1 + r as u32
+    }
+
+    /// The stream of a general's dice.
+    pub fn general_stream(&self, g: usize) -> u32 {
+        1 + self.regiments.len() as u32 + g as u32
+    }
+
+    /// Each side's morale points now.
+    pub fn points_now(&self) -> [u32; 2] {
+        let mut now = [0u32; 2];
+        for r in 0..self.regiments.len() {
+            now[self.regiments[r].side.index()] += self.points(r);
+        }
+        now
+    }
+
+    /// Ends the battle if an army's points fell below its break share.
+    pub fn check_armies<O: Observer>(&mut self, obs: &mut O) {
+        let now = self.points_now();
+        let mut broken = [false; 2];
+        for side in Side::BOTH {
+            let i = side.index();
+            broken[i] =
+                f64::from(now[i]) < self.rules.army.break_share * f64::from(self.points_start[i]);
+            if broken[i] {
+                emit(
+                    obs,
+                    Event::ArmyBroken {
+                        side,
+                        lost: self.points_start[i] - now[i].min(self.points_start[i]),
+                        start: self.points_start[i],
+                    },
+                );
+            }
+        }
+        self.outcome = match broken {
+            [true, true] => Some(Outcome::Draw),
+            [true, false] => Some(Outcome::Won(Side::Royalist)),
+            [false, true] => Some(Outcome::Won(Side::Parliament)),
+            [false, false] => None,
+        };
+    }
+
+    /// The general riding with regiment `r`, if any.
+    pub fn general_with(&self, r: usize) -> Option<CommanderId> {
+        self.generals
+            .iter()
+            .position(|g| g.with == Some(r as u16) && !g.lost && g.back_on <= self.turn)
+            .map(|g| g as CommanderId)
+    }
+}
+
+/// Every regiment and general of the set-up, derived once.
+fn derive_template(rules: &DickensonRules, setup: &BattleSetup) -> (Vec<Regiment>, Vec<General>) {
+    let mut regiments: Vec<Regiment> = setup
+        .units
+        .iter()
+        .map(|u| Regiment::derive(u, rules))
+        .collect();
+    mark_reserves(&mut regiments, setup);
+    let generals = setup
+        .commanders
+        .iter()
+        .map(|c| General {
+            side: c.side,
+            command: c.command,
+            pos: c.pos,
+            lost: false,
+            back_on: 0,
+            with: None,
+        })
+        .collect();
+    (regiments, generals)
+}
+
+/// The rearmost share of each command (its doctrine's `reserve_fraction`) starts as reserve.
+fn mark_reserves(regiments: &mut [Regiment], setup: &BattleSetup) {
+    for c in &setup.commands {
+        let Some(d) = setup.doctrines.get(usize::from(c.doctrine)) else {
+            continue;
+        };
+        let n = (c.units.len() as f64 * d.reserve_fraction).floor() as usize;
+        let mut ids: Vec<usize> = c.units.iter().map(|&u| usize::from(u)).collect();
+        // Forwardness: towards the enemy's edge (Parliament faces +y).
+        let fwd = |r: &Regiment| match r.side {
+            Side::Parliament => r.pos.y,
+            Side::Royalist => -r.pos.y,
+        };
+        ids.sort_by(|&a, &b| {
+            fwd(&regiments[a])
+                .total_cmp(&fwd(&regiments[b]))
+                .then(a.cmp(&b))
+        });
+        for &r in ids.iter().take(n) {
+            regiments[r].reserve = true;
+        }
+    }
+}

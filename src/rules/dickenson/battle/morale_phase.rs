@@ -1,0 +1,410 @@
+//! Losses (saves, officers and standards struck, generals at risk), the morale throw at the end
+//! of every move for every unit in melee or that lost figures, what the chart orders (stand,
+//! fall back, rout), rallies by generals, and reloading.
+
+use std::f64::consts::PI;
+
+use super::movement::{Watch, reaction};
+use super::regiment::{Gait, Kind, State};
+use super::{Battle, emit};
+use crate::army::Side;
+use crate::battlefield::Vec2;
+use crate::dice::DiceSource;
+use crate::events::{Event, GeneralResult, LossCause, Observer, ReactionCause};
+use crate::rules::dickenson::figures;
+use crate::rules::dickenson::morale::{self, Add, Adds, MoraleResult, Struck};
+use crate::setup::BattleSetup;
+
+impl Battle {
+    /// `n` casualties on regiment `r` before saves: each saved on its figures' throw; of the
+    /// rest a die of 6 strikes an officer, then the standard; otherwise rank and file (of a
+    /// foot regiment, from the larger body). A general with it may be hit. Returns the figures
+    /// lost.
+    pub fn hit<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        n: u32,
+        cause: LossCause,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> u16 {
+        if n == 0 || self.regiments[r].state == State::Gone {
+            return 0;
+        }
+        dice.focus(Self::regiment_stream(r));
+        let main = self.regiments[r].main_figure();
+        let casualties = figures::after_saves(dice, main, n, &self.rules);
+        let mut lost = 0u16;
+        let mut struck = false;
+        for _ in 0..casualties {
+            let reg = self.regiments[r];
+            if reg.figures() == 0 {
+                break;
+            }
+            let officers = u32::from(reg.officer) + u32::from(reg.mounted_officer);
+            let reg = &mut self.regiments[r];
+            match morale::struck(dice.d6(), officers, reg.standard, &self.rules) {
+                Struck::Officer if reg.mounted_officer => reg.mounted_officer = false,
+                Struck::Officer => reg.officer = false,
+                Struck::Standard => reg.standard = false,
+                Struck::RankAndFile => {
+                    let body = match reg.kind {
+                        Kind::Foot | Kind::ForlornHope if reg.pikemen > reg.musketeers => {
+                            &mut reg.pikemen
+                        }
+                        Kind::Foot | Kind::ForlornHope => &mut reg.musketeers,
+                        Kind::Horse(_) | Kind::Dragoons => &mut reg.horsemen,
+                        Kind::Gun(_) => &mut reg.gunners,
+                    };
+                    *body -= 1;
+                    lost += 1;
+                    continue;
+                }
+            }
+            struck = true;
+        }
+        let reg = &mut self.regiments[r];
+        reg.lost_this_move += lost;
+        if lost > 0 {
+            emit(
+                obs,
+                Event::CvLost {
+                    unit: reg.unit,
+                    amount: lost.min(255) as u8,
+                    cause,
+                    cv: reg.figures_u8(),
+                },
+            );
+        }
+        if lost > 0 || struck {
+            self.general_risk(r, dice, obs);
+        }
+        if self.regiments[r].figures() == 0 {
+            self.disengage(r);
+            self.regiments[r].state = State::Gone;
+            emit(
+                obs,
+                Event::Disintegrated {
+                    unit: self.regiments[r].unit,
+                },
+            );
+        }
+        lost
+    }
+
+    /// A general with a unit that lost men: on the rules' score he is hit, then killed,
+    /// wounded (both out of the battle) or unhorsed (out for a move).
+    fn general_risk<D: DiceSource, O: Observer>(&mut self, r: usize, dice: &mut D, obs: &mut O) {
+        let Some(g) = self.general_with(r) else {
+            return;
+        };
+        let g = usize::from(g);
+        let rules = &self.rules.generals;
+        dice.focus(self.general_stream(g));
+        if dice.d6() < rules.hit_on {
+            return;
+        }
+        let d = dice.d6();
+        let result = if d <= rules.killed_at_most {
+            GeneralResult::HorribleDeath
+        } else if d <= rules.wounded_at_most {
+            GeneralResult::GravelyWounded
+        } else {
+            GeneralResult::HorseFalls
+        };
+        let general = &mut self.generals[g];
+        general.with = None;
+        if result == GeneralResult::HorseFalls {
+            general.back_on = self.turn + u16::from(self.rules.battle.unhorsed_moves) + 1;
+        } else {
+            general.lost = true;
+        }
+        emit(
+            obs,
+            Event::GeneralCasualty {
+                general: g as u16,
+                result,
+                captured: false,
+            },
+        );
+    }
+
+    /// The "ADD 1" list for regiment `r`'s throw (`foe`: the enemy it faces).
+    pub fn adds(&self, r: usize, foe: Option<usize>) -> Adds {
+        let reg = &self.regiments[r];
+        let mut adds = [None; 9];
+        let mut put = |k: usize, a: Add| adds[k] = Some(a);
+        if reg.attacker {
+            put(0, Add::Attacker);
+        }
+        let (supported, left, right) = self.supports(r);
+        if supported {
+            put(1, Add::Supported);
+        }
+        if left && right {
+            put(2, Add::FlanksSecured);
+        }
+        if reg.won_melee {
+            put(3, Add::WonMelee);
+        }
+        if let Some(f) = foe {
+            let hill = |p: Vec2| self.ground_is_hill(p);
+            if hill(reg.pos) && !hill(self.regiments[f].pos) {
+                put(4, Add::EnemyDownhill);
+            }
+            if reg.fought && reg.melee_lost < self.regiments[f].melee_lost {
+                put(8, Add::FewerCasualties);
+            }
+        }
+        if reg.enemy_withdrew {
+            put(5, Add::EnemyWithdrawing);
+        }
+        if self.general_with(r).is_some() {
+            put(6, Add::LieutenantGeneral);
+        }
+        if reg.pikemen > 0 && u8::try_from(reg.ranks(&self.rules)).unwrap_or(u8::MAX) > 2 {
+            put(7, Add::PikeDeep);
+        }
+        let mut list = [Add::Attacker; 9];
+        let mut n = 0;
+        for a in adds.into_iter().flatten() {
+            list[n] = a;
+            n += 1;
+        }
+        Adds::of(&list[..n])
+    }
+
+    fn ground_is_hill(&self, p: Vec2) -> bool {
+        self.hills.iter().any(|a| a.contains(p))
+    }
+
+    /// Whether a friendly unit not engaged stands within half a move of regiment `r`, and
+    /// whether such friends stand on its left and on its right (flanks secured: ruling).
+    fn supports(&self, r: usize) -> (bool, bool, bool) {
+        let reg = &self.regiments[r];
+        let half = self.rules.morale.support.range_share
+            * reg
+                .move_at(Gait::Trot, &self.rules)
+                .max(self.rules.movement.pikemen.line);
+        let right = Vec2::from_facing(reg.facing).right();
+        let (mut any, mut l, mut rt) = (false, false, false);
+        for (o, f) in self.regiments.iter().enumerate() {
+            if o == r || f.side != reg.side || f.state != State::Active || f.engaged.is_some() {
+                continue;
+            }
+            if self.gap(r, o) > half {
+                continue;
+            }
+            any = true;
+            let side = (f.pos - reg.pos).dot(right);
+            l |= side < 0.0;
+            rt |= side > 0.0;
+        }
+        (any, l, rt)
+    }
+
+    /// Morale at the end of the move for every unit in melee or that lost figures.
+    pub fn morale_phase<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        let _ = setup;
+        for side in self.sides() {
+            for r in 0..self.regiments.len() {
+                let reg = self.regiments[r];
+                if reg.side != side
+                    || reg.state != State::Active
+                    || !(reg.fought || reg.lost_this_move > 0)
+                {
+                    continue;
+                }
+                let foe = reg
+                    .foe
+                    .map(usize::from)
+                    .or_else(|| self.nearest_enemy(r, |_| true).map(|(o, _)| o));
+                let result = self.morale_throw(r, foe, dice, obs);
+                if reg.fought
+                    && let Some(f) = reg.foe
+                    && self.regiments[usize::from(f)].won_melee
+                {
+                    emit(
+                        obs,
+                        Event::MeleeResult {
+                            winner: Some(self.regiments[usize::from(f)].unit),
+                            loser: Some(reg.unit),
+                            result: reaction(result),
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    /// Regiment `r` throws against the chart and obeys it.
+    fn morale_throw<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        foe: Option<usize>,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> MoraleResult {
+        let adds = self.adds(r, foe);
+        dice.focus(Self::regiment_stream(r));
+        let mut w = Watch::new(dice);
+        let total = morale::modified(&mut w, adds, self.points_lost(r), 0, &self.rules);
+        let result = morale::result(total, &self.rules);
+        let reg = &self.regiments[r];
+        emit(
+            obs,
+            Event::Reaction {
+                unit: reg.unit,
+                cause: if reg.fought {
+                    ReactionCause::MeleeLost
+                } else {
+                    ReactionCause::Fire
+                },
+                dice: w.last,
+                result: reaction(result),
+                rerolls_used: 0,
+            },
+        );
+        self.obey(r, result, obs);
+        result
+    }
+
+    /// Carries out a chart result: stand (disordered, no advance next move), fall back a full
+    /// move facing the enemy, disordered, or rout.
+    pub fn obey<O: Observer>(&mut self, r: usize, result: MoraleResult, obs: &mut O) {
+        let turn = self.turn;
+        match result {
+            MoraleResult::Good => {}
+            MoraleResult::Stand => {
+                let reg = &mut self.regiments[r];
+                reg.disordered_until = turn + 1;
+                reg.halt_until = turn + 1;
+            }
+            MoraleResult::FallBack => self.fall_back(r, obs),
+            MoraleResult::Rout => self.rout(r, obs),
+        }
+    }
+
+    /// Falls back a full move facing the enemy, disordered; off the table it is gone.
+    fn fall_back<O: Observer>(&mut self, r: usize, obs: &mut O) {
+        self.disengage(r);
+        let reg = self.regiments[r];
+        // Ruling: horse fall back at the trot.
+        let distance = self.rules.morale.fall_back_move * reg.move_at(Gait::Trot, &self.rules);
+        let to = reg.pos - Vec2::from_facing(reg.facing) * distance;
+        let turn = self.turn;
+        let g = &mut self.regiments[r];
+        g.disordered_until = turn + 1;
+        g.gait = Gait::Halt;
+        emit(
+            obs,
+            Event::Retreat {
+                unit: reg.unit,
+                distance,
+            },
+        );
+        if !self.on_table_strict(to) {
+            self.leave(r, obs);
+            return;
+        }
+        self.regiments[r].pos = to;
+        emit(obs, Event::moved(reg.unit, reg.pos, to, true));
+    }
+
+    /// Routs: at full gait away from the enemy, every move, until rallied or off the table.
+    fn rout<O: Observer>(&mut self, r: usize, obs: &mut O) {
+        self.disengage(r);
+        let reg = &mut self.regiments[r];
+        reg.state = State::Routing;
+        reg.gait = Gait::Gallop;
+        emit(
+            obs,
+            Event::Rout {
+                unit: reg.unit,
+                distance: reg.move_at(Gait::Gallop, &self.rules),
+            },
+        );
+        self.flee(r, obs);
+    }
+
+    /// A general with a routing unit of his command tries to rally it: a good result on the
+    /// chart (with his add) and it faces the enemy again, disordered, not advancing this move.
+    pub fn rallies<D: DiceSource, O: Observer>(&mut self, dice: &mut D, obs: &mut O) {
+        for g in 0..self.generals.len() {
+            let general = self.generals[g];
+            let Some(r) = general.with.map(usize::from) else {
+                continue;
+            };
+            if general.lost
+                || general.back_on > self.turn
+                || self.regiments[r].state != State::Routing
+            {
+                continue;
+            }
+            let adds = Adds::of(&[Add::LieutenantGeneral]);
+            dice.focus(Self::regiment_stream(r));
+            let mut w = Watch::new(dice);
+            let total = morale::modified(&mut w, adds, self.points_lost(r), 0, &self.rules);
+            let success = morale::result(total, &self.rules) == MoraleResult::Good;
+            let turn = self.turn;
+            let reg = &mut self.regiments[r];
+            if success {
+                reg.state = State::Active;
+                reg.facing = match reg.side {
+                    Side::Parliament => 0.0,
+                    Side::Royalist => PI,
+                };
+                reg.gait = Gait::Halt;
+                reg.disordered_until = turn;
+                reg.halt_until = turn;
+            }
+            emit(
+                obs,
+                Event::Rally {
+                    unit: reg.unit,
+                    roll: total.clamp(0, 255) as u8,
+                    success,
+                    cv: reg.figures_u8(),
+                },
+            );
+            if success {
+                emit(obs, Event::Recovered { unit: reg.unit });
+            }
+        }
+    }
+
+    /// Reloading: muskets and musketoons in a move stationary without firing; each pistol in
+    /// half a move stationary; guns count the moves since they fired and mend their wheels.
+    pub fn reload_phase(&mut self) {
+        let pistol = self.rules.small_arms.pistol.reload_moves;
+        let musket = self.rules.small_arms.musket.reload_moves;
+        let each = self.rules.volley.pistols_each;
+        for reg in &mut self.regiments {
+            if reg.state != State::Active {
+                continue;
+            }
+            reg.since_fired = reg.since_fired.saturating_add(1);
+            if reg.wheel > 0 {
+                reg.wheel -= 1;
+                if reg.wheel == 0 && matches!(reg.gun, morale::GunState::Damaged(_)) {
+                    reg.gun = morale::GunState::Sound;
+                }
+            }
+            if reg.moved > 0.0 || reg.fired {
+                continue;
+            }
+            if musket <= 1.0 {
+                reg.loaded = true;
+            }
+            if pistol > 0.0 {
+                let n = (1.0 / pistol).floor().min(f64::from(each)) as u8;
+                reg.pistols = reg.pistols.saturating_add(n).min(each);
+            }
+        }
+    }
+}

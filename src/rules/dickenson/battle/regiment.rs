@@ -1,0 +1,410 @@
+//! A Dickenson regiment derived from a scenario's unit: figures from men at the figure scale
+//! (pike and shot by the regiment's balance, cuirassiers as lobsters, guns by calibre), its
+//! officers and standard, and what it has left.
+
+use crate::army::{CommandId, FootBalance, GunWeight, HorseKind, Side, SizeClass, Unit, UnitKind};
+use crate::battlefield::Vec2;
+use crate::rules::dickenson::figures::Figure;
+use crate::rules::dickenson::gunnery::Calibre;
+use crate::rules::dickenson::morale::{self, FootLeft, GunLeft, GunState, HorseLeft};
+use crate::rules::dickenson::tables::DickensonRules;
+use crate::rules::dickenson::volley::Arm;
+
+/// What a regiment is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Pikemen and musketeers.
+    Foot,
+    /// Musketeers in one rank.
+    ForlornHope,
+    /// Lobsters or troopers.
+    Horse(Figure),
+    Dragoons,
+    Gun(Calibre),
+}
+
+/// Horse gaits, in order (one step a move).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Gait {
+    Halt,
+    Trot,
+    Canter,
+    Gallop,
+}
+
+impl Gait {
+    /// One step faster (at most a gallop).
+    pub fn up(self) -> Gait {
+        match self {
+            Gait::Halt => Gait::Trot,
+            Gait::Trot => Gait::Canter,
+            Gait::Canter | Gait::Gallop => Gait::Gallop,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum State {
+    Active,
+    Routing,
+    /// Routed off the table, destroyed or with no figures left.
+    Gone,
+}
+
+/// One regiment in the battle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Regiment {
+    pub unit: u16,
+    pub side: Side,
+    pub command: CommandId,
+    pub kind: Kind,
+    pub pos: Vec2,
+    pub facing: f64,
+    pub frontage: f64,
+    pub depth: f64,
+    pub pikemen: u16,
+    pub musketeers: u16,
+    /// Lobsters, troopers or dragoons.
+    pub horsemen: u16,
+    pub gunners: u16,
+    pub full_crew: u16,
+    pub officer: bool,
+    pub mounted_officer: bool,
+    pub standard: bool,
+    pub start_figures: u16,
+    pub state: State,
+    pub gait: Gait,
+    /// Disordered through this move.
+    pub disordered_until: u16,
+    /// No advance through this move (a "stand" result).
+    pub halt_until: u16,
+    /// Muskets or musketoons loaded.
+    pub loaded: bool,
+    pub pistols: u8,
+    /// Distance moved this move, and its full move.
+    pub moved: f64,
+    pub full_move: f64,
+    pub fired: bool,
+    /// The regiment it is in melee with.
+    pub engaged: Option<u16>,
+    /// Charged into its present melee (the attacker).
+    pub attacker: bool,
+    /// Charged home this move: impetus for horse.
+    pub impetus: bool,
+    /// Rounds fought in its present melee.
+    pub rounds: u8,
+    /// Melee casualty points carried to the next round.
+    pub carried: f64,
+    /// Figures lost this move, and in melee this move.
+    pub lost_this_move: u16,
+    pub melee_lost: u16,
+    pub won_melee: bool,
+    pub enemy_withdrew: bool,
+    /// Fought a melee this move, and against whom.
+    pub fought: bool,
+    pub foe: Option<u16>,
+    pub start_points: u16,
+    pub reserve: bool,
+    pub gun: GunState,
+    pub balls: u8,
+    pub powder: u8,
+    pub since_fired: u8,
+    /// Moves until a damaged wheel is repaired.
+    pub wheel: u8,
+}
+
+impl Regiment {
+    /// A scenario unit as Dickenson fights it.
+    pub fn derive(u: &Unit, rules: &DickensonRules) -> Regiment {
+        let b = &rules.battle;
+        let figures = crate::rules::black_powder::units::figures(
+            men_of(u, rules),
+            rules.regiment.figure_scale,
+        )
+        .min(u32::from(u8::MAX)) as u16;
+        let (kind, pikemen, musketeers, horsemen) = match u.kind {
+            UnitKind::Foot(balance) => {
+                let share = match balance {
+                    FootBalance::Normal => b.pike_share.normal,
+                    FootBalance::PikeHeavy => b.pike_share.pike_heavy,
+                    FootBalance::ShotHeavy => b.pike_share.shot_heavy,
+                };
+                let pike = (f64::from(figures) * share).round() as u16;
+                (Kind::Foot, pike, figures - pike, 0)
+            }
+            UnitKind::ForlornHope => (Kind::ForlornHope, 0, figures, 0),
+            UnitKind::Dragoons => (Kind::Dragoons, 0, 0, figures),
+            UnitKind::Horse(HorseKind::Cuirassiers) => {
+                (Kind::Horse(Figure::Lobster), 0, 0, figures)
+            }
+            UnitKind::Horse(_) => (Kind::Horse(Figure::Trooper), 0, 0, figures),
+            UnitKind::Artillery(w) => {
+                let c = &b.calibre;
+                let calibre = match w {
+                    GunWeight::VeryLight => c.very_light,
+                    GunWeight::Light => c.light,
+                    GunWeight::Medium => c.medium,
+                    GunWeight::Heavy => c.heavy,
+                };
+                (Kind::Gun(calibre), 0, 0, 0)
+            }
+        };
+        let (gunners, balls, powder) = match kind {
+            Kind::Gun(c) => {
+                let g = c.gun(rules);
+                (u16::from(g.crew_foot), g.balls, g.powder)
+            }
+            _ => (0, 0, 0),
+        };
+        let mut reg = Regiment {
+            unit: u.id,
+            side: u.side,
+            command: u.command,
+            kind,
+            pos: u.pos,
+            facing: u.facing,
+            frontage: u.frontage,
+            depth: u.depth,
+            pikemen,
+            musketeers,
+            horsemen,
+            gunners,
+            full_crew: gunners,
+            officer: true,
+            mounted_officer: kind == Kind::Foot,
+            standard: !matches!(kind, Kind::ForlornHope | Kind::Gun(_)),
+            start_figures: pikemen + musketeers + horsemen + gunners,
+            state: State::Active,
+            gait: Gait::Halt,
+            disordered_until: 0,
+            halt_until: 0,
+            loaded: true,
+            pistols: rules.volley.pistols_each,
+            moved: 0.0,
+            full_move: 0.0,
+            fired: false,
+            engaged: None,
+            attacker: false,
+            impetus: false,
+            rounds: 0,
+            carried: 0.0,
+            lost_this_move: 0,
+            melee_lost: 0,
+            won_melee: false,
+            enemy_withdrew: false,
+            fought: false,
+            foe: None,
+            start_points: 0,
+            reserve: false,
+            gun: GunState::Sound,
+            balls,
+            powder,
+            since_fired: u8::MAX,
+            wheel: 0,
+        };
+        reg.start_points = reg.points(rules).min(u32::from(u16::MAX)) as u16;
+        reg
+    }
+
+    /// Rank-and-file figures left (a gun's gunners).
+    pub fn figures(&self) -> u16 {
+        self.pikemen + self.musketeers + self.horsemen + self.gunners
+    }
+
+    /// Figures as the statistics' CV.
+    pub fn figures_u8(&self) -> u8 {
+        self.figures().min(u16::from(u8::MAX)) as u8
+    }
+
+    /// Morale points from what is left.
+    pub fn points(&self, rules: &DickensonRules) -> u32 {
+        match self.kind {
+            Kind::Foot | Kind::ForlornHope => morale::foot_points(
+                &FootLeft {
+                    pikemen: u32::from(self.pikemen),
+                    musketeers: u32::from(self.musketeers),
+                    officer: self.officer,
+                    standard: self.standard,
+                    mounted_officer: self.mounted_officer,
+                },
+                rules,
+            ),
+            Kind::Horse(_) | Kind::Dragoons => morale::horse_points(
+                &HorseLeft {
+                    troopers: u32::from(self.horsemen),
+                    officer: self.officer,
+                    standard: self.standard,
+                },
+                rules,
+            ),
+            Kind::Gun(_) => morale::gun_points(
+                &GunLeft {
+                    crew: u32::from(self.gunners),
+                    full_crew: u32::from(self.full_crew),
+                    officer: self.officer,
+                    gun: self.gun,
+                    ammunition: self.balls > 0 && self.powder > 0,
+                },
+                rules,
+            ),
+        }
+    }
+
+    /// The kind of figure most of it is (casualty points turn into these; saves are theirs).
+    pub fn main_figure(&self) -> Figure {
+        match self.kind {
+            Kind::Foot if self.pikemen > self.musketeers => Figure::Pikeman,
+            Kind::Foot | Kind::ForlornHope => Figure::Musketeer,
+            Kind::Horse(f) => f,
+            Kind::Dragoons => Figure::Dragoon,
+            Kind::Gun(_) => Figure::Gunner,
+        }
+    }
+
+    pub fn is_horse(&self) -> bool {
+        matches!(self.kind, Kind::Horse(_) | Kind::Dragoons)
+    }
+
+    pub fn is_gun(&self) -> bool {
+        matches!(self.kind, Kind::Gun(_))
+    }
+
+    /// Its ranks: the rules' depth for its kind.
+    pub fn ranks(&self, rules: &DickensonRules) -> u16 {
+        u16::from(match self.kind {
+            Kind::Foot => rules.battle.foot_ranks,
+            Kind::ForlornHope => rules.battle.forlorn_hope_ranks,
+            Kind::Horse(_) | Kind::Dragoons => rules.battle.horse_ranks,
+            Kind::Gun(_) => 1,
+        })
+    }
+
+    /// Of `n` figures, those in the front rank.
+    pub fn front_rank(&self, n: u16, rules: &DickensonRules) -> u16 {
+        n.div_ceil(self.ranks(rules).max(1))
+    }
+
+    /// Its small arm, if it has one.
+    pub fn arm(&self) -> Option<Arm> {
+        match self.kind {
+            Kind::Foot | Kind::ForlornHope => Some(Arm::Musket),
+            Kind::Dragoons => Some(Arm::Musketoon),
+            Kind::Horse(_) => Some(Arm::Pistol),
+            Kind::Gun(_) => None,
+        }
+    }
+
+    /// Its move at a gait (horse) or in line (foot: the pikemen's, the slowest; guns do not
+    /// move once sited: ruling).
+    pub fn move_at(&self, gait: Gait, rules: &DickensonRules) -> f64 {
+        let m = &rules.movement;
+        let horse = match self.kind {
+            Kind::Foot if self.pikemen > 0 => return m.pikemen.line,
+            Kind::Foot | Kind::ForlornHope => return m.musketeers.line,
+            Kind::Gun(_) => return 0.0,
+            Kind::Horse(Figure::Lobster) => m.lobsters,
+            Kind::Horse(_) => m.troopers,
+            Kind::Dragoons => m.dragoons,
+        };
+        match gait {
+            Gait::Halt => 0.0,
+            Gait::Trot => horse.trot,
+            Gait::Canter => horse.canter,
+            Gait::Gallop => horse.gallop,
+        }
+    }
+
+    /// Its move for a charge or an advance (horse one gait up) and for a rout (full gait).
+    pub fn next_gait(&self) -> Gait {
+        if self.is_horse() {
+            self.gait.up()
+        } else {
+            Gait::Trot
+        }
+    }
+
+    pub fn disordered(&self, turn: u16) -> bool {
+        self.disordered_until >= turn
+    }
+}
+
+/// The men a unit stands for: its own count, or the rules' number for its kind and size.
+pub fn men_of(u: &Unit, rules: &DickensonRules) -> u32 {
+    if let Some(m) = u.men {
+        return m;
+    }
+    let b = &rules.battle;
+    let base = match u.kind {
+        UnitKind::Foot(_) => b.men.foot,
+        UnitKind::ForlornHope => b.men.forlorn_hope,
+        UnitKind::Dragoons => b.men.dragoons,
+        UnitKind::Horse(_) => b.men.horse,
+        UnitKind::Artillery(_) => 0,
+    };
+    let f = &b.size_factor;
+    let factor = match u.size {
+        SizeClass::VeryLarge => f.very_large,
+        SizeClass::Large => f.large,
+        SizeClass::Normal => f.normal,
+        SizeClass::Small => f.small,
+        SizeClass::ReallySmall => f.really_small,
+    };
+    (f64::from(base) * factor).round() as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_become_figures_by_the_scale() {
+        let r = DickensonRules::builtin();
+        let mut foot = Unit::new(
+            0,
+            Side::Parliament,
+            0,
+            UnitKind::Foot(FootBalance::Normal),
+            4,
+        );
+        foot.men = Some(720);
+        let f = Regiment::derive(&foot, &r);
+        // 720 men at 1:20 are the text's regiment: 18 pike, 18 shot, 10 points.
+        assert_eq!((f.pikemen, f.musketeers, f.points(&r)), (18, 18, 10));
+        let mut lob = Unit::new(
+            1,
+            Side::Royalist,
+            0,
+            UnitKind::Horse(HorseKind::Cuirassiers),
+            4,
+        );
+        lob.men = Some(240);
+        let l = Regiment::derive(&lob, &r);
+        assert_eq!(
+            (l.kind, l.horsemen, l.points(&r)),
+            (Kind::Horse(Figure::Lobster), 12, 9)
+        );
+        let gun = Unit::new(
+            2,
+            Side::Royalist,
+            0,
+            UnitKind::Artillery(GunWeight::Medium),
+            4,
+        );
+        let g = Regiment::derive(&gun, &r);
+        assert_eq!(
+            (g.kind, g.gunners, g.points(&r)),
+            (Kind::Gun(Calibre::Saker), 5, 10)
+        );
+        // No men given: the rules' number for the kind and size.
+        let mut big = Unit::new(
+            3,
+            Side::Royalist,
+            0,
+            UnitKind::Foot(FootBalance::PikeHeavy),
+            4,
+        );
+        big.size = SizeClass::Large;
+        let b = Regiment::derive(&big, &r);
+        assert_eq!((b.pikemen, b.musketeers), (36, 18));
+    }
+}

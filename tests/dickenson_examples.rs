@@ -1,0 +1,615 @@
+//! Hand-worked Dickenson examples, one per rule, fought through the engine with scripted dice.
+//! Each says what the text (and the rulings) give and checks the engine does the same; the
+//! script must be used up exactly (a left-over or missing die fails the test).
+//!
+//! Figures at 1:20: 720 foot are the text's regiment, 18 pikemen and 18 musketeers (10 points);
+//! 240 horse are 12 troopers (9 points). Every unit is 3" wide and 1" deep; Parliament faces
+//! +y, the Royalists -y. No general rides with any unit unless an example places one.
+
+mod dickenson_common;
+
+use std::f64::consts::PI;
+
+use dickenson_common::{battle, setup, setup_with};
+use ecw_sim::army::{FootBalance, GunWeight, HorseKind, Side, UnitKind};
+use ecw_sim::battlefield::{Area, AreaKind, Ground, LinearObstacle, ObstacleKind, Vec2};
+use ecw_sim::dice::ScriptedDice;
+use ecw_sim::events::{Event, EventLog, GeneralResult, Outcome, ReactionCause, ReactionResult};
+use ecw_sim::rules::dickenson::battle::State;
+use ecw_sim::rules::dickenson::battle::regiment::Gait;
+use ecw_sim::rules::dickenson::morale::GunState;
+
+const FOOT: UnitKind = UnitKind::Foot(FootBalance::Normal);
+const TROOPERS: UnitKind = UnitKind::Horse(HorseKind::Trotters);
+const FORLORN: UnitKind = UnitKind::ForlornHope;
+const SAKER: UnitKind = UnitKind::Artillery(GunWeight::Medium);
+const FALCON: UnitKind = UnitKind::Artillery(GunWeight::VeryLight);
+
+fn losses(l: &EventLog) -> Vec<(u16, u8, u8)> {
+    l.0.iter()
+        .filter_map(|e| match *e {
+            Event::CvLost {
+                unit, amount, cv, ..
+            } => Some((unit, amount, cv)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn fired(l: &EventLog) -> Vec<(u16, u8, bool)> {
+    l.0.iter()
+        .filter_map(|e| match *e {
+            Event::Fired {
+                unit, roll, hit, ..
+            } => Some((unit, roll, hit)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-6
+}
+
+/// VOLLEYS: 18 musketeers 6" from troopers (medium range, a deduction of 2) fire three
+/// volleys: 6, 5, 2 give 4 + 3 + 0 = 7 hits. Troopers save on 5+: 1,2,3,4,5,6,4 save two, five
+/// casualties; their dice 6, 6, 6, 1, 2 strike the officer, then the standard, then a trooper,
+/// and two more troopers: 3 figures lost, 9 left, 4 points (4 pairs; no officer, no standard).
+/// Then 14 musketeers (560 men) at medium: 5, 4, 6 give 3 + 2 + (6 - 2 - 4 men short) = 5;
+/// all saved.
+#[test]
+fn e1_volleys_of_six_with_the_deductions_and_the_short_volley() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 17.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[1].facing = 0.0; // facing away: cannot answer
+    let mut d = ScriptedDice::new(&[6, 5, 2, 1, 2, 3, 4, 5, 6, 4, 6, 6, 6, 1, 2]);
+    let mut l = EventLog::default();
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert_eq!(fired(&l), vec![(0, 7, true)]);
+    assert_eq!(losses(&l), vec![(1, 3, 9)]);
+    let h = b.regiments[1];
+    assert!(!h.officer && !h.standard && h.horsemen == 9);
+    assert_eq!(b.points(1), 4);
+    assert!(!b.regiments[0].loaded, "a volley unloads the muskets");
+
+    let s = setup(&[
+        (Side::Parliament, FOOT, 560, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 17.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[1].facing = 0.0;
+    assert_eq!(b.regiments[0].musketeers, 14);
+    let mut d = ScriptedDice::new(&[5, 4, 6, 6, 6, 6, 6, 6]);
+    let mut l = EventLog::default();
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert_eq!(fired(&l), vec![(0, 5, true)]);
+    assert!(losses(&l).is_empty());
+}
+
+/// INDIVIDUAL FIRE: a forlorn hope of 5 musketeers 3" from troopers (short range) fires man by
+/// man, hitting on 4+: 4, 3, 6, 1, 5 are 3 hits. Rested on a wall the 3 hits too: 4 hits.
+#[test]
+fn e2_a_forlorn_hope_fires_man_by_man_and_rests_on_a_wall() {
+    for (wall, hits) in [(false, 3u8), (true, 4)] {
+        let mut ground = Ground::open(72.0, 48.0);
+        if wall {
+            ground.obstacles.push(LinearObstacle {
+                kind: ObstacleKind::Wall,
+                a: Vec2::new(30.0, 10.3),
+                b: Vec2::new(42.0, 10.3),
+                severity: 1.0,
+                hard_cover: true,
+            });
+        }
+        let s = setup_with(
+            &[
+                (Side::Parliament, FORLORN, 100, 36.0, 10.0),
+                (Side::Royalist, TROOPERS, 240, 36.0, 13.75),
+            ],
+            "rupert",
+            ground,
+        );
+        let mut b = battle(&s);
+        b.regiments[1].facing = 0.0;
+        assert_eq!(b.regiments[0].musketeers, 5);
+        let n = usize::from(hits);
+        let mut script = vec![4, 3, 6, 1, 5];
+        script.extend(vec![1; 2 * n]); // unsaved, rank and file
+        let mut d = ScriptedDice::new(&script);
+        let mut l = EventLog::default();
+        b.fire_phase(&s, &mut d, &mut l);
+        d.finish();
+        assert_eq!(fired(&l), vec![(0, hits, true)], "wall {wall}");
+        assert_eq!(b.regiments[1].horsemen, 12 - u16::from(hits));
+    }
+}
+
+/// PISTOLS AND RELOADING: 12 troopers 1" from foot fire a pistol each (short range, deduct 2):
+/// 6, 4 give 4 + 2 = 6 hits; foot save on a 6: five fall (from the larger body, musketeers
+/// first when equal). One pistol is left; standing still a move reloads both. Muskets reload
+/// in a move standing still, not after firing, not on the move.
+#[test]
+fn e3_pistols_fire_and_reload_standing_still() {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 12.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[1].facing = 0.0;
+    let mut d = ScriptedDice::new(&[6, 4, 1, 1, 1, 1, 1, 6, 1, 1, 1, 1, 1]);
+    let mut l = EventLog::default();
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert_eq!(fired(&l), vec![(0, 6, true)]);
+    let f = b.regiments[1];
+    assert_eq!((f.pikemen, f.musketeers), (16, 15));
+    assert_eq!(b.regiments[0].pistols, 1);
+    b.reload_phase();
+    assert_eq!(
+        b.regiments[0].pistols, 1,
+        "no reloading in the move it fired"
+    );
+    b.regiments[0].fired = false;
+    b.reload_phase();
+    assert_eq!(b.regiments[0].pistols, 2);
+    // Muskets: unloaded, then a move on the march does not reload them; a still one does.
+    let r = &mut b.regiments[1];
+    r.loaded = false;
+    r.moved = 3.0;
+    b.reload_phase();
+    assert!(!b.regiments[1].loaded);
+    b.regiments[1].moved = 0.0;
+    b.reload_phase();
+    assert!(b.regiments[1].loaded);
+}
+
+/// FIRING TAKES HALF A MOVE: musketeers who moved 4" of their 6" cannot fire; after 3" they can.
+#[test]
+fn e4_no_volley_after_more_than_half_a_move() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 17.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[1].facing = 0.0;
+    b.regiments[0].full_move = 6.0;
+    b.regiments[0].moved = 4.0;
+    let mut d = ScriptedDice::new(&[]);
+    let mut l = EventLog::default();
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert!(fired(&l).is_empty());
+    b.regiments[0].moved = 3.0;
+    let mut d = ScriptedDice::new(&[1, 1, 1]);
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert_eq!(fired(&l), vec![(0, 0, false)]);
+}
+
+/// FALL OF SHOT: a saker 20" from foot facing it. Coloured 3 (centre), white 4 (correct range):
+/// the 1x3" hit area lands on the regiment; at 20" (beyond the 12" effective range) its effect
+/// is one die: 4. A third of the 3" frontage is under the area (12 of 36 figures touched), so 4
+/// casualties, saved on 6 only. A medium-range shot (up to twice the effective range) takes a
+/// ball and 2 portions of powder. The saker fires every 2 moves. White 1 is 4" short (10-20"
+/// band): the area lands at 16" and hits nothing.
+#[test]
+fn e5_guns_lay_the_fall_of_shot_on_the_table() {
+    let s = setup(&[
+        (Side::Parliament, SAKER, 0, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 30.0),
+    ]);
+    let mut b = battle(&s);
+    let mut d = ScriptedDice::new(&[3, 4, 4, 1, 2, 3, 4, 1, 1, 1, 1]);
+    let mut l = EventLog::default();
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert_eq!(fired(&l), vec![(0, 4, true)]);
+    assert_eq!(losses(&l), vec![(1, 4, 32)]);
+    let g = b.regiments[0];
+    assert_eq!((g.balls, g.powder, g.since_fired), (5, 10, 0));
+    // Next move: one move since it fired, too soon for a saker; the move after, it fires.
+    b.reload_phase();
+    b.regiments[0].fired = false;
+    let mut d = ScriptedDice::new(&[]);
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    b.reload_phase();
+    b.regiments[0].fired = false;
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[3, 1, 4]);
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert_eq!(fired(&l), vec![(0, 4, false)]);
+    assert!(losses(&l).is_empty());
+}
+
+/// GUN ON GUN AND AMMUNITION: a saker's hit area on a falcon: the further die 5 is 6 with the
+/// saker's +1 against a falcon: destroyed (its crew leave). A 4 is a wheel: the gun's points
+/// are diced for (2) and it is silent while mended. A shot 2" over lands on the falcon's
+/// ammunition 2" behind it: the ammunition is gone, and the falcon, within 4", rolls on the
+/// gun-on-gun table at its own calibre: 3 gunners hit, saved on 4+: two fall.
+#[test]
+fn e6_gun_on_gun_and_the_ammunition_blown_up() {
+    let s = setup(&[
+        (Side::Parliament, SAKER, 0, 36.0, 10.0),
+        (Side::Royalist, FALCON, 0, 36.0, 30.0),
+    ]);
+    let mut b = battle(&s);
+    let mut d = ScriptedDice::new(&[3, 3, 4, 5]);
+    let mut l = EventLog::default();
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert!(l.0.contains(&Event::Disintegrated { unit: 1 }));
+    assert_eq!(b.regiments[1].state, State::Gone);
+
+    let mut b = battle(&s);
+    let mut d = ScriptedDice::new(&[3, 3, 4, 4, 2]);
+    let mut l = EventLog::default();
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert_eq!(fired(&l).len(), 1, "the damaged falcon does not answer");
+    assert_eq!(b.regiments[1].gun, GunState::Damaged(2));
+    assert_eq!(b.points(1), 2 + 1 + 2 + 1);
+
+    let mut b = battle(&s);
+    let mut d = ScriptedDice::new(&[3, 5, 4, 3, 4, 1, 2, 1, 1]);
+    let mut l = EventLog::default();
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    let f = b.regiments[1];
+    assert_eq!((f.balls, f.powder, f.gunners), (0, 0, 3));
+    assert_eq!(
+        fired(&l).len(),
+        1,
+        "out of ammunition, the falcon is silent"
+    );
+    assert_eq!(losses(&l), vec![(1, 2, 3)]);
+}
+
+/// IMPETUS AND MELEE: troopers 9" off charge troopers at the trot (10"): no closing fire
+/// (pistols reach 4"), no throw (horse on horse). Impetus: a die for each of the 6 front-rank
+/// troopers, 4+ kills: 3 (saves 5, 1, 1: two fall). First round, front ranks only: 6 troopers
+/// are 12 points, 2 dice (3+4 = 7), half is 3.5 points, a trooper is 2: 1 figure, 1.5 carried;
+/// the 5 front-rank defenders are 10 points, 1 die (6): 3 points, 1 figure, 1 carried. Second
+/// round, everyone: 11 (22 points, 3 dice, 2+2+2 = 6, 3 + 1.5 = 4.5: 2 figures) and 9 (18
+/// points, 3 dice, 1+1+1, 1.5 + 1 = 2.5: 1 figure). The charger won (2 lost to 5): its throw
+/// 3+3 with attacker, won and fewer casualties, less 1 point lost, is 8: good. The beaten
+/// regiment (3 points lost) throws 2+2 - 3 = 1: rout, at the gallop off the table.
+#[test]
+fn e7_horse_charge_home_with_impetus_and_two_rounds() {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 20.0),
+    ]);
+    let mut b = battle(&s);
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[]);
+    b.charge(0, 1, &s, &mut d, &mut l);
+    d.finish();
+    assert_eq!(b.regiments[0].engaged, Some(1));
+    assert_eq!(b.regiments[0].gait, Gait::Trot, "no gallop from a halt");
+    let mut d = ScriptedDice::new(&[
+        4, 5, 6, 1, 2, 3, // impetus
+        5, 1, 1, 1, 1, // saves, then rank and file
+        3, 4, 6, // first round
+        1, 1, 1, 1, // saves and rank and file
+        2, 2, 2, 1, 1, 1, // second round
+        1, 1, 1, 1, 1, 1,
+    ]);
+    b.melee_phase(&mut d, &mut l);
+    d.finish();
+    let melee: Vec<(u8, u8, u8, u8)> =
+        l.0.iter()
+            .filter_map(|e| match *e {
+                Event::Melee {
+                    attacker_dice,
+                    defender_dice,
+                    attacker_hits,
+                    defender_hits,
+                    ..
+                } => Some((attacker_dice, defender_dice, attacker_hits, defender_hits)),
+                _ => None,
+            })
+            .collect();
+    assert_eq!(melee, vec![(6, 0, 3, 0), (2, 1, 1, 1), (3, 3, 2, 1)]);
+    assert_eq!((b.regiments[0].horsemen, b.regiments[1].horsemen), (10, 7));
+    assert!(b.regiments[0].won_melee && !b.regiments[1].won_melee);
+    let mut d = ScriptedDice::new(&[3, 3, 2, 2]);
+    let mut l = EventLog::default();
+    b.morale_phase(&s, &mut d, &mut l);
+    d.finish();
+    let results: Vec<ReactionResult> =
+        l.0.iter()
+            .filter_map(|e| match e {
+                Event::Reaction { result, .. } => Some(*result),
+                _ => None,
+            })
+            .collect();
+    assert_eq!(
+        results,
+        vec![ReactionResult::PassBoth, ReactionResult::Rout]
+    );
+    assert!(l.0.contains(&Event::LeftTable { unit: 1 }));
+    assert!(l.0.contains(&Event::MeleeResult {
+        winner: Some(0),
+        loser: Some(1),
+        result: ReactionResult::Rout
+    }));
+}
+
+/// PIKES AND CLOSING FIRE: troopers charge foot 9" off. The foot, loaded, fire at the charger
+/// (which moves over half its move) at short range: 4, 3, 2 less 1 are 6 hits, four unsaved.
+/// Horse fired on while charging, and entering a pikestand, throw: 3+3 + 1 (attacker) - 2 points
+/// lost = 5: bad; trotting, they turn about and use the last inch of the move. With 6+6 they
+/// go in; the pistol breach: the 4 front-rank troopers fire one short volley (6 - 2 - 2 men
+/// short = 2 hits): a breach, and contact. With a 2 the breach fails: held at the pikes, 2" off.
+#[test]
+fn e8_horse_on_pike_closing_fire_the_throw_and_the_breach() {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 20.0),
+    ]);
+    let fire = [4, 3, 2, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1];
+    let throws: [(&[u8], bool, Option<f64>); 3] = [
+        (&[3, 3], false, None),
+        (&[6, 6, 6, 1, 1, 1, 1], true, None),
+        (&[6, 6, 2], false, Some(2.0)),
+    ];
+    for (rest, home, held) in throws {
+        let mut b = battle(&s);
+        let mut script = fire.to_vec();
+        script.extend_from_slice(rest);
+        let mut d = ScriptedDice::new(&script);
+        let mut l = EventLog::default();
+        b.charge(0, 1, &s, &mut d, &mut l);
+        d.finish();
+        assert_eq!(b.regiments[0].horsemen, 8);
+        let throw = l.0.iter().find_map(|e| match *e {
+            Event::Reaction {
+                unit: 0,
+                cause: ReactionCause::ToCharge,
+                result,
+                ..
+            } => Some(result),
+            _ => None,
+        });
+        assert_eq!(
+            throw.is_some_and(|r| r == ReactionResult::PassBoth),
+            rest[0] == 6
+        );
+        assert_eq!(b.regiments[0].engaged.is_some(), home, "{rest:?}");
+        if let Some(g) = held {
+            assert!(close(b.gap(0, 1), g), "held at the pikes: {}", b.gap(0, 1));
+        }
+        if rest == [3, 3] {
+            // Turned about: facing home, 1" back.
+            assert!(close(b.regiments[0].pos.y, 9.0) && close(b.regiments[0].facing.abs(), PI));
+        }
+    }
+}
+
+/// FOOT ON FOOT AND THE PIKE BONUS: foot 5" off charge foot without a throw; the target's
+/// closing volley at short range (1, 1, 1) kills nobody. First round, front ranks (9 pike, 9
+/// shot): 13.5 pike points throw 2 dice (6+6 = 12, half again in the first round of a melee:
+/// 18, half: 9 points, 9 musketeers), 9 shot 1 die (4: 2 points, 2 figures). The defenders: 2
+/// dice (1+1 = 2, 3, 1.5 points: 1 figure, 0.5 carried) and 1 die (2: 1 + 0.5: 1 figure).
+#[test]
+fn e9_foot_charge_foot_without_a_throw_and_pikes_add_half_in_the_first_round() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 16.0),
+    ]);
+    let mut b = battle(&s);
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[1, 1, 1]);
+    b.charge(0, 1, &s, &mut d, &mut l);
+    d.finish();
+    assert_eq!(b.regiments[0].engaged, Some(1));
+    assert!(!l.0.iter().any(|e| matches!(e, Event::Reaction { .. })));
+    let mut script = vec![6, 6, 4, 1, 1, 2];
+    script.extend(vec![1; 2 * 11 + 2 * 2]); // first round's casualties: unsaved, rank and file
+    script.extend([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]); // second round: 4+2 dice, 3+2 dice
+    script.extend(vec![1; 2 * 2 + 2 * 3]);
+    let mut d = ScriptedDice::new(&script);
+    b.melee_phase(&mut d, &mut l);
+    d.finish();
+    let rounds: Vec<(u8, u8, u8, u8)> =
+        l.0.iter()
+            .filter_map(|e| match *e {
+                Event::Melee {
+                    attacker_dice,
+                    defender_dice,
+                    attacker_hits,
+                    defender_hits,
+                    ..
+                } => Some((attacker_dice, defender_dice, attacker_hits, defender_hits)),
+                _ => None,
+            })
+            .collect();
+    assert_eq!(rounds, vec![(3, 3, 11, 2), (6, 5, 2, 3)]);
+}
+
+/// MORALE: foot that lost six musketeers (1 point) throws at the end of the move, supported by
+/// a friend 1" away and with its general: 2+3 + 2 - 1 = 6, stand (disordered, no advance next
+/// move); 1+2 + 2 - 1 = 4, fall back a full move (6") facing the enemy, disordered; 1+1 + 2 - 1
+/// = 3: rout, 6" away, and off the table next move.
+#[test]
+fn e10_the_morale_chart_with_its_adds() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Parliament, FOOT, 720, 40.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 44.0),
+    ]);
+    for (dice, result, y) in [
+        ([2, 3], ReactionResult::PassOne, 10.0),
+        ([1, 2], ReactionResult::FailBoth, 4.0),
+        ([1, 1], ReactionResult::Rout, 4.0),
+    ] {
+        let mut b = battle(&s);
+        b.generals[0].with = Some(0);
+        b.regiments[0].musketeers -= 6;
+        b.regiments[0].lost_this_move = 6;
+        let mut d = ScriptedDice::new(&dice);
+        let mut l = EventLog::default();
+        b.morale_phase(&s, &mut d, &mut l);
+        d.finish();
+        let got = l.0.iter().find_map(|e| match *e {
+            Event::Reaction {
+                unit: 0, result, ..
+            } => Some(result),
+            _ => None,
+        });
+        assert_eq!(got, Some(result));
+        let r = b.regiments[0];
+        assert!(close(r.pos.y, y), "{result:?}: at {}", r.pos.y);
+        assert!(r.disordered(2) || result == ReactionResult::Rout);
+        if result == ReactionResult::PassOne {
+            assert_eq!(r.halt_until, 2);
+        }
+        if result == ReactionResult::Rout {
+            assert_eq!(r.state, State::Routing);
+            b.flee(0, &mut l);
+            assert_eq!(b.regiments[0].state, State::Gone);
+            assert!(l.0.contains(&Event::LeftTable { unit: 0 }));
+        }
+    }
+}
+
+/// GENERALS AND RALLIES: a general with a unit that loses figures rolls: 6, then 1: killed.
+/// A general with a routing unit rallies it on a good throw: 4+4 + 1 - 1 point lost = 8.
+#[test]
+fn e11_generals_are_hit_and_rally_routing_units() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 17.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[1].facing = 0.0;
+    b.generals[1].with = Some(1);
+    let mut d = ScriptedDice::new(&[6, 5, 2, 1, 2, 3, 4, 5, 6, 4, 1, 1, 1, 1, 1, 6, 1]);
+    let mut l = EventLog::default();
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert!(l.0.contains(&Event::GeneralCasualty {
+        general: 1,
+        result: GeneralResult::HorribleDeath,
+        captured: false
+    }));
+    assert!(b.generals[1].lost && b.general_with(1).is_none());
+
+    let mut b = battle(&s);
+    b.regiments[0].musketeers -= 6;
+    b.regiments[0].state = State::Routing;
+    b.generals[0].with = Some(0);
+    let mut d = ScriptedDice::new(&[4, 4]);
+    let mut l = EventLog::default();
+    b.rallies(&mut d, &mut l);
+    d.finish();
+    assert_eq!(b.regiments[0].state, State::Active);
+    assert!(l.0.contains(&Event::Recovered { unit: 0 }));
+}
+
+/// ARMY BREAK: an army whose morale points fall below half its start is broken: a Royalist
+/// regiment left with 5 musketeers has its officers' 4 points of 10: Parliament wins.
+#[test]
+fn e12_an_army_breaks_below_half_its_points() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 30.0),
+    ]);
+    let mut b = battle(&s);
+    let mut l = EventLog::default();
+    b.check_armies(&mut l);
+    assert!(b.outcome.is_none());
+    b.regiments[1].pikemen = 0;
+    b.regiments[1].musketeers = 5;
+    b.check_armies(&mut l);
+    assert_eq!(b.outcome, Some(Outcome::Won(Side::Parliament)));
+    assert_eq!(
+        l.0,
+        vec![Event::ArmyBroken {
+            side: Side::Royalist,
+            lost: 6,
+            start: 10
+        }]
+    );
+}
+
+/// MOVEMENT: foot in line move 6"; into woods half that, disordered; horse may not enter woods
+/// and stop short; a hedge costs horse 4" of a trot (10 - 4 = 6") and foot half their move;
+/// going uphill foot lose a third. Horse go up a gait a move: trot, then canter.
+#[test]
+fn e13_movement_by_formation_gait_and_ground() {
+    let rect = |kind, y0: f64, y1: f64| Area {
+        kind,
+        points: vec![
+            Vec2::new(0.0, y0),
+            Vec2::new(72.0, y0),
+            Vec2::new(72.0, y1),
+            Vec2::new(0.0, y1),
+        ],
+    };
+    let hedge = LinearObstacle {
+        kind: ObstacleKind::Hedge,
+        a: Vec2::new(0.0, 12.0),
+        b: Vec2::new(72.0, 12.0),
+        severity: 1.0,
+        hard_cover: false,
+    };
+    let cases: [(UnitKind, Option<Area>, bool, f64); 6] = [
+        (FOOT, None, false, 16.0),
+        (FOOT, Some(rect(AreaKind::Woods, 12.0, 30.0)), false, 13.0),
+        (TROOPERS, None, true, 16.0),
+        (FOOT, None, true, 13.0),
+        (FOOT, Some(rect(AreaKind::Hill, 12.0, 30.0)), false, 14.0),
+        (
+            TROOPERS,
+            Some(rect(AreaKind::Woods, 12.0, 30.0)),
+            false,
+            11.25,
+        ),
+    ];
+    for (kind, area, with_hedge, y) in cases {
+        let mut ground = Ground::open(72.0, 48.0);
+        ground.areas.extend(area);
+        if with_hedge {
+            ground.obstacles.push(hedge);
+        }
+        let s = setup_with(
+            &[
+                (Side::Parliament, kind, 720, 36.0, 10.0),
+                (Side::Royalist, FOOT, 720, 36.0, 44.0),
+            ],
+            "rupert",
+            ground,
+        );
+        let mut b = battle(&s);
+        let gait = b.regiments[0].next_gait();
+        let mut l = EventLog::default();
+        b.advance(0, 0.0, gait, None, &s, &mut l);
+        assert!(
+            close(b.regiments[0].pos.y, y),
+            "{kind:?}: at {}",
+            b.regiments[0].pos.y
+        );
+        if kind == FOOT && y == 13.0 && !with_hedge {
+            assert!(b.regiments[0].disordered(2), "woods disorder");
+        }
+    }
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 4.0),
+        (Side::Royalist, FOOT, 720, 36.0, 44.0),
+    ]);
+    let mut b = battle(&s);
+    assert_eq!(b.regiments[0].next_gait(), Gait::Trot);
+    let mut l = EventLog::default();
+    b.advance(0, 0.0, Gait::Trot, None, &s, &mut l);
+    assert_eq!(b.regiments[0].next_gait(), Gait::Canter);
+    b.advance(0, 0.0, Gait::Canter, None, &s, &mut l);
+    assert!(close(b.regiments[0].pos.y, 34.0));
+}

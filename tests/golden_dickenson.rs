@@ -1,0 +1,80 @@
+//! Golden Dickenson battles: every built-in scenario's first battles under the third ruleset,
+//! every event hashed, pinned here. A change that moves a fingerprint changes how Dickenson
+//! battles are fought: it updates the table in the same commit and says why.
+//!
+//! To print the current fingerprints: `ECW_GOLDEN_PRINT=1 cargo test --release --test
+//! golden_dickenson -- --nocapture`.
+
+use ecw_sim::dice::battle_seed;
+use ecw_sim::events::{Event, Observer};
+use ecw_sim::rules::Ruleset;
+use ecw_sim::rules::dickenson::battle::Dickenson;
+use ecw_sim::scenario::{Scenario, builtin_names};
+
+/// Battles per scenario.
+const BATTLES: u64 = 100;
+
+/// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
+const GOLDEN: &[(&str, u64)] = &[
+    ("edgehill", 0xa87d1bedb815e97a),
+    ("marston_moor", 0x3a5bb5c15ea22cb0),
+    ("naseby", 0x124a04cfdd35a5b5),
+    ("roundway_down", 0xe2a260d04e4d057e),
+    ("adwalton_moor", 0xbae7526e24ae276a),
+    ("lansdown", 0x9143b81bfbeca887),
+    ("first_newbury", 0x5fd12c11af99bb63),
+    ("langport", 0x7c5e7157f146c516),
+    ("small_action", 0xab367b1275aa5ac9),
+    ("duel_horse", 0x341668a58a44d90a),
+    ("duel_foot_vs_horse", 0xd34730220108f9f6),
+    ("balance_template", 0x5335048917cc1a3f),
+];
+
+/// FNV-1a over the debug form of every event.
+struct Fingerprint(u64);
+
+impl Observer for Fingerprint {
+    fn event(&mut self, e: &Event) {
+        for &b in format!("{e:?}\n").as_bytes() {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+fn fingerprint(name: &str) -> u64 {
+    let setup = Scenario::open(name, &[]).unwrap().setup().unwrap();
+    let dk = Dickenson::builtin();
+    let mut b = dk.new_battle(&setup);
+    let mut fp = Fingerprint(0xcbf2_9ce4_8422_2325);
+    for i in 0..BATTLES {
+        dk.fight(&mut b, &setup, battle_seed(1, i), &mut fp);
+    }
+    fp.0
+}
+
+#[test]
+fn every_builtin_scenario_fights_its_golden_dickenson_battles() {
+    let now: Vec<(&str, u64)> = builtin_names().map(|n| (n, fingerprint(n))).collect();
+    if std::env::var_os("ECW_GOLDEN_PRINT").is_some() {
+        for (n, f) in &now {
+            println!("    (\"{n}\", {f:#018x}),");
+        }
+    }
+    assert_eq!(
+        now.len(),
+        GOLDEN.len(),
+        "a golden fingerprint for every built-in scenario"
+    );
+    let moved: Vec<String> = now
+        .iter()
+        .filter(|(n, f)| GOLDEN.iter().find(|(g, _)| g == n).map(|(_, v)| v) != Some(f))
+        .map(|(n, f)| format!("{n}: now {f:#018x}"))
+        .collect();
+    assert!(
+        moved.is_empty(),
+        "golden Dickenson battles moved (a change in how they are fought must update \
+         tests/golden_dickenson.rs and say why):\n{}",
+        moved.join("\n")
+    );
+}
