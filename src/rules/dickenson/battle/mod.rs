@@ -52,6 +52,20 @@ impl Dickenson {
     }
 }
 
+impl Dickenson {
+    /// What a general's casualty does, for the statistics: killed or wounded takes him out of
+    /// the battle; unhorsed, out for the ruling's moves.
+    fn commander_effects(&self) -> crate::stats::CommanderEffects {
+        use crate::events::GeneralResult as G;
+        let mut fx = crate::stats::CommanderEffects::default();
+        let index = crate::stats::general_result_index;
+        fx.0[index(G::HorribleDeath)] = (true, 0);
+        fx.0[index(G::GravelyWounded)] = (true, 0);
+        fx.0[index(G::HorseFalls)] = (false, self.rules.battle.unhorsed_moves);
+        fx
+    }
+}
+
 impl Ruleset for Dickenson {
     type Battle = Battle;
 
@@ -74,6 +88,7 @@ impl Ruleset for Dickenson {
             max = max.max(info.start_cv);
         }
         l.cv_max = max;
+        l.commander_effects = self.commander_effects();
         l
     }
 
