@@ -528,3 +528,13 @@ fn the_trait_reports_each_rulesets_own_losses_and_casualties() {
     );
     assert!(end.iter().zip(&setup.units).any(|(u, s)| u.pos != s.pos));
 }
+
+#[test]
+fn list_shows_every_ruleset() {
+    let text = run_ok(&["list", "rulesets"]);
+    for name in ecw_sim::rules::RULESETS {
+        assert!(text.lines().any(|l| l.trim() == *name), "{name} in {text}");
+    }
+    assert!(!text.contains("marston_moor"));
+    assert!(run_ok(&["list"]).contains("Rulesets ("));
+}
