@@ -7,6 +7,7 @@
 //! A [`Battle`] is allocated once per thread and reused: `reset` copies the derived template
 //! into the buffers it already has, so a battle allocates nothing.
 
+mod arrivals;
 mod close;
 pub mod doctrine;
 mod fire;
@@ -112,6 +113,8 @@ pub struct Regiment {
     pub disarray: bool,
     /// Broken and removed, or off the table.
     pub gone: bool,
+    /// Off the table until its late arrival (also `gone` meanwhile).
+    pub waiting: bool,
     /// Shaken by shooting or hit while shaken: a break test is due.
     pub must_test: bool,
     pub tests_taken: u8,
@@ -165,6 +168,8 @@ pub struct Brigade {
     /// Counts towards army break (horse, foot and brigades; not guns or independents).
     pub counts: bool,
     pub broken: bool,
+    /// Has a regiment on the table or broken there (not only late arrivals still to come).
+    pub present: bool,
     pub doctrine: u16,
 }
 
@@ -186,6 +191,12 @@ pub struct Battle {
     pub table: (f64, f64),
     template: (Vec<Regiment>, Vec<Element>, Vec<General>, Vec<Brigade>),
     dice: StreamDice,
+    /// The battle's seed (late arrivals' dice come from their own streams of it).
+    seed: u64,
+    /// The turn each of the scenario's arrivals comes on (`u16::MAX`: never).
+    arrival_turns: Vec<u16>,
+    /// Brigades held in reserve, by index.
+    held: Vec<bool>,
     /// Melee pairs of the phase (reused buffer).
     pairs: Vec<(u16, u16)>,
 }
@@ -216,6 +227,9 @@ impl Battle {
             table: (setup.ground.width, setup.ground.depth),
             template,
             dice: StreamDice::default(),
+            seed: 0,
+            arrival_turns: Vec::new(),
+            held: Vec::new(),
             pairs: Vec::new(),
         };
         b.reset();
@@ -252,19 +266,22 @@ impl Battle {
     ) -> BattleSummary {
         let mut dice = std::mem::take(&mut self.dice);
         dice.reseed(seed, streams::BATTLE, self.dice_streams());
+        self.seed = seed;
         self.reset();
         let s = self.play(setup, &mut dice, obs);
         self.dice = dice;
         s
     }
 
-    /// Plays from the set-up to the end with any dice (scripted dice in tests).
+    /// Plays from the set-up to the end with any dice (scripted dice in tests; late arrivals
+    /// draw from the seed of the last `fight`, 0 on a new battle).
     pub fn play<D: DiceSource, O: Observer>(
         &mut self,
         setup: &BattleSetup,
         dice: &mut D,
         obs: &mut O,
     ) -> BattleSummary {
+        self.reset_arrivals(setup);
         dice.focus(streams::COMMON);
         let first = loop {
             let (p, r) = (dice.d6(), dice.d6());
@@ -279,6 +296,7 @@ impl Battle {
         while self.outcome.is_none() && self.turn < self.turn_limit {
             self.turn += 1;
             emit(obs, Event::TurnStarted { turn: self.turn });
+            self.arrivals_and_releases(setup, obs);
             for side in [first, first.other()] {
                 self.side_turn(side, setup, dice, obs);
                 if self.check_armies(obs) {
@@ -340,7 +358,9 @@ impl Battle {
             .iter()
             .filter(|r| r.side == side)
             .map(|r| {
-                if r.gone {
+                if r.waiting {
+                    0
+                } else if r.gone {
                     u32::from(r.stamina)
                 } else {
                     u32::from(r.casualties.min(r.stamina))
@@ -439,18 +459,20 @@ impl Battle {
             .any(|e| self.elements[e].troop == Troop::Pike)
     }
 
-    /// Updates which brigades are broken (half or more units broken, shaken or gone).
+    /// Updates which brigades are broken (half or more units broken, shaken or gone) and which
+    /// are on the table; regiments still to arrive count for neither.
     pub fn update_brigades(&mut self) {
         for b in 0..self.brigades.len() {
             let (mut n, mut out) = (0, 0);
             for r in self
                 .regiments
                 .iter()
-                .filter(|r| usize::from(r.brigade) == b)
+                .filter(|r| usize::from(r.brigade) == b && !r.waiting)
             {
                 n += 1;
                 out += u32::from(r.gone || r.shaken);
             }
+            self.brigades[b].present = n > 0;
             self.brigades[b].broken = super::morale::brigade_broken(n, out, &self.rules);
         }
     }
@@ -460,7 +482,11 @@ impl Battle {
         let mut broken = [false; 2];
         for side in Side::BOTH {
             let (mut n, mut out) = (0, 0);
-            for b in self.brigades.iter().filter(|b| b.side == side && b.counts) {
+            for b in self
+                .brigades
+                .iter()
+                .filter(|b| b.side == side && b.counts && b.present)
+            {
                 n += 1;
                 out += u32::from(b.broken);
             }
@@ -540,6 +566,7 @@ fn derive_template(
             hedgehog_tested: false,
             disarray: false,
             gone: false,
+            waiting: false,
             must_test: false,
             tests_taken: 0,
             volleyed: false,
@@ -587,6 +614,7 @@ fn derive_template(
                 CommandKind::Horse | CommandKind::Foot | CommandKind::Brigade
             ),
             broken: false,
+            present: !c.units.is_empty(),
             doctrine: c.doctrine,
         })
         .collect();
