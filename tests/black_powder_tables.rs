@@ -73,6 +73,7 @@ fn setup(horse_y: f64) -> BattleSetup {
         rules: std::sync::Arc::new(ecw_sim::rules::ironsides::IronsidesRules::builtin()),
         ground: Ground::open(72.0, 48.0),
         turn_limit: 12,
+        scenario_turn_limit: None,
         break_fraction: 0.5,
         units: vec![foot, horse],
         ratings: vec![RatingSource::Fixed; 2],

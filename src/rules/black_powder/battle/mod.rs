@@ -185,6 +185,8 @@ pub struct Battle {
     pub captain_generals: [Option<CommanderId>; 2],
     pub turn: u16,
     pub turn_limit: u16,
+    /// The scenario's turn limit, or the ruleset's default where it wrote none.
+    scenario_turn_limit: u16,
     pub outcome: Option<Outcome>,
     pub stamina_start: [u32; 2],
     /// Table width and depth.
@@ -213,6 +215,9 @@ impl Battle {
     /// A battle for this set-up: every regiment derived once (figures, stamina, elements).
     pub fn new(rules: Arc<BlackPowderRules>, setup: &BattleSetup) -> Battle {
         let template = derive_template(&rules, setup);
+        let scenario_turn_limit = setup
+            .scenario_turn_limit
+            .unwrap_or(rules.derive.default_turn_limit);
         let mut b = Battle {
             rules,
             regiments: Vec::new(),
@@ -222,6 +227,7 @@ impl Battle {
             captain_generals: setup.captain_generals,
             turn: 0,
             turn_limit: 0,
+            scenario_turn_limit,
             outcome: None,
             stamina_start: [0; 2],
             table: (setup.ground.width, setup.ground.depth),
@@ -243,7 +249,7 @@ impl Battle {
         self.generals.clone_from(&self.template.2);
         self.brigades.clone_from(&self.template.3);
         self.turn = 0;
-        self.turn_limit = self.rules.derive.default_turn_limit;
+        self.turn_limit = self.scenario_turn_limit;
         self.outcome = None;
         self.pairs.clear();
         self.stamina_start = [0; 2];
