@@ -92,6 +92,8 @@ pub struct BattleSetup {
     pub rules: Arc<IronsidesRules>,
     pub ground: Ground,
     pub turn_limit: u16,
+    /// The turn limit as the scenario wrote it (None: it left it to the ruleset's default).
+    pub scenario_turn_limit: Option<u16>,
     /// An army breaks when the CV it has lost reaches this share of its starting CV.
     pub break_fraction: f64,
     /// Units at their template CV; `units[i].id == i`.

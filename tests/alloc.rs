@@ -110,7 +110,7 @@ fn battles_allocate_nothing_in_steady_state() {
 fn black_powder_battles_allocate_nothing_once_warm() {
     use ecw_sim::rules::{BlackPowder, Ruleset};
     let bp = BlackPowder::builtin();
-    for name in ["small_action", "marston_moor"] {
+    for name in ["small_action", "marston_moor", "roundway_down", "naseby"] {
         let setup = Scenario::open(name, &[]).unwrap().setup().unwrap();
         let mut battle = bp.new_battle(&setup);
         let mut run = |from: u64, to: u64| {

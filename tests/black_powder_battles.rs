@@ -6,6 +6,7 @@ mod common;
 use ecw_sim::dice::battle_seed;
 use ecw_sim::events::{Event, EventLog, LossCause, Outcome};
 use ecw_sim::rules::black_powder::events::Detail;
+use ecw_sim::rules::ironsides::battle::arrival_turn;
 use ecw_sim::rules::{BlackPowder, Ruleset};
 use ecw_sim::scenario::Scenario;
 use ecw_sim::setup::BattleSetup;
@@ -114,11 +115,22 @@ fn summaries_agree_with_the_events() {
     for i in 0..10 {
         let mut l = EventLog::default();
         let s = bp.fight(&mut battle, &setup, battle_seed(2, i), &mut l);
+        // Every regiment's stamina, less that of late arrivals that never came on.
+        let absent = waiting(&setup, battle_seed(2, i), battle.turn_limit);
+        let arrived: Vec<u16> =
+            l.0.iter()
+                .filter_map(|e| match e {
+                    Event::Arrived { unit, .. } => Some(*unit),
+                    _ => None,
+                })
+                .collect();
         let stamina: u32 = bp
             .layout(&setup)
             .units
             .iter()
-            .map(|u| u32::from(u.start_cv))
+            .enumerate()
+            .filter(|(u, _)| !absent[*u] || arrived.contains(&(*u as u16)))
+            .map(|(_, u)| u32::from(u.start_cv))
             .sum();
         assert_eq!(s.cv_start[0] + s.cv_start[1], stamina);
         assert!(s.cv_lost[0] <= s.cv_start[0] && s.cv_lost[1] <= s.cv_start[1]);
@@ -135,7 +147,21 @@ fn summaries_agree_with_the_events() {
     }
 }
 
-/// A referee over the event stream of every built-in battle: a gone regiment never acts again;
+/// Which units start off the table, waiting for a late arrival, in the battle of `seed`.
+fn waiting(setup: &BattleSetup, seed: u64, turn_limit: u16) -> Vec<bool> {
+    let mut w = vec![false; setup.units.len()];
+    for a in &setup.arrivals {
+        if arrival_turn(a.time, seed, a.stream, turn_limit) > 1 {
+            for &(u, ..) in &a.units {
+                w[usize::from(u)] = true;
+            }
+        }
+    }
+    w
+}
+
+/// A referee over the event stream of every built-in battle: a regiment still to arrive never
+/// acts before it arrives, a gone regiment never acts again;
 /// stamina left falls by what each loss says, and rises only by a Brave rally; a melee loser's
 /// break test comes just before the result, which reports it;
 /// volleys never cause more casualties than hits; orders follow the bands; the battle ends last.
@@ -147,6 +173,7 @@ fn the_referee_finds_nothing_wrong_in_any_built_in_battle() {
     for name in [
         "marston_moor",
         "naseby",
+        "roundway_down",
         "edgehill",
         "small_action",
         "duel_horse",
@@ -159,7 +186,7 @@ fn the_referee_finds_nothing_wrong_in_any_built_in_battle() {
         let mut battle = bp.new_battle(&setup);
         for i in 0..30 {
             let events = log(&bp, &mut battle, &setup, battle_seed(5, i));
-            let mut gone = vec![false; setup.units.len()];
+            let mut gone = waiting(&setup, battle_seed(5, i), battle.turn_limit);
             let mut left = stamina.clone();
             for (k, e) in events.iter().enumerate() {
                 let acting = match e {
@@ -176,6 +203,10 @@ fn the_referee_finds_nothing_wrong_in_any_built_in_battle() {
                 match *e {
                     Event::Disintegrated { unit } | Event::LeftTable { unit } => {
                         gone[usize::from(unit)] = true
+                    }
+                    Event::Arrived { unit, .. } => {
+                        assert!(gone[usize::from(unit)], "{name} battle {i}: {e:?} twice");
+                        gone[usize::from(unit)] = false
                     }
                     Event::CvLost {
                         unit, amount, cv, ..
@@ -235,6 +266,40 @@ fn the_referee_finds_nothing_wrong_in_any_built_in_battle() {
                 matches!(events.last(), Some(Event::BattleEnded { .. })),
                 "{name} battle {i}"
             );
+        }
+    }
+}
+
+#[test]
+fn the_scenarios_turn_limit_is_read_and_the_rulesets_applies_where_it_wrote_none() {
+    let bp = BlackPowder::builtin();
+    let default = bp.rules.derive.default_turn_limit;
+    for (name, set, limit) in [
+        ("small_action", None, default),
+        ("duel_horse", None, 8),
+        ("small_action", Some("turn_limit=2"), 2),
+    ] {
+        let set: Vec<String> = set.iter().map(|s| s.to_string()).collect();
+        let setup = Scenario::load_builtin(name, &set)
+            .and_then(|s| s.setup())
+            .expect("scenario");
+        let mut battle = bp.new_battle(&setup);
+        assert_eq!(battle.turn_limit, limit, "{name} {set:?}");
+        let longest = (0..40)
+            .map(|i| {
+                bp.fight(
+                    &mut battle,
+                    &setup,
+                    battle_seed(4, i),
+                    &mut EventLog::default(),
+                )
+                .turns
+            })
+            .max()
+            .unwrap();
+        assert!(longest <= limit, "{name} {set:?}: {longest}");
+        if limit == 2 {
+            assert_eq!(longest, 2, "some battles reach the limit");
         }
     }
 }

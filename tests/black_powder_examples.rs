@@ -79,6 +79,7 @@ fn setup(specs: &[Spec]) -> BattleSetup {
         rules: std::sync::Arc::new(ecw_sim::rules::ironsides::IronsidesRules::builtin()),
         ground: Ground::open(72.0, 48.0),
         turn_limit: 12,
+        scenario_turn_limit: None,
         break_fraction: 0.5,
         ratings: vec![RatingSource::Fixed; n],
         units,

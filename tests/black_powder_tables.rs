@@ -73,6 +73,7 @@ fn setup(horse_y: f64) -> BattleSetup {
         rules: std::sync::Arc::new(ecw_sim::rules::ironsides::IronsidesRules::builtin()),
         ground: Ground::open(72.0, 48.0),
         turn_limit: 12,
+        scenario_turn_limit: None,
         break_fraction: 0.5,
         units: vec![foot, horse],
         ratings: vec![RatingSource::Fixed; 2],
@@ -220,4 +221,177 @@ fn hedgehog_odds_by_monte_carlo_through_the_engine() {
     }
     let p = hedgehog_chances(&BlackPowderRules::builtin())[1];
     assert!(agrees(formed, N, p.to_f64()), "{formed} of {N} v {p}");
+}
+
+/// One single-element regiment a side: `attacker` (Parliament) at (36, 10) facing the
+/// `defender` (Royalists) whose element is `gap` inches away.
+fn duel(attacker: UnitKind, defender: UnitKind, gap: f64) -> BattleSetup {
+    let mut s = setup(44.0);
+    let depth = BlackPowderRules::builtin().derive.element_depth;
+    s.units[0] = Unit::new(0, Side::Parliament, 0, attacker, 4).at(36.0, 10.0, 0.0);
+    s.units[1] = Unit::new(1, Side::Royalist, 1, defender, 4).at(36.0, 10.0 + gap + depth, PI);
+    s
+}
+
+/// Charges through the engine: the charge (closing fire and the charger's test), the first
+/// round, the loser's test and the sweeping advance, each battle classified as the chain's ends.
+fn chain_by_engine(
+    s: &BattleSetup,
+    attacker: ecw_sim::tables::chained::black_powder::Fighter,
+    defender: ecw_sim::tables::chained::black_powder::Fighter,
+    seed: u64,
+) -> Vec<ecw_sim::tables::chained::black_powder::End> {
+    use ecw_sim::tables::chained::black_powder::End;
+    let mut b: Battle = BlackPowder::builtin().new_battle(s);
+    let mut dice = SeededDice::new(seed);
+    let mut ends = Vec::new();
+    for _ in 0..N {
+        b.reset();
+        b.turn = 1;
+        for (r, f) in [(0, attacker), (1, defender)] {
+            b.regiments[r].stamina = f.stamina;
+            b.regiments[r].casualties = f.casualties;
+            b.regiments[r].specials = f.specials;
+        }
+        let mut log = EventLog::default();
+        let home = b.charge(0, 1, 12.0, s, &mut dice, &mut log);
+        if home {
+            b.fight_round(0, 1, s, &mut dice, &mut log);
+        }
+        let tests: Vec<(u16, BreakResult)> = log
+            .0
+            .iter()
+            .filter_map(|e| match e {
+                Event::BlackPowder(Detail::BreakTest { unit, result, .. }) => {
+                    Some((*unit, *result))
+                }
+                _ => None,
+            })
+            .collect();
+        if !home {
+            assert_eq!(
+                tests.len(),
+                1,
+                "a charge stopped only by its test: {:?}",
+                log.0
+            );
+            assert_ne!(tests[0], (0, BreakResult::Hold));
+            ends.push(End::Stopped(tests[0].1));
+            continue;
+        }
+        let (k, sa, sb) = log
+            .0
+            .iter()
+            .enumerate()
+            .find_map(|(k, e)| match e {
+                Event::BlackPowder(Detail::MeleeRound {
+                    a_score, b_score, ..
+                }) => Some((k, *a_score, *b_score)),
+                _ => None,
+            })
+            .expect("a melee round");
+        if sa == sb {
+            ends.push(End::Draw);
+            continue;
+        }
+        let attacker_won = sa > sb;
+        let loser = u16::from(attacker_won);
+        // The loser's test comes first after the round (a sweep may bring on more).
+        let (u, result) = log.0[k..]
+            .iter()
+            .find_map(|e| match e {
+                Event::BlackPowder(Detail::BreakTest { unit, result, .. }) => {
+                    Some((*unit, *result))
+                }
+                _ => None,
+            })
+            .expect("the loser tests");
+        assert_eq!(u, loser, "{:?}", log.0);
+        let sweeps = log
+            .0
+            .iter()
+            .any(|e| matches!(e, Event::PursuitStarted { unit, .. } if *unit == 1 - loser));
+        ends.push(End::Won {
+            attacker: attacker_won,
+            loser: result,
+            sweeps,
+        });
+    }
+    ends
+}
+
+#[test]
+fn the_charge_chain_by_monte_carlo_through_the_engine() {
+    use ecw_sim::rules::black_powder::tables::SpecialRule;
+    use ecw_sim::rules::black_powder::units::Troop;
+    use ecw_sim::tables::chained::black_powder::{CHARGE_GAP, End, Fighter, follow};
+    let rules = BlackPowderRules::builtin();
+    let horse = Troop::Horse(HorseKind::Trotters);
+    let fighter = |t, worn: u8, rash: bool| {
+        let f = Fighter::standard(t, &rules);
+        Fighter {
+            casualties: worn,
+            specials: if rash {
+                f.specials.with(SpecialRule::Rash)
+            } else {
+                f.specials
+            },
+            ..f
+        }
+    };
+    let trotters = UnitKind::Horse(HorseKind::Trotters);
+    // Worn horse into horse (pistol closing fire, a non-Rash sweep); worn Rash horse into
+    // dragoons (musketry, the Rash die); fresh dragoons into horse (the defender sweeps).
+    let cases = [
+        (
+            trotters,
+            trotters,
+            fighter(horse, 3, false),
+            fighter(horse, 0, false),
+        ),
+        (
+            trotters,
+            UnitKind::Dragoons,
+            fighter(horse, 3, true),
+            fighter(Troop::Dragoon, 0, false),
+        ),
+        (
+            UnitKind::Dragoons,
+            trotters,
+            fighter(Troop::Dragoon, 0, false),
+            fighter(horse, 0, false),
+        ),
+    ];
+    for (k, (ak, dk, a, d)) in cases.into_iter().enumerate() {
+        let s = duel(ak, dk, CHARGE_GAP);
+        let exact = follow(&rules, &a, &d, true);
+        let seen = chain_by_engine(&s, a, d, 20 + k as u64);
+        let mut ends: Vec<End> = exact.outcomes.iter().map(|(e, _)| *e).collect();
+        for e in &seen {
+            assert!(
+                ends.contains(e) || exact.p(e).is_zero(),
+                "case {k}: {e:?} cannot happen"
+            );
+            if !ends.contains(e) {
+                ends.push(*e);
+            }
+        }
+        for e in ends {
+            let n = seen.iter().filter(|x| **x == e).count() as u32;
+            let p = exact.p(&e).to_f64();
+            assert!(agrees(n, N, p), "case {k}: {e:?} {n} of {N} against {p:.4}");
+        }
+        // The chain has the stages the case means to cross-check.
+        assert!(
+            seen.iter()
+                .any(|e| matches!(e, End::Won { sweeps: true, .. })),
+            "case {k}: a sweep"
+        );
+        if a.casualties > 0 {
+            assert!(
+                seen.iter().any(|e| matches!(e, End::Stopped(_))),
+                "case {k}: closing fire stops some charges"
+            );
+        }
+    }
 }

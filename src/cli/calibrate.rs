@@ -11,7 +11,8 @@ use crate::dice::battle_seed;
 use crate::error::{Error, Result};
 use crate::events::{Event, LossCause, Observer, Outcome};
 use crate::report::thousands;
-use crate::rules::{Ironsides, Ruleset};
+use crate::rules::black_powder::events::Detail;
+use crate::rules::{RULESETS, Ruleset, WithRuleset, with_ruleset};
 use crate::scenario::schema::{HistoricalResult, HistorySpec};
 use crate::scenario::{BUILTIN, Scenario};
 use crate::setup::BattleSetup;
@@ -52,22 +53,28 @@ pub struct Fought {
     pub deciding_arm: Option<Arm>,
 }
 
-/// A ruleset calibration can fight under: its name and how it fights battles `0..n` of a seed.
-pub struct RulesetEntry {
-    pub name: &'static str,
-    pub fight: fn(&BattleSetup, u64, u64) -> Vec<Fought>,
+/// Battles `0..n` of master seed `seed` under the ruleset named (one of [`RULESETS`]), in index
+/// order (on the current rayon pool, one engine per worker: the same records whatever the
+/// thread count).
+pub fn fight_under(ruleset: &str, setup: &BattleSetup, seed: u64, n: u64) -> Result<Vec<Fought>> {
+    with_ruleset(ruleset, FightAll { setup, seed, n })
 }
 
-/// Every ruleset the program has: another ruleset is one more entry.
-pub const RULESETS: [RulesetEntry; 1] = [RulesetEntry {
-    name: "ironsides",
-    fight: fight_all::<Ironsides>,
-}];
+/// The battles of one scenario under whichever ruleset [`with_ruleset`] picks.
+struct FightAll<'a> {
+    setup: &'a BattleSetup,
+    seed: u64,
+    n: u64,
+}
 
-/// Battles `0..n` of master seed `seed` under ruleset `R`, in index order (on the current rayon
-/// pool, one engine per worker: the same records whatever the thread count).
-fn fight_all<R: Ruleset + Default>(setup: &BattleSetup, seed: u64, n: u64) -> Vec<Fought> {
-    let rules = R::default();
+impl WithRuleset for FightAll<'_> {
+    type Output = Vec<Fought>;
+    fn with<R: Ruleset>(self, rules: &R) -> Vec<Fought> {
+        fight_all(rules, self.setup, self.seed, self.n)
+    }
+}
+
+fn fight_all<R: Ruleset>(rules: &R, setup: &BattleSetup, seed: u64, n: u64) -> Vec<Fought> {
     (0..n)
         .into_par_iter()
         .map_init(
@@ -85,9 +92,11 @@ fn fight_all<R: Ruleset + Default>(setup: &BattleSetup, seed: u64, n: u64) -> Ve
         .collect()
 }
 
-/// Counts the CV each side lost to each arm of the enemy: a loss to fire goes to the last unit
-/// that hit the victim with fire, a loss in melee to its last opponent in melee. Pursuit, camp
-/// and general losses are no arm's doing and are not counted.
+/// Counts the losses (CV, or casualties against stamina) each side suffered from each arm of
+/// the enemy: a loss to fire goes to the last unit that hit (or, under Black Powder, shot at)
+/// the victim, a loss in melee to its last opponent in melee (under Black Powder, the regiment
+/// that charged it home or fought it a round). Pursuit, camp and general losses are no arm's
+/// doing and are not counted.
 pub struct ArmLosses {
     arms: Vec<Arm>,
     sides: Vec<Side>,
@@ -160,7 +169,14 @@ impl Observer for ArmLosses {
     fn wants(&self, e: &Event) -> bool {
         matches!(
             e,
-            Event::Fired { hit: true, .. } | Event::Melee { .. } | Event::CvLost { .. }
+            Event::Fired { hit: true, .. }
+                | Event::Melee { .. }
+                | Event::CvLost { .. }
+                | Event::BlackPowder(
+                    Detail::Volley { .. }
+                        | Detail::Charge { home: true, .. }
+                        | Detail::MeleeRound { .. }
+                )
         )
     }
 
@@ -171,12 +187,25 @@ impl Observer for ArmLosses {
                 target,
                 hit: true,
                 ..
-            } => self.last_shooter[usize::from(target)] = Some(unit),
+            }
+            | Event::BlackPowder(Detail::Volley { unit, target, .. }) => {
+                self.last_shooter[usize::from(target)] = Some(unit)
+            }
             Event::Melee {
-                attacker, defender, ..
-            } => {
-                self.last_foe[usize::from(attacker)] = Some(defender);
-                self.last_foe[usize::from(defender)] = Some(attacker);
+                attacker: a,
+                defender: b,
+                ..
+            }
+            | Event::BlackPowder(
+                Detail::Charge {
+                    unit: a,
+                    target: b,
+                    home: true,
+                }
+                | Detail::MeleeRound { a, b, .. },
+            ) => {
+                self.last_foe[usize::from(a)] = Some(b);
+                self.last_foe[usize::from(b)] = Some(a);
             }
             Event::CvLost {
                 unit,
@@ -334,12 +363,12 @@ pub fn calibrate(
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        for r in &RULESETS {
-            let fought = pool.install(|| (r.fight)(&setup, seed, battles));
+        for ruleset in RULESETS {
+            let fought = pool.install(|| fight_under(ruleset, &setup, seed, battles))?;
             rows.push(Row::from_battles(
                 &key,
                 &setup.name,
-                r.name,
+                ruleset,
                 &history,
                 &fought,
             ));
@@ -396,17 +425,33 @@ pub fn csv(rows: &[Row]) -> String {
     out
 }
 
-/// The table in Markdown, for the terminal and docs/HISTORY.md.
+/// The tables in Markdown, one per ruleset, for the terminal and docs/HISTORY.md.
 pub fn markdown(rows: &[Row]) -> String {
+    let mut out = String::new();
+    for &ruleset in RULESETS {
+        let mine: Vec<&Row> = rows.iter().filter(|r| r.ruleset == ruleset).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&format!("Under {ruleset}:\n\n"));
+        out.push_str(&ruleset_table(&mine));
+    }
+    out
+}
+
+/// One ruleset's table.
+fn ruleset_table(rows: &[&Row]) -> String {
     let mut out = String::from(
-        "| Battle | Ruleset | On the day | P(as on the day) [95%] | Parliament / Royalists / draw | Turns: median (90%) | Decided by: on the day | in the simulation |\n|---|---|---|---|---|---|---|---|\n",
+        "| Battle | On the day | P(as on the day) [95%] | Parliament / Royalists / draw | Turns: median (90%) | Decided by: on the day | in the simulation |\n|---|---|---|---|---|---|---|\n",
     );
     for r in rows {
         let e = wilson(r.historical_count(), r.battles).expect("battles were fought");
         out.push_str(&format!(
-            "| {} | {} | {} | {} [{:.1}-{:.1}%] | {} / {} / {} | {} ({}-{}) | {} | {} |\n",
+            "| {} | {} | {} [{:.1}-{:.1}%] | {} / {} / {} | {} ({}-{}) | {} | {} |\n",
             r.battle,
-            r.ruleset,
             r.history.winner.name(),
             pct(r.historical_count(), r.battles),
             100.0 * e.low,

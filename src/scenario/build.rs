@@ -116,6 +116,7 @@ pub(super) fn build(sc: &Scenario) -> Result<Built, Vec<Error>> {
         rules: Arc::new(rules),
         ground,
         turn_limit,
+        scenario_turn_limit: f.turn_limit.map(|_| turn_limit),
         break_fraction,
         units: b.units,
         ratings: b.ratings,

@@ -15,12 +15,13 @@ use crate::rules::black_powder::shooting;
 use crate::rules::black_powder::units::{Troop, stats};
 
 /// The Black Powder tables, in the order they are printed.
-pub const TABLE_IDS: [&str; 5] = [
+pub const TABLE_IDS: [&str; 6] = [
     "bp_command",
     "bp_casualties",
     "bp_first_melee",
     "bp_break_test",
     "bp_hedgehog",
+    "bp_charge_chain",
 ];
 
 /// Modified command ratings shown.
@@ -396,6 +397,7 @@ pub fn build(rules: &BlackPowderRules, id: &str) -> Option<Table> {
         "bp_break_test" => break_table(rules),
         "bp_first_melee" => first_melee_table(rules),
         "bp_hedgehog" => hedgehog_table(rules),
+        "bp_charge_chain" => super::chained::black_powder::table(rules),
         _ => return None,
     })
 }

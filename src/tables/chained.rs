@@ -8,6 +8,10 @@
 //! [`halt_test`]), each enumerated exactly; the stages are joined by conditioning on the state
 //! each leaves (the CVs, who broke), so the chain is exact too. A Monte Carlo test in
 //! `tests/tables.rs` fights the same chain die by die.
+//!
+//! [`black_powder`] follows Black Powder's own sequence the same way (charge, closing fire,
+//! first round, break test, sweeping advance), cross-checked through its engine in
+//! `tests/black_powder_tables.rs`.
 
 use super::exact::{Dist, enumerate};
 use super::pursuit::{KINDS, pursue_chance};
@@ -324,6 +328,18 @@ fn p_or_empty(p: Option<Prob>) -> Cell {
     p.map(Cell::P).unwrap_or(Cell::Empty)
 }
 
+/// Adds a row to the tidy data, and to the grid less the columns `hidden` (by index).
+fn push_row(tidy: &mut Tidy, grid: &mut Grid, row: Vec<Cell>, hidden: &[usize]) {
+    grid.push(
+        row.iter()
+            .enumerate()
+            .filter(|(i, _)| !hidden.contains(i))
+            .map(|(_, c)| c.clone())
+            .collect(),
+    );
+    tidy.push(row);
+}
+
 pub fn horse_table(rules: &IronsidesRules) -> Table {
     let mut tidy = Tidy::new(vec![
         key("attacker"),
@@ -363,7 +379,7 @@ pub fn horse_table(rules: &IronsidesRules) -> Table {
                 for b in cvs(rules) {
                     let c = horse_chain(rules, ak, a, bk, b);
                     let naive = pursue_chance(rules, ak, a);
-                    tidy.push(vec![
+                    let row = vec![
                         Cell::text(aid),
                         Cell::text(bid),
                         Cell::int(a),
@@ -376,18 +392,9 @@ pub fn horse_table(rules: &IronsidesRules) -> Table {
                         Cell::P(c.defender_wins()),
                         Cell::P(c.defender_pursues()),
                         Cell::P(c.draw()),
-                    ]);
-                    g.push(vec![
-                        Cell::int(a),
-                        Cell::int(b),
-                        Cell::P(c.attacker_wins()),
-                        Cell::P(c.attacker_pursues()),
-                        p_or_empty(c.pursue_given_win()),
-                        Cell::P(naive),
-                        Cell::P(c.defender_wins()),
-                        Cell::P(c.defender_pursues()),
-                        Cell::P(c.draw()),
-                    ]);
+                    ];
+                    // The grid leaves out the kinds (in its caption) and A halting.
+                    push_row(&mut tidy, &mut g, row, &[0, 1, 6]);
                 }
             }
             grids.push(g);
@@ -453,7 +460,7 @@ pub fn foot_table(rules: &IronsidesRules) -> Table {
             for h in cvs(rules) {
                 for f in cvs(rules) {
                     let c = foot_chain(rules, hk, h, fb, f);
-                    tidy.push(vec![
+                    let row = vec![
                         Cell::text(hid),
                         Cell::text(fid),
                         Cell::int(h),
@@ -466,18 +473,9 @@ pub fn foot_table(rules: &IronsidesRules) -> Table {
                         p_or_empty(c.pursue_given_win()),
                         Cell::P(c.defender_wins()),
                         Cell::P(c.draw()),
-                    ]);
-                    g.push(vec![
-                        Cell::int(h),
-                        Cell::int(f),
-                        Cell::P(c.foot_broke()),
-                        Cell::P(c.attacker_wins()),
-                        Cell::P(c.held()),
-                        Cell::P(c.attacker_pursues()),
-                        p_or_empty(c.pursue_given_win()),
-                        Cell::P(c.defender_wins()),
-                        Cell::P(c.draw()),
-                    ]);
+                    ];
+                    // The grid leaves out the types (in its caption) and the horse halting.
+                    push_row(&mut tidy, &mut g, row, &[0, 1, 8]);
                 }
             }
             grids.push(g);
@@ -507,5 +505,465 @@ pub fn foot_table(rules: &IronsidesRules) -> Table {
         ],
         tidy,
         grids,
+    }
+}
+
+/// Black Powder's common sequence followed through as its engine plays it: a charge met by
+/// closing fire (a charger it shakes tests, and stops unless it holds), the first round of
+/// melee, the loser's break test, and a victorious horse's sweeping advance. Element against
+/// element, in the open, no supports, commanders or flanks; each stage enumerated exactly
+/// through the ruleset's own rule functions and joined on the state it leaves.
+pub mod black_powder {
+    use super::{bind, certain, push_row};
+    use crate::dice::DiceSource;
+    use crate::rules::black_powder::BlackPowderRules;
+    use crate::rules::black_powder::melee::{self, Round, Standing};
+    use crate::rules::black_powder::morale::{self, BreakResult, SaveSituation};
+    use crate::rules::black_powder::shooting::{self, Shot};
+    use crate::rules::black_powder::tables::{Quality, SpecialRule};
+    use crate::rules::black_powder::units::{Specials, Troop, armour, stats};
+    use crate::tables::black_powder::{MELEE_TROOPS, casualty_chance_on};
+    use crate::tables::exact::{Dist, Prob, binomial, enumerate};
+    use crate::tables::{Cell, Grid, MAX_DICE, Table, Tidy, key, prob};
+
+    /// The gap (inches) a charge starts from: closing fire is shot at it.
+    pub const CHARGE_GAP: f64 = 6.0;
+
+    /// One side of the chain: its element and its regiment's stamina, casualties already
+    /// taken (fewer than its stamina: a shaken regiment does not charge) and special rules.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Fighter {
+        pub troop: Troop,
+        pub stamina: u8,
+        pub casualties: u8,
+        pub specials: Specials,
+    }
+
+    impl Fighter {
+        /// A Standard-sized Trained regiment of this element with no special rules.
+        pub fn standard(troop: Troop, rules: &BlackPowderRules) -> Fighter {
+            Fighter {
+                troop,
+                stamina: rules.stamina.standard.get(Quality::Trained),
+                casualties: 0,
+                specials: Specials::default(),
+            }
+        }
+        fn has(&self, r: SpecialRule) -> bool {
+            self.specials.has(r)
+        }
+    }
+
+    /// How the chain ends.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum End {
+        /// Closing fire shook the charger and it failed its break test: no contact.
+        Stopped(BreakResult),
+        /// Equal results: the melee goes on next turn.
+        Draw,
+        /// A side won the round (`attacker` or not); the loser's break test; whether the winner
+        /// went on a sweeping advance.
+        Won {
+            attacker: bool,
+            loser: BreakResult,
+            sweeps: bool,
+        },
+    }
+
+    /// The charger after closing fire: stopped, or going in with its casualties, disorder and
+    /// break tests taken.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    enum Fired {
+        Stopped(BreakResult),
+        Went {
+            casualties: u8,
+            disordered: bool,
+            tests: u8,
+        },
+    }
+
+    /// A break test: Steady passes its first free; otherwise the dice less excess casualties
+    /// and the margin lost by.
+    fn break_test(
+        rules: &BlackPowderRules,
+        f: &Fighter,
+        tests_taken: u8,
+        casualties: u8,
+        lost_by: u8,
+    ) -> Dist<BreakResult> {
+        if f.has(SpecialRule::Steady) && morale::steady_passes(tests_taken, rules) {
+            return certain(BreakResult::Hold);
+        }
+        let excess = morale::excess(casualties, f.stamina);
+        enumerate(MAX_DICE, |d| {
+            let roll = d.sum_d6(u32::from(rules.break_test.dice)) as u8;
+            morale::break_result(roll, excess, lost_by, rules)
+        })
+        .exact()
+    }
+
+    /// The defender's closing fire at the charger `CHARGE_GAP` away, its front to the charger.
+    fn closing_fire(rules: &BlackPowderRules, a: &Fighter, d: &Fighter, gap: f64) -> Dist<Fired> {
+        let untouched = Fired::Went {
+            casualties: a.casualties,
+            disordered: false,
+            tests: 0,
+        };
+        let n = shooting::base_dice(d.troop, gap, rules);
+        if n == 0 {
+            return certain(untouched);
+        }
+        let shot = Shot {
+            shooter: d.troop,
+            target: a.troop,
+            gap,
+            target_hedgehog: false,
+            closing: true,
+            shooter_shaken_or_disordered: false,
+            target_not_clear: false,
+            overhead: false,
+            first_fire: d.has(SpecialRule::FirstFire),
+        };
+        let m = shooting::to_hit_modifier(&shot.volley(rules), rules);
+        let sm = morale::save_modifier(&shot.save(rules), rules);
+        let morale_of = stats(a.troop, rules).morale;
+        let saved = enumerate(MAX_DICE, |dice| {
+            morale::saves(dice.d6(), morale_of, sm, rules)
+        })
+        .exact()
+        .p(&true);
+        let hits = enumerate(MAX_DICE, |dice| {
+            shooting::roll_hits(dice, n, m, rules.shooting.hit_on, rules)
+        })
+        .exact();
+        bind(hits, |h| {
+            let mut out = Dist::default();
+            for (c, p) in binomial(u32::from(h.hits), saved.complement())
+                .into_iter()
+                .enumerate()
+            {
+                out.add((c as u8, h.disorder), p);
+            }
+            bind(out, |(c, disordered)| {
+                let c = a.casualties + c;
+                if !morale::shaken(c, a.stamina) {
+                    return certain(Fired::Went {
+                        casualties: c,
+                        disordered,
+                        tests: 0,
+                    });
+                }
+                break_test(rules, a, 0, c, 0).map(|r| match r {
+                    BreakResult::Hold => Fired::Went {
+                        casualties: c.min(a.stamina),
+                        disordered,
+                        tests: 1,
+                    },
+                    r => Fired::Stopped(*r),
+                })
+            })
+        })
+    }
+
+    /// The casualties `me` causes `foe` in a first round (index k: exactly k), and its result
+    /// bonus.
+    fn strike(
+        rules: &BlackPowderRules,
+        me: &Fighter,
+        foe: &Fighter,
+        charging: bool,
+        shaken_or_disordered: bool,
+    ) -> (Vec<Prob>, i16) {
+        let round = Round {
+            charging,
+            pike_first_round: me.troop == Troop::Pike,
+            shaken_or_disordered,
+            skirmishers: me.troop == Troop::Skirmisher,
+            ..Round::default()
+        };
+        let lance = charging && me.has(SpecialRule::Lance);
+        let save = SaveSituation {
+            pike_vs_mounted: foe.troop == Troop::Pike && me.troop.is_cavalry(),
+            lance_vs_cavalry: lance && foe.troop.is_cavalry(),
+            lance_vs_infantry: lance && foe.troop.is_infantry(),
+            armour: armour(foe.troop, rules),
+            ..SaveSituation::default()
+        };
+        let p = casualty_chance_on(
+            rules,
+            rules.melee.hit_on,
+            melee::to_hit_modifier(&round, rules),
+            stats(foe.troop, rules).morale,
+            morale::save_modifier(&save, rules),
+        );
+        let standing = Standing {
+            pike_vs_cavalry: me.troop == Troop::Pike && foe.troop.is_cavalry(),
+            ..Standing::default()
+        };
+        (
+            binomial(u32::from(stats(me.troop, rules).melee), p),
+            melee::result_modifier(&standing, rules),
+        )
+    }
+
+    /// Whether a winner sweeps on after its enemy broke or retired: horse only; Rash horse
+    /// unless its die halts it, other horse when its doctrine is `aggressive`.
+    fn sweeps(rules: &BlackPowderRules, w: &Fighter, aggressive: bool) -> Dist<bool> {
+        if !w.troop.is_cavalry() {
+            certain(false)
+        } else if w.has(SpecialRule::Rash) {
+            enumerate(MAX_DICE, |d| !melee::rash_halts(d.d6(), rules)).exact()
+        } else {
+            certain(aggressive)
+        }
+    }
+
+    /// The whole chain: `a` charges `d` from [`CHARGE_GAP`]; `aggressive`: the doctrine of
+    /// non-Rash horse sweeps on.
+    pub fn follow(
+        rules: &BlackPowderRules,
+        a: &Fighter,
+        d: &Fighter,
+        aggressive: bool,
+    ) -> Dist<End> {
+        bind(closing_fire(rules, a, d, CHARGE_GAP), |fired| {
+            let Fired::Went {
+                casualties,
+                disordered,
+                tests,
+            } = fired
+            else {
+                let Fired::Stopped(r) = fired else {
+                    unreachable!()
+                };
+                return certain(End::Stopped(r));
+            };
+            let shaken = morale::shaken(casualties, a.stamina);
+            let (to_d, bonus_a) = strike(rules, a, d, true, shaken || disordered);
+            let (to_a, bonus_d) = strike(rules, d, a, false, false);
+            let mut rounds = Dist::default();
+            for (i, pi) in to_d.iter().enumerate() {
+                for (j, pj) in to_a.iter().enumerate() {
+                    rounds.add((i as u8, j as u8), *pi * *pj);
+                }
+            }
+            bind(rounds, |(i, j)| {
+                let (att, def) = (casualties + j, d.casualties + i);
+                match melee::outcome(i16::from(i) + bonus_a, i16::from(j) + bonus_d) {
+                    melee::Outcome::Draw => certain(End::Draw),
+                    melee::Outcome::AWins(m) => won(rules, (a, d), (def, 0, m), true, aggressive),
+                    melee::Outcome::BWins(m) => {
+                        won(rules, (d, a), (att, tests, m), false, aggressive)
+                    }
+                }
+            })
+        })
+    }
+
+    /// The loser's break test (its casualties, tests taken and margin) and the winner's sweep.
+    fn won(
+        rules: &BlackPowderRules,
+        (winner, loser): (&Fighter, &Fighter),
+        (casualties, tests, lost_by): (u8, u8, u8),
+        attacker: bool,
+        aggressive: bool,
+    ) -> Dist<End> {
+        bind(break_test(rules, loser, tests, casualties, lost_by), |r| {
+            let on = if r == BreakResult::Hold {
+                certain(false)
+            } else {
+                sweeps(rules, winner, aggressive)
+            };
+            on.map(|&sweeps| End::Won {
+                attacker,
+                loser: r,
+                sweeps,
+            })
+        })
+    }
+
+    /// The chargers of the table: the first-melee table's attackers and Rash horse.
+    pub fn chargers(rules: &BlackPowderRules) -> Vec<(Fighter, String)> {
+        let mut out: Vec<(Fighter, String)> = MELEE_TROOPS[..4]
+            .iter()
+            .map(|&(t, name)| (Fighter::standard(t, rules), name.to_string()))
+            .collect();
+        let horse = out[2].0;
+        out.insert(
+            3,
+            (
+                Fighter {
+                    specials: horse.specials.with(SpecialRule::Rash),
+                    ..horse
+                },
+                "Rash horse".into(),
+            ),
+        );
+        out
+    }
+
+    pub fn table(rules: &BlackPowderRules) -> Table {
+        let cols = [
+            "p_stopped",
+            "p_attacker_wins",
+            "p_defender_broken",
+            "p_defender_retires",
+            "p_defender_holds",
+            "p_attacker_sweeps",
+            "p_draw",
+            "p_defender_wins",
+            "p_attacker_broken",
+            "p_attacker_retires",
+            "p_defender_sweeps",
+        ];
+        let mut columns = vec![
+            key("attacker"),
+            key("defender"),
+            key("attacker_casualties_before"),
+        ];
+        columns.extend(cols.iter().map(|&c| prob(c)));
+        let mut tidy = Tidy::new(columns);
+        let stamina = rules.stamina.standard.get(Quality::Trained);
+        let mut grids = Vec::new();
+        for worn in [0, stamina.saturating_sub(1)] {
+            let mut grid = Grid::new(
+                format!(
+                    "A Standard Trained element with {worn} casualties charging from {CHARGE_GAP}\" into a fresh one"
+                ),
+                [
+                    "Attacker",
+                    "Defender",
+                    "Stopped by fire",
+                    "Attacker wins",
+                    "Defender broken",
+                    "Defender retires",
+                    "Defender holds",
+                    "Attacker sweeps on",
+                    "Draw",
+                    "Defender wins",
+                    "Attacker broken",
+                ]
+                .map(String::from)
+                .to_vec(),
+            )
+            .labels(2);
+            for (a, an) in chargers(rules) {
+                let a = Fighter {
+                    casualties: worn,
+                    ..a
+                };
+                for &(dt, dn) in &MELEE_TROOPS {
+                    let ends = follow(rules, &a, &Fighter::standard(dt, rules), true);
+                    let values = chain_values(&ends);
+                    let mut row = vec![Cell::text(an.clone()), Cell::text(dn), Cell::int(worn)];
+                    row.extend(values.iter().map(|&v| Cell::P(v)));
+                    // The grid leaves out the casualties (in its caption), the attacker
+                    // retiring and the defender's sweep.
+                    push_row(&mut tidy, &mut grid, row, &[2, 12, 13]);
+                }
+            }
+            grids.push(grid);
+        }
+        Table {
+            id: "bp_charge_chain",
+            title: "A charge followed through: closing fire, first round, break test, sweeping advance".into(),
+            about: vec![
+                format!(
+                    "Both sides are Standard Trained regiments (stamina {}) fighting with one element each, in the open, with no supports, commanders, \
+                     flanks or special rules but Rash; the charger is fresh, or one casualty short of shaken. The defender shoots closing fire at {CHARGE_GAP}\" (+{}; a natural 6 disorders): a charger shaken by it \
+                     tests and, unless it holds, is stopped (retires or breaks) before contact. Then a first round (+{} charging), the loser's break test \
+                     less its excess casualties and the margin it lost by, and a winning horse's sweeping advance: Rash horse unless a D6 scores {} or more, \
+                     other horse when its doctrine is aggressive (assumed here).",
+                    rules.stamina.standard.get(Quality::Trained),
+                    rules.shooting.closing_fire,
+                    rules.melee.charging,
+                    rules.special.rash_halt_on
+                ),
+                "A pike block with the Hedgehog rule forms hedgehog against horse and cannot be charged from the front (the `bp_hedgehog` table); \
+                 a regiment of foot fights with every element in contact, so whole regiments add up several of these rows. The CSV also has \
+                 the attacker retiring and the defender's own sweeping advance."
+                    .into(),
+            ],
+            tidy,
+            grids,
+        }
+    }
+
+    /// The table's columns from a chain's ends: stopped; attacker wins (defender broken,
+    /// retires, holds), attacker sweeps; draw; defender wins (attacker broken, retires),
+    /// defender sweeps.
+    pub fn chain_values(ends: &Dist<End>) -> [Prob; 11] {
+        let p = |f: &dyn Fn(End) -> bool| ends.p_where(|e| f(*e));
+        let won = |att: bool, r: Option<BreakResult>| {
+            p(&|e| {
+                matches!(e, End::Won { attacker, loser, .. }
+                    if attacker == att && r.is_none_or(|r| r == loser))
+            })
+        };
+        let sweep = |att: bool| {
+            p(&|e| matches!(e, End::Won { attacker, sweeps: true, .. } if attacker == att))
+        };
+        [
+            p(&|e| matches!(e, End::Stopped(_))),
+            won(true, None),
+            won(true, Some(BreakResult::Broken)),
+            won(true, Some(BreakResult::Retire)),
+            won(true, Some(BreakResult::Hold)),
+            sweep(true),
+            p(&|e| e == End::Draw),
+            won(false, None),
+            won(false, Some(BreakResult::Broken)),
+            won(false, Some(BreakResult::Retire)),
+            sweep(false),
+        ]
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn a_worn_horse_charging_horse_is_stopped_by_pistols_as_worked_by_hand() {
+            let r = BlackPowderRules::builtin();
+            let horse = Troop::Horse(crate::army::HorseKind::Trotters);
+            let worn = Fighter {
+                casualties: 3,
+                ..Fighter::standard(horse, &r)
+            };
+            let ends = follow(&r, &worn, &Fighter::standard(horse, &r), true);
+            assert_eq!(ends.total(), Prob::ONE);
+            // One pistol die at 6": +1 closing, +1 close range, so 2+ (a 1 misses): 5/6; the
+            // 4+ save fails 1/2; the fourth casualty shakes it and its test (no penalty)
+            // fails on 15 of 36.
+            let v = chain_values(&ends);
+            assert_eq!(v[0], Prob::new(5, 12) * Prob::new(15, 36));
+            // Every end is counted once: stopped, attacker wins, draw, defender wins.
+            assert_eq!(v[0] + v[1] + v[6] + v[7], Prob::ONE);
+            assert_eq!(v[1], v[2] + v[3] + v[4]);
+            // Not Rash, aggressive: every win that breaks or drives off the loser sweeps on.
+            assert_eq!(v[5], v[2] + v[3]);
+        }
+
+        #[test]
+        fn pikes_never_stop_a_charge_and_rash_horse_halts_on_five_or_six() {
+            let r = BlackPowderRules::builtin();
+            let chargers = chargers(&r);
+            let (horse, rash) = (chargers[2].0, chargers[3].0);
+            let pike = Fighter::standard(Troop::Pike, &r);
+            for (a, _) in &chargers {
+                let worn = Fighter {
+                    casualties: 3,
+                    ..*a
+                };
+                assert!(chain_values(&follow(&r, &worn, &pike, true))[0].is_zero());
+            }
+            let d = Fighter::standard(Troop::Dragoon, &r);
+            let (h, x) = (
+                chain_values(&follow(&r, &horse, &d, true)),
+                chain_values(&follow(&r, &rash, &d, true)),
+            );
+            assert_eq!(h[1], x[1]);
+            assert_eq!(x[5], h[5] * Prob::new(4, 6));
+        }
     }
 }

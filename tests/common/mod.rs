@@ -151,6 +151,7 @@ pub fn small_battle(p_horse: HorseKind, r_horse: HorseKind) -> BattleSetup {
         rules,
         ground: Ground::open(72.0, 48.0),
         turn_limit: 16,
+        scenario_turn_limit: None,
         break_fraction: 0.5,
         units,
         ratings: vec![RatingSource::Fixed; n_units],

@@ -1,7 +1,9 @@
 //! Shooting: ranges, the shooter's dice, the to-hit modifiers, hits on 4+ and disorder on a 6.
 
+use super::morale::SaveSituation;
 use super::tables::{BlackPowderRules, GunRanges};
-use super::units::{Troop, stats};
+use super::units::{Troop, armour, stats};
+use crate::army::GunWeight;
 use crate::dice::DiceSource;
 
 /// A gun's range band, or out of range.
@@ -81,6 +83,67 @@ pub struct Volley {
     pub target_behind_gabions: bool,
     /// The unit's first volley and it has First Fire.
     pub first_fire: bool,
+}
+
+/// One volley as the rules see it: who shoots at what over how far, and the state that
+/// modifies it. The engine fills it from the battle; the exact tables from their situation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shot {
+    pub shooter: Troop,
+    pub target: Troop,
+    pub gap: f64,
+    pub target_hedgehog: bool,
+    pub closing: bool,
+    pub shooter_shaken_or_disordered: bool,
+    /// Other enemy near the line of fire.
+    pub target_not_clear: bool,
+    /// Friends in the way (guns only shoot over them).
+    pub overhead: bool,
+    /// The shooter's first volley and it has First Fire.
+    pub first_fire: bool,
+}
+
+impl Shot {
+    /// A gun's range band at this gap (small arms: none).
+    pub fn band(&self, rules: &BlackPowderRules) -> Option<RangeBand> {
+        match self.shooter {
+            Troop::Gun(w) => gun_band(self.gap, rules.ranges.gun(w)),
+            _ => None,
+        }
+    }
+
+    /// What the to-hit modifiers ask.
+    pub fn volley(&self, rules: &BlackPowderRules) -> Volley {
+        Volley {
+            artillery: self.shooter.is_gun(),
+            target_column_or_square: self.target == Troop::Pike || self.target_hedgehog,
+            close_range: self.gap <= rules.shooting.close_range,
+            closing_fire: self.closing,
+            shooter_skirmishers: self.shooter == Troop::Skirmisher,
+            shooter_shaken_or_disordered: self.shooter_shaken_or_disordered,
+            target_skirmishers: self.target == Troop::Skirmisher,
+            target_deployed_artillery: self.target.is_gun(),
+            target_not_clear: self.target_not_clear,
+            over_half_range: match self.shooter {
+                Troop::Gun(w) => self.gap > rules.ranges.gun(w).long / 2.0,
+                _ => false,
+            },
+            overhead: self.overhead,
+            target_behind_gabions: self.target == Troop::Gun(GunWeight::Heavy)
+                && rules.shooting.heavy_guns_gabions,
+            first_fire: self.first_fire,
+        }
+    }
+
+    /// What the save modifiers ask, in the open.
+    pub fn save(&self, rules: &BlackPowderRules) -> SaveSituation {
+        SaveSituation {
+            infantry_column: self.target == Troop::Pike,
+            artillery: self.band(rules),
+            armour: armour(self.target, rules),
+            ..SaveSituation::default()
+        }
+    }
 }
 
 /// The to-hit modifier of a volley (added to each die).

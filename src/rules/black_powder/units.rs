@@ -116,6 +116,15 @@ pub fn men_of(u: &Unit, rules: &BlackPowderRules) -> u32 {
     }
 }
 
+/// A troop's own save bonus (cuirassiers' armour).
+pub fn armour(t: Troop, rules: &BlackPowderRules) -> i8 {
+    if t == Troop::Horse(HorseKind::Cuirassiers) {
+        rules.units.cuirassier_save
+    } else {
+        0
+    }
+}
+
 /// The elements a regiment fights as: left sleeve, pike block, right sleeve for foot; one
 /// element for everything else.
 pub fn elements_of(kind: UnitKind) -> &'static [Troop] {

@@ -12,7 +12,7 @@ use crate::rules::black_powder::melee::{self, Aspect, Outcome, Round, Standing, 
 use crate::rules::black_powder::morale::{BreakResult, SaveSituation};
 use crate::rules::black_powder::shooting::hits;
 use crate::rules::black_powder::tables::SpecialRule;
-use crate::rules::black_powder::units::{Troop, stats};
+use crate::rules::black_powder::units::{Troop, armour, stats};
 use crate::setup::BattleSetup;
 
 impl Battle {
@@ -90,7 +90,7 @@ impl Battle {
                 lance_vs_cavalry: lance && op.troop.is_cavalry(),
                 lance_vs_infantry: lance && op.troop.is_infantry(),
                 light_cover: setup.ground.area_at(op.pos) == Some(AreaKind::Woods),
-                armour: self.armour(op.troop),
+                armour: armour(op.troop, &self.rules),
                 ..SaveSituation::default()
             };
             total = total.saturating_add(self.saves(y, op.troop, h, &save, dice));

@@ -3,7 +3,7 @@
 //! stamina; closing fire meets a charge.
 
 use super::{Battle, emit};
-use crate::army::{GunWeight, HorseKind, Side};
+use crate::army::Side;
 use crate::battlefield::geometry::dist_point_segment;
 use crate::battlefield::{AreaKind, Vec2};
 use crate::dice::DiceSource;
@@ -11,7 +11,7 @@ use crate::events::{Event, LossCause, Observer};
 use crate::rules::black_powder::events::Detail;
 use crate::rules::black_powder::melee::{Aspect, aspect};
 use crate::rules::black_powder::morale::{self, BreakResult, SaveSituation};
-use crate::rules::black_powder::shooting::{self, Volley, gun_band, max_range};
+use crate::rules::black_powder::shooting::{self, Shot, max_range};
 use crate::rules::black_powder::tables::SpecialRule;
 use crate::rules::black_powder::units::{Troop, stats};
 use crate::setup::BattleSetup;
@@ -130,39 +130,25 @@ impl Battle {
         if n == 0 {
             return 0;
         }
-        let band = match el.troop {
-            Troop::Gun(w) => gun_band(d, self.rules.ranges.gun(w)),
-            _ => None,
-        };
-        let v = Volley {
-            artillery: el.troop.is_gun(),
-            target_column_or_square: target.troop == Troop::Pike || treg.hedgehog,
-            close_range: d <= self.rules.shooting.close_range,
-            closing_fire: closing,
-            shooter_skirmishers: el.troop == Troop::Skirmisher,
+        let shot = Shot {
+            shooter: el.troop,
+            target: target.troop,
+            gap: d,
+            target_hedgehog: treg.hedgehog,
+            closing,
             shooter_shaken_or_disordered: reg.shaken || reg.disordered,
-            target_skirmishers: target.troop == Troop::Skirmisher,
-            target_deployed_artillery: target.troop.is_gun(),
             target_not_clear: enemy,
-            over_half_range: match el.troop {
-                Troop::Gun(w) => d > self.rules.ranges.gun(w).long / 2.0,
-                _ => false,
-            },
             overhead: friend,
-            target_behind_gabions: target.troop == Troop::Gun(GunWeight::Heavy)
-                && self.rules.shooting.heavy_guns_gabions,
             first_fire: !reg.volleyed && reg.specials.has(SpecialRule::FirstFire),
         };
+        let v = shot.volley(&self.rules);
         let modifier = shooting::to_hit_modifier(&v, &self.rules);
         dice.focus(Self::regiment_stream(r));
         let h = shooting::roll_hits(dice, n, modifier, self.rules.shooting.hit_on, &self.rules);
         self.regiments[r].volleyed = true;
         let save = SaveSituation {
-            infantry_column: target.troop == Troop::Pike,
-            artillery: band,
             light_cover: setup.ground.area_at(target.pos) == Some(AreaKind::Woods),
-            armour: self.armour(target.troop),
-            ..SaveSituation::default()
+            ..shot.save(&self.rules)
         };
         let casualties = self.saves(tr, target.troop, h.hits, &save, dice);
         emit(
@@ -182,15 +168,6 @@ impl Battle {
             self.disorder(tr, obs);
         }
         casualties
-    }
-
-    /// A troop's own save bonus (cuirassiers' armour).
-    pub(super) fn armour(&self, t: Troop) -> i8 {
-        if t == Troop::Horse(HorseKind::Cuirassiers) {
-            self.rules.units.cuirassier_save
-        } else {
-            0
-        }
     }
 
     /// The target regiment's saves against `hits` on its element of `troop`: the casualties.

@@ -7,6 +7,7 @@
 //! A [`Battle`] is allocated once per thread and reused: `reset` copies the derived template
 //! into the buffers it already has, so a battle allocates nothing.
 
+mod arrivals;
 mod close;
 pub mod doctrine;
 mod fire;
@@ -140,6 +141,8 @@ pub struct Regiment {
     pub disarray: bool,
     /// Broken and removed, or off the table.
     pub gone: bool,
+    /// Off the table until its late arrival (also `gone` meanwhile).
+    pub waiting: bool,
     /// Shaken by shooting or hit while shaken: a break test is due.
     pub must_test: bool,
     pub tests_taken: u8,
@@ -193,6 +196,8 @@ pub struct Brigade {
     /// Counts towards army break (horse, foot and brigades; not guns or independents).
     pub counts: bool,
     pub broken: bool,
+    /// Has a regiment on the table or broken there (not only late arrivals still to come).
+    pub present: bool,
     pub doctrine: u16,
 }
 
@@ -208,12 +213,20 @@ pub struct Battle {
     pub captain_generals: [Option<CommanderId>; 2],
     pub turn: u16,
     pub turn_limit: u16,
+    /// The scenario's turn limit, or the ruleset's default where it wrote none.
+    scenario_turn_limit: u16,
     pub outcome: Option<Outcome>,
     pub stamina_start: [u32; 2],
     /// Table width and depth.
     pub table: (f64, f64),
     template: (Vec<Regiment>, Vec<Element>, Vec<General>, Vec<Brigade>),
     dice: StreamDice,
+    /// The battle's seed (late arrivals' dice come from their own streams of it).
+    seed: u64,
+    /// The turn each of the scenario's arrivals comes on (`u16::MAX`: never).
+    arrival_turns: Vec<u16>,
+    /// Brigades held in reserve, by index.
+    held: Vec<bool>,
     /// Melee pairs of the phase (reused buffer).
     pairs: Vec<(u16, u16)>,
 }
@@ -230,6 +243,9 @@ impl Battle {
     /// A battle for this set-up: every regiment derived once (figures, stamina, elements).
     pub fn new(rules: Arc<BlackPowderRules>, setup: &BattleSetup) -> Battle {
         let template = derive_template(&rules, setup);
+        let scenario_turn_limit = setup
+            .scenario_turn_limit
+            .unwrap_or(rules.derive.default_turn_limit);
         let mut b = Battle {
             rules,
             regiments: Vec::new(),
@@ -239,11 +255,15 @@ impl Battle {
             captain_generals: setup.captain_generals,
             turn: 0,
             turn_limit: 0,
+            scenario_turn_limit,
             outcome: None,
             stamina_start: [0; 2],
             table: (setup.ground.width, setup.ground.depth),
             template,
             dice: StreamDice::default(),
+            seed: 0,
+            arrival_turns: Vec::new(),
+            held: Vec::new(),
             pairs: Vec::new(),
         };
         b.reset();
@@ -257,7 +277,7 @@ impl Battle {
         self.generals.clone_from(&self.template.2);
         self.brigades.clone_from(&self.template.3);
         self.turn = 0;
-        self.turn_limit = self.rules.derive.default_turn_limit;
+        self.turn_limit = self.scenario_turn_limit;
         self.outcome = None;
         self.pairs.clear();
         self.stamina_start = [0; 2];
@@ -280,19 +300,22 @@ impl Battle {
     ) -> BattleSummary {
         let mut dice = std::mem::take(&mut self.dice);
         dice.reseed(seed, streams::BATTLE, self.dice_streams());
+        self.seed = seed;
         self.reset();
         let s = self.play(setup, &mut dice, obs);
         self.dice = dice;
         s
     }
 
-    /// Plays from the set-up to the end with any dice (scripted dice in tests).
+    /// Plays from the set-up to the end with any dice (scripted dice in tests; late arrivals
+    /// draw from the seed of the last `fight`, 0 on a new battle).
     pub fn play<D: DiceSource, O: Observer>(
         &mut self,
         setup: &BattleSetup,
         dice: &mut D,
         obs: &mut O,
     ) -> BattleSummary {
+        self.reset_arrivals(setup);
         dice.focus(streams::COMMON);
         let first = loop {
             let (p, r) = (dice.d6(), dice.d6());
@@ -307,6 +330,7 @@ impl Battle {
         while self.outcome.is_none() && self.turn < self.turn_limit {
             self.turn += 1;
             emit(obs, Event::TurnStarted { turn: self.turn });
+            self.arrivals_and_releases(setup, obs);
             for side in [first, first.other()] {
                 self.side_turn(side, setup, dice, obs);
                 if self.check_armies(obs) {
@@ -373,7 +397,9 @@ impl Battle {
     /// Stamina regiment `r` has lost: its casualties (up to stamina), or all of it if gone.
     pub fn regiment_lost(&self, r: usize) -> u32 {
         let r = &self.regiments[r];
-        if r.gone {
+        if r.waiting {
+            0
+        } else if r.gone {
             u32::from(r.stamina)
         } else {
             u32::from(r.casualties.min(r.stamina))
@@ -470,18 +496,20 @@ impl Battle {
             .any(|e| self.elements[e].troop == Troop::Pike)
     }
 
-    /// Updates which brigades are broken (half or more units broken, shaken or gone).
+    /// Updates which brigades are broken (half or more units broken, shaken or gone) and which
+    /// are on the table; regiments still to arrive count for neither.
     pub fn update_brigades(&mut self) {
         for b in 0..self.brigades.len() {
             let (mut n, mut out) = (0, 0);
             for r in self
                 .regiments
                 .iter()
-                .filter(|r| usize::from(r.brigade) == b)
+                .filter(|r| usize::from(r.brigade) == b && !r.waiting)
             {
                 n += 1;
                 out += u32::from(r.gone || r.shaken);
             }
+            self.brigades[b].present = n > 0;
             self.brigades[b].broken = super::morale::brigade_broken(n, out, &self.rules);
         }
     }
@@ -491,7 +519,11 @@ impl Battle {
         let mut broken = [false; 2];
         for side in Side::BOTH {
             let (mut n, mut out) = (0, 0);
-            for b in self.brigades.iter().filter(|b| b.side == side && b.counts) {
+            for b in self
+                .brigades
+                .iter()
+                .filter(|b| b.side == side && b.counts && b.present)
+            {
                 n += 1;
                 out += u32::from(b.broken);
             }
@@ -571,6 +603,7 @@ fn derive_template(
             hedgehog_tested: false,
             disarray: false,
             gone: false,
+            waiting: false,
             must_test: false,
             tests_taken: 0,
             volleyed: false,
@@ -618,6 +651,7 @@ fn derive_template(
                 CommandKind::Horse | CommandKind::Foot | CommandKind::Brigade
             ),
             broken: false,
+            present: !c.units.is_empty(),
             doctrine: c.doctrine,
         })
         .collect();

@@ -100,7 +100,7 @@ impl Battle {
         obs: &mut O,
     ) {
         for b in 0..self.brigades.len() {
-            if self.brigades[b].side != side {
+            if self.brigades[b].side != side || self.in_reserve(b) {
                 continue;
             }
             self.place_commander(b, setup, obs);

@@ -1,0 +1,110 @@
+//! Late arrivals and brigades held in reserve under Black Powder: the scenario's `arrives` and
+//! `reserve_until`, read as Ironsides reads them.
+//!
+//! An arriving regiment waits off the table (gone and waiting): it never moves, shoots, is shot
+//! or counts towards its brigade's or army's break, and its stamina joins its army's start only
+//! when it arrives. Each arrival's turn comes from its own stream of the battle's seed (the
+//! same turn Ironsides draws for that seed), so a scenario without arrivals rolls exactly the
+//! dice it always rolled. A brigade in reserve gives no orders until released; its regiments
+//! still shoot and fight.
+
+use super::{Battle, emit};
+use crate::events::{Event, Observer};
+use crate::rules::ironsides::battle::arrival_turn;
+use crate::setup::{BattleSetup, ReserveUntil};
+
+impl Battle {
+    /// At the start of a battle: each arrival's turn, its regiments sent off the table, the
+    /// reserves held.
+    pub(super) fn reset_arrivals(&mut self, setup: &BattleSetup) {
+        self.arrival_turns.clear();
+        for a in &setup.arrivals {
+            let t = arrival_turn(a.time, self.seed, a.stream, self.turn_limit);
+            self.arrival_turns.push(t);
+            if t <= 1 {
+                continue;
+            }
+            for &(id, ..) in &a.units {
+                let r = &mut self.regiments[usize::from(id)];
+                if !r.waiting {
+                    r.waiting = true;
+                    r.gone = true;
+                    self.stamina_start[r.side.index()] -= u32::from(r.stamina);
+                }
+            }
+        }
+        self.held.clear();
+        self.held.resize(self.brigades.len(), false);
+        for r in &setup.reserves {
+            self.held[usize::from(r.command)] = true;
+        }
+        self.update_brigades();
+    }
+
+    /// The start of a turn: arrivals due now come on where the scenario puts them (their
+    /// general with them), and reserves whose time has come are released.
+    pub(super) fn arrivals_and_releases<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
+        for (k, a) in setup.arrivals.iter().enumerate() {
+            if self.arrival_turns.get(k) != Some(&self.turn) {
+                continue;
+            }
+            for &(id, pos, facing) in &a.units {
+                let r = usize::from(id);
+                if !self.regiments[r].waiting {
+                    continue;
+                }
+                let reg = &mut self.regiments[r];
+                reg.waiting = false;
+                reg.gone = false;
+                self.stamina_start[reg.side.index()] += u32::from(reg.stamina);
+                self.place(r, pos, facing);
+                emit(
+                    obs,
+                    Event::Arrived {
+                        unit: id,
+                        turn: self.turn,
+                    },
+                );
+            }
+            if let Some((g, pos)) = a.general {
+                self.generals[usize::from(g)].pos = pos;
+            }
+            self.update_brigades();
+        }
+        for res in &setup.reserves {
+            let b = usize::from(res.command);
+            if self.held.get(b) == Some(&true) && self.reserve_released(b, res.until) {
+                self.held[b] = false;
+                emit(
+                    obs,
+                    Event::Released {
+                        command: res.command,
+                        turn: self.turn,
+                    },
+                );
+            }
+        }
+    }
+
+    /// Whether brigade `b` is held in reserve this turn (its regiments take no orders).
+    #[inline]
+    pub fn in_reserve(&self, b: usize) -> bool {
+        self.held.get(b) == Some(&true)
+    }
+
+    /// A reserve's condition: its turn has come, or an enemy on the table is within the
+    /// distance of one of its regiments on the table.
+    fn reserve_released(&self, b: usize, until: ReserveUntil) -> bool {
+        match until {
+            ReserveUntil::Turn(t) => self.turn >= t,
+            ReserveUntil::EnemyWithin(x) => (0..self.regiments.len()).any(|r| {
+                let reg = &self.regiments[r];
+                usize::from(reg.brigade) == b
+                    && !reg.gone
+                    && self
+                        .nearest_enemy(r, |_, _| true)
+                        .is_some_and(|(_, gap)| gap <= x)
+            }),
+        }
+    }
+}
