@@ -33,6 +33,8 @@ pub struct Args {
     /// Override a scenario value, as for `ecw-sim run`
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub set: Vec<String>,
+    #[command(flatten)]
+    pub scale: super::bench_scale::ScaleArgs,
 }
 
 /// Battles a thread takes at a time in the parallel measurement.
@@ -79,6 +81,9 @@ fn per_battle(t: Duration, n: u64) -> f64 {
 }
 
 pub fn run(args: Args) -> Result<()> {
+    if args.scale.scale {
+        return super::bench_scale::run(&args.scale, args.seed);
+    }
     if args.battles == 0 {
         return Err(Error::Usage("--battles 0: nothing to measure".into()));
     }

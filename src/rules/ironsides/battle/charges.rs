@@ -318,7 +318,6 @@ impl Battle {
                 || u.broken
                 || u.pursuing > 0
                 || u.formation == Formation::MarchColumn
-                || self.charges.iter().any(|c| c.target == id)
             {
                 continue;
             }
@@ -329,6 +328,11 @@ impl Battle {
             let d = c.centre - me.centre;
             if r < 0.0 || d.dot(d) > r * r {
                 debug_assert!(self.distance(id, charger) > reach);
+                continue;
+            }
+            // (After the circles, which rule out nearly every unit of a large battle: this
+            // looks at every charge.)
+            if self.charges.iter().any(|c| c.target == id) {
                 continue;
             }
             let dist = me.dist(&c);
