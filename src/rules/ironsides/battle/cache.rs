@@ -313,6 +313,9 @@ struct Cells {
     /// each side has had a longer fire reach.
     radius: f64,
     fire_reach: [f64; 2],
+    /// No unit's CV can be higher in this play (none is above its start, and none gains
+    /// beyond its start).
+    cv: u8,
     /// Whether the battle uses the cells (more units than the grid holds).
     on: bool,
     /// A set of unit ids for a question's answer (all zero between questions).
@@ -384,6 +387,11 @@ impl Cells {
         found.resize(units.len().div_ceil(64), 0);
         self.radius = 0.0;
         self.fire_reach = [0.0; 2];
+        self.cv = units
+            .iter()
+            .map(|u| u.cv.max(u.start_cv))
+            .max()
+            .unwrap_or(0);
         for u in units {
             self.place(u, rules);
         }
@@ -854,6 +862,43 @@ impl Battle {
                 }
             }
         });
+    }
+
+    /// In a battle with cells, writes into `out`, in id order, the active units of `side` whose
+    /// enclosing circles may come within `reach` of unit `of`'s (every one that does is among
+    /// them), and returns how many; None without cells or when they do not fit.
+    pub(crate) fn units_about(
+        &self,
+        side: Side,
+        of: UnitId,
+        reach: f64,
+        out: &mut [UnitId],
+    ) -> Option<usize> {
+        if !self.in_cells() || !(reach < f64::INFINITY) {
+            return None;
+        }
+        let me = self.shape(of);
+        let mut k = 0;
+        let mut fits = true;
+        let r = (reach + me.radius) * (1.0 + 1e-9) + 1e-6;
+        self.spots_around(side, me.centre, r, |s| {
+            fits = k < out.len();
+            if fits {
+                out[k] = s.id;
+                k += 1;
+            }
+            fits
+        });
+        fits.then_some(k)
+    }
+
+    /// No unit's CV is above this in play (in a battle with cells; else the most a CV can be).
+    pub(crate) fn cv_bound(&self) -> u8 {
+        if self.in_cells() {
+            self.cache.cells.cv
+        } else {
+            u8::MAX
+        }
     }
 
     /// No active unit of `side` has a fire reach longer than this (in a battle with cells: the

@@ -304,10 +304,16 @@ impl Battle {
         let rules = &*setup.rules;
         let side = self.units[usize::from(target)].side;
         let mut n = 0;
-        for i in 0..self.units.len() {
+        // Those that may reach the charger, in id order: with cells, the units about it (no
+        // unit's reach is beyond that of the highest CV); else every unit.
+        let mut about = [0 as UnitId; 64];
+        let most = rules.charge.support_charge_per_cv.max(0.0) * f64::from(self.cv_bound());
+        let near = self.units_about(side, charger, most, &mut about);
+        for k in 0..near.unwrap_or(self.units.len()) {
             if n == out.len() {
                 break;
             }
+            let i = near.map_or(k, |_| usize::from(about[k]));
             let u = &self.units[i];
             let id = i as UnitId;
             if u.side != side
