@@ -107,7 +107,7 @@ pub fn fit_power(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     let (mx, my) = (lx.iter().sum::<f64>() / n, ly.iter().sum::<f64>() / n);
     let sxx: f64 = lx.iter().map(|x| (x - mx) * (x - mx)).sum();
     let sxy: f64 = lx.iter().zip(&ly).map(|(x, y)| (x - mx) * (y - my)).sum();
-    if !(sxx > 1e-12) {
+    if sxx.is_nan() || sxx <= 1e-12 {
         return None;
     }
     let k = sxy / sxx;

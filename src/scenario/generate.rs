@@ -81,7 +81,7 @@ impl Layout {
 
 /// The scenario text of a generated battle of `units` units (an even number, half a side).
 pub fn scenario_text(units: usize) -> Result<String> {
-    if units < MIN_UNITS || units % 2 != 0 || units > super::build::MAX_UNITS {
+    if units < MIN_UNITS || !units.is_multiple_of(2) || units > super::build::MAX_UNITS {
         return Err(Error::Usage(format!(
             "a generated battle needs an even number of units from {MIN_UNITS} to {} (asked for {units})",
             super::build::MAX_UNITS

@@ -874,7 +874,7 @@ impl Battle {
         reach: f64,
         out: &mut [UnitId],
     ) -> Option<usize> {
-        if !self.in_cells() || !(reach < f64::INFINITY) {
+        if !self.in_cells() || reach.is_nan() || reach == f64::INFINITY {
             return None;
         }
         let me = self.shape(of);

@@ -309,11 +309,12 @@ impl Battle {
         let mut about = [0 as UnitId; 64];
         let most = rules.charge.support_charge_per_cv.max(0.0) * f64::from(self.cv_bound());
         let near = self.units_about(side, charger, most, &mut about);
-        for k in 0..near.unwrap_or(self.units.len()) {
+        let ids = (0..near.unwrap_or(self.units.len()))
+            .map(|k| near.map_or(k, |_| usize::from(about[k])));
+        for i in ids {
             if n == out.len() {
                 break;
             }
-            let i = near.map_or(k, |_| usize::from(about[k]));
             let u = &self.units[i];
             let id = i as UnitId;
             if u.side != side
