@@ -106,6 +106,26 @@ fn battles_allocate_nothing_in_steady_state() {
     }
 }
 
+/// A battle too large for the grid keeps its units in cells: those reuse their buffers too.
+#[test]
+fn large_battles_allocate_nothing_once_warm() {
+    let setup = ecw_sim::scenario::generate::generated(600)
+        .unwrap()
+        .setup()
+        .unwrap();
+    let mut battle = Battle::new(&setup);
+    let (warm, _) = fight(&mut battle, &setup, 0, 5);
+    let (few, _) = fight(&mut battle, &setup, 5, 7);
+    let (many, _) = fight(&mut battle, &setup, 7, 27);
+    eprintln!(
+        "generated 600 units: {warm} allocations warming up (5 battles), {few} in the next 2, {many} in the next 20"
+    );
+    assert!(
+        many <= 8,
+        "{many} allocations in 20 battles of 600 units after warming up"
+    );
+}
+
 #[test]
 fn black_powder_battles_allocate_nothing_once_warm() {
     use ecw_sim::rules::{BlackPowder, Ruleset};

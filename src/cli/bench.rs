@@ -36,6 +36,8 @@ pub struct Args {
     /// The rules to fight by (ironsides, black_powder) [default: the scenario's]
     #[arg(long, value_name = "NAME")]
     pub ruleset: Option<String>,
+    #[command(flatten)]
+    pub scale: super::bench_scale::ScaleArgs,
 }
 
 /// Battles a thread takes at a time in the parallel measurement.
@@ -83,6 +85,9 @@ fn per_battle(t: Duration, n: u64) -> f64 {
 }
 
 pub fn run(args: Args) -> Result<()> {
+    if args.scale.scale {
+        return super::bench_scale::run(&args.scale, args.seed);
+    }
     if args.battles == 0 {
         return Err(Error::Usage("--battles 0: nothing to measure".into()));
     }

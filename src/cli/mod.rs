@@ -6,6 +6,7 @@ use crate::error::{Error, Result};
 
 pub mod balance;
 pub mod bench;
+pub mod bench_scale;
 pub mod calibrate;
 pub mod compare;
 pub mod list;

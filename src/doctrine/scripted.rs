@@ -60,6 +60,10 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)>
     // centre is a start nearly as good at a fraction of the cost.
     let seed = if let Some(nearest) = b.nearest_known_enemy(u) {
         nearest
+    } else if b.in_cells() {
+        // A large battle: the nearest enemy, measured from the cells about the unit (and kept).
+        b.nearest_enemy_distance(u);
+        b.nearest_known_enemy(u).flatten()
     } else {
         b.with_spots(side.other(), |spots| {
             let mut seed: Option<(f64, UnitId)> = None;
@@ -84,45 +88,81 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)>
     debug_assert_eq!(near.to_bits(), b.distance(u, hint).to_bits());
     let (pref, broken) = score_bias(d, &b.units[usize::from(hint)]);
     let least = least_bias(d);
+    let start = (near + pref + broken, hint, near);
+    // An enemy whose enclosing circle alone scores worse than the best so far cannot be it
+    // (the score is the distance plus fixed terms): its centre is farther than `reach` plus
+    // its radius. The margin keeps rounding on the safe side.
+    let reach = start.0 - least + me.radius + 1e-9;
+    // (The best kept in the scan's own locals, so that it stays in registers.)
+    if b.in_cells() {
+        let (mut best, mut reach) = (start, reach);
+        // Every enemy that may score better lies within `reach` (as it starts) plus its
+        // radius: a large battle looks only there (the least (score, id) is the same in any
+        // order). (A score that is not a number bounds nothing: then every enemy is looked at.)
+        let r = if reach < f64::INFINITY {
+            reach
+        } else {
+            f64::INFINITY
+        };
+        let (lo, hi) = (me.centre - Vec2::new(r, r), me.centre + Vec2::new(r, r));
+        b.spots_near(side.other(), lo, hi, |s| {
+            better_target(b, d, &me, hint, least, s, &mut best, &mut reach);
+            true
+        });
+        return Some((best.1, best.2));
+    }
     let (_, t, dist) = b.with_spots(side.other(), |spots| {
-        let mut best = (near + pref + broken, hint, near);
-        // An enemy whose enclosing circle alone scores worse than the best so far cannot be it
-        // (the score is the distance plus fixed terms): its centre is farther than `reach` plus
-        // its radius. The margin keeps rounding on the safe side. Tested first, before whether
-        // the enemy is active, as it rules out nearly every one.
-        let mut reach = best.0 - least + me.radius + 1e-9;
+        let (mut best, mut reach) = (start, reach);
         for s in spots {
-            let need = reach + s.radius;
-            let c = s.centre - me.centre;
-            if need < 0.0 || c.dot(c) > need * need || !s.active || s.id == hint {
-                continue;
-            }
-            let (pref, broken) = score_bias(d, &b.units[usize::from(s.id)]);
-            // The circles' test again with this enemy's own terms, not the least any enemy has
-            // (most enemies lack the doctrine's favourite kind): the same bound and margin.
-            let need = best.0 - (pref + broken) + me.radius + s.radius + 1e-9;
-            if need < 0.0 || c.dot(c) > need * need {
-                continue;
-            }
-            // A closer bound: no point of the enemy is nearer than its centre less its radius.
-            if me.dist_to_point(s.centre) - s.radius + pref + broken > best.0 + 1e-9 {
-                continue;
-            }
-            // Closer still: the widest gap between the two rectangles' shadows on their axes.
-            let es = b.shape(s.id);
-            if me.gap_lower_bound(&es) + pref + broken > best.0 + 2e-9 {
-                continue;
-            }
-            let dist = me.dist(&es);
-            let score = dist + pref + broken;
-            if score.total_cmp(&best.0).then(s.id.cmp(&best.1)).is_lt() {
-                best = (score, s.id, dist);
-                reach = best.0 - least + me.radius + 1e-9;
-            }
+            better_target(b, d, &me, hint, least, s, &mut best, &mut reach);
         }
         best
     });
     Some((t, dist))
+}
+
+/// `best_target`'s test of one enemy `s`: makes it the best (the least (score, id), with its
+/// distance) if it is better, and narrows `reach` to match.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn better_target(
+    b: &crate::rules::ironsides::battle::Battle,
+    d: &DoctrineParams,
+    me: &Shape,
+    hint: UnitId,
+    least: f64,
+    s: &crate::rules::ironsides::battle::cache::Spot,
+    best: &mut (f64, UnitId, f64),
+    reach: &mut f64,
+) {
+    // The circles first, before whether the enemy is active: they rule out nearly every one.
+    let need = *reach + s.radius;
+    let c = s.centre - me.centre;
+    if need < 0.0 || c.dot(c) > need * need || !s.active || s.id == hint {
+        return;
+    }
+    let (pref, broken) = score_bias(d, &b.units[usize::from(s.id)]);
+    // The circles' test again with this enemy's own terms, not the least any enemy has
+    // (most enemies lack the doctrine's favourite kind): the same bound and margin.
+    let need = best.0 - (pref + broken) + me.radius + s.radius + 1e-9;
+    if need < 0.0 || c.dot(c) > need * need {
+        return;
+    }
+    // A closer bound: no point of the enemy is nearer than its centre less its radius.
+    if me.dist_to_point(s.centre) - s.radius + pref + broken > best.0 + 1e-9 {
+        return;
+    }
+    // Closer still: the widest gap between the two rectangles' shadows on their axes.
+    let es = b.shape(s.id);
+    if me.gap_lower_bound(&es) + pref + broken > best.0 + 2e-9 {
+        return;
+    }
+    let dist = me.dist(&es);
+    let score = dist + pref + broken;
+    if score.total_cmp(&best.0).then(s.id.cmp(&best.1)).is_lt() {
+        *best = (score, s.id, dist);
+        *reach = best.0 - least + me.radius + 1e-9;
+    }
 }
 
 /// `best_target` measuring every active enemy, for when none was found to start from.
@@ -151,17 +191,24 @@ fn best_target_scan(
 fn horse_closer_than(v: &View, u: UnitId, limit: f64) -> bool {
     let b = v.battle;
     let me = b.shape(u);
-    b.with_spots(b.units[usize::from(u)].side.other(), |spots| {
-        spots.iter().any(|s| {
+    let r = Vec2::new(limit + me.radius, limit + me.radius);
+    let mut found = false;
+    b.spots_scan(
+        b.units[usize::from(u)].side.other(),
+        me.centre - r,
+        me.centre + r,
+        |s| {
             // One whose enclosing circle is `limit` or more from this unit's is no nearer.
             let reach = limit + me.radius + s.radius;
             let c = s.centre - me.centre;
-            s.active
+            found = s.active
                 && c.dot(c) < reach * reach
                 && b.units[usize::from(s.id)].is_cavalry()
-                && b.closer_than(u, s.id, limit)
-        })
-    })
+                && b.closer_than(u, s.id, limit);
+            !found
+        },
+    );
+    found
 }
 
 /// Whether a unit is held back in its command's second line or reserve.

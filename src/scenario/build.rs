@@ -146,8 +146,8 @@ const FACING: Limit = Limit(-360.0, 360.0, false);
 const BEHIND: Limit = Limit(0.0, MAX_INCHES, false);
 const RADIUS: Limit = Limit(0.0, MAX_INCHES, true);
 const SEVERITY: Limit = Limit(0.0, 100.0, false);
-/// The most units a scenario may have: a battle of 2,000 takes minutes on today's engine, and
-/// unit ids must fit their 16 bits.
+/// The most units a scenario may have: a battle of 2,000 takes about 50 ms
+/// (docs/PERFORMANCE.md), and unit ids must fit their 16 bits.
 pub const MAX_UNITS: usize = 5000;
 /// A commander's leadership modifier lies within -6..=6, his rerolls within 0..=6 (a die's
 /// faces: beyond them nothing changes).

@@ -3,6 +3,7 @@
 //! [`BattleSetup`]. `docs/SCENARIOS.md` describes the format.
 
 mod build;
+pub mod generate;
 mod order;
 pub mod ratings;
 pub mod schema;

@@ -267,6 +267,285 @@ fn each_bit(bits: &Bits, mut f: impl FnMut(UnitId) -> bool) {
     }
 }
 
+/// Words of a set of unit ids kept on the stack when the cells' own set is in use (a question
+/// asked while another is answered); a larger battle then looks at every unit of the side.
+const STACK_WORDS: usize = 80;
+/// Cells along an axis, at most (a field wider than that has wider cells).
+const MAX_CELLS: usize = 1024;
+/// The side of a cell, at least (inches): twice the grid's, as a large battle's questions
+/// cover more ground (a target's score allows for the doctrine's preference).
+const CELL_SIDE: f64 = 8.0;
+/// The cell of a unit in no cell's list.
+const OFF: usize = usize::MAX;
+/// Beyond this, a start for the nearest enemy is bettered from the cells before the box
+/// about the unit is searched (inches).
+const FAR_START: f64 = 48.0;
+/// In a battle with cells, a unit's nearest enemy is measured again (from the cells about it)
+/// rather than brought up to date from the log when more enemy moves than this were logged
+/// since: the log of a large battle grows by hundreds of moves a phase.
+const LOG_WALK: usize = 32;
+
+/// Where each side's units stand, for battles too large for the grid's bit sets: the units
+/// whose centres lie in each cell, as a list threaded through the units (nothing is allocated
+/// once the buffers have grown). A box question gathers the ids in the cells about it into a
+/// set of bits, so callers see the units in the box in id order, as from the grid.
+#[derive(Debug, Clone, Default)]
+struct Cells {
+    /// The corner of cell (0, 0), and the side of a cell and its inverse; a unit beyond the
+    /// cells counts in the nearest edge cell (clamping keeps order: a box still finds it).
+    origin: Vec2,
+    size: f64,
+    inv: f64,
+    cols: usize,
+    /// The last column's and row's index, as floats.
+    last: Vec2,
+    /// Each side's first active unit in each cell (row by row), and each unit's neighbours in
+    /// its cell's list and its cell (`OFF` for a unit not on the table, in no list).
+    head: [Vec<UnitId>; 2],
+    /// Each side's cells that hold a unit: a bit per column, `words` words per row, so that
+    /// a question skips empty cells a word at a time.
+    occupied: [Vec<u64>; 2],
+    words: usize,
+    next: Vec<UnitId>,
+    prev: Vec<UnitId>,
+    at: Vec<usize>,
+    /// No unit's enclosing circle has been larger than this since play began, and no unit of
+    /// each side has had a longer fire reach.
+    radius: f64,
+    fire_reach: [f64; 2],
+    /// No unit's CV can be higher in this play (none is above its start, and none gains
+    /// beyond its start).
+    cv: u8,
+    /// Whether the battle uses the cells (more units than the grid holds).
+    on: bool,
+    /// A set of unit ids for a question's answer (all zero between questions).
+    found: RefCell<Vec<u64>>,
+}
+
+impl Cells {
+    #[inline]
+    fn axis(&self, v: f64, origin: f64, last: f64) -> usize {
+        ((v - origin) * self.inv).max(0.0).min(last) as u32 as usize
+    }
+
+    #[inline]
+    fn cell(&self, p: Vec2) -> (usize, usize) {
+        (
+            self.axis(p.x, self.origin.x, self.last.x),
+            self.axis(p.y, self.origin.y, self.last.y),
+        )
+    }
+
+    #[inline]
+    fn index(&self, p: Vec2) -> usize {
+        let (c, r) = self.cell(p);
+        r * self.cols + c
+    }
+
+    /// Lays the cells over the units as they stand.
+    fn build(&mut self, units: &[Unit], rules: Option<&IronsidesRules>) {
+        self.on = units.len() > GRID_UNITS;
+        if !self.on {
+            return;
+        }
+        let (mut lo, mut hi) = (Vec2::new(f64::MAX, f64::MAX), Vec2::new(f64::MIN, f64::MIN));
+        for u in units
+            .iter()
+            .filter(|u| u.pos.x.is_finite() && u.pos.y.is_finite())
+        {
+            lo = Vec2::new(lo.x.min(u.pos.x), lo.y.min(u.pos.y));
+            hi = Vec2::new(hi.x.max(u.pos.x), hi.y.max(u.pos.y));
+        }
+        if lo.x > hi.x {
+            (lo, hi) = (Vec2::new(0.0, 0.0), Vec2::new(0.0, 0.0));
+        }
+        let span = (hi.x - lo.x).max(hi.y - lo.y);
+        self.size = CELL_SIDE.max(span / (MAX_CELLS - 3) as f64);
+        self.inv = 1.0 / self.size;
+        self.origin = lo - Vec2::new(self.size, self.size);
+        let cols = ((hi.x - lo.x) * self.inv) as usize + 3;
+        let rows = ((hi.y - lo.y) * self.inv) as usize + 3;
+        self.cols = cols;
+        self.words = cols.div_ceil(64);
+        self.last = Vec2::new((cols - 1) as f64, (rows - 1) as f64);
+        for h in &mut self.head {
+            h.clear();
+            h.resize(cols * rows, NONE);
+        }
+        for o in &mut self.occupied {
+            o.clear();
+            o.resize(self.words * rows, 0);
+        }
+        for v in [&mut self.next, &mut self.prev] {
+            v.clear();
+            v.resize(units.len(), NONE);
+        }
+        self.at.clear();
+        self.at.resize(units.len(), OFF);
+        let found = self.found.get_mut();
+        found.clear();
+        found.resize(units.len().div_ceil(64), 0);
+        self.radius = 0.0;
+        self.fire_reach = [0.0; 2];
+        self.cv = units
+            .iter()
+            .map(|u| u.cv.max(u.start_cv))
+            .max()
+            .unwrap_or(0);
+        for u in units {
+            self.place(u, rules);
+        }
+    }
+
+    /// The word of `occupied` and the bit that stand for a cell.
+    #[inline]
+    fn bit(&self, cell: usize) -> (usize, u64) {
+        let (row, col) = (cell / self.cols, cell % self.cols);
+        (row * self.words + col / 64, 1 << (col % 64))
+    }
+
+    fn link(&mut self, side: Side, id: UnitId, cell: usize) {
+        let (i, head) = (usize::from(id), &mut self.head[side.index()][cell]);
+        self.next[i] = *head;
+        self.prev[i] = NONE;
+        if *head != NONE {
+            self.prev[usize::from(*head)] = id;
+        }
+        *head = id;
+        self.at[i] = cell;
+        let (w, b) = self.bit(cell);
+        self.occupied[side.index()][w] |= b;
+    }
+
+    fn unlink(&mut self, side: Side, id: UnitId) {
+        let i = usize::from(id);
+        let (p, x) = (self.prev[i], self.next[i]);
+        if p == NONE {
+            self.head[side.index()][self.at[i]] = x;
+            if x == NONE {
+                let (w, b) = self.bit(self.at[i]);
+                self.occupied[side.index()][w] &= !b;
+            }
+        } else {
+            self.next[usize::from(p)] = x;
+        }
+        if x != NONE {
+            self.prev[usize::from(x)] = p;
+        }
+    }
+
+    /// Words in a set of every unit id.
+    fn words_for_units(&self) -> usize {
+        self.at.len().div_ceil(64)
+    }
+
+    /// Brings a unit's entry up to date after it moved or changed: in the list of the cell
+    /// its centre is in while it is active, else in none.
+    #[inline]
+    fn place(&mut self, u: &Unit, rules: Option<&IronsidesRules>) {
+        let cell = if u.is_active() {
+            self.index(u.pos)
+        } else {
+            OFF
+        };
+        let at = self.at[usize::from(u.id)];
+        if cell != at {
+            if at != OFF {
+                self.unlink(u.side, u.id);
+            }
+            if cell == OFF {
+                self.at[usize::from(u.id)] = OFF;
+            } else {
+                self.link(u.side, u.id, cell);
+            }
+        }
+        self.radius = self.radius.max(Shape::radius_of(u.frontage, u.depth));
+        // (A reach that is not a number bounds nothing.)
+        let reach = Spot::of(u, rules).fire_reach;
+        let most = &mut self.fire_reach[u.side.index()];
+        *most = if reach.is_nan() {
+            f64::INFINITY
+        } else {
+            most.max(reach)
+        };
+    }
+
+    /// Sets in `found` (all zero before) the bits of the active units of `side` whose centres
+    /// may lie within the box `lo`-`hi` grown by the largest enclosing radius (every one whose
+    /// centre does is among them); returns the range of words that may hold any.
+    fn gather(&self, side: Side, lo: Vec2, hi: Vec2, found: &mut [u64]) -> std::ops::Range<usize> {
+        let r = Vec2::new(self.radius, self.radius);
+        let (c0, r0) = self.cell(lo - r);
+        let (c1, r1) = self.cell(hi + r);
+        let (head, occupied) = (&self.head[side.index()], &self.occupied[side.index()]);
+        let (mut w0, mut w1) = (usize::MAX, 0);
+        for row in r0..=r1 {
+            // The occupied cells of columns c0..=c1 of this row, a word at a time.
+            for w in c0 / 64..=c1 / 64 {
+                let mut bits = occupied[row * self.words + w];
+                if w == c0 / 64 {
+                    bits &= u64::MAX << (c0 % 64);
+                }
+                if w == c1 / 64 {
+                    bits &= u64::MAX >> (63 - c1 % 64);
+                }
+                while bits != 0 {
+                    let col = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let mut id = head[row * self.cols + col];
+                    while id != NONE {
+                        let i = usize::from(id);
+                        found[i / 64] |= 1 << (i % 64);
+                        (w0, w1) = (w0.min(i / 64), w1.max(i / 64 + 1));
+                        id = self.next[i];
+                    }
+                }
+            }
+        }
+        w0.min(w1)..w1
+    }
+
+    /// The distance from `p` to the centre of some active unit of `side` among the nearest
+    /// (found ring by ring of cells about `p`): a bound on the nearest unit's distance. None
+    /// when no unit of the side is active.
+    fn some_near(
+        &self,
+        side: Side,
+        p: Vec2,
+        centre: impl Fn(UnitId) -> Option<Vec2>,
+    ) -> Option<f64> {
+        let (c, r) = self.cell(p);
+        let rows = self.head[side.index()].len() / self.cols;
+        let (c, r, cols, rows) = (c as i64, r as i64, self.cols as i64, rows as i64);
+        let mut best = f64::INFINITY;
+        for k in 0..cols.max(rows) {
+            for dr in -k..=k {
+                let step = if dr.abs() == k { 1 } else { 2 * k.max(1) };
+                let mut dc = -k;
+                while dc <= k {
+                    let (x, y) = (c + dc, r + dr);
+                    dc += step;
+                    if x < 0 || y < 0 || x >= cols || y >= rows {
+                        continue;
+                    }
+                    let mut id = self.head[side.index()][(y * cols + x) as usize];
+                    while id != NONE {
+                        if let Some(at) = centre(id) {
+                            let d = at - p;
+                            best = best.min(d.dot(d));
+                        }
+                        id = self.next[usize::from(id)];
+                    }
+                }
+            }
+            if best.is_finite() {
+                return Some(best.sqrt());
+            }
+        }
+        None
+    }
+}
+
 /// A unit's nearest enemy as last worked out: in which play, after how many logged moves of
 /// each side.
 #[derive(Debug, Clone, Copy)]
@@ -316,8 +595,13 @@ pub(crate) struct Caches {
     /// Each command's reserve units (a doctrine's answer) in the round of orders it was worked
     /// out in.
     reserve: Vec<Cell<(u64, u64)>>,
-    /// Where the units stand, cell by cell (in play).
+    /// Where the units stand, cell by cell (in play): the grid's bit sets in a battle of up
+    /// to `GRID_UNITS` units, the cells' lists in a larger one.
     grid: Grid,
+    cells: Cells,
+    /// Tests: a large battle looks at every unit instead of asking the cells.
+    #[cfg(test)]
+    no_cells: bool,
 }
 
 impl Caches {
@@ -373,6 +657,9 @@ impl Battle {
             if c.grid.on {
                 c.grid.place(u);
             }
+            if c.cells.on {
+                c.cells.place(u, c.rules.as_deref());
+            }
             let log = &mut c.moves[u.side.index()];
             log.push(id);
             c.last_move[usize::from(id)] = log.len();
@@ -393,6 +680,11 @@ impl Battle {
             list.push(Spot::of(u, c.rules.as_deref()));
         }
         c.grid.build(&self.units);
+        c.cells.build(&self.units, c.rules.as_deref());
+        #[cfg(test)]
+        if c.no_cells {
+            c.cells.on = false;
+        }
         c.on = true;
     }
 
@@ -510,6 +802,35 @@ impl Battle {
             });
             return;
         }
+        if c.on && c.cells.on {
+            let spots = &c.spots[side.index()];
+            let spot = |id: UnitId| &spots[c.slot[usize::from(id)]];
+            // The cells' own set, or one on the stack while that is in use.
+            let mut own = c.cells.found.try_borrow_mut();
+            let mut stack = [0u64; 0];
+            let mut spare;
+            let found: &mut [u64] = match own {
+                Ok(ref mut v) => v,
+                Err(_) if c.cells.words_for_units() <= STACK_WORDS => {
+                    spare = [0u64; STACK_WORDS];
+                    &mut spare
+                }
+                Err(_) => &mut stack,
+            };
+            if !found.is_empty() {
+                let mut go = true;
+                for w in c.cells.gather(side, lo, hi, found) {
+                    // Every word is emptied, so the set is all zero for the next question.
+                    let mut x = std::mem::take(&mut found[w]);
+                    while go && x != 0 {
+                        let b = x.trailing_zeros() as usize;
+                        x &= x - 1;
+                        go = f(spot((w * 64 + b) as UnitId));
+                    }
+                }
+                return;
+            }
+        }
         self.with_spots(side, |spots| {
             for s in spots.iter().filter(|s| s.active) {
                 if !f(s) {
@@ -517,6 +838,84 @@ impl Battle {
                 }
             }
         });
+    }
+
+    /// Calls `f` with each unit of `side` that may stand in the box `lo`-`hi` (grown by the
+    /// largest enclosing radius), in id order, until it returns false: in a battle with cells
+    /// the active units near it (as `spots_near`); in a smaller battle, where a box over much
+    /// of the field costs more than it saves, every unit of the side, active or not.
+    #[inline]
+    pub(crate) fn spots_scan(
+        &self,
+        side: Side,
+        lo: Vec2,
+        hi: Vec2,
+        mut f: impl FnMut(&Spot) -> bool,
+    ) {
+        if self.cache.on && self.cache.cells.on {
+            return self.spots_near(side, lo, hi, f);
+        }
+        self.with_spots(side, |spots| {
+            for s in spots {
+                if !f(s) {
+                    return;
+                }
+            }
+        });
+    }
+
+    /// In a battle with cells, writes into `out`, in id order, the active units of `side` whose
+    /// enclosing circles may come within `reach` of unit `of`'s (every one that does is among
+    /// them), and returns how many; None without cells or when they do not fit.
+    pub(crate) fn units_about(
+        &self,
+        side: Side,
+        of: UnitId,
+        reach: f64,
+        out: &mut [UnitId],
+    ) -> Option<usize> {
+        if !self.in_cells() || reach.is_nan() || reach == f64::INFINITY {
+            return None;
+        }
+        let me = self.shape(of);
+        let mut k = 0;
+        let mut fits = true;
+        let r = (reach + me.radius) * (1.0 + 1e-9) + 1e-6;
+        self.spots_around(side, me.centre, r, |s| {
+            fits = k < out.len();
+            if fits {
+                out[k] = s.id;
+                k += 1;
+            }
+            fits
+        });
+        fits.then_some(k)
+    }
+
+    /// No unit's CV is above this in play (in a battle with cells; else the most a CV can be).
+    pub(crate) fn cv_bound(&self) -> u8 {
+        if self.in_cells() {
+            self.cache.cells.cv
+        } else {
+            u8::MAX
+        }
+    }
+
+    /// No active unit of `side` has a fire reach longer than this (in a battle with cells: the
+    /// longest since play began; else infinite).
+    #[inline]
+    pub(crate) fn fire_reach_bound(&self, side: Side) -> f64 {
+        if self.in_cells() {
+            self.cache.cells.fire_reach[side.index()]
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// Whether the battle in play keeps its units in cells (it is too large for the grid).
+    #[inline]
+    pub(crate) fn in_cells(&self) -> bool {
+        self.cache.on && self.cache.cells.on
     }
 
     /// `spots_near` for the box of points within `reach` of `centre` (each way).
@@ -609,6 +1008,15 @@ impl Battle {
             .is_some_and(|&m| m > n.seen[enemy])
         {
             return None;
+        }
+        if self.cache.cells.on && log.len() - n.seen[enemy] > LOG_WALK {
+            // Many enemies moved: measured again from the cells about it, starting from its
+            // nearest enemy (which did not move). The same distance as the walk would give.
+            (n.dist, n.enemy) = self.nearest_enemy_scan(id, n.enemy);
+            n.seen = self.cache.moves.each_ref().map(Vec::len);
+            cell.set(n);
+            debug_assert_eq!(n.dist.to_bits(), self.nearest_enemy_fresh(id).to_bits());
+            return Some(n.dist);
         }
         let me = self.shape(id);
         for &x in &log[n.seen[enemy]..] {
@@ -715,8 +1123,8 @@ impl Battle {
         }
         // `could_be_closer` with its first sum kept from one enemy to the next, and the test of
         // the circles first: it rules out nearly every enemy.
-        let mut reach = best + me.radius;
-        for s in &self.cache.spots[enemy.index()] {
+        let (mut reach, start) = (best + me.radius, best);
+        let mut consider = |s: &Spot| {
             let need = reach + s.radius;
             let c = s.centre - me.centre;
             // (Nothing here is NaN: centres are finite and `best` at worst infinite.)
@@ -725,16 +1133,40 @@ impl Battle {
                 || s.id == hint
                 || me.dist_to_point(s.centre) - s.radius >= best
             {
-                continue;
+                return true;
             }
-            let Some(d) = self.dist_if_closer(&me, s.id, best) else {
-                continue;
-            };
-            if d < best {
+            if let Some(d) = self.dist_if_closer(&me, s.id, best)
+                && d < best
+            {
                 (best, arg) = (d, s.id);
                 reach = best + me.radius;
             }
+            true
+        };
+        if !self.in_cells() {
+            for s in &self.cache.spots[enemy.index()] {
+                consider(s);
+            }
+            return (best, arg);
         }
+        // With cells, only the enemies about the unit: no farther than the start, or than some
+        // enemy's centre (a bound on the nearest's distance; the enemies beyond it are farther
+        // than the nearest, so the answer and the first enemy at it in id order are the same).
+        let mut bound = start;
+        if bound > FAR_START {
+            let cells = &self.cache.cells;
+            let spots = &self.cache.spots[enemy.index()];
+            let centre = |e: UnitId| {
+                let s = &spots[self.cache.slot[usize::from(e)]];
+                s.active.then_some(s.centre)
+            };
+            match cells.some_near(enemy, me.centre, centre) {
+                Some(b) => bound = bound.min(b),
+                None => return (best, arg), // no active enemy
+            }
+        }
+        let reach_box = (bound + me.radius) * (1.0 + 1e-9) + 1e-6;
+        self.spots_around(enemy, me.centre, reach_box, consider);
         (best, arg)
     }
 
@@ -813,14 +1245,33 @@ mod tests {
             .expect("built-in scenario");
         let mut b = Battle::new(&setup);
         b.begin_caching(&setup.rules);
-        assert!(b.cache.grid.on);
+        assert!(b.cache.grid.on && !b.cache.cells.on);
+        boxes_find_every_unit(&mut b, Vec2::new(80.0, 50.0));
+    }
+
+    /// So do the cells of a battle too large for the grid.
+    #[test]
+    fn cells_find_every_unit_in_a_box() {
+        let setup = crate::scenario::generate::generated(600)
+            .and_then(|s| s.setup())
+            .expect("generated battle");
+        let mut b = Battle::new(&setup);
+        b.begin_caching(&setup.rules);
+        assert!(b.cache.cells.on && !b.cache.grid.on);
+        boxes_find_every_unit(&mut b, Vec2::new(setup.ground.width, setup.ground.depth));
+    }
+
+    /// Moves units at random about a field of `size` (off it and back) and checks after each
+    /// move that box questions find every active unit of a side whose centre is in the box,
+    /// in id order, and no unit of the other side or off the table.
+    fn boxes_find_every_unit(b: &mut Battle, size: Vec2) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let mut uniform =
             |lo: f64, hi: f64| lo + (hi - lo) * (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
         for round in 0..400 {
             let id = (uniform(0.0, b.units.len() as f64) as usize).min(b.units.len() - 1);
             let u = &mut b.units[id];
-            u.pos = Vec2::new(uniform(-20.0, 100.0), uniform(-20.0, 70.0));
+            u.pos = Vec2::new(uniform(-20.0, size.x + 20.0), uniform(-20.0, size.y + 20.0));
             if round % 7 == 0 {
                 u.status = if u.is_active() {
                     UnitStatus::OffTable
@@ -829,7 +1280,7 @@ mod tests {
                 };
             }
             b.moved(id as UnitId);
-            let c = Vec2::new(uniform(-10.0, 80.0), uniform(-10.0, 60.0));
+            let c = Vec2::new(uniform(-10.0, size.x + 10.0), uniform(-10.0, size.y + 10.0));
             let r = uniform(0.0, 30.0);
             let (lo, hi) = (c - Vec2::new(r, r), c + Vec2::new(r, r));
             for side in [Side::Parliament, Side::Royalist] {
@@ -850,5 +1301,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// FNV-1a over the debug form of every event.
+    struct Fingerprint(u64, usize);
+
+    impl crate::events::Observer for Fingerprint {
+        fn event(&mut self, e: &crate::events::Event) {
+            for b in format!("{e:?}").bytes() {
+                self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+            self.1 += 1;
+        }
+    }
+
+    /// A large battle fights the same with the cells as looking at every unit: every event of
+    /// a few generated battles, to the bit.
+    #[test]
+    fn cells_fight_the_same_battles_as_full_scans() {
+        let setup = crate::scenario::generate::generated(400)
+            .and_then(|s| s.setup())
+            .expect("generated battle");
+        let fight = |no_cells: bool| {
+            let mut b = Battle::new(&setup);
+            b.cache.no_cells = no_cells;
+            let mut fp = Fingerprint(0xcbf2_9ce4_8422_2325, 0);
+            for i in 0..3 {
+                b.fight(&setup, crate::dice::battle_seed(5, i), &mut fp);
+            }
+            assert_eq!(b.cache.cells.on, !no_cells);
+            (fp.0, fp.1)
+        };
+        let (with, without) = (fight(false), fight(true));
+        assert!(with.1 > 1000, "{} events", with.1);
+        assert_eq!(with, without);
     }
 }

@@ -304,7 +304,14 @@ impl Battle {
         let rules = &*setup.rules;
         let side = self.units[usize::from(target)].side;
         let mut n = 0;
-        for i in 0..self.units.len() {
+        // Those that may reach the charger, in id order: with cells, the units about it (no
+        // unit's reach is beyond that of the highest CV); else every unit.
+        let mut about = [0 as UnitId; 64];
+        let most = rules.charge.support_charge_per_cv.max(0.0) * f64::from(self.cv_bound());
+        let near = self.units_about(side, charger, most, &mut about);
+        let ids = (0..near.unwrap_or(self.units.len()))
+            .map(|k| near.map_or(k, |_| usize::from(about[k])));
+        for i in ids {
             if n == out.len() {
                 break;
             }
@@ -318,7 +325,6 @@ impl Battle {
                 || u.broken
                 || u.pursuing > 0
                 || u.formation == Formation::MarchColumn
-                || self.charges.iter().any(|c| c.target == id)
             {
                 continue;
             }
@@ -329,6 +335,11 @@ impl Battle {
             let d = c.centre - me.centre;
             if r < 0.0 || d.dot(d) > r * r {
                 debug_assert!(self.distance(id, charger) > reach);
+                continue;
+            }
+            // (After the circles, which rule out nearly every unit of a large battle: this
+            // looks at every charge.)
+            if self.charges.iter().any(|c| c.target == id) {
                 continue;
             }
             let dist = me.dist(&c);

@@ -759,32 +759,37 @@ impl Battle {
                 // (Some range is longer than the gap; `farthest` is never NaN.)
                 let farther = farthest > ADVANCE_GAP;
                 let (a, b) = boxed(farthest + start.radius + 1e-6);
-                self.with_spots(side, |spots| {
-                    for spot in spots {
+                // (With cells, only the shooters in the large box, grown by the margin below
+                // and no larger than the side's longest reach: none when that is the gap.)
+                let reach = farthest.min(self.fire_reach_bound(side));
+                let pick = boxed(reach + start.radius + 1e-3);
+                if reach > ADVANCE_GAP {
+                    self.spots_scan(side, pick.0, pick.1, |spot| {
                         // Few shoot farther than the gap: that is tested first, on its own
                         // (`limit` is above the gap just when the reach is, or is NaN, and the
                         // longest range is: see `farther`).
                         if spot.fire_reach <= ADVANCE_GAP || !farther {
-                            continue;
+                            return true;
                         }
                         let limit = ADVANCE_GAP.max(spot.fire_reach.min(farthest));
                         if limit <= ADVANCE_GAP || limit < clear || !spot.active {
-                            continue;
+                            return true;
                         }
                         let rel = spot.centre - start.centre;
                         let off = rel - dir * rel.dot(dir).clamp(0.0, b0);
                         let reach = limit + start.radius + spot.radius + 1e-3;
                         if off.dot(off) > reach * reach {
-                            continue;
+                            return true;
                         }
                         if n_far == far.len() {
                             overflow = true;
-                            return;
+                            return false;
                         }
                         far[n_far] = Some(*spot);
                         n_far += 1;
-                    }
-                });
+                        true
+                    });
+                }
                 if overflow {
                     // Too many to keep: one scan of the large box.
                     self.spots_near(side, a, b, |spot| visit(spot, true));

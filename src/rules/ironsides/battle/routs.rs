@@ -302,6 +302,9 @@ impl Battle {
         let me = self.shape(id);
         let mut nearest: Option<(f64, UnitId)> = None;
         self.with_spots(side.other(), |spots| {
+            if quarry.is_some() {
+                return; // (only wanted without a quarry)
+            }
             for s in spots.iter().filter(|s| s.active) {
                 // Circles surely farther apart than the best found: skipped below anyway (the
                 // bound is past the best), so the arc need not be tried.
@@ -353,32 +356,46 @@ impl Battle {
         .shape();
         let mut run = distance;
         let mut met = None;
-        self.with_spots(side.other(), |spots| {
-            for s in spots.iter().filter(|s| s.active) {
-                if run < 0.0 {
-                    break;
-                }
-                // The whole path lies in the circle about its middle of radius `run / 2`: an
-                // enemy whose own circle is farther than the limit from that one is met nowhere
-                // on it (margins far above rounding), so the march need not look.
-                let half = run * 0.5;
-                let d = s.centre - (me.centre + dir * half);
-                let reach = (half + me.radius + s.radius + 0.01) * (1.0 + 1e-9) + 1e-6;
-                if d.dot(d) > reach * reach {
-                    continue;
-                }
-                let er = self.shape(s.id);
-                let last = (run / 0.5).floor() as u64;
-                let fast =
-                    march_first_within(&me, dir, &er, 0.01, 0.5, 0, last, f64::INFINITY, 0.0);
-                if let Some(k) = fast {
-                    let t = 0.5 * k as f64;
-                    if t < run || met.is_none() {
-                        run = t;
-                        met = Some(s.id);
-                    }
+        // Every enemy the test below lets through, as the run shortens, stands in the box about
+        // the whole run's circle (grown by its radius): with cells, only those are looked at.
+        let (mid, r) = (
+            me.centre + dir * (run * 0.5),
+            (run * 0.5 + me.radius + 0.01) * (1.0 + 1e-9) + 1e-6,
+        );
+        let (lo, hi) = if run >= 0.0 && r < f64::INFINITY && mid.x.is_finite() && mid.y.is_finite()
+        {
+            (mid - Vec2::new(r, r), mid + Vec2::new(r, r))
+        } else {
+            let far = Vec2::new(f64::INFINITY, f64::INFINITY);
+            (Vec2::new(0.0, 0.0) - far, far)
+        };
+        self.spots_scan(side.other(), lo, hi, |s| {
+            if !s.active {
+                return true;
+            }
+            if run < 0.0 {
+                return false;
+            }
+            // The whole path lies in the circle about its middle of radius `run / 2`: an
+            // enemy whose own circle is farther than the limit from that one is met nowhere
+            // on it (margins far above rounding), so the march need not look.
+            let half = run * 0.5;
+            let d = s.centre - (me.centre + dir * half);
+            let reach = (half + me.radius + s.radius + 0.01) * (1.0 + 1e-9) + 1e-6;
+            if d.dot(d) > reach * reach {
+                return true;
+            }
+            let er = self.shape(s.id);
+            let last = (run / 0.5).floor() as u64;
+            let fast = march_first_within(&me, dir, &er, 0.01, 0.5, 0, last, f64::INFINITY, 0.0);
+            if let Some(k) = fast {
+                let t = 0.5 * k as f64;
+                if t < run || met.is_none() {
+                    run = t;
+                    met = Some(s.id);
                 }
             }
+            true
         });
         let u = &mut self.units[usize::from(id)];
         u.pos = from + dir * run;

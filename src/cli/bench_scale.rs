@@ -1,0 +1,265 @@
+//! `ecw-sim bench --scale`: how a battle's cost grows with its units. Generated battles
+//! (`scenario::generate`: mirror-image armies on the same ground density) of each size are
+//! fought on one thread for a while each; the time per battle and per unit is printed, and the
+//! exponent of the fitted power law (least squares on log-log: 1 is linear). Times are the
+//! thread's CPU time (the wall clock is printed beside it), so that other work on a shared
+//! machine does not bend the curve.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::charts::{self, Axes, Series};
+use crate::dice::battle_seed;
+use crate::error::{Error, Result};
+use crate::events::NullObserver;
+use crate::rules::ironsides::battle::Battle;
+use crate::scenario::generate;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct ScaleArgs {
+    /// Measure how a battle's cost grows with its units: generated battles of each of --sizes,
+    /// fought on one thread (--seed applies; --battles, --threads and --set do not)
+    #[arg(long)]
+    pub scale: bool,
+    /// Units in each generated battle of --scale (even numbers, comma-separated)
+    #[arg(long, value_delimiter = ',', default_values_t = [50, 100, 200, 500, 1000, 2000])]
+    pub sizes: Vec<usize>,
+    /// Seconds of battles for each size of --scale (at least one battle each)
+    #[arg(long, default_value_t = 2.0)]
+    pub seconds: f64,
+    /// Write the --scale curve (time per unit against units) as an SVG chart to this file
+    #[arg(long, value_name = "FILE")]
+    pub chart: Option<PathBuf>,
+}
+
+/// The battles of one size: how many, how long in all (CPU time and wall clock), the quickest
+/// and slowest (CPU time), and turns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measured {
+    pub units: usize,
+    pub battles: u64,
+    pub cpu: Duration,
+    pub wall: Duration,
+    pub fastest: Duration,
+    pub slowest: Duration,
+    pub turns: u64,
+}
+
+impl Measured {
+    /// Mean CPU seconds per battle.
+    pub fn per_battle(&self) -> f64 {
+        self.cpu.as_secs_f64() / self.battles as f64
+    }
+}
+
+/// The CPU time this thread has used (zero where the system cannot tell).
+fn thread_cpu() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes only the timespec this function owns.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(
+        t.tv_sec.max(0) as u64,
+        t.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
+}
+
+/// Fights generated battles of `units` units from `seed`, battle after battle in one reused
+/// `Battle`, until `seconds` have passed (at least one battle).
+pub fn measure(units: usize, seed: u64, seconds: f64) -> Result<Measured> {
+    let setup = generate::generated(units)?.setup()?;
+    let mut battle = Battle::new(&setup);
+    let mut m = Measured {
+        units,
+        battles: 0,
+        cpu: Duration::ZERO,
+        wall: Duration::ZERO,
+        fastest: Duration::MAX,
+        slowest: Duration::ZERO,
+        turns: 0,
+    };
+    while m.battles == 0 || m.wall.as_secs_f64() < seconds {
+        let (t, c) = (Instant::now(), thread_cpu());
+        let s = battle.fight(&setup, battle_seed(seed, m.battles), &mut NullObserver);
+        let (wall, e) = (t.elapsed(), thread_cpu().saturating_sub(c));
+        m.battles += 1;
+        m.cpu += e;
+        m.wall += wall;
+        m.fastest = m.fastest.min(e);
+        m.slowest = m.slowest.max(e);
+        m.turns += u64::from(s.turns);
+    }
+    Ok(m)
+}
+
+/// The least-squares line through `(ln x, ln y)`: its slope (the exponent of `y = a x^k`) and
+/// the factor `a`. None for fewer than two distinct x or a value that is not positive.
+pub fn fit_power(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    if points.iter().any(|&(x, y)| !(x > 0.0 && y > 0.0)) {
+        return None;
+    }
+    let n = points.len() as f64;
+    let (lx, ly): (Vec<f64>, Vec<f64>) = points.iter().map(|&(x, y)| (x.ln(), y.ln())).unzip();
+    let (mx, my) = (lx.iter().sum::<f64>() / n, ly.iter().sum::<f64>() / n);
+    let sxx: f64 = lx.iter().map(|x| (x - mx) * (x - mx)).sum();
+    let sxy: f64 = lx.iter().zip(&ly).map(|(x, y)| (x - mx) * (y - my)).sum();
+    if sxx.is_nan() || sxx <= 1e-12 {
+        return None;
+    }
+    let k = sxy / sxx;
+    Some((k, (my - k * mx).exp()))
+}
+
+/// The chart of the curve: microseconds per unit of a battle against the units (flat is
+/// linear), with the quickest and slowest battle of each size as the interval.
+pub fn chart(rows: &[Measured], exponent: Option<f64>) -> charts::Chart {
+    let per_unit = |d: f64, m: &Measured| d * 1e6 / m.units as f64;
+    let labels: Vec<String> = rows.iter().map(|m| m.units.to_string()).collect();
+    let name = match exponent {
+        Some(k) => format!("time per unit (fitted exponent {k:.2})"),
+        None => "time per unit".to_string(),
+    };
+    let series = Series {
+        name,
+        colour: charts::NEUTRAL,
+        points: rows
+            .iter()
+            .map(|m| {
+                Some((
+                    per_unit(m.per_battle(), m),
+                    per_unit(m.fastest.as_secs_f64(), m),
+                    per_unit(m.slowest.as_secs_f64(), m),
+                ))
+            })
+            .collect(),
+    };
+    charts::lines(
+        &labels,
+        &[series],
+        Axes {
+            x: "units in the battle (generated, same ground density)",
+            y: "CPU µs per unit per battle",
+            percent: false,
+        },
+    )
+}
+
+pub fn run(args: &ScaleArgs, seed: u64) -> Result<()> {
+    if args.sizes.is_empty() {
+        return Err(Error::Usage("--sizes: no sizes to measure".into()));
+    }
+    if !(args.seconds >= 0.0 && args.seconds <= 3600.0) {
+        return Err(Error::Usage(format!(
+            "--seconds {}: give 0 to 3600 seconds per size",
+            args.seconds
+        )));
+    }
+    // Every size checked before any is fought.
+    for &n in &args.sizes {
+        generate::scenario_text(n)?;
+    }
+    println!(
+        "ecw-sim bench --scale: generated battles of seed {seed}, one thread, about {} s a size (CPU time of the thread; wall clock beside)",
+        args.seconds
+    );
+    println!(
+        "  {:>6}  {:>7}  {:>13}  {:>11}  {:>11}  {:>11}  {:>6}",
+        "units", "battles", "ms per battle", "µs per unit", "slowest ms", "wall ms", "turns"
+    );
+    let mut rows = Vec::with_capacity(args.sizes.len());
+    for &n in &args.sizes {
+        let m = measure(n, seed, args.seconds)?;
+        println!(
+            "  {:>6}  {:>7}  {:>13.3}  {:>11.2}  {:>11.3}  {:>11.3}  {:>6.1}",
+            n,
+            m.battles,
+            m.per_battle() * 1e3,
+            m.per_battle() * 1e6 / n as f64,
+            m.slowest.as_secs_f64() * 1e3,
+            m.wall.as_secs_f64() * 1e3 / m.battles as f64,
+            m.turns as f64 / m.battles as f64
+        );
+        rows.push(m);
+    }
+    let points: Vec<(f64, f64)> = rows
+        .iter()
+        .map(|m| (m.units as f64, m.per_battle()))
+        .collect();
+    let fit = fit_power(&points);
+    match fit {
+        Some((k, _)) => println!(
+            "  fitted exponent {k:.2}: time per battle ~ units^{k:.2} (least squares on log-log over {} sizes; 1 is linear)",
+            rows.len()
+        ),
+        None => println!("  no exponent: it takes two sizes or more"),
+    }
+    if let Some(path) = &args.chart {
+        let svg = chart(&rows, fit.map(|f| f.0)).svg;
+        crate::io::write_atomic(path, svg.as_bytes())?;
+        println!("  chart written to {}", path.display());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fit recovers the exponent and factor of exact power laws, and refuses what has none.
+    #[test]
+    fn fit_recovers_known_power_laws() {
+        for (a, k) in [(3.0, 1.0), (0.002, 1.3), (7.5, 2.0), (1e-6, 0.5)] {
+            let pts: Vec<(f64, f64)> = [50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0]
+                .iter()
+                .map(|&x: &f64| (x, a * x.powf(k)))
+                .collect();
+            let (fk, fa) = fit_power(&pts).expect("a fit");
+            assert!((fk - k).abs() < 1e-9, "exponent {fk} for {k}");
+            assert!((fa / a - 1.0).abs() < 1e-9, "factor {fa} for {a}");
+        }
+        // Noise that is symmetric on the log scale leaves the slope alone.
+        let pts = [
+            (10.0, 10.0 * 1.1),
+            (100.0, 100.0 / 1.1),
+            (1000.0, 1000.0 * 1.1),
+        ];
+        let (k, _) = fit_power(&pts).expect("a fit");
+        assert!(k < 1.0 + 1e-9 && k > 0.95, "{k}");
+        assert_eq!(fit_power(&[(10.0, 1.0)]), None);
+        assert_eq!(fit_power(&[(10.0, 1.0), (10.0, 2.0)]), None);
+        assert_eq!(fit_power(&[(10.0, 1.0), (20.0, 0.0)]), None);
+    }
+
+    /// A small run: each size fights at least one battle to its end, and the chart draws a
+    /// point per size.
+    #[test]
+    fn small_scale_run_measures_each_size() {
+        let rows: Vec<Measured> = [20, 40]
+            .iter()
+            .map(|&n| measure(n, 1, 0.0).expect("measured"))
+            .collect();
+        for m in &rows {
+            assert_eq!(m.battles, 1);
+            assert!(m.turns >= 1 && m.cpu > Duration::ZERO && m.wall > Duration::ZERO);
+            assert!(m.fastest <= m.slowest);
+        }
+        let c = chart(&rows, Some(1.0));
+        assert_eq!(c.marks, 2);
+        assert!(c.svg.contains("<svg"));
+    }
+
+    #[test]
+    fn bad_sizes_are_refused_before_fighting() {
+        let args = ScaleArgs {
+            scale: true,
+            sizes: vec![50, 51],
+            seconds: 0.0,
+            chart: None,
+        };
+        assert!(matches!(run(&args, 1), Err(Error::Usage(_))));
+    }
+}
