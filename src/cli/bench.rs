@@ -86,7 +86,7 @@ fn per_battle(t: Duration, n: u64) -> f64 {
 
 pub fn run(args: Args) -> Result<()> {
     if args.scale.scale {
-        return super::bench_scale::run(&args.scale, args.seed);
+        return super::bench_scale::run(&args.scale, args.seed, args.ruleset.as_deref());
     }
     if args.battles == 0 {
         return Err(Error::Usage("--battles 0: nothing to measure".into()));

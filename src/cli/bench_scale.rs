@@ -12,7 +12,7 @@ use crate::charts::{self, Axes, Series};
 use crate::dice::battle_seed;
 use crate::error::{Error, Result};
 use crate::events::NullObserver;
-use crate::rules::ironsides::battle::Battle;
+use crate::rules::{Ruleset, WithRuleset};
 use crate::scenario::generate;
 
 #[derive(Debug, Clone, clap::Args)]
@@ -68,11 +68,11 @@ fn thread_cpu() -> Duration {
     )
 }
 
-/// Fights generated battles of `units` units from `seed`, battle after battle in one reused
-/// `Battle`, until `seconds` have passed (at least one battle).
-pub fn measure(units: usize, seed: u64, seconds: f64) -> Result<Measured> {
+/// Fights generated battles of `units` units from `seed` under `rules`, battle after battle in
+/// one reused battle, until `seconds` have passed (at least one battle).
+pub fn measure<R: Ruleset>(rules: &R, units: usize, seed: u64, seconds: f64) -> Result<Measured> {
     let setup = generate::generated(units)?.setup()?;
-    let mut battle = Battle::new(&setup);
+    let mut battle = rules.new_battle(&setup);
     let mut m = Measured {
         units,
         battles: 0,
@@ -84,7 +84,12 @@ pub fn measure(units: usize, seed: u64, seconds: f64) -> Result<Measured> {
     };
     while m.battles == 0 || m.wall.as_secs_f64() < seconds {
         let (t, c) = (Instant::now(), thread_cpu());
-        let s = battle.fight(&setup, battle_seed(seed, m.battles), &mut NullObserver);
+        let s = rules.fight(
+            &mut battle,
+            &setup,
+            battle_seed(seed, m.battles),
+            &mut NullObserver,
+        );
         let (wall, e) = (t.elapsed(), thread_cpu().saturating_sub(c));
         m.battles += 1;
         m.cpu += e;
@@ -148,7 +153,46 @@ pub fn chart(rows: &[Measured], exponent: Option<f64>) -> charts::Chart {
     )
 }
 
-pub fn run(args: &ScaleArgs, seed: u64) -> Result<()> {
+/// The sizes measured under one ruleset.
+struct Sizes<'a> {
+    args: &'a ScaleArgs,
+    seed: u64,
+}
+
+impl WithRuleset for Sizes<'_> {
+    type Output = Result<Vec<Measured>>;
+    fn with<R: Ruleset>(self, rules: &R) -> Self::Output {
+        println!(
+            "ecw-sim bench --scale: generated battles under {}, seed {}, one thread, about {} s a size (CPU time of the thread; wall clock beside)",
+            rules.name(),
+            self.seed,
+            self.args.seconds
+        );
+        println!(
+            "  {:>6}  {:>7}  {:>13}  {:>11}  {:>11}  {:>11}  {:>6}",
+            "units", "battles", "ms per battle", "µs per unit", "slowest ms", "wall ms", "turns"
+        );
+        let mut rows = Vec::with_capacity(self.args.sizes.len());
+        for &n in &self.args.sizes {
+            let m = measure(rules, n, self.seed, self.args.seconds)?;
+            println!(
+                "  {:>6}  {:>7}  {:>13.3}  {:>11.2}  {:>11.3}  {:>11.3}  {:>6.1}",
+                n,
+                m.battles,
+                m.per_battle() * 1e3,
+                m.per_battle() * 1e6 / n as f64,
+                m.slowest.as_secs_f64() * 1e3,
+                m.wall.as_secs_f64() * 1e3 / m.battles as f64,
+                m.turns as f64 / m.battles as f64
+            );
+            rows.push(m);
+        }
+        Ok(rows)
+    }
+}
+
+/// `bench --scale` under `ruleset` (Ironsides when none is named).
+pub fn run(args: &ScaleArgs, seed: u64, ruleset: Option<&str>) -> Result<()> {
     if args.sizes.is_empty() {
         return Err(Error::Usage("--sizes: no sizes to measure".into()));
     }
@@ -162,29 +206,7 @@ pub fn run(args: &ScaleArgs, seed: u64) -> Result<()> {
     for &n in &args.sizes {
         generate::scenario_text(n)?;
     }
-    println!(
-        "ecw-sim bench --scale: generated battles of seed {seed}, one thread, about {} s a size (CPU time of the thread; wall clock beside)",
-        args.seconds
-    );
-    println!(
-        "  {:>6}  {:>7}  {:>13}  {:>11}  {:>11}  {:>11}  {:>6}",
-        "units", "battles", "ms per battle", "µs per unit", "slowest ms", "wall ms", "turns"
-    );
-    let mut rows = Vec::with_capacity(args.sizes.len());
-    for &n in &args.sizes {
-        let m = measure(n, seed, args.seconds)?;
-        println!(
-            "  {:>6}  {:>7}  {:>13.3}  {:>11.2}  {:>11.3}  {:>11.3}  {:>6.1}",
-            n,
-            m.battles,
-            m.per_battle() * 1e3,
-            m.per_battle() * 1e6 / n as f64,
-            m.slowest.as_secs_f64() * 1e3,
-            m.wall.as_secs_f64() * 1e3 / m.battles as f64,
-            m.turns as f64 / m.battles as f64
-        );
-        rows.push(m);
-    }
+    let rows = crate::rules::with_ruleset(ruleset.unwrap_or("ironsides"), Sizes { args, seed })??;
     let points: Vec<(f64, f64)> = rows
         .iter()
         .map(|m| (m.units as f64, m.per_battle()))
@@ -240,7 +262,7 @@ mod tests {
     fn small_scale_run_measures_each_size() {
         let rows: Vec<Measured> = [20, 40]
             .iter()
-            .map(|&n| measure(n, 1, 0.0).expect("measured"))
+            .map(|&n| measure(&crate::rules::Ironsides, n, 1, 0.0).expect("measured"))
             .collect();
         for m in &rows {
             assert_eq!(m.battles, 1);
