@@ -261,7 +261,7 @@ impl Battle {
         self.movement_phase(setup, dice, obs);
         self.fire_phase(setup, dice, obs);
         self.melee_phase(dice, obs);
-        self.morale_phase(setup, dice, obs);
+        self.morale_phase(dice, obs);
         self.reload_phase();
     }
 
