@@ -371,7 +371,7 @@ fn morale_throws_through_the_engine_follow_the_exact_chart() {
         b.regiments[0].musketeers -= 6;
         b.regiments[0].lost_this_move = 6;
         let mut l = EventLog::default();
-        b.morale_phase(&s, &mut dice, &mut l);
+        b.morale_phase(&mut dice, &mut l);
         let result =
             l.0.iter()
                 .find_map(|e| match e {

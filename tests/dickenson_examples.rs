@@ -321,7 +321,7 @@ fn e7_horse_charge_home_with_impetus_and_two_rounds() {
     assert!(b.regiments[0].won_melee && !b.regiments[1].won_melee);
     let mut d = ScriptedDice::new(&[3, 3, 2, 2]);
     let mut l = EventLog::default();
-    b.morale_phase(&s, &mut d, &mut l);
+    b.morale_phase(&mut d, &mut l);
     d.finish();
     let results: Vec<ReactionResult> =
         l.0.iter()
@@ -456,7 +456,7 @@ fn e10_the_morale_chart_with_its_adds() {
         b.regiments[0].lost_this_move = 6;
         let mut d = ScriptedDice::new(&dice);
         let mut l = EventLog::default();
-        b.morale_phase(&s, &mut d, &mut l);
+        b.morale_phase(&mut d, &mut l);
         d.finish();
         let got = l.0.iter().find_map(|e| match *e {
             Event::Reaction {

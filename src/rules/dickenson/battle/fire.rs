@@ -5,7 +5,7 @@
 use super::movement::reaction;
 use super::regiment::{Kind, State};
 use super::{Battle, emit};
-use crate::battlefield::geometry::dist_point_segment;
+use crate::battlefield::geometry::{Shape, dist_point_segment};
 use crate::battlefield::{ObstacleKind, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, LossCause, Observer, ReactionCause};
@@ -60,16 +60,17 @@ impl Battle {
     /// The nearest enemy in range of `arm` and within the front arc, not in melee: (it, gap).
     fn target_of(&self, r: usize, range: f64) -> Option<(usize, f64)> {
         let arc = self.rules.battle.front_arc_degrees;
+        let me = self.shape(r);
         let side = self.regiments[r].side;
         let mut best: Option<(usize, f64)> = None;
         for (o, reg) in self.regiments.iter().enumerate() {
             if reg.side == side || reg.state == State::Gone || reg.engaged.is_some() {
                 continue;
             }
-            if self.regiments[r].pos.dist(reg.pos) > range + 2.0 * (reg.frontage + reg.depth) {
+            if me.centre.dist(reg.pos) > range + 2.0 * (reg.frontage + reg.depth) + me.radius {
                 continue;
             }
-            let g = self.gap(r, o);
+            let g = me.dist(&self.shape(o));
             if g <= range && self.bearing(r, reg.pos) <= arc && best.is_none_or(|(_, b)| g < b) {
                 best = Some((o, g));
             }
@@ -321,6 +322,13 @@ impl Battle {
     ) -> Option<Under> {
         let reg = &self.regiments[u];
         if u == r || reg.state == State::Gone {
+            return None;
+        }
+        // Beyond its reach (and its ammunition's), nothing of it can be under the area.
+        let reach = Shape::radius_of(reg.frontage, reg.depth)
+            + self.rules.ammunition.kept_within
+            + 0.5 * area.length.hypot(area.width);
+        if reg.pos.dist(point) > reach {
             return None;
         }
         if reg.is_gun() {

@@ -276,7 +276,7 @@ impl Battle {
         self.movement_phase(setup, dice, obs);
         self.fire_phase(setup, dice, obs);
         self.melee_phase(dice, obs);
-        self.morale_phase(setup, dice, obs);
+        self.morale_phase(dice, obs);
         self.reload_phase();
     }
 
@@ -344,13 +344,21 @@ impl Battle {
 
     /// The nearest enemy on the table that `ok` accepts: (regiment, gap).
     pub fn nearest_enemy(&self, r: usize, ok: impl Fn(&Regiment) -> bool) -> Option<(usize, f64)> {
+        let me = self.shape(r);
         let side = self.regiments[r].side;
         let mut best: Option<(usize, f64)> = None;
         for (o, reg) in self.regiments.iter().enumerate() {
             if reg.side == side || reg.state == State::Gone || !ok(reg) {
                 continue;
             }
-            let g = self.gap(r, o);
+            // No point of either is farther from its centre than its radius: a regiment whose
+            // bound is no nearer than the best cannot beat it (and its shape is never made).
+            let bound =
+                me.centre.dist(reg.pos) - me.radius - Shape::radius_of(reg.frontage, reg.depth);
+            if best.is_some_and(|(_, b)| bound >= b) {
+                continue;
+            }
+            let g = me.dist(&self.shape(o));
             if best.is_none_or(|(_, b)| g < b) {
                 best = Some((o, g));
             }

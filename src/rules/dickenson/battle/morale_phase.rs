@@ -13,7 +13,6 @@ use crate::dice::DiceSource;
 use crate::events::{Event, GeneralResult, LossCause, Observer, ReactionCause};
 use crate::rules::dickenson::figures;
 use crate::rules::dickenson::morale::{self, Add, Adds, MoraleResult, Struck};
-use crate::setup::BattleSetup;
 
 impl Battle {
     /// `n` casualties on regiment `r` before saves: each saved on its figures' throw; of the
@@ -204,13 +203,7 @@ impl Battle {
     }
 
     /// Morale at the end of the move for every unit in melee or that lost figures.
-    pub fn morale_phase<D: DiceSource, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        dice: &mut D,
-        obs: &mut O,
-    ) {
-        let _ = setup;
+    pub fn morale_phase<D: DiceSource, O: Observer>(&mut self, dice: &mut D, obs: &mut O) {
         for side in self.sides() {
             for r in 0..self.regiments.len() {
                 let reg = self.regiments[r];

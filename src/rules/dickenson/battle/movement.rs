@@ -542,6 +542,12 @@ impl Battle {
             fail(self, obs);
             return;
         }
+        if self.regiments[t].state != State::Active {
+            // The breach's pistols left nobody to strike.
+            self.advance(r, aim, gait, Some(need), setup, obs);
+            fail(self, obs);
+            return;
+        }
         self.contact(r, t, dir, aim, need, going.disorders, obs);
         let (a, d) = (&mut self.regiments[r], t as u16);
         a.gait = gait;
