@@ -54,6 +54,14 @@ fn setup(specs: &[Spec]) -> BattleSetup {
         let id = side.index() as u16;
         let mut c = Commander::new(id, side, rating);
         c.command = Some(id);
+        // He starts where he stands each turn: 3" behind his brigade's centre.
+        let mine: Vec<&Unit> = units.iter().filter(|u| u.side == side).collect();
+        let n = mine.len().max(1) as f64;
+        let (x, y) = mine
+            .iter()
+            .fold((0.0, 0.0), |(x, y), u| (x + u.pos.x / n, y + u.pos.y / n));
+        let back = if side == Side::Parliament { -3.0 } else { 3.0 };
+        c.pos = ecw_sim::battlefield::Vec2::new(x, y + back);
         commanders.push(c);
         names.commanders.push(format!("{side} commander"));
         names.commands.push(format!("{side} brigade"));
@@ -568,4 +576,44 @@ fn example_14_disorder_and_disarray() {
     b.orders_phase(Side::Parliament, &s, &mut dice, &mut EventLog::default());
     let r = &b.regiments[0];
     assert!(!r.disordered && !r.disarray && close(r.pos.y, 10.0));
+}
+
+/// EXAMPLE 15 (commanders ride 18"): the commander of example 1 starts 47" from his place 3"
+/// behind the brigade's centre (36, 7); each orders phase he rides 18" towards that place as
+/// the regiments then stand (they advance meanwhile) until he is within 18", then reaches it.
+#[test]
+fn example_15_a_commander_rides_at_most_18_inches_a_turn() {
+    let mut s = setup(&[
+        (Side::Parliament, FOOT, 600, 4, 20.0, 10.0),
+        (Side::Parliament, FOOT, 600, 4, 52.0, 10.0),
+        (Side::Royalist, TROTTERS, 400, 5, 20.0, 44.0),
+        (Side::Royalist, TROTTERS, 400, 5, 52.0, 44.0),
+    ]);
+    // He stays behind his brigade rather than riding to join its foremost regiment.
+    for d in &mut s.doctrines {
+        d.general_leads = false;
+    }
+    let mut b = battle(&s);
+    b.generals[0].pos = ecw_sim::battlefield::Vec2::new(36.0, -40.0);
+    let mut rides = Vec::new();
+    for _ in 0..4 {
+        // His place this turn: 3" behind the centre of the regiments as they stand.
+        let (p, q) = (b.regiments[0].pos, b.regiments[1].pos);
+        let to = ecw_sim::battlefield::Vec2::new((p.x + q.x) / 2.0, (p.y + q.y) / 2.0 - 3.0);
+        let from = b.generals[0].pos;
+        let mut dice = ScriptedDice::new(&[6, 6]);
+        b.orders_phase(Side::Parliament, &s, &mut dice, &mut EventLog::default());
+        let (g, d) = (b.generals[0].pos, from.dist(to));
+        rides.push(from.dist(g));
+        if d <= 18.0 {
+            assert!(close(g.x, to.x) && close(g.y, to.y), "{g:?} {to:?}");
+        } else {
+            assert!(
+                close(from.dist(g), 18.0) && close(g.dist(to), d - 18.0),
+                "{g:?}"
+            );
+        }
+    }
+    // Full rides while the brigade advances away from him, then the rest of the way.
+    assert!(close(rides[0], 18.0) && rides[3] < 18.0, "{rides:?}");
 }

@@ -52,6 +52,14 @@ fn setup(horse_y: f64) -> BattleSetup {
         let id = side.index() as u16;
         let mut c = Commander::new(id, side, rating);
         c.command = Some(id);
+        // 3" behind his one regiment, where he stands each turn.
+        let u = if side == Side::Parliament {
+            &foot
+        } else {
+            &horse
+        };
+        let back = if side == Side::Parliament { -3.0 } else { 3.0 };
+        c.pos = ecw_sim::battlefield::Vec2::new(u.pos.x, u.pos.y + back);
         commanders.push(c);
         names.commanders.push(format!("{side}"));
         names.commands.push(format!("{side}"));

@@ -113,8 +113,9 @@ impl Battle {
         }
     }
 
-    /// The commander of brigade `b`: with the unit he joined, or behind his brigade's centre,
-    /// joining the foremost regiment when his doctrine leads from the front.
+    /// The commander of brigade `b`: with the unit he joined, or riding (at most his 18" move:
+    /// a ruling, every commander is mounted) to behind his brigade's centre, or to the
+    /// foremost regiment to join it when his doctrine leads from the front.
     fn place_commander<O: Observer>(&mut self, b: usize, setup: &BattleSetup, obs: &mut O) {
         let Some(c) = self.brigades[b].commander.map(usize::from) else {
             return;
@@ -156,6 +157,9 @@ impl Battle {
             && doctrine::joins(d, gap)
             && self.regiments[r].joined.is_none()
         {
+            if !self.ride_to(c, self.regiments[r].pos) {
+                return; // on his way
+            }
             self.generals[c].joined = Some(r as u16);
             self.generals[c].pos = self.regiments[r].pos;
             self.regiments[r].joined = Some(c as u16);
@@ -172,7 +176,19 @@ impl Battle {
             Side::Parliament => Vec2::new(0.0, -3.0),
             Side::Royalist => Vec2::new(0.0, 3.0),
         };
-        self.generals[c].pos = centre + back;
+        self.ride_to(c, centre + back);
+    }
+
+    /// Commander `c` rides towards `to`, at most his move; true when he gets there.
+    fn ride_to(&mut self, c: usize, to: Vec2) -> bool {
+        let from = self.generals[c].pos;
+        let (d, reach) = (from.dist(to), self.rules.movement.commander_mounted);
+        self.generals[c].pos = if d <= reach {
+            to
+        } else {
+            from + (to - from) * (reach / d)
+        };
+        d <= reach
     }
 
     /// The commander an order to brigade `b` comes from: its own, or (none, or lost) the
