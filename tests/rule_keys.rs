@@ -136,10 +136,6 @@ const KNOWN_INERT: &[(&str, &str)] = &[
         "coverage: no unit regains a third CV in one turn in these battles",
     ),
     (
-        "reaction.dice",
-        "defect: the reaction test always rolls two dice (the text's 2D6); the key should be removed or read",
-    ),
-    (
         "scale.default_turn_limit",
         "defect-free: the scenarios set their own turn limit",
     ),
@@ -287,4 +283,15 @@ fn every_rule_key_changes_some_battle_or_table() {
         now_read.is_empty(),
         "keys listed as inert now matter: take them off KNOWN_INERT: {now_read:?}"
     );
+}
+
+/// A key that changes nothing because its rule is not applied is a defect to fix, not to list.
+#[test]
+fn no_inert_key_is_a_defect() {
+    let defects: Vec<&str> = KNOWN_INERT
+        .iter()
+        .filter(|(_, why)| why.starts_with("defect:"))
+        .map(|&(k, _)| k)
+        .collect();
+    assert!(defects.is_empty(), "rule keys listed as defects: {defects:?}");
 }

@@ -280,7 +280,6 @@ pub struct Fire {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Reaction {
-    pub dice: u8,
     pub attached_general_die_modifier: i8,
     pub free_reroll_for_no_rr_general: u8,
     pub retreat_min: f64,
