@@ -293,5 +293,8 @@ fn no_inert_key_is_a_defect() {
         .filter(|(_, why)| why.starts_with("defect:"))
         .map(|&(k, _)| k)
         .collect();
-    assert!(defects.is_empty(), "rule keys listed as defects: {defects:?}");
+    assert!(
+        defects.is_empty(),
+        "rule keys listed as defects: {defects:?}"
+    );
 }

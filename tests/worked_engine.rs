@@ -1019,3 +1019,152 @@ points = [[56.0, 21.5], [60.0, 21.5], [60.0, 24.5], [56.0, 24.5]]
     let y = b.units[usize::from(IRETON_3)].pos.y;
     assert!((y - 29.0).abs() < 1e-6, "alone it makes 9\": at y {y}");
 }
+
+/// A fixture of `tests/fixtures/`.
+fn fixture(name: &str) -> BattleSetup {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    Scenario::parse(&path, text, &[], false)
+        .unwrap()
+        .setup()
+        .unwrap()
+}
+
+/// The fire of one step: (firer, roll, hit) of each shot.
+fn shots_of(ev: &[Event]) -> Vec<(UnitId, u8, bool)> {
+    ev.iter()
+        .filter_map(|e| match *e {
+            Event::Fired {
+                unit, roll, hit, ..
+            } => Some((unit, roll, hit)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// "Cowardly wretch; enemy gets 1RR against his units each turn". Blue's colonel has no
+/// re-rolls; Red's is the wretch. Blue's first miss at Red in a turn is re-rolled (6, then 1:
+/// a hit), its second is not; Red's own miss at Blue is not; the next turn the gift is new.
+#[test]
+fn the_enemy_of_a_cowardly_wretch_rerolls_one_die_a_turn_against_his_units() {
+    const BLUE: UnitId = 0;
+    const RED: UnitId = 1;
+    let setup = fixture("wretch.toml");
+    let mut b = battle(&setup);
+    // 2" apart (volley range), face to face; both commanders beside their men.
+    place(&mut b, BLUE, 36.0, 20.0, 0.0);
+    place(&mut b, RED, 36.0, 23.0, 180.0);
+    b.commanders[0].pos = Vec2::new(36.0, 17.0);
+    b.commanders[1].pos = Vec2::new(36.0, 26.0);
+    let mut p = Player {
+        reaction_rerolls: Some(0),
+        ..Player::default()
+    };
+    b.begin_half(&setup, 1, Side::Parliament, 0);
+    // Blue misses (6), re-rolls with the gift and hits (1); Red tests reaction (1, 1).
+    let ev = run(&mut b, &setup, Step::MovingSideFires, &[6, 1, 1, 1], &mut p);
+    assert_eq!(shots_of(&ev), [(BLUE, 1, true)]);
+    assert_eq!(b.units[usize::from(RED)].cv, 3);
+    b.begin_half(&setup, 1, Side::Royalist, 1);
+    // Red misses at Blue: no gift for Red (Blue's colonel is no wretch), no re-roll.
+    let ev = run(&mut b, &setup, Step::MovingSideFires, &[6], &mut p);
+    assert_eq!(shots_of(&ev), [(RED, 6, false)]);
+    // Blue misses again in the same turn: the gift is spent.
+    let ev = run(&mut b, &setup, Step::OtherSideFires, &[6], &mut p);
+    assert_eq!(shots_of(&ev), [(BLUE, 6, false)]);
+    // A new turn, a new gift.
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    let ev = run(&mut b, &setup, Step::MovingSideFires, &[6, 2, 1, 1], &mut p);
+    assert_eq!(shots_of(&ev), [(BLUE, 2, true)]);
+}
+
+/// Step 14, one support charge a half-turn. Two of Ireton's regiments charge two of Goring's
+/// side by side; Goring's fourth regiment, between and behind them and facing away, could
+/// support either. It tests for the first (1 and 6: one success, so it only refaces, as in
+/// E15) and, its countercharge spent, does not test again for the second charger, although it
+/// is within reach (2" x CV).
+#[test]
+fn a_unit_makes_one_support_charge_a_half_turn() {
+    const IRETON_2: UnitId = 1;
+    const GORING_2: UnitId = 10;
+    const GORING_4: UnitId = 12;
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[IRETON_1, IRETON_2, GORING_1, GORING_2, GORING_4]);
+    place(&mut b, IRETON_1, 50.0, 24.0, 0.0);
+    place(&mut b, IRETON_2, 58.0, 24.0, 0.0);
+    place(&mut b, GORING_1, 50.0, 31.0, 180.0);
+    place(&mut b, GORING_2, 58.0, 31.0, 180.0);
+    place(&mut b, GORING_4, 54.0, 34.0, 0.0);
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    let ireton = commander_of(&b, IRETON);
+    b.commanders[usize::from(ireton)].pos = Vec2::new(54.0, 14.0);
+    b.commands[usize::from(IRETON)].lps = 6;
+    let goring = commander_of(&b, 4);
+    b.commanders[usize::from(goring)].rerolls_left = 0;
+    let mut p = Player {
+        orders: vec![
+            (IRETON_1, Order::Charge { target: GORING_1 }),
+            (IRETON_2, Order::Charge { target: GORING_2 }),
+        ],
+        reaction_rerolls: Some(0),
+        support: true,
+        ..Player::default()
+    };
+    run(&mut b, &setup, Step::Movement, &[], &mut p);
+    run(
+        &mut b,
+        &setup,
+        Step::CompleteMovement,
+        &[1, 2, 1, 2],
+        &mut p,
+    );
+    let dice = [
+        1, 2, // Goring 1 reacts: passes both
+        1, 1, // its responses: countercharge and the free shot
+        1, 6, // the fourth regiment's response dice: one success, it refaces
+        3, // the free shot misses
+        1, 1, 6, 6, // Ireton 1: 2 hits
+        1, 1, 6, 6, // Goring 1: 2 hits; both stay in contact
+        1, 2, // Goring 2 reacts: passes both
+        1, 1, // its responses
+        3, // its free shot misses (no support test: the fourth regiment has made one)
+        1, 1, 6, 6, // Ireton 2
+        1, 1, 6, 6, // Goring 2
+    ];
+    let ev = run(&mut b, &setup, Step::Charges, &dice, &mut p);
+    let supports: Vec<_> = ev
+        .iter()
+        .filter(|e| matches!(e, Event::SupportCharge { .. }))
+        .collect();
+    assert_eq!(
+        supports,
+        [&Event::SupportCharge {
+            unit: GORING_4,
+            target: IRETON_1,
+            successes: 1
+        }],
+        "{ev:#?}"
+    );
+    let reach =
+        setup.rules.charge.support_charge_per_cv * f64::from(b.units[usize::from(GORING_4)].cv);
+    assert!(
+        b.distance(GORING_4, IRETON_2) <= reach,
+        "the second charger was within its reach"
+    );
+    assert!(!b.units[usize::from(GORING_4)].pinned);
+    for (a, d) in [(IRETON_1, GORING_1), (IRETON_2, GORING_2)] {
+        assert!(ev.iter().any(|e| matches!(
+            *e,
+            Event::Melee {
+                attacker,
+                defender,
+                attacker_hits: 2,
+                defender_hits: 2,
+                ..
+            } if attacker == a && defender == d
+        )));
+    }
+}

@@ -319,6 +319,7 @@ impl Battle {
                 || u.pursuing > 0
                 || u.formation == Formation::MarchColumn
                 || self.charges.iter().any(|c| c.target == id)
+                || self.countercharged.contains(&id)
             {
                 continue;
             }
@@ -358,6 +359,7 @@ impl Battle {
                 &mut rr,
             );
             self.spend_rerolls(g, rr.used);
+            self.countercharged.push(id);
             emit(
                 obs,
                 Event::SupportCharge {

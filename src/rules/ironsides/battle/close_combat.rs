@@ -134,15 +134,18 @@ impl Battle {
             let cover = self.cover_of(setup, enemy, f.id);
             let m = melee::melee_modifier(rules, u, e, cover, role);
             let cv = fire_cv(rules, self, setup, f.id);
-            // Re-rolls in melee only for a general who is in there himself.
+            // Re-rolls in melee only for a general who is in there himself, and the gift of
+            // the enemy's wretch.
             let g = self.attached_general(f.id);
+            let giver = self.giver_against(setup, enemy);
             let mut rr = Rerolls::new(
                 g.map(|g| self.commanders[usize::from(g)].rerolls_left)
-                    .unwrap_or(0),
+                    .unwrap_or(0)
+                    + self.gift_of(giver),
             );
             dice.focus(super::unit_stream(f.id));
             hits += melee::roll_melee(rules, dice, n, m, cv, &mut rr);
-            self.spend_rerolls(g, rr.used);
+            self.spend_rerolls_against(g, giver, rr.used);
             n_all += n;
         }
         (n_all, hits)

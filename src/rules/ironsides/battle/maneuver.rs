@@ -234,10 +234,11 @@ impl Battle {
                 continue;
             }
             let id = i as UnitId;
-            if self
-                .charges
-                .iter()
-                .any(|c| c.target == id || c.charger == id)
+            if self.countercharged.contains(&id)
+                || self
+                    .charges
+                    .iter()
+                    .any(|c| c.target == id || c.charger == id)
             {
                 continue;
             }
@@ -279,6 +280,7 @@ impl Battle {
             dice.focus(super::unit_stream(id));
             let ok = charge_rules::roll_responses(rules, dice, n, cv, &mut rr);
             self.spend_rerolls(g, rr.used);
+            self.countercharged.push(id);
             emit(
                 obs,
                 Event::SupportCharge {
