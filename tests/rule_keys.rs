@@ -100,10 +100,6 @@ const KNOWN_INERT: &[(&str, &str)] = &[
         "coverage: used only with options.independent_lps = \"table\"",
     ),
     (
-        "leadership.swept_away_lp_loss",
-        "coverage: an unattached subordinate contacted and unhurt is rare",
-    ),
-    (
         "limits.cv_min_start",
         "coverage: no rolled CV falls below it",
     ),

@@ -80,6 +80,7 @@ struct Player {
     reaction_rerolls: Option<u8>,
     generals: Vec<(CommanderId, GeneralOrder)>,
     support: bool,
+    opportunity: bool,
 }
 
 impl Doctrine for Player {
@@ -150,7 +151,7 @@ impl Doctrine for Player {
         self.support
     }
     fn opportunity_charge(&mut self, _: &View, _: UnitId, _: UnitId) -> bool {
-        false
+        self.opportunity
     }
     fn retreat_distance(&mut self, v: &View, u: UnitId) -> f64 {
         ParamAi.retreat_distance(v, u)
@@ -1167,4 +1168,78 @@ fn a_unit_makes_one_support_charge_a_half_turn() {
             } if attacker == a && defender == d
         )));
     }
+}
+
+/// Step 14: "an Opportunity Charge at the start or end of their opponent's movement phase".
+/// The Parliament foot is ordered forward; before it moves, Goring's regiment, 8" off and
+/// facing it, charges (response dice 1 and 1). The foot reacts (passes both), its responses
+/// fail (6, 6), and the melee (no hits either way) pins it: it does not advance.
+#[test]
+fn an_opportunity_charge_goes_in_at_the_start_of_the_enemy_move() {
+    const FOOT: UnitId = 4;
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[FOOT, GORING_1]);
+    place(&mut b, FOOT, 50.0, 25.0, 0.0);
+    place(&mut b, GORING_1, 50.0, 34.0, 180.0);
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    b.commands[1].lps = 6;
+    let goring = commander_of(&b, 4);
+    b.commanders[usize::from(goring)].rerolls_left = 0;
+    let gap = b.distance(FOOT, GORING_1);
+    assert!(
+        (6.0..=12.0).contains(&gap),
+        "8\" apart, within 2\" x CV: {gap}"
+    );
+    let mut p = Player {
+        orders: vec![(
+            FOOT,
+            Order::Advance {
+                to: Vec2::new(50.0, 40.0),
+            },
+        )],
+        reaction_rerolls: Some(0),
+        opportunity: true,
+        ..Player::default()
+    };
+    let dice = [
+        1, 1, // Goring's regiment: two response dice, the charge goes in
+        1, 1, // the foot reacts: passes both
+        6, 6, // its two responses: none
+        6, 6, 6, 6, // Goring at full speed: 4 dice, no hits
+        6, 6, // the foot: 2 dice, no hits
+    ];
+    let ev = run(&mut b, &setup, Step::Movement, &dice, &mut p);
+    let first_charge = ev
+        .iter()
+        .position(|e| {
+            *e == Event::SupportCharge {
+                unit: GORING_1,
+                target: FOOT,
+                successes: 2,
+            }
+        })
+        .expect("the opportunity charge");
+    let melee = ev
+        .iter()
+        .position(|e| {
+            matches!(
+                *e,
+                Event::Melee {
+                    attacker: GORING_1,
+                    defender: FOOT,
+                    attacker_dice: 4,
+                    defender_dice: 2,
+                    ..
+                }
+            )
+        })
+        .expect("the melee");
+    assert!(first_charge < melee, "{ev:#?}");
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(*e, Event::Moved { unit: FOOT, .. })),
+        "the foot, pinned, does not advance: {ev:#?}"
+    );
+    assert!(b.units[usize::from(FOOT)].pinned);
 }

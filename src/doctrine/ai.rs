@@ -69,7 +69,7 @@ pub trait Doctrine {
     fn responses(&mut self, v: &View, u: UnitId, charger: UnitId) -> Responses;
     /// Step 14: whether this unit makes a support charge against `charger`.
     fn support_charge(&mut self, v: &View, u: UnitId, charger: UnitId) -> bool;
-    /// An opportunity charge by `u` at an enemy that ended its move within reach.
+    /// An opportunity charge by `u` at an enemy within reach at the start or end of its move.
     fn opportunity_charge(&mut self, v: &View, u: UnitId, enemy: UnitId) -> bool;
     /// Retreat distance after a failed test (4"-12").
     fn retreat_distance(&mut self, v: &View, u: UnitId) -> f64;

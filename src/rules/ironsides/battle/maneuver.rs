@@ -54,6 +54,11 @@ impl Battle {
     ) {
         let rules = &*setup.rules;
         let side = self.moving;
+        // "An Opportunity Charge at the start or end of their opponent's movement phase": the
+        // start's go in at once, before anyone moves.
+        self.charges.clear();
+        self.opportunity_charges(setup, dice, ai, obs);
+        self.resolve_charges(setup, dice, ai, obs);
         self.pending.clear();
         // While orders are given nothing moves: the doctrine may keep answers until they are.
         self.begin_orders();
@@ -211,7 +216,8 @@ impl Battle {
     }
 
     /// Opportunity charges: the other side's horse, unengaged and not charged, may charge an
-    /// enemy that ended its move within reach in its front arc (2 emergency-response dice).
+    /// enemy within reach in its front arc at the start or the end of its side's move (2
+    /// emergency-response dice).
     fn opportunity_charges<D: DiceSource, A: Doctrine, O: Observer>(
         &mut self,
         setup: &BattleSetup,
