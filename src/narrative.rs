@@ -253,6 +253,16 @@ pub fn event_line(setup: &BattleSetup, e: Event) -> Option<String> {
     Some(line)
 }
 
+/// A melee result where a side was destroyed: a unit at CV 0 takes no test and wins nothing.
+fn destroyed_result(setup: &BattleSetup, w: u16, l: u16, gone: impl Fn(u16) -> bool) -> String {
+    let u = |id: u16| setup.unit_name(id);
+    match (gone(w), gone(l)) {
+        (true, true) => format!("{} and {} are both destroyed", u(w), u(l)),
+        (true, false) => format!("{} is destroyed; {} holds the field", u(w), u(l)),
+        _ => format!("{} wins; {} is destroyed", u(w), u(l)),
+    }
+}
+
 /// The story of a battle in plain text.
 pub fn narrate(setup: &BattleSetup, rec: &Recorder) -> String {
     let mut out = String::new();
@@ -271,8 +281,21 @@ pub fn narrate(setup: &BattleSetup, rec: &Recorder) -> String {
         if let Event::RatingRolled { unit, cv } = e {
             cv_path[usize::from(unit)] = vec![cv];
         }
-        let Some(line) = event_line(setup, e) else {
-            continue;
+        let line = match e {
+            Event::MeleeResult {
+                winner: Some(w),
+                loser: Some(l),
+                ..
+            } if [w, l]
+                .iter()
+                .any(|&x| cv_path[usize::from(x)].last() == Some(&0)) =>
+            {
+                destroyed_result(setup, w, l, |x| cv_path[usize::from(x)].last() == Some(&0))
+            }
+            _ => match event_line(setup, e) {
+                Some(line) => line,
+                None => continue,
+            },
         };
         if let Event::CvLost { unit, cv, .. }
         | Event::CvGained { unit, cv, .. }

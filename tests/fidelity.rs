@@ -273,3 +273,41 @@ fn the_enemy_of_a_cowardly_wretch_rerolls_against_his_units() {
         "the wretch's gift must raise the enemy's hit rate"
     );
 }
+
+/// The replay's wording: a unit destroyed in a melee (CV 0) is said to be destroyed, never to
+/// win or to pass or fail the loser's test ("both reach CV 0 and one wins"). Every melee result
+/// with a destroyed side gets a line saying so.
+#[test]
+fn the_story_says_destroyed_units_are_destroyed() {
+    use ecw_sim::narrative::{Recorder, narrate};
+    let setup = marston_moor();
+    let mut b = Battle::new(&setup);
+    let (mut results, mut lines) = (0, 0);
+    for i in 0..60 {
+        let mut rec = Recorder::default();
+        b.fight(&setup, battle_seed(1, i), &mut rec);
+        let mut gone = vec![false; setup.units.len()];
+        for &(_, e) in &rec.events {
+            match e {
+                Event::Disintegrated { unit } => gone[usize::from(unit)] = true,
+                Event::MeleeResult {
+                    winner: Some(w),
+                    loser: Some(l),
+                    ..
+                } if gone[usize::from(w)] || gone[usize::from(l)] => results += 1,
+                _ => {}
+            }
+        }
+        lines += narrate(&setup, &rec)
+            .lines()
+            .filter(|l| {
+                l.ends_with(" is destroyed")
+                    || l.ends_with(" are both destroyed")
+                    || l.ends_with(" holds the field")
+            })
+            .count();
+    }
+    eprintln!("melee results with a destroyed unit: {results}; said so: {lines}");
+    assert!(results > 0, "no melee destroyed a unit to judge");
+    assert_eq!(lines, results);
+}

@@ -10,7 +10,7 @@ use ecw_sim::army::{CommandId, CommanderId, Formation, Side, UnitId};
 use ecw_sim::battlefield::Vec2;
 use ecw_sim::dice::ScriptedDice;
 use ecw_sim::doctrine::{Doctrine, Order, ParamAi, Responses};
-use ecw_sim::events::{Event, EventLog, NullObserver, ReactionCause, ReactionResult};
+use ecw_sim::events::{Event, EventLog, LossCause, NullObserver, ReactionCause, ReactionResult};
 use ecw_sim::rules::ironsides::battle::command::GeneralOrder;
 use ecw_sim::rules::ironsides::battle::{Battle, Step, View};
 use ecw_sim::scenario::Scenario;
@@ -1242,4 +1242,58 @@ fn an_opportunity_charge_goes_in_at_the_start_of_the_enemy_move() {
         "the foot, pinned, does not advance: {ev:#?}"
     );
     assert!(b.units[usize::from(FOOT)].pinned);
+}
+
+/// Camps: "the fire locks will test reaction ... They will give fire, and, if the attackers
+/// come to close combat, count as being in soft cover". A Parliament regiment in pursuit fails
+/// its halt test (6), pays its CV (6 to 5) and rides 18" into the Royalist camp with no enemy
+/// ahead; it passes to close (1, 1); the guards stand (1, 1) and give fire (1: a hit, CV 4);
+/// the fight (6, 6 against 6, 6) takes nothing, so the camp holds.
+#[test]
+fn camp_guards_give_fire_before_the_melee() {
+    const RIDER: UnitId = 0;
+    let setup = fixture("camp_raid.toml");
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[RIDER]);
+    // The Royalists behind the rider, out of its front arc.
+    for (k, id) in [3, 4, 5].into_iter().enumerate() {
+        place(&mut b, id, 60.0 + 4.0 * k as f64, 2.0, 180.0);
+    }
+    for (i, g) in b.commanders.iter_mut().enumerate() {
+        g.pos = Vec2::new(1.0 + i as f64, 24.0);
+    }
+    let camp = setup.ground.camps[0].pos;
+    place(&mut b, RIDER, camp.x, camp.y - 18.0, 0.0);
+    b.units[usize::from(RIDER)].pursuing = 1;
+    b.begin_half(&setup, 3, Side::Parliament, 0);
+    let mut p = Player {
+        reaction_rerolls: Some(0),
+        ..Player::default()
+    };
+    let ev = run(
+        &mut b,
+        &setup,
+        Step::Pursuers,
+        &[6, 1, 1, 1, 1, 1, 6, 6, 6, 6],
+        &mut p,
+    );
+    let losses: Vec<_> = ev
+        .iter()
+        .filter_map(|e| match *e {
+            Event::CvLost {
+                unit: RIDER,
+                cause,
+                cv,
+                ..
+            } => Some((cause, cv)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        losses,
+        [(LossCause::Pursuit, 5), (LossCause::Fire, 4)],
+        "{ev:#?}"
+    );
+    assert!(b.units[usize::from(RIDER)].pos.dist(camp) <= setup.ground.camps[0].radius);
+    assert!(!ev.iter().any(|e| matches!(e, Event::CampCaptured { .. })));
 }

@@ -553,6 +553,26 @@ impl crate::rules::RuleData for IronsidesRules {
                 );
             }
         }
+        // Ground slows a move or costs as open ground: the engine has no faster going (roads
+        // cost as open ground, rulings), so a factor above 1 would be silently ignored.
+        for (key, v) in [
+            ("movement.rough_factor_foot", m.rough_factor_foot),
+            ("movement.rough_factor_horse", m.rough_factor_horse),
+            ("movement.bog_factor_horse", m.bog_factor_horse),
+            ("movement.bog_factor_foot", m.bog_factor_foot),
+            ("movement.woods_factor", m.woods_factor),
+            ("movement.road_factor", m.road_factor),
+        ] {
+            if v.is_nan() || v <= 0.0 || v > 1.0 {
+                return bad(
+                    key,
+                    format!(
+                        "must be above 0 and at most 1 (each inch of this ground costs 1/factor inches), got {}",
+                        crate::error::number(v)
+                    ),
+                );
+            }
+        }
         let r = &self.fire.ranges;
         for (name, band) in [
             ("very_light", r.very_light),

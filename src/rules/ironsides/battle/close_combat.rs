@@ -489,7 +489,8 @@ impl Battle {
     }
 
     /// A horseman reaches the enemy camp: the firelocks test reaction (passing at least one
-    /// die they stand) and fight from soft cover (hard if entrenched). If the attacker wins,
+    /// die they stand), give fire (a volley at the guards' CV) and fight from soft cover (hard
+    /// if entrenched). If the attacker wins,
     /// the camp is taken: every unit of its side -1 CV, each captor +1.
     pub(super) fn attack_camp<D: DiceSource, A: Doctrine, O: Observer>(
         &mut self,
@@ -518,6 +519,14 @@ impl Battle {
             > 0;
         let mut taken = !guards_stand;
         if guards_stand {
+            // "They will give fire": a volley at the attacker as it comes in.
+            let volley = rules.fire.ranges.infantry.short_mod;
+            if succeeds(rules, dice.d6(), volley, guard_cv) {
+                self.lose_cv(setup, id, 1, LossCause::Fire, dice, obs);
+                if !self.units[usize::from(id)].is_active() {
+                    return;
+                }
+            }
             let cover = if c.entrenched {
                 rules.close_combat.enemy_hard_cover
             } else {
