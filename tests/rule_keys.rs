@@ -107,6 +107,14 @@ const KNOWN_INERT: &[(&str, &str)] = &[
         "coverage: the foot of tests/fixtures/rough_going.toml halts at volley range before the bog costs it a different distance",
     ),
     (
+        "leadership.swept_away_lp_loss",
+        "coverage: an unattached subordinate contacted and unhurt is rare",
+    ),
+    (
+        "fire.size.very_large",
+        "coverage: fire at very large units from firers of CV 2 or less (the only ones a -2 and a -3 part) is rare in these battles",
+    ),
+    (
         "leadership.independent_table.",
         "coverage: used only with options.independent_lps = \"table\"",
     ),

@@ -153,6 +153,9 @@ impl Doctrine for Player {
     fn opportunity_charge(&mut self, _: &View, _: UnitId, _: UnitId) -> bool {
         self.opportunity
     }
+    fn opportunity_charge_at_start(&mut self, _: &View, _: UnitId, _: UnitId) -> bool {
+        self.opportunity
+    }
     fn retreat_distance(&mut self, v: &View, u: UnitId) -> f64 {
         ParamAi.retreat_distance(v, u)
     }
@@ -1256,8 +1259,8 @@ fn camp_guards_give_fire_before_the_melee() {
     let mut b = battle(&setup);
     clear_away(&mut b, &[RIDER]);
     // The Royalists behind the rider, out of its front arc.
-    for (k, id) in [3, 4, 5].into_iter().enumerate() {
-        place(&mut b, id, 60.0 + 4.0 * k as f64, 2.0, 180.0);
+    for (k, id) in [3, 4, 5, 6, 7].into_iter().enumerate() {
+        place(&mut b, id, 48.0 + 5.0 * k as f64, 2.0, 180.0);
     }
     for (i, g) in b.commanders.iter_mut().enumerate() {
         g.pos = Vec2::new(1.0 + i as f64, 24.0);

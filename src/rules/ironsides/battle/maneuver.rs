@@ -57,7 +57,7 @@ impl Battle {
         // "An Opportunity Charge at the start or end of their opponent's movement phase": the
         // start's go in at once, before anyone moves.
         self.charges.clear();
-        self.opportunity_charges(setup, dice, ai, obs);
+        self.opportunity_charges(setup, true, dice, ai, obs);
         self.resolve_charges(setup, dice, ai, obs);
         self.pending.clear();
         // While orders are given nothing moves: the doctrine may keep answers until they are.
@@ -212,7 +212,7 @@ impl Battle {
                 _ => {}
             }
         }
-        self.opportunity_charges(setup, dice, ai, obs);
+        self.opportunity_charges(setup, false, dice, ai, obs);
     }
 
     /// Opportunity charges: the other side's horse, unengaged and not charged, may charge an
@@ -221,6 +221,7 @@ impl Battle {
     fn opportunity_charges<D: DiceSource, A: Doctrine, O: Observer>(
         &mut self,
         setup: &BattleSetup,
+        at_start: bool,
         dice: &mut D,
         ai: &mut A,
         obs: &mut O,
@@ -269,14 +270,16 @@ impl Battle {
             let Some((dist, enemy)) = target else {
                 continue;
             };
-            if !ai.opportunity_charge(
-                &View {
-                    battle: self,
-                    setup,
-                },
-                id,
-                enemy,
-            ) {
+            let v = View {
+                battle: self,
+                setup,
+            };
+            let go = if at_start {
+                ai.opportunity_charge_at_start(&v, id, enemy)
+            } else {
+                ai.opportunity_charge(&v, id, enemy)
+            };
+            if !go {
                 continue;
             }
             let cv = super::fire_cv(rules, self, setup, id);
