@@ -500,6 +500,16 @@ fn tell_end(n: &Names, e: Event) -> Told {
     }
 }
 
+/// A melee result where a side was destroyed: a unit at CV 0 takes no test and wins nothing.
+fn destroyed_result(setup: &BattleSetup, w: u16, l: u16, gone: impl Fn(u16) -> bool) -> String {
+    let u = |id: u16| setup.unit_name(id);
+    match (gone(w), gone(l)) {
+        (true, true) => format!("{} and {} are both destroyed", u(w), u(l)),
+        (true, false) => format!("{} is destroyed; {} holds the field", u(w), u(l)),
+        _ => format!("{} wins; {} is destroyed", u(w), u(l)),
+    }
+}
+
 /// One event as a line of the story; `None` for events too small to tell (a general or a unit
 /// standing still).
 pub fn event_line(setup: &BattleSetup, e: Event) -> Option<String> {
@@ -513,6 +523,11 @@ struct CvPaths(Vec<Vec<u8>>);
 impl CvPaths {
     fn new(start: &[Unit]) -> CvPaths {
         CvPaths(start.iter().map(|u| vec![u.start_cv]).collect())
+    }
+
+    /// Whether `unit` has been brought to nothing.
+    fn destroyed(&self, unit: u16) -> bool {
+        self.0[usize::from(unit)].last() == Some(&0)
     }
 
     /// A new turn: every path carries its last CV into it.
@@ -560,7 +575,16 @@ pub fn narrate(setup: &BattleSetup, start: &[Unit], rec: &Recorder) -> String {
             paths.next_turn();
             last_turn = turn;
         }
-        let line = event_line(setup, e);
+        let line = match e {
+            Event::MeleeResult {
+                winner: Some(w),
+                loser: Some(l),
+                ..
+            } if paths.destroyed(w) || paths.destroyed(l) => {
+                Some(destroyed_result(setup, w, l, |x| paths.destroyed(x)))
+            }
+            _ => event_line(setup, e),
+        };
         paths.follow(e, line.is_some());
         if let Some(line) = line {
             let _ = writeln!(out, "{line}");

@@ -223,3 +223,91 @@ fn two_foot_regiments_close_to_volley_range_and_fire() {
         "both regiments fired in only {battles_with_volleys} of {n} battles"
     );
 }
+
+/// Parliament's shots and hits over `n` battles of a fixture.
+fn parliament_fire(setup: &BattleSetup, n: u64) -> (u64, u64) {
+    let mut b = Battle::new(setup);
+    let (mut shots, mut hits) = (0, 0);
+    for i in 0..n {
+        let mut log = EventLog::default();
+        b.fight(setup, battle_seed(4, i), &mut log);
+        for e in &log.0 {
+            if let Event::Fired { unit, hit, .. } = *e
+                && setup.units[usize::from(unit)].side == Side::Parliament
+            {
+                shots += 1;
+                hits += u64::from(hit);
+            }
+        }
+    }
+    (shots, hits)
+}
+
+/// "Cowardly wretch; enemy gets 1RR against his units each turn": the foot facing a wretch's
+/// regiment, its own commander without re-rolls, hits more often than the same foot facing a
+/// commander who gives nothing away (tests/worked_engine.rs scripts the re-roll itself).
+#[test]
+fn the_enemy_of_a_cowardly_wretch_rerolls_against_his_units() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/wretch.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let fixture = |text: String| {
+        Scenario::parse(&path, text, &[], false)
+            .unwrap()
+            .setup()
+            .unwrap()
+    };
+    let plain = text.replace("enemy_rerolls = 1", "enemy_rerolls = 0");
+    assert_ne!(plain, text);
+    let n = 300;
+    let (ws, wh) = parliament_fire(&fixture(text), n);
+    let (ps, ph) = parliament_fire(&fixture(plain), n);
+    let rate = |h: u64, s: u64| h as f64 / s.max(1) as f64;
+    eprintln!(
+        "Parliament hits: against the wretch {wh}/{ws} ({:.3}), against a plain colonel {ph}/{ps} ({:.3})",
+        rate(wh, ws),
+        rate(ph, ps)
+    );
+    assert!(ws > 500 && ps > 500, "too few shots to judge");
+    assert!(
+        rate(wh, ws) > rate(ph, ps) + 0.04,
+        "the wretch's gift must raise the enemy's hit rate"
+    );
+}
+
+/// The replay's wording: a unit destroyed in a melee (CV 0) is said to be destroyed, never to
+/// win or to pass or fail the loser's test ("both reach CV 0 and one wins"). Every melee result
+/// with a destroyed side gets a line saying so.
+#[test]
+fn the_story_says_destroyed_units_are_destroyed() {
+    use ecw_sim::narrative::{Recorder, narrate};
+    let setup = marston_moor();
+    let mut b = Battle::new(&setup);
+    let (mut results, mut lines) = (0, 0);
+    for i in 0..60 {
+        let mut rec = Recorder::default();
+        b.fight(&setup, battle_seed(1, i), &mut rec);
+        let mut gone = vec![false; setup.units.len()];
+        for &(_, e) in &rec.events {
+            match e {
+                Event::Disintegrated { unit } => gone[usize::from(unit)] = true,
+                Event::MeleeResult {
+                    winner: Some(w),
+                    loser: Some(l),
+                    ..
+                } if gone[usize::from(w)] || gone[usize::from(l)] => results += 1,
+                _ => {}
+            }
+        }
+        lines += narrate(&setup, &setup.units, &rec)
+            .lines()
+            .filter(|l| {
+                l.ends_with(" is destroyed")
+                    || l.ends_with(" are both destroyed")
+                    || l.ends_with(" holds the field")
+            })
+            .count();
+    }
+    eprintln!("melee results with a destroyed unit: {results}; said so: {lines}");
+    assert!(results > 0, "no melee destroyed a unit to judge");
+    assert_eq!(lines, results);
+}

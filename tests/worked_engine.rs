@@ -10,7 +10,7 @@ use ecw_sim::army::{CommandId, CommanderId, Formation, Side, UnitId};
 use ecw_sim::battlefield::Vec2;
 use ecw_sim::dice::ScriptedDice;
 use ecw_sim::doctrine::{Doctrine, Order, ParamAi, Responses};
-use ecw_sim::events::{Event, EventLog, NullObserver, ReactionCause, ReactionResult};
+use ecw_sim::events::{Event, EventLog, LossCause, NullObserver, ReactionCause, ReactionResult};
 use ecw_sim::rules::ironsides::battle::command::GeneralOrder;
 use ecw_sim::rules::ironsides::battle::{Battle, Step, View};
 use ecw_sim::scenario::Scenario;
@@ -80,6 +80,7 @@ struct Player {
     reaction_rerolls: Option<u8>,
     generals: Vec<(CommanderId, GeneralOrder)>,
     support: bool,
+    opportunity: bool,
 }
 
 impl Doctrine for Player {
@@ -150,7 +151,10 @@ impl Doctrine for Player {
         self.support
     }
     fn opportunity_charge(&mut self, _: &View, _: UnitId, _: UnitId) -> bool {
-        false
+        self.opportunity
+    }
+    fn opportunity_charge_at_start(&mut self, _: &View, _: UnitId, _: UnitId) -> bool {
+        self.opportunity
     }
     fn retreat_distance(&mut self, v: &View, u: UnitId) -> f64 {
         ParamAi.retreat_distance(v, u)
@@ -1018,4 +1022,281 @@ points = [[56.0, 21.5], [60.0, 21.5], [60.0, 24.5], [56.0, 24.5]]
     run(&mut b, &setup, Step::Movement, &[], &mut p);
     let y = b.units[usize::from(IRETON_3)].pos.y;
     assert!((y - 29.0).abs() < 1e-6, "alone it makes 9\": at y {y}");
+}
+
+/// A fixture of `tests/fixtures/`.
+fn fixture(name: &str) -> BattleSetup {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    Scenario::parse(&path, text, &[], false)
+        .unwrap()
+        .setup()
+        .unwrap()
+}
+
+/// The fire of one step: (firer, roll, hit) of each shot.
+fn shots_of(ev: &[Event]) -> Vec<(UnitId, u8, bool)> {
+    ev.iter()
+        .filter_map(|e| match *e {
+            Event::Fired {
+                unit, roll, hit, ..
+            } => Some((unit, roll, hit)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// "Cowardly wretch; enemy gets 1RR against his units each turn". Blue's colonel has no
+/// re-rolls; Red's is the wretch. Blue's first miss at Red in a turn is re-rolled (6, then 1:
+/// a hit), its second is not; Red's own miss at Blue is not; the next turn the gift is new.
+#[test]
+fn the_enemy_of_a_cowardly_wretch_rerolls_one_die_a_turn_against_his_units() {
+    const BLUE: UnitId = 0;
+    const RED: UnitId = 1;
+    let setup = fixture("wretch.toml");
+    let mut b = battle(&setup);
+    // 2" apart (volley range), face to face; both commanders beside their men.
+    place(&mut b, BLUE, 36.0, 20.0, 0.0);
+    place(&mut b, RED, 36.0, 23.0, 180.0);
+    b.commanders[0].pos = Vec2::new(36.0, 17.0);
+    b.commanders[1].pos = Vec2::new(36.0, 26.0);
+    let mut p = Player {
+        reaction_rerolls: Some(0),
+        ..Player::default()
+    };
+    b.begin_half(&setup, 1, Side::Parliament, 0);
+    // Blue misses (6), re-rolls with the gift and hits (1); Red tests reaction (1, 1).
+    let ev = run(&mut b, &setup, Step::MovingSideFires, &[6, 1, 1, 1], &mut p);
+    assert_eq!(shots_of(&ev), [(BLUE, 1, true)]);
+    assert_eq!(b.units[usize::from(RED)].cv, 3);
+    b.begin_half(&setup, 1, Side::Royalist, 1);
+    // Red misses at Blue: no gift for Red (Blue's colonel is no wretch), no re-roll.
+    let ev = run(&mut b, &setup, Step::MovingSideFires, &[6], &mut p);
+    assert_eq!(shots_of(&ev), [(RED, 6, false)]);
+    // Blue misses again in the same turn: the gift is spent.
+    let ev = run(&mut b, &setup, Step::OtherSideFires, &[6], &mut p);
+    assert_eq!(shots_of(&ev), [(BLUE, 6, false)]);
+    // A new turn, a new gift.
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    let ev = run(&mut b, &setup, Step::MovingSideFires, &[6, 2, 1, 1], &mut p);
+    assert_eq!(shots_of(&ev), [(BLUE, 2, true)]);
+}
+
+/// Step 14, one support charge a half-turn. Two of Ireton's regiments charge two of Goring's
+/// side by side; Goring's fourth regiment, between and behind them and facing away, could
+/// support either. It tests for the first (1 and 6: one success, so it only refaces, as in
+/// E15) and, its countercharge spent, does not test again for the second charger, although it
+/// is within reach (2" x CV).
+#[test]
+fn a_unit_makes_one_support_charge_a_half_turn() {
+    const IRETON_2: UnitId = 1;
+    const GORING_2: UnitId = 10;
+    const GORING_4: UnitId = 12;
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[IRETON_1, IRETON_2, GORING_1, GORING_2, GORING_4]);
+    place(&mut b, IRETON_1, 50.0, 24.0, 0.0);
+    place(&mut b, IRETON_2, 58.0, 24.0, 0.0);
+    place(&mut b, GORING_1, 50.0, 31.0, 180.0);
+    place(&mut b, GORING_2, 58.0, 31.0, 180.0);
+    place(&mut b, GORING_4, 54.0, 34.0, 0.0);
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    let ireton = commander_of(&b, IRETON);
+    b.commanders[usize::from(ireton)].pos = Vec2::new(54.0, 14.0);
+    b.commands[usize::from(IRETON)].lps = 6;
+    let goring = commander_of(&b, 4);
+    b.commanders[usize::from(goring)].rerolls_left = 0;
+    let mut p = Player {
+        orders: vec![
+            (IRETON_1, Order::Charge { target: GORING_1 }),
+            (IRETON_2, Order::Charge { target: GORING_2 }),
+        ],
+        reaction_rerolls: Some(0),
+        support: true,
+        ..Player::default()
+    };
+    run(&mut b, &setup, Step::Movement, &[], &mut p);
+    run(
+        &mut b,
+        &setup,
+        Step::CompleteMovement,
+        &[1, 2, 1, 2],
+        &mut p,
+    );
+    let dice = [
+        1, 2, // Goring 1 reacts: passes both
+        1, 1, // its responses: countercharge and the free shot
+        1, 6, // the fourth regiment's response dice: one success, it refaces
+        3, // the free shot misses
+        1, 1, 6, 6, // Ireton 1: 2 hits
+        1, 1, 6, 6, // Goring 1: 2 hits; both stay in contact
+        1, 2, // Goring 2 reacts: passes both
+        1, 1, // its responses
+        3, // its free shot misses (no support test: the fourth regiment has made one)
+        1, 1, 6, 6, // Ireton 2
+        1, 1, 6, 6, // Goring 2
+    ];
+    let ev = run(&mut b, &setup, Step::Charges, &dice, &mut p);
+    let supports: Vec<_> = ev
+        .iter()
+        .filter(|e| matches!(e, Event::SupportCharge { .. }))
+        .collect();
+    assert_eq!(
+        supports,
+        [&Event::SupportCharge {
+            unit: GORING_4,
+            target: IRETON_1,
+            successes: 1
+        }],
+        "{ev:#?}"
+    );
+    let reach =
+        setup.rules.charge.support_charge_per_cv * f64::from(b.units[usize::from(GORING_4)].cv);
+    assert!(
+        b.distance(GORING_4, IRETON_2) <= reach,
+        "the second charger was within its reach"
+    );
+    assert!(!b.units[usize::from(GORING_4)].pinned);
+    for (a, d) in [(IRETON_1, GORING_1), (IRETON_2, GORING_2)] {
+        assert!(ev.iter().any(|e| matches!(
+            *e,
+            Event::Melee {
+                attacker,
+                defender,
+                attacker_hits: 2,
+                defender_hits: 2,
+                ..
+            } if attacker == a && defender == d
+        )));
+    }
+}
+
+/// Step 14: "an Opportunity Charge at the start or end of their opponent's movement phase".
+/// The Parliament foot is ordered forward; before it moves, Goring's regiment, 8" off and
+/// facing it, charges (response dice 1 and 1). The foot reacts (passes both), its responses
+/// fail (6, 6), and the melee (no hits either way) pins it: it does not advance.
+#[test]
+fn an_opportunity_charge_goes_in_at_the_start_of_the_enemy_move() {
+    const FOOT: UnitId = 4;
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[FOOT, GORING_1]);
+    place(&mut b, FOOT, 50.0, 25.0, 0.0);
+    place(&mut b, GORING_1, 50.0, 34.0, 180.0);
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    b.commands[1].lps = 6;
+    let goring = commander_of(&b, 4);
+    b.commanders[usize::from(goring)].rerolls_left = 0;
+    let gap = b.distance(FOOT, GORING_1);
+    assert!(
+        (6.0..=12.0).contains(&gap),
+        "8\" apart, within 2\" x CV: {gap}"
+    );
+    let mut p = Player {
+        orders: vec![(
+            FOOT,
+            Order::Advance {
+                to: Vec2::new(50.0, 40.0),
+            },
+        )],
+        reaction_rerolls: Some(0),
+        opportunity: true,
+        ..Player::default()
+    };
+    let dice = [
+        1, 1, // Goring's regiment: two response dice, the charge goes in
+        1, 1, // the foot reacts: passes both
+        6, 6, // its two responses: none
+        6, 6, 6, 6, // Goring at full speed: 4 dice, no hits
+        6, 6, // the foot: 2 dice, no hits
+    ];
+    let ev = run(&mut b, &setup, Step::Movement, &dice, &mut p);
+    let first_charge = ev
+        .iter()
+        .position(|e| {
+            *e == Event::SupportCharge {
+                unit: GORING_1,
+                target: FOOT,
+                successes: 2,
+            }
+        })
+        .expect("the opportunity charge");
+    let melee = ev
+        .iter()
+        .position(|e| {
+            matches!(
+                *e,
+                Event::Melee {
+                    attacker: GORING_1,
+                    defender: FOOT,
+                    attacker_dice: 4,
+                    defender_dice: 2,
+                    ..
+                }
+            )
+        })
+        .expect("the melee");
+    assert!(first_charge < melee, "{ev:#?}");
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(*e, Event::Moved { unit: FOOT, .. })),
+        "the foot, pinned, does not advance: {ev:#?}"
+    );
+    assert!(b.units[usize::from(FOOT)].pinned);
+}
+
+/// Camps: "the fire locks will test reaction ... They will give fire, and, if the attackers
+/// come to close combat, count as being in soft cover". A Parliament regiment in pursuit fails
+/// its halt test (6), pays its CV (6 to 5) and rides 18" into the Royalist camp with no enemy
+/// ahead; it passes to close (1, 1); the guards stand (1, 1) and give fire (1: a hit, CV 4);
+/// the fight (6, 6 against 6, 6) takes nothing, so the camp holds.
+#[test]
+fn camp_guards_give_fire_before_the_melee() {
+    const RIDER: UnitId = 0;
+    let setup = fixture("camp_raid.toml");
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[RIDER]);
+    // The Royalists behind the rider, out of its front arc.
+    for (k, id) in [3, 4, 5, 6, 7].into_iter().enumerate() {
+        place(&mut b, id, 48.0 + 5.0 * k as f64, 2.0, 180.0);
+    }
+    for (i, g) in b.commanders.iter_mut().enumerate() {
+        g.pos = Vec2::new(1.0 + i as f64, 24.0);
+    }
+    let camp = setup.ground.camps[0].pos;
+    place(&mut b, RIDER, camp.x, camp.y - 18.0, 0.0);
+    b.units[usize::from(RIDER)].pursuing = 1;
+    b.begin_half(&setup, 3, Side::Parliament, 0);
+    let mut p = Player {
+        reaction_rerolls: Some(0),
+        ..Player::default()
+    };
+    let ev = run(
+        &mut b,
+        &setup,
+        Step::Pursuers,
+        &[6, 1, 1, 1, 1, 1, 6, 6, 6, 6],
+        &mut p,
+    );
+    let losses: Vec<_> = ev
+        .iter()
+        .filter_map(|e| match *e {
+            Event::CvLost {
+                unit: RIDER,
+                cause,
+                cv,
+                ..
+            } => Some((cause, cv)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        losses,
+        [(LossCause::Pursuit, 5), (LossCause::Fire, 4)],
+        "{ev:#?}"
+    );
+    assert!(b.units[usize::from(RIDER)].pos.dist(camp) <= setup.ground.camps[0].radius);
+    assert!(!ev.iter().any(|e| matches!(e, Event::CampCaptured { .. })));
 }

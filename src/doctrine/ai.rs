@@ -69,8 +69,15 @@ pub trait Doctrine {
     fn responses(&mut self, v: &View, u: UnitId, charger: UnitId) -> Responses;
     /// Step 14: whether this unit makes a support charge against `charger`.
     fn support_charge(&mut self, v: &View, u: UnitId, charger: UnitId) -> bool;
-    /// An opportunity charge by `u` at an enemy that ended its move within reach.
+    /// An opportunity charge by `u` at an enemy within reach at the end of its move.
     fn opportunity_charge(&mut self, v: &View, u: UnitId, enemy: UnitId) -> bool;
+    /// An opportunity charge by `u` at an enemy within reach at the start of its move, before
+    /// it has moved. By default none: a unit that waits keeps the defender's advantages (the
+    /// charger's test to close, the countercharge and its free shot).
+    fn opportunity_charge_at_start(&mut self, v: &View, u: UnitId, enemy: UnitId) -> bool {
+        let _ = (v, u, enemy);
+        false
+    }
     /// Retreat distance after a failed test (4"-12").
     fn retreat_distance(&mut self, v: &View, u: UnitId) -> f64;
     /// A pursuer with nowhere else to go: make for the enemy camp?

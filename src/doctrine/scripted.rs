@@ -721,6 +721,13 @@ impl Doctrine for ParamAi {
             && f64::from(me.cv) / f64::from(e.cv.max(1)) >= d.charge_ratio
     }
 
+    /// Before the enemy moves, only at a shaken enemy (broken or disordered): a fresh one
+    /// would answer with its reaction's countercharge and free shot.
+    fn opportunity_charge_at_start(&mut self, v: &View, u: UnitId, enemy: UnitId) -> bool {
+        let e = &v.battle.units[usize::from(enemy)];
+        (e.broken || e.disordered) && self.opportunity_charge(v, u, enemy)
+    }
+
     fn retreat_distance(&mut self, v: &View, u: UnitId) -> f64 {
         doctrine_of(v, u).retreat_distance
     }

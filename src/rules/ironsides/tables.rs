@@ -280,7 +280,6 @@ pub struct Fire {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Reaction {
-    pub dice: u8,
     pub attached_general_die_modifier: i8,
     pub free_reroll_for_no_rr_general: u8,
     pub retreat_min: f64,
@@ -549,6 +548,26 @@ impl crate::rules::RuleData for IronsidesRules {
                     key,
                     format!(
                         "must be a distance of 0 to {MAX_INCHES} inches, got {}",
+                        crate::error::number(v)
+                    ),
+                );
+            }
+        }
+        // Ground slows a move or costs as open ground: the engine has no faster going (roads
+        // cost as open ground, rulings), so a factor above 1 would be silently ignored.
+        for (key, v) in [
+            ("movement.rough_factor_foot", m.rough_factor_foot),
+            ("movement.rough_factor_horse", m.rough_factor_horse),
+            ("movement.bog_factor_horse", m.bog_factor_horse),
+            ("movement.bog_factor_foot", m.bog_factor_foot),
+            ("movement.woods_factor", m.woods_factor),
+            ("movement.road_factor", m.road_factor),
+        ] {
+            if v.is_nan() || v <= 0.0 || v > 1.0 {
+                return bad(
+                    key,
+                    format!(
+                        "must be above 0 and at most 1 (each inch of this ground costs 1/factor inches), got {}",
                         crate::error::number(v)
                     ),
                 );

@@ -338,8 +338,8 @@ impl Battle {
                 continue;
             }
             // (After the circles, which rule out nearly every unit of a large battle: this
-            // looks at every charge.)
-            if self.charges.iter().any(|c| c.target == id) {
+            // looks at every charge, and at every unit that has charged in support this half.)
+            if self.charges.iter().any(|c| c.target == id) || self.countercharged.contains(&id) {
                 continue;
             }
             let dist = me.dist(&c);
@@ -369,6 +369,7 @@ impl Battle {
                 &mut rr,
             );
             self.spend_rerolls(g, rr.used);
+            self.countercharged.push(id);
             emit(
                 obs,
                 Event::SupportCharge {

@@ -134,15 +134,18 @@ impl Battle {
             let cover = self.cover_of(setup, enemy, f.id);
             let m = melee::melee_modifier(rules, u, e, cover, role);
             let cv = fire_cv(rules, self, setup, f.id);
-            // Re-rolls in melee only for a general who is in there himself.
+            // Re-rolls in melee only for a general who is in there himself, and the gift of
+            // the enemy's wretch.
             let g = self.attached_general(f.id);
+            let giver = self.giver_against(setup, enemy);
             let mut rr = Rerolls::new(
                 g.map(|g| self.commanders[usize::from(g)].rerolls_left)
-                    .unwrap_or(0),
+                    .unwrap_or(0)
+                    + self.gift_of(giver),
             );
             dice.focus(super::unit_stream(f.id));
             hits += melee::roll_melee(rules, dice, n, m, cv, &mut rr);
-            self.spend_rerolls(g, rr.used);
+            self.spend_rerolls_against(g, giver, rr.used);
             n_all += n;
         }
         (n_all, hits)
@@ -486,7 +489,8 @@ impl Battle {
     }
 
     /// A horseman reaches the enemy camp: the firelocks test reaction (passing at least one
-    /// die they stand) and fight from soft cover (hard if entrenched). If the attacker wins,
+    /// die they stand), give fire (a volley at the guards' CV) and fight from soft cover (hard
+    /// if entrenched). If the attacker wins,
     /// the camp is taken: every unit of its side -1 CV, each captor +1.
     pub(super) fn attack_camp<D: DiceSource, A: Doctrine, O: Observer>(
         &mut self,
@@ -515,6 +519,14 @@ impl Battle {
             > 0;
         let mut taken = !guards_stand;
         if guards_stand {
+            // "They will give fire": a volley at the attacker as it comes in.
+            let volley = rules.fire.ranges.infantry.short_mod;
+            if succeeds(rules, dice.d6(), volley, guard_cv) {
+                self.lose_cv(setup, id, 1, LossCause::Fire, dice, obs);
+                if !self.units[usize::from(id)].is_active() {
+                    return;
+                }
+            }
             let cover = if c.entrenched {
                 rules.close_combat.enemy_hard_cover
             } else {

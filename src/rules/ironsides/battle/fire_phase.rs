@@ -168,8 +168,10 @@ impl Battle {
             return false;
         };
         let bonus = self.cg_bonus(setup, firer);
+        // One re-roll a shot: the target's wretch's gift, or the firer's general's.
         let (g, avail) = self.rerolls_for(setup, firer);
-        let mut rr = Rerolls::new(avail.min(1));
+        let giver = self.giver_against(setup, target);
+        let mut rr = Rerolls::new((avail + self.gift_of(giver)).min(1));
         let u = &mut self.units[usize::from(firer)];
         let before = u.shots_fired;
         dice.focus(super::unit_stream(firer));
@@ -177,7 +179,7 @@ impl Battle {
         if free {
             u.shots_fired = before;
         }
-        self.spend_rerolls(g, rr.used);
+        self.spend_rerolls_against(g, giver, rr.used);
         emit(
             obs,
             Event::Fired {

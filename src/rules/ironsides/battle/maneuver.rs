@@ -54,6 +54,11 @@ impl Battle {
     ) {
         let rules = &*setup.rules;
         let side = self.moving;
+        // "An Opportunity Charge at the start or end of their opponent's movement phase": the
+        // start's go in at once, before anyone moves.
+        self.charges.clear();
+        self.opportunity_charges(setup, true, dice, ai, obs);
+        self.resolve_charges(setup, dice, ai, obs);
         self.pending.clear();
         // While orders are given nothing moves: the doctrine may keep answers until they are.
         self.begin_orders();
@@ -207,14 +212,16 @@ impl Battle {
                 _ => {}
             }
         }
-        self.opportunity_charges(setup, dice, ai, obs);
+        self.opportunity_charges(setup, false, dice, ai, obs);
     }
 
     /// Opportunity charges: the other side's horse, unengaged and not charged, may charge an
-    /// enemy that ended its move within reach in its front arc (2 emergency-response dice).
+    /// enemy within reach in its front arc at the start or the end of its side's move (2
+    /// emergency-response dice).
     fn opportunity_charges<D: DiceSource, A: Doctrine, O: Observer>(
         &mut self,
         setup: &BattleSetup,
+        at_start: bool,
         dice: &mut D,
         ai: &mut A,
         obs: &mut O,
@@ -234,10 +241,11 @@ impl Battle {
                 continue;
             }
             let id = i as UnitId;
-            if self
-                .charges
-                .iter()
-                .any(|c| c.target == id || c.charger == id)
+            if self.countercharged.contains(&id)
+                || self
+                    .charges
+                    .iter()
+                    .any(|c| c.target == id || c.charger == id)
             {
                 continue;
             }
@@ -262,14 +270,16 @@ impl Battle {
             let Some((dist, enemy)) = target else {
                 continue;
             };
-            if !ai.opportunity_charge(
-                &View {
-                    battle: self,
-                    setup,
-                },
-                id,
-                enemy,
-            ) {
+            let v = View {
+                battle: self,
+                setup,
+            };
+            let go = if at_start {
+                ai.opportunity_charge_at_start(&v, id, enemy)
+            } else {
+                ai.opportunity_charge(&v, id, enemy)
+            };
+            if !go {
                 continue;
             }
             let cv = super::fire_cv(rules, self, setup, id);
@@ -279,6 +289,7 @@ impl Battle {
             dice.focus(super::unit_stream(id));
             let ok = charge_rules::roll_responses(rules, dice, n, cv, &mut rr);
             self.spend_rerolls(g, rr.used);
+            self.countercharged.push(id);
             emit(
                 obs,
                 Event::SupportCharge {

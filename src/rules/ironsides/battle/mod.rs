@@ -147,6 +147,12 @@ pub struct Battle {
     pub(crate) arrival_turns: Vec<u16>,
     /// Commands still held in reserve, by command id (reused buffer).
     pub(crate) held: Vec<bool>,
+    /// Re-rolls each commander still gives the enemy against his units this turn (a cowardly
+    /// wretch's), by commander id (reused buffer).
+    pub(crate) gifts: Vec<u8>,
+    /// Units that have made a support or opportunity charge this half-turn: one each, as each
+    /// is the unit's one countercharge move (reused buffer).
+    pub(crate) countercharged: Vec<UnitId>,
 }
 
 /// What a doctrine may read: the battle as it stands and the set-up. Never the dice.
@@ -178,6 +184,8 @@ impl Battle {
             area_y: Vec::with_capacity(setup.ground.areas.len()),
             arrival_turns: Vec::with_capacity(setup.arrivals.len()),
             held: Vec::with_capacity(setup.commands.len()),
+            gifts: Vec::with_capacity(setup.commanders.len()),
+            countercharged: Vec::with_capacity(setup.units.len()),
         }
     }
 
@@ -369,6 +377,9 @@ impl Battle {
             u.no_advance = false;
             u.spare_responses = 0;
         }
+        self.gifts.clear();
+        self.gifts
+            .extend(self.commanders.iter().map(|c| c.rating.enemy_rerolls));
         for c in &mut self.commanders {
             c.rerolls_left = c.rerolls_per_turn();
             c.free_rerolls_left = rules.reaction.free_reroll_for_no_rr_general;
@@ -386,10 +397,7 @@ impl Battle {
         ai: &mut A,
         obs: &mut O,
     ) {
-        let side = self.moving;
-        for u in self.units.iter_mut().filter(|u| u.side == side) {
-            u.moved = false;
-        }
+        self.begin_moves();
         for step in Step::HALF_TURN {
             self.run_step(setup, step, dice, ai, obs);
         }
@@ -431,9 +439,16 @@ impl Battle {
         }
         self.moving = side;
         self.half = half;
+        self.begin_moves();
+    }
+
+    /// A half-turn's moves begin: none of the moving side has moved, no unit has countercharged.
+    fn begin_moves(&mut self) {
+        let side = self.moving;
         for u in self.units.iter_mut().filter(|u| u.side == side) {
             u.moved = false;
         }
+        self.countercharged.clear();
     }
 
     /// Runs one step of the current half-turn, exactly as a whole battle runs it.
@@ -661,6 +676,37 @@ impl Battle {
             }
             None => (None, 0),
         }
+    }
+
+    /// The commander of `target` who gives its enemy re-rolls against it this turn (a cowardly
+    /// wretch: "enemy gets 1RR against his units each turn"), while his gift lasts.
+    pub(crate) fn giver_against(&self, setup: &BattleSetup, target: UnitId) -> Option<CommanderId> {
+        let cmd = self.units[usize::from(target)].command;
+        self.acting_commander(setup, cmd)
+            .filter(|&c| self.gifts.get(usize::from(c)).is_some_and(|&n| n > 0))
+    }
+
+    /// Spends `used` re-rolls of a roll against an enemy: the wretch's gift first (it is lost
+    /// at the turn's end), then the roller's own general's.
+    pub(crate) fn spend_rerolls_against(
+        &mut self,
+        general: Option<CommanderId>,
+        giver: Option<CommanderId>,
+        used: u8,
+    ) {
+        let mut used = used;
+        if let Some(w) = giver {
+            let gift = &mut self.gifts[usize::from(w)];
+            let k = used.min(*gift);
+            *gift -= k;
+            used -= k;
+        }
+        self.spend_rerolls(general, used);
+    }
+
+    /// The re-rolls left of `giver`'s gift.
+    pub(crate) fn gift_of(&self, giver: Option<CommanderId>) -> u8 {
+        giver.map_or(0, |w| self.gifts[usize::from(w)])
     }
 
     pub fn spend_rerolls(&mut self, general: Option<CommanderId>, used: u8) {
