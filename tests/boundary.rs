@@ -528,3 +528,69 @@ fn the_trait_reports_each_rulesets_own_losses_and_casualties() {
     );
     assert!(end.iter().zip(&setup.units).any(|(u, s)| u.pos != s.pos));
 }
+
+#[test]
+fn list_shows_every_ruleset() {
+    let text = run_ok(&["list", "rulesets"]);
+    for name in ecw_sim::rules::RULESETS {
+        assert!(text.lines().any(|l| l.trim() == *name), "{name} in {text}");
+    }
+    assert!(!text.contains("marston_moor"));
+    assert!(run_ok(&["list"]).contains("Rulesets ("));
+}
+
+/// A ruleset written against the trait as it was (the five required methods only) still
+/// plugs into the tools: it fights the same battles, and the tools refuse what it cannot say.
+#[test]
+fn a_ruleset_with_only_the_required_methods_plugs_in() {
+    use ecw_sim::events::Observer;
+    use ecw_sim::rules::{BattleSummary, Ironsides, Ruleset};
+    use ecw_sim::setup::BattleSetup;
+    use ecw_sim::whatif::{self, Measure};
+    use std::sync::atomic::AtomicBool;
+
+    struct Minimal;
+    impl Ruleset for Minimal {
+        type Battle = <Ironsides as Ruleset>::Battle;
+        fn name(&self) -> &'static str {
+            "minimal"
+        }
+        fn builtin_text(&self) -> &'static str {
+            Ironsides.builtin_text()
+        }
+        fn new_battle(&self, setup: &BattleSetup) -> Self::Battle {
+            Ironsides.new_battle(setup)
+        }
+        fn fight<O: Observer>(
+            &self,
+            battle: &mut Self::Battle,
+            setup: &BattleSetup,
+            seed: u64,
+            obs: &mut O,
+        ) -> BattleSummary {
+            Ironsides.fight(battle, setup, seed, obs)
+        }
+    }
+
+    let setup = ecw_sim::scenario::Scenario::load_builtin("duel_horse", &[])
+        .and_then(|s| s.setup())
+        .unwrap();
+    let plan = whatif::plan(6, 64, Some(2)).unwrap();
+    let (bar, stop) = (indicatif::ProgressBar::hidden(), AtomicBool::new(false));
+    let measures = Measure::standard(&[]);
+    let setups = [&setup, &setup];
+    let mine = whatif::fight(&Minimal, &plan, &setups, &measures, &bar, &stop).unwrap();
+    let iron = whatif::fight(&Ironsides, &plan, &setups, &measures, &bar, &stop).unwrap();
+    assert_eq!(mine.sums, iron.sums);
+    let unit = Measure::standard(&["Trotters".to_string()]);
+    let err = whatif::fight(&Minimal, &plan, &setups, &unit, &bar, &stop).unwrap_err();
+    assert!(
+        err.to_string().contains("does not count a unit's losses"),
+        "{err}"
+    );
+    assert!(whatif::fight(&Ironsides, &plan, &setups, &unit, &bar, &stop).is_ok());
+    let mut battle = Minimal.new_battle(&setup);
+    assert_eq!(Minimal.dice_streams(&battle, &setup), None);
+    Minimal.deploy(&mut battle, &setup, 1);
+    assert_eq!(Minimal.units(&battle, &setup), setup.units);
+}

@@ -1,4 +1,5 @@
-//! `ecw-sim list`: the built-in scenarios, the named commanders, the doctrines and the rating tables.
+//! `ecw-sim list`: the built-in scenarios, the rulesets, the named commanders, the doctrines and
+//! the rating tables.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -19,6 +20,7 @@ pub struct Args {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum What {
     Scenarios,
+    Rulesets,
     Commanders,
     Doctrines,
     Ratings,
@@ -46,6 +48,16 @@ pub fn listing(what: Option<What>) -> Result<String> {
             let sc = Scenario::load_builtin(name, &[])?;
             let description = sc.file().description.clone().unwrap_or_default();
             let _ = writeln!(out, "  {name:<20} {}: {description}", sc.name());
+        }
+        let _ = writeln!(out);
+    }
+    if all || what == Some(What::Rulesets) {
+        let _ = writeln!(
+            out,
+            "Rulesets (`ruleset = \"NAME\"` in a scenario, or `--ruleset NAME` on every command that fights):"
+        );
+        for name in crate::rules::RULESETS {
+            let _ = writeln!(out, "  {name}");
         }
         let _ = writeln!(out);
     }

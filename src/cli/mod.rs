@@ -39,7 +39,7 @@ pub enum Command {
     Replay(replay::Args),
     /// Load and check a scenario; print its order of battle or every error found.
     Validate(validate::Args),
-    /// List the scenarios, named commanders, doctrines and rating tables.
+    /// List the scenarios, rulesets, named commanders, doctrines and rating tables.
     List(list::Args),
     /// Combine the partial results of sharded runs into the files a single run writes.
     Merge(merge::Args),
