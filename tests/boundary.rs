@@ -1,7 +1,7 @@
 //! The ruleset boundary, end to end through the built binary: every tool that fights (compare,
-//! balance, sweep, replay, bench, and compare across rulesets) fights Black Powder when asked
-//! with `--ruleset black_powder`, writes the files it writes for Ironsides, and agrees battle for
-//! battle with `run --ruleset black_powder` of the same seed; an unknown ruleset is refused with
+//! balance, sweep, replay, bench, and compare across rulesets) fights Black Powder or Dickenson
+//! when asked with `--ruleset black_powder` or `--ruleset dickenson`, writes the files it writes
+//! for Ironsides, and agrees battle for battle with `run --ruleset ...` of the same seed; an unknown ruleset is refused with
 //! the known ones listed.
 
 use std::collections::BTreeMap;
@@ -13,6 +13,7 @@ use common::cli::*;
 use ecw_sim::whatif::{BALANCE_HEADER, COMPARE_HEADER, RULESET_MEASURES, SWEEP_COLUMNS};
 
 const BP: &str = "black_powder";
+const DK: &str = "dickenson";
 
 /// A CSV's rows as column -> value, and its header.
 fn table(path: &Path) -> (Vec<String>, Vec<BTreeMap<String, String>>) {
@@ -73,7 +74,16 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn compare_under_black_powder_writes_the_same_shape_from_black_powder_battles() {
-    let root = scratch("boundary-compare");
+    compare_writes_the_same_shape_from_the_rulesets_own_battles(BP);
+}
+
+#[test]
+fn compare_under_dickenson_writes_the_same_shape_from_dickenson_battles() {
+    compare_writes_the_same_shape_from_the_rulesets_own_battles(DK);
+}
+
+fn compare_writes_the_same_shape_from_the_rulesets_own_battles(rs: &str) {
+    let root = scratch(&format!("boundary-compare-{rs}"));
     let base = [
         "--battles",
         "120",
@@ -91,7 +101,7 @@ fn compare_under_black_powder_writes_the_same_shape_from_black_powder_battles() 
         "Greycoats",
     ];
     let mut shapes = Vec::new();
-    for ruleset in ["ironsides", BP] {
+    for ruleset in ["ironsides", rs] {
         let out = root.join(ruleset);
         let mut args = vec![
             "compare",
@@ -118,11 +128,11 @@ fn compare_under_black_powder_writes_the_same_shape_from_black_powder_battles() 
     let battles = run_battles(
         &root.join("run"),
         "small_action",
-        BP,
+        rs,
         &["--battles", "120", "--seed", "4"],
     );
-    let bp = &shapes[1];
-    let get = |m: &str| num(bp.iter().find(|r| r["measure"] == m).unwrap(), "baseline");
+    let own = &shapes[1];
+    let get = |m: &str| num(own.iter().find(|r| r["measure"] == m).unwrap(), "baseline");
     assert!(close(
         get("p_parliament_win"),
         share_won(&battles, "parliament")
@@ -157,9 +167,18 @@ fn compare_under_black_powder_writes_the_same_shape_from_black_powder_battles() 
 
 #[test]
 fn balance_under_black_powder_is_the_same_bytes_on_any_thread_count() {
-    let root = scratch("boundary-balance");
+    balance_is_the_same_bytes_on_any_thread_count(BP);
+}
+
+#[test]
+fn balance_under_dickenson_is_the_same_bytes_on_any_thread_count() {
+    balance_is_the_same_bytes_on_any_thread_count(DK);
+}
+
+fn balance_is_the_same_bytes_on_any_thread_count(rs: &str) {
+    let root = scratch(&format!("boundary-balance-{rs}"));
     let mut files = Vec::new();
-    for (ruleset, threads) in [(BP, "1"), (BP, "2"), ("ironsides", "2")] {
+    for (ruleset, threads) in [(rs, "1"), (rs, "2"), ("ironsides", "2")] {
         let out = root.join(format!("{ruleset}-{threads}"));
         run_ok(&[
             "balance",
@@ -188,13 +207,22 @@ fn balance_under_black_powder_is_the_same_bytes_on_any_thread_count() {
 
 #[test]
 fn sweep_under_black_powder_fights_each_point_as_run_does() {
-    let root = scratch("boundary-sweep");
+    sweep_fights_each_point_as_run_does(BP);
+}
+
+#[test]
+fn sweep_under_dickenson_fights_each_point_as_run_does() {
+    sweep_fights_each_point_as_run_does(DK);
+}
+
+fn sweep_fights_each_point_as_run_does(rs: &str) {
+    let root = scratch(&format!("boundary-sweep-{rs}"));
     let out = root.join("sweep");
     run_ok(&[
         "sweep",
         "small_action",
         "--ruleset",
-        BP,
+        rs,
         "--param",
         "royalist.commands.foot.doctrine=cautious,hold_the_line",
         "--battles",
@@ -214,7 +242,7 @@ fn sweep_under_black_powder_fights_each_point_as_run_does() {
         let battles = run_battles(
             &root.join(point),
             "small_action",
-            BP,
+            rs,
             &["--battles", "150", "--seed", "9", "--set", &set],
         );
         let row = rows
@@ -232,11 +260,20 @@ fn sweep_under_black_powder_fights_each_point_as_run_does() {
 
 #[test]
 fn replay_under_black_powder_is_battle_i_of_a_black_powder_run() {
-    let root = scratch("boundary-replay");
+    replay_is_battle_i_of_a_run(BP);
+}
+
+#[test]
+fn replay_under_dickenson_is_battle_i_of_a_dickenson_run() {
+    replay_is_battle_i_of_a_run(DK);
+}
+
+fn replay_is_battle_i_of_a_run(rs: &str) {
+    let root = scratch(&format!("boundary-replay-{rs}"));
     let battles = run_battles(
         &root.join("run"),
         "small_action",
-        BP,
+        rs,
         &["--battles", "20", "--seed", "5"],
     );
     for i in [0usize, 11] {
@@ -245,14 +282,14 @@ fn replay_under_black_powder_is_battle_i_of_a_black_powder_run() {
             "replay",
             "small_action",
             "--ruleset",
-            BP,
+            rs,
             "--seed",
             "5",
             "--battle",
             &n,
         ];
         let text = run_ok(&args);
-        assert!(text.contains("order: rolled"), "{text}");
+        assert!(rs != BP || text.contains("order: rolled"), "{text}");
         assert!(text.contains("Result:"), "{text}");
         let mut csv_args = args.to_vec();
         csv_args.extend(["--format", "csv"]);
@@ -260,7 +297,7 @@ fn replay_under_black_powder_is_battle_i_of_a_black_powder_run() {
         assert!(
             events.starts_with("seq,turn,event,unit,unit_name,other,other_name,value,cv,detail\n")
         );
-        assert!(events.contains(",bp_order,"));
+        assert!(rs != BP || events.contains(",bp_order,"));
         let last: Vec<&str> = events.lines().last().unwrap().split(',').collect();
         assert_eq!(last[2], "battle_ended");
         assert_eq!(last[7], battles[i]["turns"], "battle {i}");
@@ -278,7 +315,7 @@ fn replay_under_black_powder_is_battle_i_of_a_black_powder_run() {
         "replay",
         "small_action",
         "--ruleset",
-        BP,
+        rs,
         "--seed",
         "5",
         "--battle",
@@ -288,27 +325,46 @@ fn replay_under_black_powder_is_battle_i_of_a_black_powder_run() {
         "--map",
         s(&map),
     ]);
-    assert!(
-        std::fs::read_to_string(&page)
-            .unwrap()
-            .contains("order: rolled")
-    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(rs != BP || html.contains("order: rolled"));
+    // The page tells this ruleset's battle 0, and ends as its text does.
+    let text = run_ok(&[
+        "replay",
+        "small_action",
+        "--ruleset",
+        rs,
+        "--seed",
+        "5",
+        "--battle",
+        "0",
+    ]);
+    let result = text.lines().find(|l| l.starts_with("Result:")).unwrap();
+    assert!(html.contains(result), "{result}");
     assert!(std::fs::read_to_string(&map).unwrap().starts_with("<svg"));
 }
 
 #[test]
 fn bench_measures_black_powder_battles() {
+    bench_measures_the_rulesets_battles(BP);
+}
+
+#[test]
+fn bench_measures_dickenson_battles() {
+    bench_measures_the_rulesets_battles(DK);
+}
+
+fn bench_measures_the_rulesets_battles(rs: &str) {
     let out = run_ok(&[
         "bench",
         "small_action",
         "--ruleset",
-        BP,
+        rs,
         "--battles",
         "60",
         "--threads",
         "2",
     ]);
-    assert!(out.contains("(black_powder)"), "{out}");
+    assert!(out.contains(&format!("({rs})")), "{out}");
     assert!(out.contains("ns a die"), "{out}");
     assert!(out.contains("the same battles"), "{out}");
 }
@@ -323,7 +379,7 @@ fn rulesets_side_by_side_are_each_rulesets_own_run() {
             "compare",
             "small_action",
             "--ruleset",
-            "ironsides,black_powder",
+            "ironsides,black_powder,dickenson",
             "--battles",
             "150",
             "--seed",
@@ -333,10 +389,9 @@ fn rulesets_side_by_side_are_each_rulesets_own_run() {
             "--out",
             s(&out),
         ]);
-        assert!(
-            printed.contains("ironsides") && printed.contains("black_powder"),
-            "{printed}"
-        );
+        for name in ["ironsides", BP, DK] {
+            assert!(printed.contains(name), "{printed}");
+        }
         bytes.push(std::fs::read(out.join("rulesets.csv")).unwrap());
     }
     assert_eq!(bytes[0], bytes[1]);
@@ -352,8 +407,8 @@ fn rulesets_side_by_side_are_each_rulesets_own_run() {
             "battles"
         ]
     );
-    assert_eq!(rows.len(), 2 * RULESET_MEASURES.len());
-    for ruleset in ["ironsides", BP] {
+    assert_eq!(rows.len(), 3 * RULESET_MEASURES.len());
+    for ruleset in ["ironsides", BP, DK] {
         let battles = run_battles(
             &root.join(ruleset),
             "small_action",
@@ -477,6 +532,7 @@ fn an_unknown_ruleset_is_refused_with_the_known_ones() {
 #[test]
 fn the_trait_reports_each_rulesets_own_losses_and_casualties() {
     use ecw_sim::events::{GeneralResult, NullObserver};
+    use ecw_sim::rules::dickenson::battle::Dickenson;
     use ecw_sim::rules::{BlackPowder, Ironsides, Ruleset};
     use ecw_sim::stats::general_result_index;
 
@@ -504,6 +560,8 @@ fn the_trait_reports_each_rulesets_own_losses_and_casualties() {
     units_add_up(&Ironsides, &setup);
     let bp = BlackPowder::builtin();
     units_add_up(&bp, &setup);
+    let dk = Dickenson::builtin();
+    units_add_up(&dk, &setup);
 
     let fx = |r: GeneralResult, l: &ecw_sim::stats::Layout| {
         l.commander_effects.0[general_result_index(r)]
@@ -527,6 +585,26 @@ fn the_trait_reports_each_rulesets_own_losses_and_casualties() {
             .all(|(u, s)| u.start_cv == *s && u.cv <= *s)
     );
     assert!(end.iter().zip(&setup.units).any(|(u, s)| u.pos != s.pos));
+    // Dickenson's stand where its battle left them, in figures, with its own dice streams.
+    let figures = dk.layout(&setup);
+    let mut battle = dk.new_battle(&setup);
+    dk.fight(&mut battle, &setup, 3, &mut NullObserver);
+    let end = dk.units(&battle, &setup);
+    assert!(
+        end.iter()
+            .zip(&figures.units)
+            .all(|(u, f)| u.start_cv == f.start_cv && u.cv <= f.start_cv)
+    );
+    assert!(end.iter().zip(&setup.units).any(|(u, s)| u.pos != s.pos));
+    assert!(end.iter().any(|u| u.cv < u.start_cv));
+    let (first, n) = dk.dice_streams(&battle, &setup).unwrap();
+    assert_eq!(n, 1 + setup.units.len() + setup.commanders.len());
+    assert_ne!(
+        Some(first),
+        bp.dice_streams(&bp.new_battle(&setup), &setup).map(|d| d.0)
+    );
+    dk.deploy(&mut battle, &setup, 3);
+    assert!(dk.units(&battle, &setup).iter().all(|u| u.cv == u.start_cv));
 }
 
 #[test]

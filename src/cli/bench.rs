@@ -33,7 +33,7 @@ pub struct Args {
     /// Override a scenario value, as for `ecw-sim run`
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub set: Vec<String>,
-    /// The rules to fight by (ironsides, black_powder) [default: the scenario's]
+    /// The rules to fight by (ironsides, black_powder, dickenson) [default: the scenario's]
     #[arg(long, value_name = "NAME")]
     pub ruleset: Option<String>,
     #[command(flatten)]

@@ -58,7 +58,7 @@ pub struct RunOptions {
     /// Overwrite the result file an earlier run left in the output folder
     #[arg(long)]
     pub force: bool,
-    /// The rules to fight by (ironsides, black_powder) [default: the scenario's]; `compare`
+    /// The rules to fight by (ironsides, black_powder, dickenson) [default: the scenario's]; `compare`
     /// also takes a list, e.g. ironsides,black_powder: the battle under each, side by side
     #[arg(long, value_name = "NAME")]
     pub ruleset: Option<String>,

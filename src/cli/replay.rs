@@ -44,7 +44,7 @@ pub struct Args {
     /// Overwrite an existing --map or --html file
     #[arg(long)]
     pub force: bool,
-    /// The rules to fight by (ironsides, black_powder) [default: the scenario's]
+    /// The rules to fight by (ironsides, black_powder, dickenson) [default: the scenario's]
     #[arg(long, value_name = "NAME")]
     pub ruleset: Option<String>,
 }

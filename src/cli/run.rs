@@ -48,7 +48,7 @@ pub struct Args {
     /// Also write report.html beside the CSVs: the results as charts, one self-contained page
     #[arg(long)]
     pub report: bool,
-    /// The rules to fight by (ironsides, black_powder) [default: the scenario's]
+    /// The rules to fight by (ironsides, black_powder, dickenson) [default: the scenario's]
     #[arg(long, value_name = "NAME")]
     pub ruleset: Option<String>,
 }
@@ -100,6 +100,7 @@ pub fn identity(
         scenario_builtin: scenario.is_builtin(),
         scenario_hash: fnv1a64(scenario.source_text().as_bytes()),
         ruleset_hash: ruleset_hash(scenario)?,
+        ruleset: ruleset_name(scenario, None).to_string(),
         overrides: overrides.to_vec(),
         seed,
         battles,
@@ -190,6 +191,7 @@ impl WithRuleset for Job<'_> {
         if ruleset.name() != ruleset_name(scenario, None) {
             // Another ruleset than the scenario's: its own identity and default folder.
             run_id.ruleset_hash = fnv1a64(ruleset.builtin_text().as_bytes());
+            run_id.ruleset = ruleset.name().to_string();
             if args.out.is_none() {
                 let stem = out_path
                     .file_name()

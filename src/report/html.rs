@@ -548,7 +548,7 @@ fn map_section(page: &mut Page, m: &Manifest) {
     }
 }
 
-/// The map of battle 0's deployment, from the scenario the manifest names.
+/// The map of battle 0's deployment, from the scenario and ruleset the manifest names.
 fn deployment_map(m: &Manifest) -> Result<String> {
     let file = &m.run.scenario_file;
     let name = if m.run.scenario_builtin {
@@ -560,7 +560,8 @@ fn deployment_map(m: &Manifest) -> Result<String> {
         file.clone()
     };
     let scenario = crate::scenario::Scenario::open(&name, &m.run.overrides)?;
-    let (setup, _, start, _) = crate::cli::replay::replay(&scenario, None, m.run.seed, 0)?;
+    let (setup, _, start, _) =
+        crate::cli::replay::replay(&scenario, Some(&m.run.ruleset), m.run.seed, 0)?;
     Ok(crate::map::svg(
         &setup,
         &start,

@@ -56,11 +56,19 @@ pub struct RunIdentity {
     pub scenario_hash: String,
     /// FNV-1a 64 of the ruleset file's text.
     pub ruleset_hash: String,
+    /// The ruleset the battles were fought by (manifests from before it was recorded were
+    /// all Ironsides).
+    #[serde(default = "ironsides")]
+    pub ruleset: String,
     /// Every `--set PATH=VALUE`, in order.
     pub overrides: Vec<String>,
     pub seed: u64,
     /// Battles in the whole run (every shard).
     pub battles: u64,
+}
+
+fn ironsides() -> String {
+    "ironsides".into()
 }
 
 impl RunIdentity {
@@ -87,6 +95,9 @@ impl RunIdentity {
                 format!("{} (hash {})", self.scenario_file, self.scenario_hash),
                 format!("{} (hash {})", other.scenario_file, other.scenario_hash),
             );
+        }
+        if self.ruleset != other.ruleset {
+            return d("ruleset", self.ruleset.clone(), other.ruleset.clone());
         }
         if self.ruleset_hash != other.ruleset_hash {
             return d(
@@ -529,6 +540,7 @@ mod tests {
             scenario_builtin: false,
             scenario_hash: fnv1a64(b"t"),
             ruleset_hash: fnv1a64(b"r"),
+            ruleset: "ironsides".into(),
             overrides: vec![],
             seed: 1,
             battles: 10,

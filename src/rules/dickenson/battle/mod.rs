@@ -105,6 +105,34 @@ impl Ruleset for Dickenson {
     ) -> BattleSummary {
         battle.fight(setup, seed, obs)
     }
+
+    fn unit_lost(&self, battle: &Battle, unit: crate::army::UnitId) -> Option<u32> {
+        (usize::from(unit) < battle.regiments.len())
+            .then(|| battle.regiment_lost(usize::from(unit)))
+    }
+
+    fn deploy(&self, battle: &mut Battle, _: &BattleSetup, _: u64) {
+        battle.reset();
+    }
+
+    /// Each regiment where it stands, its CV the figures it has left; gone regiments off.
+    fn units(&self, battle: &Battle, setup: &BattleSetup) -> Vec<crate::army::Unit> {
+        let mut units = setup.units.clone();
+        for (u, r) in units.iter_mut().zip(&battle.regiments) {
+            u.pos = r.pos;
+            u.facing = r.facing;
+            u.start_cv = r.start_figures.min(u16::from(u8::MAX)) as u8;
+            u.cv = r.figures_u8().min(u.start_cv);
+            if r.state == State::Gone {
+                u.status = crate::army::UnitStatus::OffTable;
+            }
+        }
+        units
+    }
+
+    fn dice_streams(&self, battle: &Battle, _: &BattleSetup) -> Option<(u64, usize)> {
+        Some((streams::BATTLE, battle.dice_streams()))
+    }
 }
 
 /// A general riding with one of his command's units.
@@ -297,17 +325,20 @@ impl Battle {
 
     /// Figures a side has lost: casualties, and the whole of every gone regiment.
     pub fn figures_lost(&self, side: Side) -> u32 {
-        self.regiments
-            .iter()
-            .filter(|r| r.side == side)
-            .map(|r| {
-                if r.state == State::Gone {
-                    u32::from(r.start_figures)
-                } else {
-                    u32::from(r.start_figures - r.figures())
-                }
-            })
+        (0..self.regiments.len())
+            .filter(|&r| self.regiments[r].side == side)
+            .map(|r| self.regiment_lost(r))
             .sum()
+    }
+
+    /// Figures regiment `r` has lost: its casualties, or all of it if gone.
+    pub fn regiment_lost(&self, r: usize) -> u32 {
+        let reg = &self.regiments[r];
+        if reg.state == State::Gone {
+            u32::from(reg.start_figures)
+        } else {
+            u32::from(reg.start_figures - reg.figures())
+        }
     }
 
     fn figures_start(&self, side: Side) -> u32 {
