@@ -282,6 +282,6 @@ mod tests {
             seconds: 0.0,
             chart: None,
         };
-        assert!(matches!(run(&args, 1), Err(Error::Usage(_))));
+        assert!(matches!(run(&args, 1, None), Err(Error::Usage(_))));
     }
 }

@@ -63,6 +63,7 @@ pub fn setup_with(specs: &[Spec], doctrine: &str, ground: Ground) -> BattleSetup
         rules: Arc::new(ecw_sim::rules::ironsides::IronsidesRules::builtin()),
         ground,
         turn_limit: 12,
+        scenario_turn_limit: None,
         break_fraction: 0.5,
         ratings: vec![RatingSource::Fixed; n],
         units,
