@@ -9,6 +9,7 @@
 //! A [`Battle`] is allocated once per thread and reused: `reset` copies the derived template
 //! into the buffers it already has, so a battle allocates nothing.
 
+mod arrivals;
 mod fire;
 mod melee;
 mod morale_phase;
@@ -169,6 +170,12 @@ pub struct Battle {
     pub hills: Vec<crate::battlefield::Area>,
     template: (Vec<Regiment>, Vec<General>),
     dice: StreamDice,
+    /// The battle's seed (late arrivals' dice come from their own streams of it).
+    seed: u64,
+    /// The turn each of the scenario's arrivals comes on (`u16::MAX`: never).
+    arrival_turns: Vec<u16>,
+    /// Commands held in reserve, by index.
+    held: Vec<bool>,
     /// Melee pairs of the phase (reused buffer).
     pairs: Vec<(u16, u16)>,
 }
@@ -205,6 +212,9 @@ impl Battle {
                 .collect(),
             template,
             dice: StreamDice::default(),
+            seed: 0,
+            arrival_turns: Vec::new(),
+            held: Vec::new(),
             pairs: Vec::new(),
         };
         b.reset();
@@ -240,19 +250,22 @@ impl Battle {
     ) -> BattleSummary {
         let mut dice = std::mem::take(&mut self.dice);
         dice.reseed(seed, streams::BATTLE, self.dice_streams());
+        self.seed = seed;
         self.reset();
         let s = self.play(setup, &mut dice, obs);
         self.dice = dice;
         s
     }
 
-    /// Plays from the set-up to the end with any dice (scripted dice in tests).
+    /// Plays from the set-up to the end with any dice (scripted dice in tests; late arrivals
+    /// draw from the seed of the last `fight`, 0 on a new battle).
     pub fn play<D: DiceSource, O: Observer>(
         &mut self,
         setup: &BattleSetup,
         dice: &mut D,
         obs: &mut O,
     ) -> BattleSummary {
+        self.reset_arrivals(setup);
         dice.focus(streams::COMMON);
         self.first = loop {
             let (p, r) = (dice.d6(), dice.d6());
@@ -267,6 +280,7 @@ impl Battle {
         while self.outcome.is_none() && self.turn < self.turn_limit {
             self.turn += 1;
             emit(obs, Event::TurnStarted { turn: self.turn });
+            self.arrivals_and_releases(setup, obs);
             self.one_move(setup, dice, obs);
             self.check_armies(obs);
         }
@@ -334,7 +348,9 @@ impl Battle {
     /// Figures regiment `r` has lost: its casualties, or all of it if gone.
     pub fn regiment_lost(&self, r: usize) -> u32 {
         let reg = &self.regiments[r];
-        if reg.state == State::Gone {
+        if reg.waiting {
+            0
+        } else if reg.state == State::Gone {
             u32::from(reg.start_figures)
         } else {
             u32::from(reg.start_figures - reg.figures())
@@ -344,7 +360,7 @@ impl Battle {
     fn figures_start(&self, side: Side) -> u32 {
         self.regiments
             .iter()
-            .filter(|r| r.side == side)
+            .filter(|r| r.side == side && !r.waiting)
             .map(|r| u32::from(r.start_figures))
             .sum()
     }

@@ -161,7 +161,7 @@ impl Battle {
         if reg.engaged.is_some() || reg.is_gun() {
             return;
         }
-        if reg.halt_until >= self.turn {
+        if reg.halt_until >= self.turn || self.in_reserve(usize::from(reg.command)) {
             self.regiments[r].gait = Gait::Halt;
             return;
         }

@@ -105,6 +105,8 @@ pub struct Regiment {
     pub foe: Option<u16>,
     pub start_points: u16,
     pub reserve: bool,
+    /// Off the table until its late arrival (also `Gone` meanwhile, but never lost).
+    pub waiting: bool,
     pub gun: GunState,
     pub balls: u8,
     pub powder: u8,
@@ -196,6 +198,7 @@ impl Regiment {
             foe: None,
             start_points: 0,
             reserve: false,
+            waiting: false,
             gun: GunState::Sound,
             balls,
             powder,

@@ -1,0 +1,112 @@
+//! Late arrivals and commands held in reserve under Dickenson: the scenario's `arrives` and
+//! `reserve_until`, read as Ironsides and Black Powder read them.
+//!
+//! An arriving regiment waits off the table (`Gone` and waiting): it never moves, shoots, is
+//! shot or counts as lost, and its morale points and figures join its army's start only when
+//! it arrives. Each arrival's turn comes from its own stream of the battle's seed (the turn
+//! Ironsides draws for that seed), so a scenario without arrivals rolls exactly the dice it
+//! always rolled. A command in reserve takes no orders (its regiments halt) until released;
+//! they still shoot, fight and test morale.
+
+use super::{Battle, State, emit};
+use crate::events::{Event, Observer};
+use crate::rules::ironsides::battle::arrival_turn;
+use crate::setup::{BattleSetup, ReserveUntil};
+
+impl Battle {
+    /// At the start of a battle: each arrival's turn, its regiments sent off the table (and out
+    /// of their army's start), the reserves held.
+    pub(super) fn reset_arrivals(&mut self, setup: &BattleSetup) {
+        self.arrival_turns.clear();
+        for a in &setup.arrivals {
+            let t = arrival_turn(a.time, self.seed, a.stream, self.turn_limit);
+            self.arrival_turns.push(t);
+            if t <= 1 {
+                continue;
+            }
+            for &(id, ..) in &a.units {
+                let r = usize::from(id);
+                if !self.regiments[r].waiting {
+                    let side = self.regiments[r].side.index();
+                    self.points_start[side] -= self.points(r);
+                    let reg = &mut self.regiments[r];
+                    reg.waiting = true;
+                    reg.state = State::Gone;
+                }
+            }
+        }
+        self.held.clear();
+        self.held.resize(setup.commands.len(), false);
+        for r in &setup.reserves {
+            self.held[usize::from(r.command)] = true;
+        }
+    }
+
+    /// The start of a move: arrivals due now come on where the scenario puts them (their
+    /// general with them), and reserves whose time has come are released.
+    pub(super) fn arrivals_and_releases<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
+        for (k, a) in setup.arrivals.iter().enumerate() {
+            if self.arrival_turns.get(k) != Some(&self.turn) {
+                continue;
+            }
+            for &(id, pos, facing) in &a.units {
+                let r = usize::from(id);
+                if !self.regiments[r].waiting {
+                    continue;
+                }
+                let reg = &mut self.regiments[r];
+                reg.waiting = false;
+                reg.state = State::Active;
+                reg.pos = pos;
+                reg.facing = facing;
+                let side = reg.side.index();
+                self.points_start[side] += self.points(r);
+                emit(
+                    obs,
+                    Event::Arrived {
+                        unit: id,
+                        turn: self.turn,
+                    },
+                );
+            }
+            if let Some((g, pos)) = a.general {
+                self.generals[usize::from(g)].pos = pos;
+            }
+        }
+        for res in &setup.reserves {
+            let c = usize::from(res.command);
+            if self.in_reserve(c) && self.reserve_released(c, res.until) {
+                self.held[c] = false;
+                emit(
+                    obs,
+                    Event::Released {
+                        command: res.command,
+                        turn: self.turn,
+                    },
+                );
+            }
+        }
+    }
+
+    /// Whether command `c` is held in reserve this move (its regiments take no orders).
+    #[inline]
+    pub fn in_reserve(&self, c: usize) -> bool {
+        self.held.get(c) == Some(&true)
+    }
+
+    /// A reserve's condition: its turn has come, or an enemy on the table is within the
+    /// distance of one of its regiments on the table.
+    fn reserve_released(&self, c: usize, until: ReserveUntil) -> bool {
+        match until {
+            ReserveUntil::Turn(t) => self.turn >= t,
+            ReserveUntil::EnemyWithin(x) => (0..self.regiments.len()).any(|r| {
+                let reg = &self.regiments[r];
+                usize::from(reg.command) == c
+                    && reg.state != State::Gone
+                    && self
+                        .nearest_enemy(r, |_| true)
+                        .is_some_and(|(_, gap)| gap <= x)
+            }),
+        }
+    }
+}
