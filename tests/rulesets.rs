@@ -80,3 +80,44 @@ fn older_shards_merge_as_ironsides_and_rulesets_do_not_mix() {
     );
     assert!(err.contains("dickenson"), "{err}");
 }
+
+/// A scenario file that names a ruleset is fought under it by every registered ruleset, as the
+/// same battle `--ruleset` gives; `[rules]` changes are refused for the rulesets that are not
+/// Ironsides.
+#[test]
+fn a_scenario_file_naming_a_ruleset_fights_under_it() {
+    let root = scratch("scenario-ruleset");
+    let text = std::fs::read_to_string("configs/scenarios/duel_horse.toml").unwrap();
+    for ruleset in ecw_sim::rules::RULESETS {
+        let file = root.join(format!("duel_{ruleset}.toml"));
+        std::fs::write(&file, format!("ruleset = \"{ruleset}\"\n{text}")).unwrap();
+        let named = root.join(format!("named_{ruleset}"));
+        let flagged = root.join(format!("flagged_{ruleset}"));
+        let fight = |dir: &Path, scenario: &str, extra: &[&str]| {
+            let mut args = vec![
+                "run",
+                scenario,
+                "--battles",
+                "30",
+                "--seed",
+                "5",
+                "--quiet",
+                "--out",
+                s(dir),
+            ];
+            args.extend_from_slice(extra);
+            run_ok(&args);
+        };
+        fight(&named, s(&file), &[]);
+        fight(&flagged, "duel_horse", &["--ruleset", ruleset]);
+        assert_eq!(manifest(&named)["ruleset"], *ruleset);
+        let (a, b) = (csvs(&named), csvs(&flagged));
+        assert_eq!(a["outcomes.csv"], b["outcomes.csv"], "{ruleset}");
+        if *ruleset != "ironsides" {
+            refused(
+                &["validate", s(&file), "--set", "rules.fire.max_range=10"],
+                "[rules] changes apply to Ironsides rulesets only",
+            );
+        }
+    }
+}

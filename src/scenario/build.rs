@@ -276,7 +276,7 @@ impl Builder<'_> {
     /// file; a problem is placed at its `rules.` key (in the file, or the `--set` that made it).
     fn changed_ruleset(&mut self, changes: &toml::Table) -> Option<IronsidesRules> {
         let name = &self.sc.file.ruleset;
-        if name == "black_powder" {
+        if name != "ironsides" && crate::rules::RULESETS.contains(&name.as_str()) {
             self.err("rules", "[rules] changes apply to Ironsides rulesets only");
             return None;
         }
@@ -317,8 +317,9 @@ impl Builder<'_> {
 
     fn base_ruleset(&mut self) -> Option<IronsidesRules> {
         let name = self.sc.file.ruleset.clone();
-        // Black Powder derives its units from the same order of battle, read as for Ironsides.
-        if name == "ironsides" || name == "black_powder" {
+        // Every registered ruleset derives its units from the same order of battle, read as
+        // for Ironsides.
+        if crate::rules::RULESETS.contains(&name.as_str()) {
             return Some(IronsidesRules::builtin());
         }
         match self.relative(&name) {
@@ -343,7 +344,8 @@ impl Builder<'_> {
                 self.err(
                     "ruleset",
                     format!(
-                        "unknown ruleset `{name}`: a built-in scenario can only use \"ironsides\""
+                        "unknown ruleset `{name}`: a built-in scenario can name only {}",
+                        crate::rules::RULESETS.join(", ")
                     ),
                 );
                 None
