@@ -4,6 +4,7 @@
 //! decide) -> events -> observers -> aggregates -> CSV and summaries.
 
 pub mod army;
+pub mod arrivals;
 pub mod battlefield;
 pub mod charts;
 pub mod cli;

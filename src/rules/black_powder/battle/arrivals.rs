@@ -9,19 +9,18 @@
 //! still shoot and fight.
 
 use super::{Battle, emit};
+use crate::army::CommandId;
 use crate::events::{Event, Observer};
-use crate::rules::ironsides::battle::arrival_turn;
-use crate::setup::{BattleSetup, ReserveUntil};
+use crate::setup::BattleSetup;
 
 impl Battle {
     /// At the start of a battle: each arrival's turn, its regiments sent off the table, the
     /// reserves held.
     pub(super) fn reset_arrivals(&mut self, setup: &BattleSetup) {
-        self.arrival_turns.clear();
-        for a in &setup.arrivals {
-            let t = arrival_turn(a.time, self.seed, a.stream, self.turn_limit);
-            self.arrival_turns.push(t);
-            if t <= 1 {
+        self.schedule
+            .reset(setup, self.seed, self.turn_limit, self.brigades.len());
+        for (k, a) in setup.arrivals.iter().enumerate() {
+            if !self.schedule.waits(k) {
                 continue;
             }
             for &(id, ..) in &a.units {
@@ -33,11 +32,6 @@ impl Battle {
                 }
             }
         }
-        self.held.clear();
-        self.held.resize(self.brigades.len(), false);
-        for r in &setup.reserves {
-            self.held[usize::from(r.command)] = true;
-        }
         self.update_brigades();
     }
 
@@ -45,7 +39,7 @@ impl Battle {
     /// general with them), and reserves whose time has come are released.
     pub(super) fn arrivals_and_releases<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
         for (k, a) in setup.arrivals.iter().enumerate() {
-            if self.arrival_turns.get(k) != Some(&self.turn) {
+            if !self.schedule.due(k, self.turn) {
                 continue;
             }
             for &(id, pos, facing) in &a.units {
@@ -71,40 +65,27 @@ impl Battle {
             }
             self.update_brigades();
         }
-        for res in &setup.reserves {
-            let b = usize::from(res.command);
-            if self.held.get(b) == Some(&true) && self.reserve_released(b, res.until) {
-                self.held[b] = false;
-                emit(
-                    obs,
-                    Event::Released {
-                        command: res.command,
-                        turn: self.turn,
-                    },
-                );
-            }
-        }
+        let mut schedule = std::mem::take(&mut self.schedule);
+        schedule.release(setup, self.turn, |b, x| self.enemy_near_brigade(b, x), obs);
+        self.schedule = schedule;
     }
 
     /// Whether brigade `b` is held in reserve this turn (its regiments take no orders).
     #[inline]
     pub fn in_reserve(&self, b: usize) -> bool {
-        self.held.get(b) == Some(&true)
+        self.schedule.in_reserve(b)
     }
 
-    /// A reserve's condition: its turn has come, or an enemy on the table is within the
-    /// distance of one of its regiments on the table.
-    fn reserve_released(&self, b: usize, until: ReserveUntil) -> bool {
-        match until {
-            ReserveUntil::Turn(t) => self.turn >= t,
-            ReserveUntil::EnemyWithin(x) => (0..self.regiments.len()).any(|r| {
-                let reg = &self.regiments[r];
-                usize::from(reg.brigade) == b
-                    && !reg.gone
-                    && self
-                        .nearest_enemy(r, |_, _| true)
-                        .is_some_and(|(_, gap)| gap <= x)
-            }),
-        }
+    /// Whether an enemy on the table is within `x` of one of brigade `b`'s regiments on the
+    /// table.
+    fn enemy_near_brigade(&self, b: CommandId, x: f64) -> bool {
+        (0..self.regiments.len()).any(|r| {
+            let reg = &self.regiments[r];
+            reg.brigade == b
+                && !reg.gone
+                && self
+                    .nearest_enemy(r, |_, _| true)
+                    .is_some_and(|(_, gap)| gap <= x)
+        })
     }
 }

@@ -9,19 +9,18 @@
 //! they still shoot, fight and test morale.
 
 use super::{Battle, State, emit};
+use crate::army::CommandId;
 use crate::events::{Event, Observer};
-use crate::rules::ironsides::battle::arrival_turn;
-use crate::setup::{BattleSetup, ReserveUntil};
+use crate::setup::BattleSetup;
 
 impl Battle {
     /// At the start of a battle: each arrival's turn, its regiments sent off the table (and out
     /// of their army's start), the reserves held.
     pub(super) fn reset_arrivals(&mut self, setup: &BattleSetup) {
-        self.arrival_turns.clear();
-        for a in &setup.arrivals {
-            let t = arrival_turn(a.time, self.seed, a.stream, self.turn_limit);
-            self.arrival_turns.push(t);
-            if t <= 1 {
+        self.schedule
+            .reset(setup, self.seed, self.turn_limit, setup.commands.len());
+        for (k, a) in setup.arrivals.iter().enumerate() {
+            if !self.schedule.waits(k) {
                 continue;
             }
             for &(id, ..) in &a.units {
@@ -35,18 +34,13 @@ impl Battle {
                 }
             }
         }
-        self.held.clear();
-        self.held.resize(setup.commands.len(), false);
-        for r in &setup.reserves {
-            self.held[usize::from(r.command)] = true;
-        }
     }
 
     /// The start of a move: arrivals due now come on where the scenario puts them (their
     /// general with them), and reserves whose time has come are released.
     pub(super) fn arrivals_and_releases<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
         for (k, a) in setup.arrivals.iter().enumerate() {
-            if self.arrival_turns.get(k) != Some(&self.turn) {
+            if !self.schedule.due(k, self.turn) {
                 continue;
             }
             for &(id, pos, facing) in &a.units {
@@ -73,40 +67,27 @@ impl Battle {
                 self.generals[usize::from(g)].pos = pos;
             }
         }
-        for res in &setup.reserves {
-            let c = usize::from(res.command);
-            if self.in_reserve(c) && self.reserve_released(c, res.until) {
-                self.held[c] = false;
-                emit(
-                    obs,
-                    Event::Released {
-                        command: res.command,
-                        turn: self.turn,
-                    },
-                );
-            }
-        }
+        let mut schedule = std::mem::take(&mut self.schedule);
+        schedule.release(setup, self.turn, |c, x| self.enemy_near_command(c, x), obs);
+        self.schedule = schedule;
     }
 
     /// Whether command `c` is held in reserve this move (its regiments take no orders).
     #[inline]
     pub fn in_reserve(&self, c: usize) -> bool {
-        self.held.get(c) == Some(&true)
+        self.schedule.in_reserve(c)
     }
 
-    /// A reserve's condition: its turn has come, or an enemy on the table is within the
-    /// distance of one of its regiments on the table.
-    fn reserve_released(&self, c: usize, until: ReserveUntil) -> bool {
-        match until {
-            ReserveUntil::Turn(t) => self.turn >= t,
-            ReserveUntil::EnemyWithin(x) => (0..self.regiments.len()).any(|r| {
-                let reg = &self.regiments[r];
-                usize::from(reg.command) == c
-                    && reg.state != State::Gone
-                    && self
-                        .nearest_enemy(r, |_| true)
-                        .is_some_and(|(_, gap)| gap <= x)
-            }),
-        }
+    /// Whether an enemy on the table is within `x` of one of command `c`'s regiments on the
+    /// table.
+    fn enemy_near_command(&self, c: CommandId, x: f64) -> bool {
+        (0..self.regiments.len()).any(|r| {
+            let reg = &self.regiments[r];
+            reg.command == c
+                && reg.state != State::Gone
+                && self
+                    .nearest_enemy(r, |_| true)
+                    .is_some_and(|(_, gap)| gap <= x)
+        })
     }
 }

@@ -172,10 +172,8 @@ pub struct Battle {
     dice: StreamDice,
     /// The battle's seed (late arrivals' dice come from their own streams of it).
     seed: u64,
-    /// The turn each of the scenario's arrivals comes on (`u16::MAX`: never).
-    arrival_turns: Vec<u16>,
-    /// Commands held in reserve, by index.
-    held: Vec<bool>,
+    /// When the late arrivals come on and which commands are held in reserve.
+    schedule: crate::arrivals::Schedule,
     /// Melee pairs of the phase (reused buffer).
     pairs: Vec<(u16, u16)>,
 }
@@ -213,8 +211,7 @@ impl Battle {
             template,
             dice: StreamDice::default(),
             seed: 0,
-            arrival_turns: Vec::new(),
-            held: Vec::new(),
+            schedule: crate::arrivals::Schedule::default(),
             pairs: Vec::new(),
         };
         b.reset();

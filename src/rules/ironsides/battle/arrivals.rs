@@ -6,46 +6,22 @@
 //! seed, so a scenario without arrivals draws exactly the dice it always drew.
 
 use crate::army::{CommandId, Side, UnitStatus};
-use crate::dice::{DiceSource, SeededDice};
 use crate::events::{Event, Observer};
-use crate::setup::{ArrivalTime, BattleSetup, ReserveUntil};
+use crate::setup::BattleSetup;
 
 use super::{Battle, emit};
-
-/// Arrival streams of the battle's seed start here, far past every other stream.
-pub const ARRIVAL_STREAMS: u64 = 1 << 40;
-
-/// The turn an arrival comes on: its fixed turn, or the first from `from_turn` whose die
-/// scores `on` (past the turn limit: never).
-pub fn arrival_turn(time: ArrivalTime, seed: u64, stream: u64, turn_limit: u16) -> u16 {
-    match time {
-        ArrivalTime::Turn(t) => t,
-        ArrivalTime::Roll { from_turn, on } => {
-            let mut dice = SeededDice::stream(seed, ARRIVAL_STREAMS + stream);
-            (from_turn..=turn_limit)
-                .find(|_| dice.d6() >= on)
-                .unwrap_or(u16::MAX)
-        }
-    }
-}
 
 impl Battle {
     /// At reset: each arrival's turn, its units sent off the table, reserves held.
     pub(super) fn reset_arrivals(&mut self, setup: &BattleSetup, seed: u64) {
-        self.arrival_turns.clear();
-        for a in &setup.arrivals {
-            let t = arrival_turn(a.time, seed, a.stream, setup.turn_limit);
-            self.arrival_turns.push(t);
-            if t > 1 {
+        self.schedule
+            .reset(setup, seed, setup.turn_limit, self.commands.len());
+        for (k, a) in setup.arrivals.iter().enumerate() {
+            if self.schedule.waits(k) {
                 for &(id, ..) in &a.units {
                     self.units[usize::from(id)].status = UnitStatus::Waiting;
                 }
             }
-        }
-        self.held.clear();
-        self.held.resize(self.commands.len(), false);
-        for r in &setup.reserves {
-            self.held[usize::from(r.command)] = true;
         }
     }
 
@@ -53,7 +29,7 @@ impl Battle {
     /// released.
     pub(super) fn arrivals_and_releases<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
         for (k, a) in setup.arrivals.iter().enumerate() {
-            if self.arrival_turns.get(k) != Some(&self.turn) {
+            if !self.schedule.due(k, self.turn) {
                 continue;
             }
             for &(id, pos, facing) in &a.units {
@@ -78,41 +54,27 @@ impl Battle {
                 self.commanders[usize::from(g)].pos = pos;
             }
         }
-        for r in &setup.reserves {
-            let c = usize::from(r.command);
-            if self.held.get(c) == Some(&true) && self.reserve_released(r.command, r.until) {
-                self.held[c] = false;
-                emit(
-                    obs,
-                    Event::Released {
-                        command: r.command,
-                        turn: self.turn,
-                    },
-                );
-            }
-        }
+        let mut schedule = std::mem::take(&mut self.schedule);
+        schedule.release(setup, self.turn, |c, x| self.enemy_near_command(c, x), obs);
+        self.schedule = schedule;
     }
 
     /// Whether a command holds this turn (no moves) because it is in reserve.
     #[inline]
     pub fn in_reserve(&self, command: CommandId) -> bool {
-        self.held.get(usize::from(command)) == Some(&true)
+        self.schedule.in_reserve(usize::from(command))
     }
 
-    fn reserve_released(&self, command: CommandId, until: ReserveUntil) -> bool {
-        match until {
-            ReserveUntil::Turn(t) => self.turn >= t,
-            ReserveUntil::EnemyWithin(x) => {
-                let cmd = &self.commands[usize::from(command)];
-                let enemy: Side = cmd.side.other();
-                cmd.units.iter().any(|&a| {
-                    self.units[usize::from(a)].is_active()
-                        && self
-                            .units
-                            .iter()
-                            .any(|e| e.side == enemy && e.is_active() && self.within(a, e.id, x))
-                })
-            }
-        }
+    /// Whether an enemy on the table is within `x` of one of `command`'s units on the table.
+    fn enemy_near_command(&self, command: CommandId, x: f64) -> bool {
+        let cmd = &self.commands[usize::from(command)];
+        let enemy: Side = cmd.side.other();
+        cmd.units.iter().any(|&a| {
+            self.units[usize::from(a)].is_active()
+                && self
+                    .units
+                    .iter()
+                    .any(|e| e.side == enemy && e.is_active() && self.within(a, e.id, x))
+        })
     }
 }

@@ -22,8 +22,8 @@ use crate::rules::ironsides::generals;
 use crate::rules::ironsides::tables::IronsidesRules;
 use crate::setup::{BattleSetup, CommanderSource, RatingSource};
 
+pub use crate::arrivals::{ARRIVAL_STREAMS, arrival_turn};
 pub use crate::rules::BattleSummary;
-pub use arrivals::{ARRIVAL_STREAMS, arrival_turn};
 pub use charges::ChargePlan;
 pub(crate) use fire_phase::fire_cv;
 
@@ -143,10 +143,8 @@ pub struct Battle {
     /// The least and greatest y of each area of the ground, in play (no point outside that
     /// band is in the area).
     pub(crate) area_y: Vec<(f64, f64)>,
-    /// The turn each of the set-up's late arrivals comes on (reused buffer).
-    pub(crate) arrival_turns: Vec<u16>,
-    /// Commands still held in reserve, by command id (reused buffer).
-    pub(crate) held: Vec<bool>,
+    /// When the set-up's late arrivals come on and which commands are held in reserve.
+    pub(crate) schedule: crate::arrivals::Schedule,
     /// Re-rolls each commander still gives the enemy against his units this turn (a cowardly
     /// wretch's), by commander id (reused buffer).
     pub(crate) gifts: Vec<u8>,
@@ -182,8 +180,7 @@ impl Battle {
             dice: StreamDice::default(),
             cache: cache::Caches::new(setup.units.len()),
             area_y: Vec::with_capacity(setup.ground.areas.len()),
-            arrival_turns: Vec::with_capacity(setup.arrivals.len()),
-            held: Vec::with_capacity(setup.commands.len()),
+            schedule: crate::arrivals::Schedule::for_setup(setup, setup.commands.len()),
             gifts: Vec::with_capacity(setup.commanders.len()),
             countercharged: Vec::with_capacity(setup.units.len()),
         }
