@@ -21,6 +21,21 @@ pub enum Side {
 
 impl Side {
     pub const BOTH: [Side; 2] = [Side::Parliament, Side::Royalist];
+
+    /// A roll-off: a die each (Parliament's first), rolled again on a tie; the higher wins.
+    pub fn roll_off<D: crate::dice::DiceSource>(dice: &mut D) -> Side {
+        loop {
+            let (p, r) = (dice.d6(), dice.d6());
+            if p != r {
+                return if p > r {
+                    Side::Parliament
+                } else {
+                    Side::Royalist
+                };
+            }
+        }
+    }
+
     pub fn other(self) -> Side {
         match self {
             Side::Parliament => Side::Royalist,

@@ -264,16 +264,7 @@ impl Battle {
     ) -> BattleSummary {
         self.reset_arrivals(setup);
         dice.focus(streams::COMMON);
-        self.first = loop {
-            let (p, r) = (dice.d6(), dice.d6());
-            if p != r {
-                break if p > r {
-                    Side::Parliament
-                } else {
-                    Side::Royalist
-                };
-            }
-        };
+        self.first = Side::roll_off(dice);
         while self.outcome.is_none() && self.turn < self.turn_limit {
             self.turn += 1;
             emit(obs, Event::TurnStarted { turn: self.turn });
