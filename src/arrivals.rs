@@ -8,7 +8,7 @@
 
 use crate::army::CommandId;
 use crate::dice::{DiceSource, SeededDice};
-use crate::events::{Event, Observer};
+use crate::events::{Event, Observer, emit};
 use crate::setup::{ArrivalTime, BattleSetup, ReserveUntil};
 
 /// Arrival streams of the battle's seed start here, far past every other stream.
@@ -98,13 +98,13 @@ impl Schedule {
             };
             if free {
                 self.held[c] = false;
-                let e = Event::Released {
-                    command: r.command,
-                    turn,
-                };
-                if obs.listening() && obs.wants(&e) {
-                    obs.event(&e);
-                }
+                emit(
+                    obs,
+                    Event::Released {
+                        command: r.command,
+                        turn,
+                    },
+                );
             }
         }
     }

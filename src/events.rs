@@ -272,6 +272,14 @@ impl Event {
     }
 }
 
+/// Sends an event to an observer that listens and wants it: every engine's one way to tell.
+#[inline]
+pub fn emit<O: Observer>(obs: &mut O, e: Event) {
+    if obs.listening() && obs.wants(&e) {
+        obs.event(&e);
+    }
+}
+
 /// Anything that listens to a battle. Observers see every event in order.
 pub trait Observer {
     /// Whether this observer wants events at all: the engine skips building them when not.

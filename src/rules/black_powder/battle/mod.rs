@@ -229,13 +229,7 @@ pub struct Battle {
     pairs: Vec<(u16, u16)>,
 }
 
-/// Sends an event to an observer that wants it.
-#[inline]
-pub(crate) fn emit<O: Observer>(obs: &mut O, e: Event) {
-    if obs.wants(&e) {
-        obs.event(&e);
-    }
-}
+pub(crate) use crate::events::emit;
 
 impl Battle {
     /// A battle for this set-up: every regiment derived once (figures, stamina, elements).

@@ -819,13 +819,7 @@ impl Battle {
     }
 }
 
-/// Sends an event to an observer that listens and wants it.
-#[inline]
-pub fn emit<O: Observer>(obs: &mut O, e: Event) {
-    if obs.listening() && obs.wants(&e) {
-        obs.event(&e);
-    }
-}
+pub use crate::events::emit;
 
 #[cfg(test)]
 mod tests {
