@@ -548,7 +548,7 @@ impl Battle {
             fail(self, obs);
             return;
         }
-        self.contact(r, t, dir, aim, need, going.disorders, obs);
+        self.contact(r, t, aim, need, going.disorders, obs);
         let (a, d) = (&mut self.regiments[r], t as u16);
         a.gait = gait;
         a.engaged = Some(d);
@@ -590,19 +590,17 @@ impl Battle {
         self.step(r, back, to - self.regiments[r].pos, false, obs);
     }
 
-    /// Brings regiment `r` along `dir` into contact with `t` (the least run that touches it).
-    #[allow(clippy::too_many_arguments)]
+    /// Brings regiment `r` facing `aim` into contact with `t` (the least run that touches it).
     fn contact<O: Observer>(
         &mut self,
         r: usize,
         t: usize,
-        dir: Vec2,
         aim: f64,
         need: f64,
         disorders: bool,
         obs: &mut O,
     ) {
-        let from = self.regiments[r].pos;
+        let (from, dir) = (self.regiments[r].pos, Vec2::from_facing(aim));
         let target = self.shape(t);
         let touches = |d: f64| self.shape_at(r, from + dir * d, aim).dist(&target) <= 1e-6;
         let (mut lo, mut hi) = (0.0, need + self.regiments[r].depth + target.radius * 2.0);
