@@ -3,12 +3,13 @@
 //! areas, gun on gun and ammunition blown up; closing fire and the morale throws before it.
 
 use super::movement::reaction;
-use super::regiment::{Kind, State};
+use super::regiment::{Formation, Kind, State};
 use super::{Battle, emit};
 use crate::battlefield::geometry::{Shape, dist_point_segment};
 use crate::battlefield::{ObstacleKind, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, LossCause, Observer, ReactionCause};
+use crate::rules::dickenson::figures::Figure;
 use crate::rules::dickenson::gunnery::{self, GunDamage};
 use crate::rules::dickenson::morale::{self, MoraleResult};
 use crate::rules::dickenson::tables::HitArea;
@@ -47,12 +48,17 @@ impl Battle {
     /// while any is loaded, on the move or not.
     fn ready(&self, r: usize, arm: Arm) -> bool {
         let reg = &self.regiments[r];
+        if reg.formation == Formation::Column && !self.rules.formations.column_fires {
+            return false;
+        }
         match arm {
             Arm::Pistol => reg.pistols > 0,
             Arm::Musketoon => reg.loaded && reg.moved == 0.0,
             Arm::Musket => {
+                // A change of formation spent part of the move, as marching does.
                 let w = arm.weapon(&self.rules);
-                reg.loaded && reg.moved <= reg.full_move * (1.0 - w.fire_moves) + 1e-9
+                let used = reg.moved + reg.spent * reg.full_move;
+                reg.loaded && used <= reg.full_move * (1.0 - w.fire_moves) + 1e-9
             }
         }
     }
@@ -76,6 +82,11 @@ impl Battle {
             }
         }
         best
+    }
+
+    /// Whether an enemy stands within `range` of regiment `r` and its front arc.
+    pub(super) fn in_arc_and_range(&self, r: usize, range: f64) -> bool {
+        self.target_of(r, range).is_some()
     }
 
     /// A regiment's small arms at the nearest enemy in range.
@@ -203,10 +214,21 @@ impl Battle {
         true
     }
 
-    /// Regiment `t` charged by horse `r`: a forlorn hope (musketeers in one rank, at the
-    /// ruling's deduction) and gunners throw before they fire; on a fall-back or rout result
-    /// they carry it out. Pike in two ranks and their musketeers need no throw (the horse
-    /// throws). True when the unit stands to receive the charge.
+    /// Whether regiment `t`, charged by horse, throws first (seed, FORMATIONS): pike in one
+    /// rank; musketeers with no pike (two ranks, or one at the forlorn hope's deduction);
+    /// gunners. Pike in two ranks do not (the horse throws).
+    pub fn throws_against_horse(&self, t: usize) -> bool {
+        let reg = &self.regiments[t];
+        match reg.kind {
+            Kind::ForlornHope | Kind::Gun(_) => true,
+            Kind::Foot => reg.pike_ranks(&self.rules) <= 1,
+            _ => false,
+        }
+    }
+
+    /// Regiment `t` charged by horse `r` throws first, as [`Battle::throws_against_horse`]
+    /// says (musketeers in one rank at the ruling's deduction); on a fall-back or rout result
+    /// it carries it out. True when it stands to receive the charge.
     pub fn stands_against_horse<D: DiceSource, O: Observer>(
         &mut self,
         t: usize,
@@ -214,10 +236,14 @@ impl Battle {
         dice: &mut D,
         obs: &mut O,
     ) -> bool {
-        let forlorn = match self.regiments[t].kind {
+        if !self.throws_against_horse(t) {
+            return true;
+        }
+        let reg = &self.regiments[t];
+        let forlorn = match reg.kind {
             Kind::ForlornHope => true,
-            Kind::Gun(_) => false,
-            _ => return true,
+            Kind::Foot => reg.pikemen == 0 && reg.ranks(Figure::Musketeer, &self.rules) <= 1,
+            _ => false,
         };
         let other = if forlorn {
             self.rules.morale.forlorn_hope
@@ -256,7 +282,7 @@ impl Battle {
         if reg.pistols == 0 {
             return false;
         }
-        let front = u32::from(reg.front_rank(reg.horsemen, &self.rules));
+        let front = u32::from(reg.front_rank(reg.main_figure(), reg.horsemen, &self.rules));
         dice.focus(Self::regiment_stream(r));
         let hits = volley::fire(dice, Arm::Pistol, Band::Short, front, &self.rules);
         self.regiments[r].pistols -= 1;
@@ -284,7 +310,13 @@ impl Battle {
             return;
         };
         let gun = *calibre.gun(&self.rules);
-        if reg.gun == morale::GunState::Destroyed || reg.wheel > 0 || reg.gunners == 0 {
+        let drill = self.rules.gun_drill;
+        if reg.gun == morale::GunState::Destroyed
+            || reg.wheel > 0
+            || reg.gunners == 0
+            || reg.limbered
+            || reg.spent > drill.fire_share + 1e-9
+        {
             return;
         }
         let Some((t, _)) = self.target_of(r, gun.maximum_range) else {
@@ -321,8 +353,7 @@ impl Battle {
                 range: distance,
                 roll: effect.min(u32::from(u8::MAX)) as u8,
                 needed: 0,
-                hit: (0..self.regiments.len())
-                    .any(|u| self.under_area(r, u, &at).is_some()),
+                hit: (0..self.regiments.len()).any(|u| self.under_area(r, u, &at).is_some()),
             },
         );
         self.strike_area(r, &at, effect, dice, obs);
@@ -443,6 +474,7 @@ impl Battle {
         let gun = &mut self.regiments[g];
         gun.balls = 0;
         gun.powder = 0;
+        gun.wagons = 0; // ruling: its wagons stand with its ammunition
         for u in 0..self.regiments.len() {
             let reg = self.regiments[u];
             if reg.state == State::Gone || self.shape(u).dist_to_point(at) > radius {
