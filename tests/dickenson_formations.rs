@@ -478,7 +478,10 @@ fn f9_ammunition_wagons_from_the_scenario() {
     let bad = scenario("", ", wagons = 1");
     let e = match Scenario::parse(Path::new("bad_wagons.toml"), bad, &[], false) {
         Err(e) => e.to_string(),
-        Ok(s) => s.setup().err().expect("refused").to_string(),
+        Ok(s) => match s.setup() {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("wagons on foot accepted"),
+        },
     };
     assert!(e.contains("bad_wagons.toml"), "{e}");
     assert!(e.contains("wagons"), "{e}");
