@@ -222,6 +222,8 @@ pub struct Unit {
     pub turns_out_of_contact: u8,
     /// The turn in which it last fought a continuing melee (each pair fights once a turn).
     pub fought_turn: u16,
+    /// Ammunition wagons with a gun (the scenario's `wagons`; Dickenson's rules use them).
+    pub wagons: u8,
 }
 
 impl Unit {
@@ -267,6 +269,7 @@ impl Unit {
             spare_responses: 0,
             turns_out_of_contact: 0,
             fought_turn: 0,
+            wagons: 0,
         }
     }
 

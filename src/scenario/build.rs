@@ -684,6 +684,26 @@ impl Builder<'_> {
         }
     }
 
+    /// A unit's ammunition wagons: guns only, 0 to 20.
+    fn wagons(&mut self, u: &UnitSpec, kind: UnitKind, path: &str) -> u8 {
+        let Some(w) = u.wagons else {
+            return 0;
+        };
+        let key = format!("{path}.wagons");
+        if !matches!(kind, UnitKind::Artillery(_)) {
+            self.err(
+                &key,
+                format!("only guns have ammunition wagons, not {}", kind.key()),
+            );
+            0
+        } else if (0..=20).contains(&w) {
+            w as u8
+        } else {
+            self.err(&key, format!("must be 0 to 20 wagons, got {w}"));
+            0
+        }
+    }
+
     /// A turn number from 1 to 1000.
     fn turn_number(&mut self, key: &str, t: i64) -> Option<u16> {
         if (1..=1000).contains(&t) {
@@ -980,6 +1000,7 @@ impl Builder<'_> {
         if let Some(f) = u.formation {
             unit.formation = f;
         }
+        unit.wagons = self.wagons(u, kind, &path);
         self.units.push(unit);
         self.ratings.push(source);
         self.notes.push(UnitNote {

@@ -324,6 +324,8 @@ pub struct UnitSpec {
     pub rating_year: Option<u16>,
     /// Off the table at the start (its own arrival, before its command's).
     pub arrives: Option<ArrivesSpec>,
+    /// Ammunition wagons with a gun (artillery only; read wide so that 300 is a range error).
+    pub wagons: Option<i64>,
 }
 
 /// A commander: a named commander's key or "average" as a string, or a table.

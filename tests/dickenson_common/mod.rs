@@ -4,7 +4,9 @@
 use std::f64::consts::PI;
 use std::sync::Arc;
 
-use ecw_sim::army::{Command, CommandKind, Commander, CommanderRating, Side, Unit, UnitKind};
+use ecw_sim::army::{
+    Command, CommandKind, Commander, CommanderRating, Formation, Side, Unit, UnitKind,
+};
 use ecw_sim::battlefield::Ground;
 use ecw_sim::doctrine::DoctrineParams;
 use ecw_sim::rules::Ruleset;
@@ -23,6 +25,9 @@ pub fn setup_with(specs: &[Spec], doctrine: &str, ground: Ground) -> BattleSetup
         let facing = if side == Side::Parliament { 0.0 } else { PI };
         let mut u = Unit::new(i as u16, side, side.index() as u16, kind, 4).at(x, y, facing);
         u.men = Some(men);
+        if matches!(kind, UnitKind::Artillery(_)) {
+            u.formation = Formation::Unlimbered; // guns placed here are sited
+        }
         units.push(u);
         names.units.push(format!("unit {i}"));
     }

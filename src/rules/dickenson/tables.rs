@@ -29,6 +29,7 @@ pub struct DickensonRules {
     pub ammunition: Ammunition,
     pub gun_on_gun: GunOnGun,
     pub formations: Formations,
+    pub gun_drill: GunDrill,
     pub impetus: Impetus,
     pub melee: Melee,
     pub generals: Generals,
@@ -313,6 +314,48 @@ pub struct Formations {
     pub pike_uncharged_ranks: u8,
     pub pike_extend: f64,
     pub breach_kills: u32,
+    /// Share of a move a change of formation takes.
+    pub change_share: f64,
+    /// Figures a body needs for each rank it stands in.
+    pub per_rank_at_least: u8,
+    /// Whether a regiment in column fires.
+    pub column_fires: bool,
+    pub ranks: FormationRanks,
+    pub doctrine: FormationDoctrine,
+}
+
+/// Ranks of a foot regiment's two bodies in one formation.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodyRanks {
+    pub pikemen: u8,
+    pub musketeers: u8,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FormationRanks {
+    pub line: BodyRanks,
+    pub column: BodyRanks,
+    pub square: BodyRanks,
+}
+
+/// When the engine's doctrine forms column or square.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FormationDoctrine {
+    /// Foot advance in column while the nearest enemy is farther than this.
+    pub column_beyond: f64,
+}
+
+/// Guns served on the table.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GunDrill {
+    /// A gun fires in a move only if limbering, unlimbering or pulling took no more of it.
+    pub fire_share: f64,
+    /// Loads of its gun's balls and powder one ammunition wagon carries.
+    pub wagon_loads: u8,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -392,7 +435,6 @@ pub struct ByWeight {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BattleRules {
-    pub foot_ranks: u8,
     pub horse_ranks: u8,
     pub forlorn_hope_ranks: u8,
     pub pike_share: ByBalance,
@@ -567,6 +609,10 @@ impl DickensonRules {
                 self.ammunition.blast_radius,
             ),
             ("formations.pike_extend".into(), self.formations.pike_extend),
+            (
+                "formations.doctrine.column_beyond".into(),
+                self.formations.doctrine.column_beyond,
+            ),
             ("battle.contact_gap".into(), self.battle.contact_gap),
             ("battle.rally_reach".into(), self.battle.rally_reach),
             (
@@ -649,6 +695,8 @@ impl DickensonRules {
                 "melee.pike_first_round_bonus",
                 self.melee.pike_first_round_bonus,
             ),
+            ("formations.change_share", self.formations.change_share),
+            ("gun_drill.fire_share", self.gun_drill.fire_share),
             ("guns.falcon.limber_share", self.guns.falcon.limber_share),
             ("guns.saker.limber_share", self.guns.saker.limber_share),
             (
@@ -729,7 +777,8 @@ impl DickensonRules {
         v
     }
 
-    fn counts(&self) -> [(&'static str, u32); 14] {
+    fn counts(&self) -> [(&'static str, u32); 20] {
+        let k = &self.formations.ranks;
         let p = &self.morale_points;
         [
             ("regiment.figure_scale", self.regiment.figure_scale),
@@ -758,7 +807,16 @@ impl DickensonRules {
                 "formations.pike_uncharged_ranks",
                 u32::from(self.formations.pike_uncharged_ranks),
             ),
-            ("battle.foot_ranks", u32::from(self.battle.foot_ranks)),
+            (
+                "formations.per_rank_at_least",
+                u32::from(self.formations.per_rank_at_least),
+            ),
+            ("formations.ranks.line", u32::from(k.line.pikemen)),
+            ("formations.ranks.line", u32::from(k.line.musketeers)),
+            ("formations.ranks.column", u32::from(k.column.pikemen)),
+            ("formations.ranks.column", u32::from(k.column.musketeers)),
+            ("formations.ranks.square", u32::from(k.square.pikemen)),
+            ("formations.ranks.square", u32::from(k.square.musketeers)),
             ("battle.horse_ranks", u32::from(self.battle.horse_ranks)),
             (
                 "battle.forlorn_hope_ranks",

@@ -3,12 +3,13 @@
 //! areas, gun on gun and ammunition blown up; closing fire and the morale throws before it.
 
 use super::movement::reaction;
-use super::regiment::{Kind, State};
+use super::regiment::{Formation, Kind, State};
 use super::{Battle, emit};
 use crate::battlefield::geometry::{Shape, dist_point_segment};
 use crate::battlefield::{ObstacleKind, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, LossCause, Observer, ReactionCause};
+use crate::rules::dickenson::figures::Figure;
 use crate::rules::dickenson::gunnery::{self, GunDamage};
 use crate::rules::dickenson::morale::{self, MoraleResult};
 use crate::rules::dickenson::tables::HitArea;
@@ -47,12 +48,17 @@ impl Battle {
     /// while any is loaded, on the move or not.
     fn ready(&self, r: usize, arm: Arm) -> bool {
         let reg = &self.regiments[r];
+        if reg.formation == Formation::Column && !self.rules.formations.column_fires {
+            return false;
+        }
         match arm {
             Arm::Pistol => reg.pistols > 0,
             Arm::Musketoon => reg.loaded && reg.moved == 0.0,
             Arm::Musket => {
+                // A change of formation spent part of the move, as marching does.
                 let w = arm.weapon(&self.rules);
-                reg.loaded && reg.moved <= reg.full_move * (1.0 - w.fire_moves) + 1e-9
+                let used = reg.moved + reg.spent * reg.full_move;
+                reg.loaded && used <= reg.full_move * (1.0 - w.fire_moves) + 1e-9
             }
         }
     }
@@ -78,6 +84,11 @@ impl Battle {
         best
     }
 
+    /// Whether an enemy stands within `range` of regiment `r` and its front arc.
+    pub(super) fn in_arc_and_range(&self, r: usize, range: f64) -> bool {
+        self.target_of(r, range).is_some()
+    }
+
     /// A regiment's small arms at the nearest enemy in range.
     fn small_arms<D: DiceSource, O: Observer>(
         &mut self,
@@ -98,8 +109,13 @@ impl Battle {
         let Some(band) = volley::band(arm.weapon(&self.rules), gap) else {
             return;
         };
-        let rested = self.rested(r, setup);
-        self.shoot(r, t, arm, band, gap, rested, dice, obs);
+        let shot = Shot {
+            arm,
+            band,
+            range: gap,
+            rested: self.rested(r, setup),
+        };
+        self.shoot(r, t, shot, dice, obs);
     }
 
     /// Whether a forlorn hope rests its muskets on a wall (one within its depth).
@@ -110,20 +126,22 @@ impl Battle {
         })
     }
 
-    /// Regiment `r` fires `arm` at `t`: volleys of six (a forlorn hope fires man by man);
-    /// the target saves. Returns the figures it lost.
-    #[allow(clippy::too_many_arguments)]
+    /// Regiment `r` fires at `t`: volleys of six (a forlorn hope fires man by man); the
+    /// target saves. Returns the figures it lost.
     pub fn shoot<D: DiceSource, O: Observer>(
         &mut self,
         r: usize,
         t: usize,
-        arm: Arm,
-        band: Band,
-        range: f64,
-        rested: bool,
+        shot: Shot,
         dice: &mut D,
         obs: &mut O,
     ) -> u16 {
+        let Shot {
+            arm,
+            band,
+            range,
+            rested,
+        } = shot;
         let reg = self.regiments[r];
         let men = u32::from(match reg.kind {
             Kind::Foot | Kind::ForlornHope => reg.musketeers,
@@ -186,14 +204,31 @@ impl Battle {
         {
             return false;
         }
-        self.shoot(t, r, arm, Band::Short, need, false, dice, obs);
+        let shot = Shot {
+            arm,
+            band: Band::Short,
+            range: need,
+            rested: false,
+        };
+        self.shoot(t, r, shot, dice, obs);
         true
     }
 
-    /// Regiment `t` charged by horse `r`: a forlorn hope (musketeers in one rank, at the
-    /// ruling's deduction) and gunners throw before they fire; on a fall-back or rout result
-    /// they carry it out. Pike in two ranks and their musketeers need no throw (the horse
-    /// throws). True when the unit stands to receive the charge.
+    /// Whether regiment `t`, charged by horse, throws first (seed, FORMATIONS): pike in one
+    /// rank; musketeers with no pike (two ranks, or one at the forlorn hope's deduction);
+    /// gunners. Pike in two ranks do not (the horse throws).
+    pub fn throws_against_horse(&self, t: usize) -> bool {
+        let reg = &self.regiments[t];
+        match reg.kind {
+            Kind::ForlornHope | Kind::Gun(_) => true,
+            Kind::Foot => reg.pike_ranks(&self.rules) <= 1,
+            _ => false,
+        }
+    }
+
+    /// Regiment `t` charged by horse `r` throws first, as [`Battle::throws_against_horse`]
+    /// says (musketeers in one rank at the ruling's deduction); on a fall-back or rout result
+    /// it carries it out. True when it stands to receive the charge.
     pub fn stands_against_horse<D: DiceSource, O: Observer>(
         &mut self,
         t: usize,
@@ -201,10 +236,14 @@ impl Battle {
         dice: &mut D,
         obs: &mut O,
     ) -> bool {
-        let forlorn = match self.regiments[t].kind {
+        if !self.throws_against_horse(t) {
+            return true;
+        }
+        let reg = &self.regiments[t];
+        let forlorn = match reg.kind {
             Kind::ForlornHope => true,
-            Kind::Gun(_) => false,
-            _ => return true,
+            Kind::Foot => reg.pikemen == 0 && reg.ranks(Figure::Musketeer, &self.rules) <= 1,
+            _ => false,
         };
         let other = if forlorn {
             self.rules.morale.forlorn_hope
@@ -243,7 +282,7 @@ impl Battle {
         if reg.pistols == 0 {
             return false;
         }
-        let front = u32::from(reg.front_rank(reg.horsemen, &self.rules));
+        let front = u32::from(reg.front_rank(reg.main_figure(), reg.horsemen, &self.rules));
         dice.focus(Self::regiment_stream(r));
         let hits = volley::fire(dice, Arm::Pistol, Band::Short, front, &self.rules);
         self.regiments[r].pistols -= 1;
@@ -271,7 +310,13 @@ impl Battle {
             return;
         };
         let gun = *calibre.gun(&self.rules);
-        if reg.gun == morale::GunState::Destroyed || reg.wheel > 0 || reg.gunners == 0 {
+        let drill = self.rules.gun_drill;
+        if reg.gun == morale::GunState::Destroyed
+            || reg.wheel > 0
+            || reg.gunners == 0
+            || reg.limbered
+            || reg.spent > drill.fire_share + 1e-9
+        {
             return;
         }
         let Some((t, _)) = self.target_of(r, gun.maximum_range) else {
@@ -294,7 +339,11 @@ impl Battle {
         g.since_fired = 0;
         g.fired = true;
         let aim = (self.regiments[t].pos - reg.pos).norm();
-        let point = reg.pos + aim * landing.along + aim.right() * landing.across;
+        let at = Impact {
+            point: reg.pos + aim * landing.along + aim.right() * landing.across,
+            aim,
+            area: gun.hit_area,
+        };
         // The shot is told before its losses, which may end the regiments under it.
         emit(
             obs,
@@ -304,22 +353,15 @@ impl Battle {
                 range: distance,
                 roll: effect.min(u32::from(u8::MAX)) as u8,
                 needed: 0,
-                hit: (0..self.regiments.len())
-                    .any(|u| self.under_area(r, u, point, aim, gun.hit_area).is_some()),
+                hit: (0..self.regiments.len()).any(|u| self.under_area(r, u, &at).is_some()),
             },
         );
-        self.strike_area(r, point, aim, gun.hit_area, effect, dice, obs);
+        self.strike_area(r, &at, effect, dice, obs);
     }
 
     /// What of regiment `u` lies under gun `r`'s hit area, if anything.
-    fn under_area(
-        &self,
-        r: usize,
-        u: usize,
-        point: Vec2,
-        aim: Vec2,
-        area: HitArea,
-    ) -> Option<Under> {
+    fn under_area(&self, r: usize, u: usize, at: &Impact) -> Option<Under> {
+        let area = at.area;
         let reg = &self.regiments[u];
         if u == r || reg.state == State::Gone {
             return None;
@@ -328,29 +370,26 @@ impl Battle {
         let reach = Shape::radius_of(reg.frontage, reg.depth)
             + self.rules.ammunition.kept_within
             + 0.5 * area.length.hypot(area.width);
-        if reg.pos.dist(point) > reach {
+        if reg.pos.dist(at.point) > reach {
             return None;
         }
         if reg.is_gun() {
             let ammo = reg.pos - Vec2::from_facing(reg.facing) * self.rules.ammunition.kept_within;
-            if under(point, aim, area, ammo, 0.0, 0.0) > 0.0 {
+            if under(at, ammo, 0.0, 0.0) > 0.0 {
                 return Some(Under::Ammunition(ammo));
             }
         }
-        let f = self.covered(u, point, aim, area);
+        let f = self.covered(u, at);
         (f > 0.0).then_some(Under::Figures(f))
     }
 
-    /// The hit area of gun `r` laid at `point` along `aim`: the effect's casualties among the
-    /// figures under it (the regiments in turn, each at most the figures touched), a gun under
-    /// it on the gun-on-gun table, and any ammunition under it blown up.
-    #[allow(clippy::too_many_arguments)]
+    /// The hit area of gun `r` laid where it fell: the effect's casualties among the figures
+    /// under it (the regiments in turn, each at most the figures touched), a gun under it on
+    /// the gun-on-gun table, and any ammunition under it blown up.
     fn strike_area<D: DiceSource, O: Observer>(
         &mut self,
         r: usize,
-        point: Vec2,
-        aim: Vec2,
-        area: HitArea,
+        at: &Impact,
         effect: u32,
         dice: &mut D,
         obs: &mut O,
@@ -358,7 +397,7 @@ impl Battle {
         let mut left = effect;
         for u in 0..self.regiments.len() {
             let reg = self.regiments[u];
-            let f = match self.under_area(r, u, point, aim, area) {
+            let f = match self.under_area(r, u, at) {
                 None => continue,
                 Some(Under::Ammunition(ammo)) => {
                     self.blast(u, ammo, dice, obs);
@@ -379,15 +418,16 @@ impl Battle {
         }
     }
 
-    /// The share of regiment `u`'s footprint under a hit area at `point` along `aim` (its
-    /// footprint taken as its box in the line of fire's frame: ruling).
-    fn covered(&self, u: usize, point: Vec2, aim: Vec2, area: HitArea) -> f64 {
+    /// The share of regiment `u`'s footprint under a hit area (its footprint taken as its box
+    /// in the line of fire's frame: ruling).
+    fn covered(&self, u: usize, at: &Impact) -> f64 {
         let reg = &self.regiments[u];
+        let aim = at.aim;
         let fwd = Vec2::from_facing(reg.facing);
         let right = aim.right();
         let along = fwd.dot(aim).abs() * reg.depth + fwd.right().dot(aim).abs() * reg.frontage;
         let across = fwd.dot(right).abs() * reg.depth + fwd.right().dot(right).abs() * reg.frontage;
-        under(point, aim, area, reg.pos, along, across)
+        under(at, reg.pos, along, across)
     }
 
     /// What a hit does to gun `u`.
@@ -434,6 +474,7 @@ impl Battle {
         let gun = &mut self.regiments[g];
         gun.balls = 0;
         gun.powder = 0;
+        gun.wagons = 0; // ruling: its wagons stand with its ammunition
         for u in 0..self.regiments.len() {
             let reg = self.regiments[u];
             if reg.state == State::Gone || self.shape(u).dist_to_point(at) > radius {
@@ -451,6 +492,23 @@ impl Battle {
     }
 }
 
+/// One firing of a small arm: the arm, its range band and distance, rested on a wall or not.
+#[derive(Debug, Clone, Copy)]
+pub struct Shot {
+    pub arm: Arm,
+    pub band: Band,
+    pub range: f64,
+    pub rested: bool,
+}
+
+/// Where a gun's hit area lies: its centre, the line of fire, its size.
+#[derive(Debug, Clone, Copy)]
+struct Impact {
+    point: Vec2,
+    aim: Vec2,
+    area: HitArea,
+}
+
 /// What a hit area falls on: a gun's ammunition, or a share of a regiment's footprint.
 enum Under {
     Ammunition(Vec2),
@@ -458,9 +516,10 @@ enum Under {
 }
 
 /// The share of a box `along` x `across` at `centre` (in the line of fire's frame) under a hit
-/// area at `point`, long side along `aim`; for a point (zero size), 1 when inside.
-fn under(point: Vec2, aim: Vec2, area: HitArea, centre: Vec2, along: f64, across: f64) -> f64 {
-    let d = centre - point;
+/// area, long side along the line of fire; for a point (zero size), 1 when inside.
+fn under(at: &Impact, centre: Vec2, along: f64, across: f64) -> f64 {
+    let (aim, area) = (at.aim, at.area);
+    let d = centre - at.point;
     let (ca, cx) = (d.dot(aim), d.dot(aim.right()));
     let overlap = |c: f64, size: f64, half: f64| -> f64 {
         if size <= 0.0 {

@@ -63,7 +63,7 @@ impl Battle {
         obs: &mut O,
     ) {
         let reg = self.regiments[x];
-        let n = reg.front_rank(reg.horsemen, &self.rules);
+        let n = reg.front_rank(reg.main_figure(), reg.horsemen, &self.rules);
         dice.focus(Self::regiment_stream(x));
         let kills = melee::impetus(dice, reg.main_figure(), u32::from(n), &self.rules);
         // The event (hits before saves) comes before the losses, which may end the regiment.
@@ -123,9 +123,9 @@ impl Battle {
         if self.bearing(x, self.regiments[y].pos) > self.rules.battle.melee_arc_degrees {
             return (0, 0);
         }
-        let fighting = |n: u16| {
+        let fighting = |f: Figure, n: u16| {
             if first {
-                reg.front_rank(n, &self.rules)
+                reg.front_rank(f, n, &self.rules)
             } else {
                 n
             }
@@ -134,12 +134,15 @@ impl Battle {
         let pike_first = first && reg.rounds == 0;
         let blows: [(Figure, u16); 2] = match reg.kind {
             Kind::Foot | Kind::ForlornHope => [
-                (Figure::Pikeman, fighting(reg.pikemen)),
-                (Figure::Musketeer, fighting(reg.musketeers)),
+                (Figure::Pikeman, fighting(Figure::Pikeman, reg.pikemen)),
+                (
+                    Figure::Musketeer,
+                    fighting(Figure::Musketeer, reg.musketeers),
+                ),
             ],
-            Kind::Horse(f) => [(f, fighting(reg.horsemen)), (f, 0)],
+            Kind::Horse(f) => [(f, fighting(f, reg.horsemen)), (f, 0)],
             Kind::Dragoons => [
-                (Figure::Dragoon, fighting(reg.horsemen)),
+                (Figure::Dragoon, fighting(Figure::Dragoon, reg.horsemen)),
                 (Figure::Dragoon, 0),
             ],
             Kind::Gun(_) => [(Figure::Gunner, reg.gunners), (Figure::Gunner, 0)],

@@ -13,6 +13,7 @@ use crate::dice::DiceSource;
 use crate::events::{Event, GeneralResult, LossCause, Observer, ReactionCause};
 use crate::rules::dickenson::figures;
 use crate::rules::dickenson::morale::{self, Add, Adds, MoraleResult, Struck};
+use crate::rules::dickenson::tables::DickensonRules;
 
 impl Battle {
     /// `n` casualties on regiment `r` before saves: each saved on its figures' throw; of the
@@ -161,7 +162,7 @@ impl Battle {
         if self.general_with(r).is_some() {
             put(6, Add::LieutenantGeneral);
         }
-        if reg.pikemen > 0 && u8::try_from(reg.ranks(&self.rules)).unwrap_or(u8::MAX) > 2 {
+        if reg.pike_ranks(&self.rules) > 2 {
             put(7, Add::PikeDeep);
         }
         let mut list = [Add::Attacker; 9];
@@ -382,13 +383,15 @@ impl Battle {
                 continue;
             }
             reg.since_fired = reg.since_fired.saturating_add(1);
+            restock(reg, &self.rules);
             if reg.wheel > 0 {
                 reg.wheel -= 1;
                 if reg.wheel == 0 && matches!(reg.gun, morale::GunState::Damaged(_)) {
                     reg.gun = morale::GunState::Sound;
                 }
             }
-            if reg.moved > 0.0 || reg.fired {
+            // A change of formation or limbering is no stand for reloading.
+            if reg.moved > 0.0 || reg.fired || reg.spent > 0.0 {
                 continue;
             }
             if musket <= 1.0 {
@@ -400,4 +403,19 @@ impl Battle {
             }
         }
     }
+}
+
+/// A gun out of ball or powder that did not fire this move takes a full wagon's loads
+/// (ruling: the wagon stands with its ammunition, and refilling takes the move).
+fn restock(reg: &mut super::Regiment, rules: &DickensonRules) {
+    let Kind::Gun(c) = reg.kind else {
+        return;
+    };
+    if reg.fired || reg.wagons == 0 || (reg.balls > 0 && reg.powder > 0) {
+        return;
+    }
+    let (gun, loads) = (c.gun(rules), rules.gun_drill.wagon_loads);
+    reg.wagons -= 1;
+    reg.balls = reg.balls.saturating_add(gun.balls.saturating_mul(loads));
+    reg.powder = reg.powder.saturating_add(gun.powder.saturating_mul(loads));
 }

@@ -4,7 +4,7 @@
 
 use std::f64::consts::PI;
 
-use super::regiment::{Gait, Kind, Regiment, State};
+use super::regiment::{Formation, Gait, Kind, Regiment, State};
 use super::{Battle, emit};
 use crate::army::Side;
 use crate::battlefield::geometry::Shape;
@@ -40,6 +40,7 @@ impl Battle {
         for reg in &mut self.regiments {
             reg.moved = 0.0;
             reg.full_move = 0.0;
+            reg.spent = 0.0;
             reg.fired = false;
             reg.lost_this_move = 0;
             reg.melee_lost = 0;
@@ -158,7 +159,7 @@ impl Battle {
         obs: &mut O,
     ) {
         let reg = self.regiments[r];
-        if reg.engaged.is_some() || reg.is_gun() {
+        if reg.engaged.is_some() {
             return;
         }
         if reg.halt_until >= self.turn || self.in_reserve(usize::from(reg.command)) {
@@ -180,7 +181,14 @@ impl Battle {
         let charge_gait = reg.next_gait();
         let range = match reg.kind {
             Kind::Horse(_) => 0.0,
+            Kind::Gun(c) => c.gun(&self.rules).maximum_range,
             _ => reg.arm().map_or(0.0, |a| a.weapon(&self.rules).long),
+        };
+        // Ruling: only foot in line charge; horse cannot charge pike three deep.
+        let may_charge = match reg.kind {
+            Kind::ForlornHope | Kind::Gun(_) => false,
+            Kind::Foot => reg.formation == Formation::Line,
+            _ => !target.uncharged_by_horse(&self.rules),
         };
         let situation = Situation {
             turn: self.turn,
@@ -188,7 +196,7 @@ impl Battle {
             brigade_broken: false,
             gap,
             reach: reg.move_at(charge_gait, &self.rules),
-            may_charge: reg.kind != Kind::ForlornHope && target.engaged.is_none(),
+            may_charge: may_charge && target.engaged.is_none(),
             determined: false,
             ratio: f64::from(self.points(r) + 1) / f64::from(self.points(t) + 1),
             range,
@@ -198,7 +206,15 @@ impl Battle {
             hedgehog_early_range: 0.0,
             charge_range_share: self.rules.battle.charge_range_share,
         };
-        match doctrine::plan(d, &knobs, &situation) {
+        let plan = doctrine::plan(d, &knobs, &situation);
+        if reg.is_gun() {
+            self.serve_gun(r, t, gap, plan, setup, obs);
+            return;
+        }
+        if reg.kind == Kind::Foot {
+            self.dress(r, plan, gap, d.hedgehog_vs_horse, obs);
+        }
+        match plan {
             Plan::Hold => self.regiments[r].gait = Gait::Halt,
             Plan::Advance => {
                 // Ruling: an advance goes no faster than a canter; only a charge gallops.
@@ -238,6 +254,13 @@ impl Battle {
                 g.disorders = true;
             }
             _ => {}
+        }
+        // Seed: roads add a sixth, to columns only.
+        if reg.formation == Formation::Column
+            && from == Some(AreaKind::Road)
+            && to == Some(AreaKind::Road)
+        {
+            g.share *= 1.0 + t.road_gain;
         }
         let (up, down) = (
             to == Some(AreaKind::Hill) && from != Some(AreaKind::Hill),
@@ -355,12 +378,11 @@ impl Battle {
         let dir = Vec2::from_facing(aim);
         let mut gait = gait;
         let full = self.regiments[r].move_at(gait, &self.rules);
-        let (mut dist, going) = self.over_ground(r, dir, full, setup);
+        let (mut dist, going) = self.over_ground(r, dir, self.left_of(r, full), setup);
         if going.no_gallop && gait == Gait::Gallop {
             gait = Gait::Canter;
-            dist = self
-                .over_ground(r, dir, self.regiments[r].move_at(gait, &self.rules), setup)
-                .0;
+            let canter = self.regiments[r].move_at(gait, &self.rules);
+            dist = self.over_ground(r, dir, self.left_of(r, canter), setup).0;
         }
         let dist = limit.map_or(dist, |l| dist.min(l));
         let run = self.clear_run(r, dir, aim, dist, None);
@@ -487,11 +509,16 @@ impl Battle {
         let aim = (self.regiments[t].pos - reg.pos).facing();
         let dir = Vec2::from_facing(aim);
         let mut gait = reg.next_gait();
-        let (mut reach, mut going) =
-            self.over_ground(r, dir, reg.move_at(gait, &self.rules), setup);
+        let (mut reach, mut going) = self.over_ground(
+            r,
+            dir,
+            self.left_of(r, reg.move_at(gait, &self.rules)),
+            setup,
+        );
         if going.no_gallop && gait == Gait::Gallop {
             gait = Gait::Canter;
-            (reach, going) = self.over_ground(r, dir, reg.move_at(gait, &self.rules), setup);
+            let canter = self.left_of(r, reg.move_at(gait, &self.rules));
+            (reach, going) = self.over_ground(r, dir, canter, setup);
         }
         self.regiments[r].facing = aim;
         let need = self.gap(r, t);
@@ -508,14 +535,16 @@ impl Battle {
             emit(obs, Event::ChargeFailed { unit, target });
             b.regiments[r].gait = gait;
         };
-        if need > reach || going.no_charge {
+        let uncharged = reg.is_horse() && self.regiments[t].uncharged_by_horse(&self.rules);
+        if need > reach || going.no_charge || uncharged {
             self.advance(r, aim, gait, None, setup, obs);
             fail(self, obs);
             return;
         }
         let full = reg.move_at(gait, &self.rules);
         self.regiments[r].full_move = full;
-        if horse && !self.stands_against_horse(t, r, dice, obs) {
+        let threw = horse && self.throws_against_horse(t);
+        if threw && !self.stands_against_horse(t, r, dice, obs) {
             // The charged unit fell back or routed: the charge finds nobody to strike.
             self.advance(r, aim, gait, Some(need), setup, obs);
             fail(self, obs);
@@ -527,7 +556,8 @@ impl Battle {
         }
         let pikestand =
             horse && self.regiments[t].kind == Kind::Foot && self.regiments[t].pikemen > 0;
-        if horse && (fired_upon || pikestand) {
+        // Seed: a pikestand that threw first and stood spares the horse its throw.
+        if horse && (fired_upon || (pikestand && !threw)) {
             let adds = Adds::of(&[Add::Attacker]);
             if !self.formation_throw(r, adds, false, ReactionCause::ToCharge, dice, obs) {
                 self.turned_away(r, aim, gait, need, setup, obs);
@@ -548,7 +578,7 @@ impl Battle {
             fail(self, obs);
             return;
         }
-        self.contact(r, t, dir, aim, need, going.disorders, obs);
+        self.contact(r, t, aim, need, going.disorders, obs);
         let (a, d) = (&mut self.regiments[r], t as u16);
         a.gait = gait;
         a.engaged = Some(d);
@@ -590,19 +620,17 @@ impl Battle {
         self.step(r, back, to - self.regiments[r].pos, false, obs);
     }
 
-    /// Brings regiment `r` along `dir` into contact with `t` (the least run that touches it).
-    #[allow(clippy::too_many_arguments)]
+    /// Brings regiment `r` facing `aim` into contact with `t` (the least run that touches it).
     fn contact<O: Observer>(
         &mut self,
         r: usize,
         t: usize,
-        dir: Vec2,
         aim: f64,
         need: f64,
         disorders: bool,
         obs: &mut O,
     ) {
-        let from = self.regiments[r].pos;
+        let (from, dir) = (self.regiments[r].pos, Vec2::from_facing(aim));
         let target = self.shape(t);
         let touches = |d: f64| self.shape_at(r, from + dir * d, aim).dist(&target) <= 1e-6;
         let (mut lo, mut hi) = (0.0, need + self.regiments[r].depth + target.radius * 2.0);
@@ -615,6 +643,108 @@ impl Battle {
             }
         }
         self.step(r, aim, dir * hi, disorders, obs);
+    }
+
+    /// What is left of a move of `full` inches once the move's formation change, limbering or
+    /// unlimbering is paid for.
+    fn left_of(&self, r: usize, full: f64) -> f64 {
+        full * (1.0 - self.regiments[r].spent).max(0.0)
+    }
+
+    /// The formation foot regiment `r` takes for its plan (ruling: column to advance far from
+    /// the enemy; square, if its doctrine closes up against horse, when enemy horse could
+    /// charge it next move and its pike can stand three deep; else line), paying the change's
+    /// share of the move.
+    fn dress<O: Observer>(&mut self, r: usize, plan: Plan, gap: f64, square: bool, obs: &mut O) {
+        let f = &self.rules.formations;
+        let reg = self.regiments[r];
+        let want = if plan == Plan::Advance && gap > f.doctrine.column_beyond {
+            Formation::Column
+        } else if square && reg.can_form(Formation::Square, &self.rules) && self.horse_threatens(r)
+        {
+            Formation::Square
+        } else {
+            Formation::Line
+        };
+        if want == reg.formation || !reg.can_form(want, &self.rules) {
+            return;
+        }
+        let reg = &mut self.regiments[r];
+        reg.formation = want;
+        reg.spent = (reg.spent + f.change_share).min(1.0);
+        emit(obs, Event::FormationChanged { unit: reg.unit });
+    }
+
+    /// Whether an enemy horse regiment free to charge could reach regiment `r` next move.
+    fn horse_threatens(&self, r: usize) -> bool {
+        let me = &self.regiments[r];
+        let reach = Shape::radius_of(me.frontage, me.depth);
+        (0..self.regiments.len()).any(|o| {
+            let h = &self.regiments[o];
+            if h.side == me.side || h.state != State::Active || h.engaged.is_some() || !h.is_horse()
+            {
+                return false;
+            }
+            let charge = h.move_at(h.next_gait(), &self.rules);
+            // Bounding circles first: most horse are too far for their shapes to be measured.
+            let bound = me.pos.dist(h.pos) - reach - Shape::radius_of(h.frontage, h.depth);
+            bound <= charge && self.gap(r, o) <= charge
+        })
+    }
+
+    /// A gun's move (ruling): limbered, it unlimbers once an enemy is within its maximum
+    /// range, else its horses draw it on when the plan advances (to its effective range of the
+    /// nearest enemy); sited with nobody in range in its front, its crew pull it round and on
+    /// if that brings the enemy in range (the pull takes the move), else it limbers to advance.
+    fn serve_gun<O: Observer>(
+        &mut self,
+        r: usize,
+        t: usize,
+        gap: f64,
+        plan: Plan,
+        setup: &BattleSetup,
+        obs: &mut O,
+    ) {
+        let reg = self.regiments[r];
+        let Kind::Gun(c) = reg.kind else {
+            return;
+        };
+        let gun = *c.gun(&self.rules);
+        if reg.gun == morale::GunState::Destroyed || reg.wheel > 0 || reg.gunners == 0 {
+            return;
+        }
+        let aim = (self.regiments[t].pos - reg.pos).facing();
+        if reg.limbered {
+            if gap <= gun.maximum_range {
+                let g = &mut self.regiments[r];
+                g.limbered = false;
+                g.facing = aim;
+                g.spent = (g.spent + gun.limber_share).min(1.0);
+                emit(obs, Event::Unlimbered { unit: g.unit });
+            } else if plan == Plan::Advance {
+                let limit = (gap - gun.effective_range).max(0.0);
+                self.advance(r, aim, Gait::Trot, Some(limit), setup, obs);
+            }
+            return;
+        }
+        if self.in_arc_and_range(r, gun.maximum_range) {
+            return;
+        }
+        // Ruling: a reduced crew pulls its share of the full crew's distance.
+        let pull = gun.crew_pull * f64::from(reg.gunners) / f64::from(reg.full_crew.max(1));
+        if gap <= gun.maximum_range + pull {
+            let by = (gap - gun.maximum_range).max(0.0);
+            let run = self.clear_run(r, Vec2::from_facing(aim), aim, by, None);
+            self.step(r, aim, Vec2::from_facing(aim) * run, false, obs);
+            self.regiments[r].spent = 1.0;
+        } else if plan == Plan::Advance {
+            let g = &mut self.regiments[r];
+            g.limbered = true;
+            g.spent = (g.spent + gun.limber_share).min(1.0);
+            emit(obs, Event::FormationChanged { unit: g.unit });
+            let limit = (gap - gun.effective_range).max(0.0);
+            self.advance(r, aim, Gait::Trot, Some(limit), setup, obs);
+        }
     }
 
     /// Morale points regiment `r` has lost so far.

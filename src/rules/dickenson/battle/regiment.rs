@@ -2,12 +2,15 @@
 //! (pike and shot by the regiment's balance, cuirassiers as lobsters, guns by calibre), its
 //! officers and standard, and what it has left.
 
-use crate::army::{CommandId, FootBalance, GunWeight, HorseKind, Side, SizeClass, Unit, UnitKind};
+use crate::army::{
+    CommandId, FootBalance, Formation as Order, GunWeight, HorseKind, Side, SizeClass, Unit,
+    UnitKind,
+};
 use crate::battlefield::Vec2;
 use crate::rules::dickenson::figures::Figure;
 use crate::rules::dickenson::gunnery::Calibre;
 use crate::rules::dickenson::morale::{self, FootLeft, GunLeft, GunState, HorseLeft};
-use crate::rules::dickenson::tables::DickensonRules;
+use crate::rules::dickenson::tables::{BodyRanks, DickensonRules};
 use crate::rules::dickenson::volley::Arm;
 
 /// What a regiment is.
@@ -43,6 +46,15 @@ impl Gait {
     }
 }
 
+/// A foot regiment's formation (seed, MOVE DISTANCES: in line, in column, in square).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Formation {
+    Line,
+    Column,
+    /// Closed up, pike three deep: horse cannot charge it.
+    Square,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum State {
     Active,
@@ -74,6 +86,12 @@ pub struct Regiment {
     pub start_figures: u16,
     pub state: State,
     pub gait: Gait,
+    /// Foot: line, column or square (other kinds stay in line).
+    pub formation: Formation,
+    /// A gun drawn by its horses (it cannot fire until unlimbered).
+    pub limbered: bool,
+    /// Share of this move already taken by a change of formation, limbering or unlimbering.
+    pub spent: f64,
     /// Disordered through this move.
     pub disordered_until: u16,
     /// No advance through this move (a "stand" result).
@@ -113,6 +131,8 @@ pub struct Regiment {
     pub since_fired: u8,
     /// Moves until a damaged wheel is repaired.
     pub wheel: u8,
+    /// Ammunition wagons still full (the scenario's `wagons`).
+    pub wagons: u8,
 }
 
 impl Regiment {
@@ -178,6 +198,13 @@ impl Regiment {
             start_figures: pikemen + musketeers + horsemen + gunners,
             state: State::Active,
             gait: Gait::Halt,
+            formation: match (kind, u.formation) {
+                (Kind::Foot, Order::MarchColumn) => Formation::Column,
+                (Kind::Foot, Order::Hedgehog) => Formation::Square,
+                _ => Formation::Line,
+            },
+            limbered: matches!(kind, Kind::Gun(_)) && u.formation == Order::Limbered,
+            spent: 0.0,
             disordered_until: 0,
             halt_until: 0,
             loaded: true,
@@ -204,6 +231,11 @@ impl Regiment {
             powder,
             since_fired: u8::MAX,
             wheel: 0,
+            wagons: if matches!(kind, Kind::Gun(_)) {
+                u.wagons
+            } else {
+                0
+            },
         };
         reg.start_points = reg.points(rules).min(u32::from(u16::MAX)) as u16;
         reg
@@ -246,7 +278,7 @@ impl Regiment {
                     full_crew: u32::from(self.full_crew),
                     officer: self.officer,
                     gun: self.gun,
-                    ammunition: self.balls > 0 && self.powder > 0,
+                    ammunition: (self.balls > 0 && self.powder > 0) || self.wagons > 0,
                 },
                 rules,
             ),
@@ -272,19 +304,72 @@ impl Regiment {
         matches!(self.kind, Kind::Gun(_))
     }
 
-    /// Its ranks: the rules' depth for its kind.
-    pub fn ranks(&self, rules: &DickensonRules) -> u16 {
-        u16::from(match self.kind {
-            Kind::Foot => rules.battle.foot_ranks,
-            Kind::ForlornHope => rules.battle.forlorn_hope_ranks,
-            Kind::Horse(_) | Kind::Dragoons => rules.battle.horse_ranks,
-            Kind::Gun(_) => 1,
-        })
+    /// The ranks a foot regiment's bodies stand in, in formation `f`.
+    fn formation_ranks(f: Formation, rules: &DickensonRules) -> BodyRanks {
+        let r = &rules.formations.ranks;
+        match f {
+            Formation::Line => r.line,
+            Formation::Column => r.column,
+            Formation::Square => r.square,
+        }
     }
 
-    /// Of `n` figures, those in the front rank.
-    pub fn front_rank(&self, n: u16, rules: &DickensonRules) -> u16 {
-        n.div_ceil(self.ranks(rules).max(1))
+    /// The ranks of its body of `figure`s: a foot regiment's by its formation, as deep as its
+    /// figures fill (at least one while any are left); other kinds by the rules' depth.
+    pub fn ranks(&self, figure: Figure, rules: &DickensonRules) -> u16 {
+        self.ranks_in(self.formation, figure, rules)
+    }
+
+    fn ranks_in(&self, f: Formation, figure: Figure, rules: &DickensonRules) -> u16 {
+        let b = &rules.battle;
+        match self.kind {
+            Kind::Foot => {
+                let k = Self::formation_ranks(f, rules);
+                let (n, most) = match figure {
+                    Figure::Pikeman => (self.pikemen, k.pikemen),
+                    _ => (self.musketeers, k.musketeers),
+                };
+                let filled = n / u16::from(rules.formations.per_rank_at_least.max(1));
+                filled.clamp(1, u16::from(most.max(1)))
+            }
+            Kind::ForlornHope => u16::from(b.forlorn_hope_ranks),
+            Kind::Horse(_) | Kind::Dragoons => u16::from(b.horse_ranks),
+            Kind::Gun(_) => 1,
+        }
+    }
+
+    /// Ranks of its pikemen (0 without any): what the formation throws go by.
+    pub fn pike_ranks(&self, rules: &DickensonRules) -> u16 {
+        if self.kind == Kind::Foot && self.pikemen > 0 {
+            self.ranks(Figure::Pikeman, rules)
+        } else {
+            0
+        }
+    }
+
+    /// Pike deep enough that horse cannot charge it (seed: three or more ranks).
+    pub fn uncharged_by_horse(&self, rules: &DickensonRules) -> bool {
+        self.pike_ranks(rules) >= u16::from(rules.formations.pike_uncharged_ranks)
+    }
+
+    /// Whether it can stand in formation `f`: column and line are any foot regiment's; a
+    /// square needs pikemen enough to stand deep enough that horse cannot charge them.
+    pub fn can_form(&self, f: Formation, rules: &DickensonRules) -> bool {
+        match f {
+            Formation::Line => true,
+            Formation::Column => self.kind == Kind::Foot,
+            Formation::Square => {
+                self.kind == Kind::Foot
+                    && self.pikemen > 0
+                    && self.ranks_in(f, Figure::Pikeman, rules)
+                        >= u16::from(rules.formations.pike_uncharged_ranks)
+            }
+        }
+    }
+
+    /// Of `n` figures of its body of `figure`s, those in the front rank.
+    pub fn front_rank(&self, figure: Figure, n: u16, rules: &DickensonRules) -> u16 {
+        n.div_ceil(self.ranks(figure, rules).max(1))
     }
 
     /// Its small arm, if it has one.
@@ -297,13 +382,20 @@ impl Regiment {
         }
     }
 
-    /// Its move at a gait (horse) or in line (foot: the pikemen's, the slowest; guns do not
-    /// move once sited: ruling).
+    /// Its move at a gait (horse), in its formation (foot: the pikemen's, the slowest;
+    /// musketeers form no square, so theirs is their line's), or drawn by horses (a limbered
+    /// gun; a sited one moves only by its crew's pull).
     pub fn move_at(&self, gait: Gait, rules: &DickensonRules) -> f64 {
         let m = &rules.movement;
+        let foot = |f: &crate::rules::dickenson::tables::FootMoves| match self.formation {
+            Formation::Line => f.line,
+            Formation::Column => f.column,
+            Formation::Square => f.square.unwrap_or(f.line),
+        };
         let horse = match self.kind {
-            Kind::Foot if self.pikemen > 0 => return m.pikemen.line,
-            Kind::Foot | Kind::ForlornHope => return m.musketeers.line,
+            Kind::Foot if self.pikemen > 0 => return foot(&m.pikemen),
+            Kind::Foot | Kind::ForlornHope => return foot(&m.musketeers),
+            Kind::Gun(c) if self.limbered => return c.gun(rules).drawn_move,
             Kind::Gun(_) => return 0.0,
             Kind::Horse(Figure::Lobster) => m.lobsters,
             Kind::Horse(_) => m.troopers,

@@ -1,0 +1,489 @@
+//! Dickenson formations and guns, hand-worked and fought through the engine with scripted dice
+//! that must be used up exactly: column and square (their moves, the cost of a change, when the
+//! doctrine forms them), pike in one, two or three ranks and musketeers in one or two against
+//! horse, guns limbered, drawn, unlimbered and pulled by their crews, ammunition wagons.
+//!
+//! Figures at 1:20: 720 foot are 18 pikemen and 18 musketeers; 240 horse are 12 troopers.
+//! Every regiment is 3" wide and 1" deep, every gun 0.5" wide and 1" deep; Parliament faces
+//! +y, the Royalists -y. The rules' numbers used are in `configs/rulesets/dickenson.toml`.
+
+mod dickenson_common;
+
+use std::path::Path;
+
+use dickenson_common::{battle, setup, setup_with};
+use ecw_sim::army::{FootBalance, GunWeight, HorseKind, Side, UnitKind};
+use ecw_sim::battlefield::{Area, AreaKind, Ground, Vec2};
+use ecw_sim::dice::ScriptedDice;
+use ecw_sim::events::{Event, EventLog, ReactionCause, ReactionResult};
+use ecw_sim::rules::Ruleset;
+use ecw_sim::rules::dickenson::battle::regiment::Formation;
+use ecw_sim::rules::dickenson::battle::{Battle, Dickenson};
+use ecw_sim::rules::dickenson::morale::Add;
+use ecw_sim::scenario::Scenario;
+use ecw_sim::setup::BattleSetup;
+
+const FOOT: UnitKind = UnitKind::Foot(FootBalance::Normal);
+const TROOPERS: UnitKind = UnitKind::Horse(HorseKind::Trotters);
+const FALCON: UnitKind = UnitKind::Artillery(GunWeight::VeryLight);
+const SAKER: UnitKind = UnitKind::Artillery(GunWeight::Medium);
+const CULVERIN: UnitKind = UnitKind::Artillery(GunWeight::Heavy);
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-6
+}
+
+fn count(l: &EventLog, f: impl Fn(&Event) -> bool) -> usize {
+    l.0.iter().filter(|e| f(e)).count()
+}
+
+/// The next move: its start (no dice: nobody routs, no general), then movement.
+fn next_move(b: &mut Battle, s: &BattleSetup, l: &mut EventLog) {
+    b.turn += 1;
+    let mut d = ScriptedDice::new(&[]);
+    b.start_of_move(s, &mut d, l);
+    b.movement_phase(s, &mut d, l);
+    d.finish();
+}
+
+/// COLUMN: foot 39" from the enemy (beyond the ruling's 24") form column to advance: the change
+/// takes half the move, so the pikemen's 7.5" column move gives 3.75"; next move a full 7.5".
+/// On a road a column adds a sixth (3.75 x 7/6 = 4.375"). Within 24" they deploy into line,
+/// again at half a move: 3" of the line's 6".
+#[test]
+fn f1_foot_march_in_column_far_from_the_enemy_and_deploy_near_it() {
+    let specs = [
+        (Side::Parliament, FOOT, 720, 36.0, 4.0),
+        (Side::Royalist, FOOT, 720, 36.0, 44.0),
+    ];
+    let s = setup(&specs);
+    let mut b = battle(&s);
+    b.regiments[1].halt_until = 99; // the enemy stands
+    b.turn = 0;
+    let mut l = EventLog::default();
+    next_move(&mut b, &s, &mut l);
+    assert_eq!(b.regiments[0].formation, Formation::Column);
+    assert!(
+        close(b.regiments[0].pos.y, 7.75),
+        "{}",
+        b.regiments[0].pos.y
+    );
+    next_move(&mut b, &s, &mut l);
+    assert!(
+        close(b.regiments[0].pos.y, 15.25),
+        "{}",
+        b.regiments[0].pos.y
+    );
+    next_move(&mut b, &s, &mut l);
+    assert!(
+        close(b.regiments[0].pos.y, 22.75),
+        "{}",
+        b.regiments[0].pos.y
+    );
+    // 20.25" off: into line.
+    next_move(&mut b, &s, &mut l);
+    assert_eq!(b.regiments[0].formation, Formation::Line);
+    assert!(
+        close(b.regiments[0].pos.y, 25.75),
+        "{}",
+        b.regiments[0].pos.y
+    );
+    let changes = count(&l, |e| matches!(e, Event::FormationChanged { unit: 0 }));
+    assert_eq!(changes, 2);
+
+    let mut ground = Ground::open(72.0, 48.0);
+    ground.areas.push(Area {
+        kind: AreaKind::Road,
+        points: vec![
+            Vec2::new(30.0, 0.0),
+            Vec2::new(42.0, 0.0),
+            Vec2::new(42.0, 48.0),
+            Vec2::new(30.0, 48.0),
+        ],
+    });
+    let s = setup_with(&specs, "rupert", ground);
+    let mut b = battle(&s);
+    b.regiments[1].halt_until = 99;
+    b.turn = 0;
+    next_move(&mut b, &s, &mut l);
+    assert!(
+        close(b.regiments[0].pos.y, 8.375),
+        "{}",
+        b.regiments[0].pos.y
+    );
+}
+
+/// A column does not fire (ruling); a line that changed formation this move has spent half
+/// of it and may still fire (firing takes the other half), but not after marching as well.
+#[test]
+fn f2_columns_do_not_fire_and_a_change_of_formation_takes_half_a_move() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 17.0),
+    ]);
+    let fired = |b: &mut Battle, script: &[u8]| {
+        b.regiments[1].facing = 0.0; // facing away: cannot answer
+        let mut d = ScriptedDice::new(script);
+        let mut l = EventLog::default();
+        b.fire_phase(&s, &mut d, &mut l);
+        d.finish();
+        count(&l, |e| matches!(e, Event::Fired { unit: 0, .. }))
+    };
+    let mut b = battle(&s);
+    b.regiments[0].formation = Formation::Column;
+    assert_eq!(fired(&mut b, &[]), 0);
+    let mut b = battle(&s);
+    b.regiments[0].spent = 0.5;
+    b.regiments[0].full_move = 6.0;
+    assert_eq!(fired(&mut b, &[1, 1, 1]), 1);
+    let mut b = battle(&s);
+    b.regiments[0].spent = 0.5;
+    b.regiments[0].full_move = 6.0;
+    b.regiments[0].moved = 1.0;
+    assert_eq!(fired(&mut b, &[]), 0);
+    // Nor does it reload that move.
+    let mut b = battle(&s);
+    b.regiments[0].loaded = false;
+    b.regiments[0].spent = 0.5;
+    b.reload_phase();
+    assert!(!b.regiments[0].loaded);
+}
+
+/// SQUARE: foot whose doctrine closes up against horse (hold_the_line), with troopers 7" off
+/// (within their 10" trot), form square: 18 pikemen stand three deep (4 a rank at least), so
+/// the horse cannot charge them (a declared charge fails and stops short, no dice thrown), and
+/// they add 1 on the morale chart for pike in more than two ranks. A doctrine that does not
+/// (rupert) stays in line, and 10 pikemen (two ranks' worth) cannot form square.
+#[test]
+fn f3_squares_against_horse_cannot_be_charged() {
+    let specs = [
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 18.0),
+    ];
+    for (doctrine, square) in [("hold_the_line", true), ("rupert", false)] {
+        let s = setup_with(&specs, doctrine, Ground::open(72.0, 48.0));
+        let mut b = battle(&s);
+        b.regiments[1].halt_until = 99;
+        let mut l = EventLog::default();
+        let mut d = ScriptedDice::new(&[]);
+        b.movement_phase(&s, &mut d, &mut l);
+        d.finish();
+        let f = b.regiments[0];
+        assert_eq!(f.formation == Formation::Square, square, "{doctrine}");
+        assert_eq!(f.pike_ranks(&b.rules), if square { 3 } else { 2 });
+        assert_eq!(b.adds(0, None).has(Add::PikeDeep), square);
+        if !square {
+            continue;
+        }
+        assert!(
+            close(f.spent, 0.5) && close(f.pos.y, 10.0),
+            "closed up in place"
+        );
+        let mut d = ScriptedDice::new(&[]);
+        let mut l = EventLog::default();
+        b.charge(1, 0, &s, &mut d, &mut l);
+        d.finish();
+        assert!(l.0.contains(&Event::ChargeFailed { unit: 1, target: 0 }));
+        assert!(b.regiments[1].engaged.is_none() && b.gap(0, 1) > 0.0);
+    }
+    let s = setup(&specs);
+    let mut b = battle(&s);
+    b.regiments[0].pikemen = 10;
+    assert!(!b.regiments[0].can_form(Formation::Square, &b.rules));
+    b.regiments[0].pikemen = 12;
+    assert!(b.regiments[0].can_form(Formation::Square, &b.rules));
+}
+
+/// The Reaction events of a charge: (unit, cause, result).
+fn reactions(l: &EventLog) -> Vec<(u16, ReactionCause, ReactionResult)> {
+    l.0.iter()
+        .filter_map(|e| match *e {
+            Event::Reaction {
+                unit,
+                cause,
+                result,
+                ..
+            } => Some((unit, cause, result)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// PIKE IN ONE OR TWO RANKS: troopers 9" off charge foot (unloaded: no closing fire). With 18
+/// pikemen in two ranks the horse throw (6+6 + 1 attacker = 13, good). With 3 pikemen (one
+/// rank) the foot throw first (6+6 less 3 points lost = 9, good: they stand) and the horse need
+/// no throw. Either way the front rank's pistols must breach the pikes: 6 troopers, one volley
+/// at short range, 6 - 2 = 4 hits, unsaved (1s), rank and file (1s, each from the larger
+/// body): contact.
+#[test]
+fn f4_pike_in_one_rank_throw_first_in_two_the_horse_throw() {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 20.0),
+    ]);
+    let script = [6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1];
+    for (pikemen, thrower, cause) in [
+        (18, 0, ReactionCause::ToCharge),
+        (3, 1, ReactionCause::Charged),
+    ] {
+        let mut b = battle(&s);
+        b.regiments[1].pikemen = pikemen;
+        b.regiments[1].loaded = false;
+        assert_eq!(
+            b.regiments[1].pike_ranks(&b.rules),
+            if pikemen == 3 { 1 } else { 2 }
+        );
+        let mut d = ScriptedDice::new(&script);
+        let mut l = EventLog::default();
+        b.charge(0, 1, &s, &mut d, &mut l);
+        d.finish();
+        assert_eq!(
+            reactions(&l),
+            vec![(thrower, cause, ReactionResult::PassBoth)],
+            "{pikemen} pikemen"
+        );
+        assert_eq!(b.regiments[0].engaged, Some(1));
+        // Each casualty from the larger body: 2 of each, or all 4 from the musketeers.
+        let left = if pikemen == 3 { 14 } else { 16 };
+        assert_eq!(b.regiments[1].musketeers, left);
+    }
+}
+
+/// MUSKETEERS IN TWO RANKS OR ONE: foot with no pikemen left throw when charged by horse.
+/// 18 musketeers (two ranks) throw 6+5 less 3 points lost = 8: good, they stand, the horse go
+/// in without a throw or a breach. 3 musketeers stand in one rank and throw at -1 (ruling, the
+/// forlorn hope rules being missing): 6+6 less 6 points lost less 1 = 5: they fall back and the
+/// charge fails (without the -1 it would be 6, a stand).
+#[test]
+fn f5_musketeers_in_two_ranks_or_one_throw_when_charged_by_horse() {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 20.0),
+    ]);
+    for (musketeers, dice, result) in [
+        (18, [6, 5], ReactionResult::PassBoth),
+        (3, [6, 6], ReactionResult::FailBoth),
+    ] {
+        let mut b = battle(&s);
+        b.regiments[1].pikemen = 0;
+        b.regiments[1].musketeers = musketeers;
+        b.regiments[1].loaded = false;
+        let mut d = ScriptedDice::new(&dice);
+        let mut l = EventLog::default();
+        b.charge(0, 1, &s, &mut d, &mut l);
+        d.finish();
+        assert_eq!(
+            reactions(&l),
+            vec![(1, ReactionCause::Charged, result)],
+            "{musketeers} musketeers"
+        );
+        let home = result == ReactionResult::PassBoth;
+        assert_eq!(b.regiments[0].engaged.is_some(), home);
+        assert_eq!(
+            l.0.contains(&Event::ChargeFailed { unit: 0, target: 1 }),
+            !home
+        );
+    }
+}
+
+/// GUNS DRAWN BY HORSES: a limbered falcon 39" from foot (beyond its 24" range) is drawn 12" a
+/// move and cannot fire; at 27" it is drawn on again (it closes to its 9" effective range at
+/// most); at 15" it unlimbers (a quarter move) and fires the same move: coloured 1, white 1
+/// (4" short, 1" left at the gauge, 3" at 12"): nothing under the area; its effect die 1.
+#[test]
+fn f6_a_falcon_is_drawn_limbered_then_unlimbers_and_fires() {
+    let s = setup(&[
+        (Side::Parliament, FALCON, 0, 36.0, 4.0),
+        (Side::Royalist, FOOT, 720, 36.0, 44.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[0].limbered = true;
+    b.regiments[1].halt_until = 99;
+    b.turn = 0;
+    let mut l = EventLog::default();
+    next_move(&mut b, &s, &mut l);
+    assert!(
+        close(b.regiments[0].pos.y, 16.0),
+        "{}",
+        b.regiments[0].pos.y
+    );
+    let mut d = ScriptedDice::new(&[]);
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    next_move(&mut b, &s, &mut l);
+    assert!(
+        close(b.regiments[0].pos.y, 28.0),
+        "{}",
+        b.regiments[0].pos.y
+    );
+    assert!(b.regiments[0].limbered);
+    next_move(&mut b, &s, &mut l);
+    assert!(!b.regiments[0].limbered && close(b.regiments[0].spent, 0.25));
+    assert!(l.0.contains(&Event::Unlimbered { unit: 0 }));
+    let mut d = ScriptedDice::new(&[1, 1, 1]);
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert_eq!(
+        count(&l, |e| matches!(
+            e,
+            Event::Fired {
+                unit: 0,
+                hit: false,
+                ..
+            }
+        )),
+        1
+    );
+}
+
+/// LIMBERING AND UNLIMBERING TIMES: a limbered culverin 29" from foot unlimbers, which takes
+/// its full move: it does not fire that move. A sited saker 41" off (beyond its 36" range and
+/// its crew's 4" pull) limbers in half a move and is drawn the other half: 5" of its 10".
+#[test]
+fn f7_limbering_takes_the_calibres_share_of_a_move() {
+    let s = setup(&[
+        (Side::Parliament, CULVERIN, 0, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 40.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[0].limbered = true;
+    b.regiments[1].halt_until = 99;
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[]);
+    b.movement_phase(&s, &mut d, &mut l);
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert!(!b.regiments[0].limbered && close(b.regiments[0].spent, 1.0));
+    assert_eq!(count(&l, |e| matches!(e, Event::Fired { .. })), 0);
+
+    let s = setup(&[
+        (Side::Parliament, SAKER, 0, 36.0, 4.0),
+        (Side::Royalist, FOOT, 720, 36.0, 46.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[1].halt_until = 99;
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[]);
+    b.movement_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert!(b.regiments[0].limbered);
+    assert!(close(b.regiments[0].pos.y, 9.0), "{}", b.regiments[0].pos.y);
+    assert!(l.0.contains(&Event::FormationChanged { unit: 0 }));
+}
+
+/// CREW PULLING: a sited saker 38" from foot (2" beyond its range, within its crew's 4") is
+/// pulled 2" by its crew, which takes the move (it does not fire). With 2 of its 5 gunners the
+/// crew pull 1.6" (ruling), not enough: it limbers instead. Only gunners crew it: with none
+/// left it is silent.
+#[test]
+fn f8_the_crew_pull_a_sited_gun_into_range() {
+    let s = setup(&[
+        (Side::Parliament, SAKER, 0, 36.0, 4.0),
+        (Side::Royalist, FOOT, 720, 36.0, 43.0),
+    ]);
+    for (gunners, pulled) in [(5, true), (2, false)] {
+        let mut b = battle(&s);
+        b.regiments[0].gunners = gunners;
+        b.regiments[1].halt_until = 99;
+        let mut l = EventLog::default();
+        let mut d = ScriptedDice::new(&[]);
+        b.movement_phase(&s, &mut d, &mut l);
+        b.fire_phase(&s, &mut d, &mut l);
+        d.finish();
+        let g = b.regiments[0];
+        assert_eq!(!g.limbered, pulled, "{gunners} gunners");
+        if pulled {
+            assert!(close(g.pos.y, 6.0) && close(g.spent, 1.0), "{}", g.pos.y);
+        }
+        assert_eq!(count(&l, |e| matches!(e, Event::Fired { .. })), 0);
+    }
+    // In range, sited, but no gunners: silent (nobody else serves it).
+    let s = setup(&[
+        (Side::Parliament, SAKER, 0, 36.0, 10.0),
+        (Side::Parliament, FOOT, 720, 40.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 30.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[0].gunners = 0;
+    b.regiments[2].facing = 0.0;
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[]);
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert_eq!(count(&l, |e| matches!(e, Event::Fired { unit: 0, .. })), 0);
+}
+
+fn scenario(gun_extra: &str, foot_extra: &str) -> String {
+    format!(
+        r#"
+name = "wagons test"
+[parliament]
+year = 1643
+[parliament.commands.line]
+kind = "foot"
+commander = "average"
+units = [
+    {{ name = "P1", type = "foot", cv = 5, x = 30.0, y = 20.0{foot_extra} }},
+    {{ name = "Guns", type = "medium_artillery", cv = 5, formation = "unlimbered", x = 36.0, y = 18.0{gun_extra} }},
+]
+[royalist]
+year = 1643
+[royalist.commands.line]
+kind = "foot"
+commander = "average"
+units = [ {{ name = "R1", type = "foot", cv = 5, x = 30.0, y = 28.0 }} ]
+"#
+    )
+}
+
+/// AMMUNITION WAGONS: a scenario gives a gun `wagons = 2`. Out of ball, it keeps its
+/// ammunition point while a wagon is left; at the end of a move it did not fire it takes a
+/// wagon's load (the saker's 6 balls and 12 portions). A blast of its ammunition takes its
+/// wagons too. Only guns have wagons: a foot regiment's is refused, naming the key and line.
+#[test]
+fn f9_ammunition_wagons_from_the_scenario() {
+    let text = scenario(", wagons = 2", "");
+    let s = Scenario::parse(Path::new("wagons.toml"), text, &[], false)
+        .unwrap()
+        .setup()
+        .unwrap();
+    assert_eq!(s.units[1].wagons, 2);
+    let mut b = Dickenson::builtin().new_battle(&s);
+    b.turn = 1;
+    assert_eq!(b.regiments[1].wagons, 2);
+    let full = b.points(1);
+    b.regiments[1].balls = 0;
+    assert_eq!(b.points(1), full, "a wagon keeps the ammunition point");
+    b.reload_phase();
+    let g = b.regiments[1];
+    assert_eq!((g.balls, g.powder, g.wagons), (6, 24, 1));
+    b.regiments[1].wagons = 0;
+    b.regiments[1].balls = 0;
+    assert_eq!(b.points(1), full - 1);
+
+    // The falcon's ammunition blown up (as example e6): its wagon goes with it.
+    let s = setup(&[
+        (Side::Parliament, SAKER, 0, 36.0, 10.0),
+        (Side::Royalist, FALCON, 0, 36.0, 30.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[1].wagons = 1;
+    let mut d = ScriptedDice::new(&[3, 5, 4, 3, 4, 1, 2, 1, 1]);
+    let mut l = EventLog::default();
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    let f = b.regiments[1];
+    assert_eq!((f.balls, f.powder, f.wagons), (0, 0, 0));
+
+    let bad = scenario("", ", wagons = 1");
+    let e = match Scenario::parse(Path::new("bad_wagons.toml"), bad, &[], false) {
+        Err(e) => e.to_string(),
+        Ok(s) => match s.setup() {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("wagons on foot accepted"),
+        },
+    };
+    assert!(e.contains("bad_wagons.toml"), "{e}");
+    assert!(e.contains("wagons"), "{e}");
+    assert!(e.contains("only guns have ammunition wagons"), "{e}");
+}
