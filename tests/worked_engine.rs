@@ -912,8 +912,8 @@ fn e15_the_fourth_regiment_passes_one_response_and_only_refaces() {
     let dice = [
         1, 2, // Goring 1 reacts: passes both
         1, 1, // its two responses: countercharge and the free shot
+        3, // the free shot misses (it is an emergency response: before step 14)
         1, 6, // E15: the fourth regiment's two response dice: one success
-        3, // the free shot misses
         1, 1, 6, 6, // Ireton: 2 hits
         1, 1, 6, 6, // Goring: 2 hits; equal losses, both stay in contact
     ];
@@ -943,6 +943,100 @@ fn e15_the_fourth_regiment_passes_one_response_and_only_refaces() {
             ..
         }
     )));
+}
+
+/// Step 14 told: the E15 situation, but the fourth regiment passes both response dice (1, 1),
+/// refaces and charges in beside Goring's regiment. The `Melee` event sums each side's dice;
+/// the `Supported` event beside it names the supporter with its own dice and hits, and the
+/// replay line and the events CSV both say them.
+#[test]
+fn a_support_charge_is_named_with_its_own_dice_in_the_melee_lines() {
+    use ecw_sim::events::Observer;
+    use ecw_sim::narrative::{Recorder, event_line, events_csv};
+    const GORING_4: UnitId = 12;
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[IRETON_1, GORING_1, GORING_4]);
+    place(&mut b, IRETON_1, 50.0, 24.0, 0.0);
+    place(&mut b, GORING_1, 50.0, 31.0, 180.0);
+    place(&mut b, GORING_4, 56.0, 33.0, 0.0);
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    let ireton = commander_of(&b, IRETON);
+    b.commanders[usize::from(ireton)].pos = Vec2::new(44.0, 14.0);
+    b.commands[usize::from(IRETON)].lps = 6;
+    let goring = commander_of(&b, 4);
+    b.commanders[usize::from(goring)].rerolls_left = 0;
+    let mut p = Player {
+        orders: vec![(IRETON_1, Order::Charge { target: GORING_1 })],
+        reaction_rerolls: Some(0),
+        support: true,
+        ..Player::default()
+    };
+    run(&mut b, &setup, Step::Movement, &[], &mut p);
+    run(&mut b, &setup, Step::CompleteMovement, &[1, 2], &mut p);
+    let dice = [
+        1, 2, // Goring 1 reacts: passes both
+        1, 1, // its two responses: countercharge and the free shot
+        3, // the free shot misses
+        1, 1, // the fourth regiment: two successes, it refaces and charges in
+        1, 1, 6, 6, // Ireton: 2 hits, shared: one on Goring 1, one on the fourth regiment
+        6, 6, 6, 6, // Goring 1: no hits
+        1, 1, 6, 6, // the fourth regiment, charging in: 4 dice, 2 hits; equal losses, pinned
+    ];
+    let ev = run(&mut b, &setup, Step::Charges, &dice, &mut p);
+    let told: Vec<_> = ev
+        .iter()
+        .filter(|e| matches!(e, Event::Melee { .. } | Event::Supported { .. }))
+        .copied()
+        .collect();
+    assert_eq!(
+        told,
+        [
+            Event::Melee {
+                attacker: IRETON_1,
+                defender: GORING_1,
+                attacker_dice: 4,
+                defender_dice: 8,
+                attacker_hits: 2,
+                defender_hits: 2,
+                flank: false,
+            },
+            Event::Supported {
+                unit: GORING_4,
+                main: GORING_1,
+                dice: 4,
+                hits: 2,
+            },
+        ],
+        "{ev:#?}"
+    );
+    let line = event_line(&setup, told[1]).unwrap();
+    let (name4, name1) = (
+        setup.unit_name(GORING_4).to_string(),
+        setup.unit_name(GORING_1).to_string(),
+    );
+    assert!(
+        line.contains(&name4) && line.contains(&name1) && line.contains("4 of those dice"),
+        "{line}"
+    );
+    let mut rec = Recorder::default();
+    for e in &ev {
+        rec.event(e);
+    }
+    let csv = events_csv(&setup, &rec);
+    let row = csv
+        .lines()
+        .find(|l| l.contains(",supported,"))
+        .expect("a supported row");
+    assert!(row.contains(&name4) && row.contains("dice=4"), "{row}");
+    let cvs: Vec<_> = [IRETON_1, GORING_1, GORING_4]
+        .map(|u| b.units[usize::from(u)].cv)
+        .into();
+    assert_eq!(
+        cvs,
+        [4, 5, 5],
+        "Ireton's 2 hits shared between the two: {ev:#?}"
+    );
 }
 
 /// E6, step 7. Ireton's trotters (18") advance; a low hedge before one regiment costs D6" (a
@@ -1128,8 +1222,8 @@ fn a_unit_makes_one_support_charge_a_half_turn() {
     let dice = [
         1, 2, // Goring 1 reacts: passes both
         1, 1, // its responses: countercharge and the free shot
+        3, // the free shot misses (it is an emergency response: before step 14)
         1, 6, // the fourth regiment's response dice: one success, it refaces
-        3, // the free shot misses
         1, 1, 6, 6, // Ireton 1: 2 hits
         1, 1, 6, 6, // Goring 1: 2 hits; both stay in contact
         1, 2, // Goring 2 reacts: passes both
