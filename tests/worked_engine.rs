@@ -81,6 +81,8 @@ struct Player {
     generals: Vec<(CommanderId, GeneralOrder)>,
     support: bool,
     opportunity: bool,
+    /// Units whose orders the built-in doctrine gives (`ParamAi`), not the player.
+    by_doctrine: Vec<UnitId>,
 }
 
 impl Doctrine for Player {
@@ -127,7 +129,10 @@ impl Doctrine for Player {
         self.rerolls_on_rally
             .unwrap_or_else(|| ParamAi.rerolls_on_rally(v, u))
     }
-    fn order(&mut self, _: &View, u: UnitId) -> Order {
+    fn order(&mut self, v: &View, u: UnitId) -> Order {
+        if self.by_doctrine.contains(&u) {
+            return ParamAi.order(v, u);
+        }
         self.orders
             .iter()
             .find(|(k, _)| *k == u)
@@ -1045,26 +1050,7 @@ fn a_support_charge_is_named_with_its_own_dice_in_the_melee_lines() {
 /// two that crossed the hedge and the bog disordered, the third not.
 #[test]
 fn e06_the_line_slows_to_six_inches_across_the_hedge_and_the_bog() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/worked/engagement.toml");
-    let mut text = std::fs::read_to_string(&path).unwrap();
-    text.push_str(
-        r#"
-[[terrain.obstacles]]
-kind = "hedge"
-name = "A low hedge before Ireton 1"
-points = [[48.0, 22.5], [52.0, 22.5]]
-
-[[terrain.areas]]
-kind = "bog"
-name = "A 3-inch strip of bog before Ireton 3"
-points = [[56.0, 21.5], [60.0, 21.5], [60.0, 24.5], [56.0, 24.5]]
-"#,
-    );
-    let setup = Scenario::parse(&path, text, &[], false)
-        .unwrap()
-        .setup()
-        .unwrap();
+    let setup = e06_setup();
     let mut b = battle(&setup);
     clear_away(&mut b, &[IRETON_1, IRETON_2, IRETON_3]);
     for (u, x) in [(IRETON_1, 50.0), (IRETON_2, 54.0), (IRETON_3, 58.0)] {
@@ -1116,6 +1102,77 @@ points = [[56.0, 21.5], [60.0, 21.5], [60.0, 24.5], [56.0, 24.5]]
     run(&mut b, &setup, Step::Movement, &[], &mut p);
     let y = b.units[usize::from(IRETON_3)].pos.y;
     assert!((y - 29.0).abs() < 1e-6, "alone it makes 9\": at y {y}");
+}
+
+/// E6's table: the engagement with a low hedge before Ireton 1 and a 3" strip of bog before
+/// Ireton 3.
+fn e06_setup() -> BattleSetup {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/worked/engagement.toml");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(
+        r#"
+[[terrain.obstacles]]
+kind = "hedge"
+name = "A low hedge before Ireton 1"
+points = [[48.0, 22.5], [52.0, 22.5]]
+
+[[terrain.areas]]
+kind = "bog"
+name = "A 3-inch strip of bog before Ireton 3"
+points = [[56.0, 21.5], [60.0, 21.5], [60.0, 24.5], [56.0, 24.5]]
+"#,
+    );
+    Scenario::parse(&path, text, &[], false)
+        .unwrap()
+        .setup()
+        .unwrap()
+}
+
+/// E6 through the doctrine: the same line under Ireton's own doctrine (`cromwell`), with
+/// Goring's horse far ahead. The doctrine, not a player, orders the pace: the three trotters
+/// side by side make one line, and the line goes at the pace of its slowest unit, the one
+/// before the bog (9"), so all three end abreast, 9" on. With `dress_lines` off, each goes at
+/// its own pace: 9", 14" past the hedge (its D6 a 4) and the full 18".
+#[test]
+fn e06_the_doctrine_paces_its_line_to_its_slowest_unit() {
+    let setup = e06_setup();
+    let ends = |dress: bool| {
+        let mut setup = setup.clone();
+        for d in &mut setup.doctrines {
+            d.dress_lines = dress;
+        }
+        let mut b = battle(&setup);
+        clear_away(&mut b, &[IRETON_1, IRETON_2, IRETON_3, GORING_1, 10, 11]);
+        for (u, x) in [(IRETON_1, 50.0), (IRETON_2, 54.0), (IRETON_3, 58.0)] {
+            place(&mut b, u, x, 20.0, 0.0);
+        }
+        for (u, x) in [(GORING_1, 50.0), (10, 54.0), (11, 58.0)] {
+            place(&mut b, u, x, 46.0, 180.0);
+        }
+        b.begin_half(&setup, 1, Side::Parliament, 0);
+        let ireton = commander_of(&b, IRETON);
+        b.commanders[usize::from(ireton)].pos = Vec2::new(54.0, 16.0);
+        b.commands[usize::from(IRETON)].lps = 6;
+        let mut p = Player {
+            by_doctrine: vec![IRETON_1, IRETON_2, IRETON_3],
+            ..Player::default()
+        };
+        run(&mut b, &setup, Step::Movement, &[4], &mut p); // the hedge's D6
+        [IRETON_1, IRETON_2, IRETON_3].map(|u| b.units[usize::from(u)].pos.y)
+    };
+    let dressed = ends(true);
+    for y in dressed {
+        assert!(
+            (y - 29.0).abs() < 1e-6,
+            "the line keeps the bog's pace: {dressed:?}"
+        );
+    }
+    let ragged = ends(false);
+    let want = [34.0, 38.0, 29.0];
+    for (y, w) in ragged.iter().zip(want) {
+        assert!((y - w).abs() < 1e-6, "each at its own pace: {ragged:?}");
+    }
 }
 
 /// A fixture of `tests/fixtures/`.
