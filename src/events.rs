@@ -178,6 +178,14 @@ pub enum Event {
         defender_hits: u8,
         flank: bool,
     },
+    /// A supporting unit's share of the `Melee` just told: it fought beside `main`, the
+    /// main unit of its side, with `dice` of that side's dice and `hits` of its hits.
+    Supported {
+        unit: UnitId,
+        main: UnitId,
+        dice: u8,
+        hits: u8,
+    },
     MeleeResult {
         winner: Option<UnitId>,
         loser: Option<UnitId>,

@@ -139,6 +139,7 @@ pub fn tell(setup: &BattleSetup, e: Event) -> Told {
         | Event::EmergencyResponse { .. }
         | Event::SupportCharge { .. }
         | Event::Melee { .. }
+        | Event::Supported { .. }
         | Event::MeleeResult { .. } => tell_combat(&n, e),
         Event::PursuitStarted { .. }
         | Event::PursuitHalted { .. }
@@ -392,6 +393,19 @@ fn tell_combat(n: &Names, e: Event) -> Told {
                 if flank { " (flank)" } else { "" },
                 n.u(attacker),
                 n.u(defender)
+            )),
+        Event::Supported {
+            unit,
+            main,
+            dice,
+            hits,
+        } => Told::new("supported", Some(unit), Some(main))
+            .value(hits)
+            .detail(format_args!("dice={dice}"))
+            .line(format!(
+                "  {} fights beside {}: {dice} of those dice, {hits} of those hits",
+                n.u(unit),
+                n.u(main)
             )),
         Event::MeleeResult {
             winner,

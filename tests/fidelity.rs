@@ -311,3 +311,88 @@ fn the_story_says_destroyed_units_are_destroyed() {
     assert!(results > 0, "no melee destroyed a unit to judge");
     assert_eq!(lines, results);
 }
+
+/// For each turn, side by side units of one command (their moves start within 4.5" of each
+/// other, of the same arm) that both advanced that turn and did nothing else (no charge,
+/// reaction test, retreat, rout or pursuit): how much their step-7 advances differ (the mean
+/// of |a - b| in inches over such pairs), and how many pairs.
+fn line_spread(setup: &BattleSetup, battles: u64) -> (f64, u64) {
+    use std::collections::HashMap;
+    let mut b = Battle::new(setup);
+    let (mut sum, mut pairs) = (0.0, 0u64);
+    for i in 0..battles {
+        let mut log = EventLog::default();
+        b.fight(setup, battle_seed(1, i), &mut log);
+        let mut turn = 0u16;
+        // (turn, unit) -> (first from, total distance); and the units that did anything else.
+        let mut moves: HashMap<(u16, u16), ((f64, f64), f64)> = HashMap::new();
+        let mut busy = std::collections::HashSet::new();
+        for e in &log.0 {
+            match *e {
+                Event::TurnStarted { turn: t } => turn = t,
+                Event::Moved { unit, from, to, .. } => {
+                    // The step-7 move: the first of the turn (a halt at a range band is
+                    // completed in step 12, after the enemy's fire).
+                    let d = ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt();
+                    moves.entry((turn, unit)).or_insert((from, d));
+                }
+                Event::ChargeDeclared { unit, .. }
+                | Event::SupportCharge { unit, .. }
+                | Event::Retreat { unit, .. }
+                | Event::Rout { unit, .. }
+                | Event::PursuitStarted { unit, .. }
+                | Event::Reaction { unit, .. }
+                | Event::FormationChanged { unit } => {
+                    busy.insert((turn, unit));
+                }
+                _ => {}
+            }
+        }
+        let mut list: Vec<_> = moves
+            .into_iter()
+            .filter(|(k, _)| !busy.contains(k))
+            .collect();
+        list.sort_by_key(|(k, _)| *k);
+        for (x, &((t, a), (fa, da))) in list.iter().enumerate() {
+            for &((t2, c), (fc, dc)) in &list[x + 1..] {
+                let (ua, uc) = (&setup.units[usize::from(a)], &setup.units[usize::from(c)]);
+                let near = ((fa.0 - fc.0).powi(2) + (fa.1 - fc.1).powi(2)).sqrt() <= 4.5;
+                if t2 == t
+                    && near
+                    && ua.command == uc.command
+                    && ua.is_cavalry() == uc.is_cavalry()
+                    && !ua.kind.is_gun()
+                    && !uc.kind.is_gun()
+                {
+                    sum += (da - dc).abs();
+                    pairs += 1;
+                }
+            }
+        }
+    }
+    (sum / pairs.max(1) as f64, pairs)
+}
+
+/// E6 in whole battles: "a line moving together moves at the pace of its slowest unit". Over
+/// Marston Moor (randomised CVs, so foot of one line has different paces; a moor with a
+/// ditch), the built-in doctrines keep neighbours' advances closer together than with
+/// `dress_lines` off. The effect is modest: most of what remains is the engine's own halts on
+/// entering an enemy's range band and units advancing on different targets.
+#[test]
+fn the_doctrines_keep_their_lines_dressed_in_whole_battles() {
+    let dressed = marston_moor();
+    let mut ragged = dressed.clone();
+    for d in &mut ragged.doctrines {
+        d.dress_lines = false;
+    }
+    let (on, n_on) = line_spread(&dressed, 40);
+    let (off, n_off) = line_spread(&ragged, 40);
+    println!(
+        "neighbours' advances differ by {on:.2}\" dressed ({n_on} pairs), {off:.2}\" undressed ({n_off} pairs)"
+    );
+    assert!(n_on > 100 && n_off > 100, "enough advances to measure");
+    assert!(
+        on < off - 0.1,
+        "dressed lines keep together: {on:.2}\" against {off:.2}\""
+    );
+}

@@ -16,16 +16,24 @@ use ecw_sim::tables::{self, Options, TABLE_IDS};
 
 /// Battles fought per scenario for each key.
 const BATTLES: u64 = 25;
-const SCENARIOS: [&str; 8] = [
+const SCENARIOS: [&str; 10] = [
     "marston_moor",
     "naseby",
     "edgehill",
     "small_action",
     "duel_horse",
     "duel_foot_vs_horse",
-    // Fixtures for what no built-in battle meets: a camp raided (still rarely reached, see
-    // KNOWN_INERT); a road, bogs, cuirassiers.
+    // Fixtures for what no built-in battle meets: a camp raided and a camp reached by
+    // pursuing horse; a road, bogs, cuirassiers; foot wading a bog under fire.
     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/camp_raid.toml"),
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/camp_reached.toml"
+    ),
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/foot_in_bog.toml"
+    ),
     concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/rough_going.toml"
@@ -97,14 +105,6 @@ const KNOWN_INERT: &[(&str, &str)] = &[
     (
         "risk.",
         "coverage: an army HQ overrun or a stampede through the enemy is rare",
-    ),
-    (
-        "camps.",
-        "coverage: a camp is rarely reached (0.1-0.4% of built-in battles, none of the 25 of tests/fixtures/camp_raid.toml); WEE::camp_guards_give_fire_before_the_melee scripts an attack",
-    ),
-    (
-        "movement.bog_factor_foot",
-        "coverage: the foot of tests/fixtures/rough_going.toml halts at volley range before the bog costs it a different distance",
     ),
     (
         "leadership.swept_away_lp_loss",

@@ -81,6 +81,8 @@ struct Player {
     generals: Vec<(CommanderId, GeneralOrder)>,
     support: bool,
     opportunity: bool,
+    /// Units whose orders the built-in doctrine gives (`ParamAi`), not the player.
+    by_doctrine: Vec<UnitId>,
 }
 
 impl Doctrine for Player {
@@ -127,7 +129,10 @@ impl Doctrine for Player {
         self.rerolls_on_rally
             .unwrap_or_else(|| ParamAi.rerolls_on_rally(v, u))
     }
-    fn order(&mut self, _: &View, u: UnitId) -> Order {
+    fn order(&mut self, v: &View, u: UnitId) -> Order {
+        if self.by_doctrine.contains(&u) {
+            return ParamAi.order(v, u);
+        }
         self.orders
             .iter()
             .find(|(k, _)| *k == u)
@@ -912,8 +917,8 @@ fn e15_the_fourth_regiment_passes_one_response_and_only_refaces() {
     let dice = [
         1, 2, // Goring 1 reacts: passes both
         1, 1, // its two responses: countercharge and the free shot
+        3, // the free shot misses (it is an emergency response: before step 14)
         1, 6, // E15: the fourth regiment's two response dice: one success
-        3, // the free shot misses
         1, 1, 6, 6, // Ireton: 2 hits
         1, 1, 6, 6, // Goring: 2 hits; equal losses, both stay in contact
     ];
@@ -945,32 +950,107 @@ fn e15_the_fourth_regiment_passes_one_response_and_only_refaces() {
     )));
 }
 
+/// Step 14 told: the E15 situation, but the fourth regiment passes both response dice (1, 1),
+/// refaces and charges in beside Goring's regiment. The `Melee` event sums each side's dice;
+/// the `Supported` event beside it names the supporter with its own dice and hits, and the
+/// replay line and the events CSV both say them.
+#[test]
+fn a_support_charge_is_named_with_its_own_dice_in_the_melee_lines() {
+    use ecw_sim::events::Observer;
+    use ecw_sim::narrative::{Recorder, event_line, events_csv};
+    const GORING_4: UnitId = 12;
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[IRETON_1, GORING_1, GORING_4]);
+    place(&mut b, IRETON_1, 50.0, 24.0, 0.0);
+    place(&mut b, GORING_1, 50.0, 31.0, 180.0);
+    place(&mut b, GORING_4, 56.0, 33.0, 0.0);
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    let ireton = commander_of(&b, IRETON);
+    b.commanders[usize::from(ireton)].pos = Vec2::new(44.0, 14.0);
+    b.commands[usize::from(IRETON)].lps = 6;
+    let goring = commander_of(&b, 4);
+    b.commanders[usize::from(goring)].rerolls_left = 0;
+    let mut p = Player {
+        orders: vec![(IRETON_1, Order::Charge { target: GORING_1 })],
+        reaction_rerolls: Some(0),
+        support: true,
+        ..Player::default()
+    };
+    run(&mut b, &setup, Step::Movement, &[], &mut p);
+    run(&mut b, &setup, Step::CompleteMovement, &[1, 2], &mut p);
+    let dice = [
+        1, 2, // Goring 1 reacts: passes both
+        1, 1, // its two responses: countercharge and the free shot
+        3, // the free shot misses
+        1, 1, // the fourth regiment: two successes, it refaces and charges in
+        1, 1, 6, 6, // Ireton: 2 hits, shared: one on Goring 1, one on the fourth regiment
+        6, 6, 6, 6, // Goring 1: no hits
+        1, 1, 6, 6, // the fourth regiment, charging in: 4 dice, 2 hits; equal losses, pinned
+    ];
+    let ev = run(&mut b, &setup, Step::Charges, &dice, &mut p);
+    let told: Vec<_> = ev
+        .iter()
+        .filter(|e| matches!(e, Event::Melee { .. } | Event::Supported { .. }))
+        .copied()
+        .collect();
+    assert_eq!(
+        told,
+        [
+            Event::Melee {
+                attacker: IRETON_1,
+                defender: GORING_1,
+                attacker_dice: 4,
+                defender_dice: 8,
+                attacker_hits: 2,
+                defender_hits: 2,
+                flank: false,
+            },
+            Event::Supported {
+                unit: GORING_4,
+                main: GORING_1,
+                dice: 4,
+                hits: 2,
+            },
+        ],
+        "{ev:#?}"
+    );
+    let line = event_line(&setup, told[1]).unwrap();
+    let (name4, name1) = (
+        setup.unit_name(GORING_4).to_string(),
+        setup.unit_name(GORING_1).to_string(),
+    );
+    assert!(
+        line.contains(&name4) && line.contains(&name1) && line.contains("4 of those dice"),
+        "{line}"
+    );
+    let mut rec = Recorder::default();
+    for e in &ev {
+        rec.event(e);
+    }
+    let csv = events_csv(&setup, &rec);
+    let row = csv
+        .lines()
+        .find(|l| l.contains(",supported,"))
+        .expect("a supported row");
+    assert!(row.contains(&name4) && row.contains("dice=4"), "{row}");
+    let cvs: Vec<_> = [IRETON_1, GORING_1, GORING_4]
+        .map(|u| b.units[usize::from(u)].cv)
+        .into();
+    assert_eq!(
+        cvs,
+        [4, 5, 5],
+        "Ireton's 2 hits shared between the two: {ev:#?}"
+    );
+}
+
 /// E6, step 7. Ireton's trotters (18") advance; a low hedge before one regiment costs D6" (a
 /// 4) and a 3" strip of bog before another is crossed at 1/4 speed (12"). To keep his line at
 /// one pace Ireton slows it all to about 6": ordered 6" forward, all three arrive abreast, the
 /// two that crossed the hedge and the bog disordered, the third not.
 #[test]
 fn e06_the_line_slows_to_six_inches_across_the_hedge_and_the_bog() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/worked/engagement.toml");
-    let mut text = std::fs::read_to_string(&path).unwrap();
-    text.push_str(
-        r#"
-[[terrain.obstacles]]
-kind = "hedge"
-name = "A low hedge before Ireton 1"
-points = [[48.0, 22.5], [52.0, 22.5]]
-
-[[terrain.areas]]
-kind = "bog"
-name = "A 3-inch strip of bog before Ireton 3"
-points = [[56.0, 21.5], [60.0, 21.5], [60.0, 24.5], [56.0, 24.5]]
-"#,
-    );
-    let setup = Scenario::parse(&path, text, &[], false)
-        .unwrap()
-        .setup()
-        .unwrap();
+    let setup = e06_setup();
     let mut b = battle(&setup);
     clear_away(&mut b, &[IRETON_1, IRETON_2, IRETON_3]);
     for (u, x) in [(IRETON_1, 50.0), (IRETON_2, 54.0), (IRETON_3, 58.0)] {
@@ -1022,6 +1102,77 @@ points = [[56.0, 21.5], [60.0, 21.5], [60.0, 24.5], [56.0, 24.5]]
     run(&mut b, &setup, Step::Movement, &[], &mut p);
     let y = b.units[usize::from(IRETON_3)].pos.y;
     assert!((y - 29.0).abs() < 1e-6, "alone it makes 9\": at y {y}");
+}
+
+/// E6's table: the engagement with a low hedge before Ireton 1 and a 3" strip of bog before
+/// Ireton 3.
+fn e06_setup() -> BattleSetup {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/worked/engagement.toml");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(
+        r#"
+[[terrain.obstacles]]
+kind = "hedge"
+name = "A low hedge before Ireton 1"
+points = [[48.0, 22.5], [52.0, 22.5]]
+
+[[terrain.areas]]
+kind = "bog"
+name = "A 3-inch strip of bog before Ireton 3"
+points = [[56.0, 21.5], [60.0, 21.5], [60.0, 24.5], [56.0, 24.5]]
+"#,
+    );
+    Scenario::parse(&path, text, &[], false)
+        .unwrap()
+        .setup()
+        .unwrap()
+}
+
+/// E6 through the doctrine: the same line under Ireton's own doctrine (`cromwell`), with
+/// Goring's horse far ahead. The doctrine, not a player, orders the pace: the three trotters
+/// side by side make one line, and the line goes at the pace of its slowest unit, the one
+/// before the bog (9"), so all three end abreast, 9" on. With `dress_lines` off, each goes at
+/// its own pace: 9", 14" past the hedge (its D6 a 4) and the full 18".
+#[test]
+fn e06_the_doctrine_paces_its_line_to_its_slowest_unit() {
+    let setup = e06_setup();
+    let ends = |dress: bool| {
+        let mut setup = setup.clone();
+        for d in &mut setup.doctrines {
+            d.dress_lines = dress;
+        }
+        let mut b = battle(&setup);
+        clear_away(&mut b, &[IRETON_1, IRETON_2, IRETON_3, GORING_1, 10, 11]);
+        for (u, x) in [(IRETON_1, 50.0), (IRETON_2, 54.0), (IRETON_3, 58.0)] {
+            place(&mut b, u, x, 20.0, 0.0);
+        }
+        for (u, x) in [(GORING_1, 50.0), (10, 54.0), (11, 58.0)] {
+            place(&mut b, u, x, 46.0, 180.0);
+        }
+        b.begin_half(&setup, 1, Side::Parliament, 0);
+        let ireton = commander_of(&b, IRETON);
+        b.commanders[usize::from(ireton)].pos = Vec2::new(54.0, 16.0);
+        b.commands[usize::from(IRETON)].lps = 6;
+        let mut p = Player {
+            by_doctrine: vec![IRETON_1, IRETON_2, IRETON_3],
+            ..Player::default()
+        };
+        run(&mut b, &setup, Step::Movement, &[4], &mut p); // the hedge's D6
+        [IRETON_1, IRETON_2, IRETON_3].map(|u| b.units[usize::from(u)].pos.y)
+    };
+    let dressed = ends(true);
+    for y in dressed {
+        assert!(
+            (y - 29.0).abs() < 1e-6,
+            "the line keeps the bog's pace: {dressed:?}"
+        );
+    }
+    let ragged = ends(false);
+    let want = [34.0, 38.0, 29.0];
+    for (y, w) in ragged.iter().zip(want) {
+        assert!((y - w).abs() < 1e-6, "each at its own pace: {ragged:?}");
+    }
 }
 
 /// A fixture of `tests/fixtures/`.
@@ -1128,8 +1279,8 @@ fn a_unit_makes_one_support_charge_a_half_turn() {
     let dice = [
         1, 2, // Goring 1 reacts: passes both
         1, 1, // its responses: countercharge and the free shot
+        3, // the free shot misses (it is an emergency response: before step 14)
         1, 6, // the fourth regiment's response dice: one success, it refaces
-        3, // the free shot misses
         1, 1, 6, 6, // Ireton 1: 2 hits
         1, 1, 6, 6, // Goring 1: 2 hits; both stay in contact
         1, 2, // Goring 2 reacts: passes both

@@ -82,6 +82,13 @@ pub struct DoctrineParams {
     pub retreat_distance: f64,
     /// Counter-attack only broken enemies (hold the line).
     pub attack_only_broken: bool,
+    /// Advance each line at the pace of its slowest unit so it stays dressed (E6).
+    #[serde(default = "dress_lines_default")]
+    pub dress_lines: bool,
+}
+
+fn dress_lines_default() -> bool {
+    true
 }
 
 /// The built-in doctrines, embedded so the binary works from any folder.

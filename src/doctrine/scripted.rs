@@ -6,6 +6,7 @@ use super::params::{DoctrineParams, RallyPriority, TargetPreference};
 use crate::army::{CommandKind, CommanderId, Formation, Side, Unit, UnitId, UnitKind};
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::Shape;
+use crate::dice::DiceSource;
 use crate::events::Response;
 use crate::rules::ironsides::battle::View;
 use crate::rules::ironsides::battle::command::GeneralOrder;
@@ -310,6 +311,125 @@ fn reserve_mask(v: &View, d: &DoctrineParams, units: &[UnitId]) -> u64 {
     mask
 }
 
+/// The dice as a doctrine weighs a move before making it: each die its rounded-up average (an
+/// obstacle's D6" counts 4"). A doctrine never reads the dice to come.
+struct Expected;
+
+impl DiceSource for Expected {
+    fn d6(&mut self) -> u8 {
+        4
+    }
+    fn rolled(&self) -> u64 {
+        0
+    }
+    fn below(&mut self, n: u32) -> u32 {
+        n / 2
+    }
+}
+
+/// Whether `o` can step off with `u`'s line this turn: same command and arm, free to move,
+/// facing the same way (within the engine's wheel limit), not held in the second line.
+fn may_dress_with(v: &View, d: &DoctrineParams, u: UnitId, o: UnitId) -> bool {
+    let b = v.battle;
+    let (a, m) = (&b.units[usize::from(u)], &b.units[usize::from(o)]);
+    m.is_active()
+        && m.command == a.command
+        && m.is_cavalry() == a.is_cavalry()
+        && !m.kind.is_gun()
+        && !m.broken
+        && !m.pinned
+        && m.pursuing == 0
+        && !m.move_spent_next_turn
+        && m.formation != Formation::Hedgehog
+        && b.facing_vector(o).dot(b.facing_vector(u)) >= LINE_FACING_COS
+        && !in_reserve(v, d, o)
+}
+
+/// Facing within about 23 degrees counts as the same way (the engine's wheel limit).
+const LINE_FACING_COS: f64 = 0.92;
+
+/// E6: "a line moving together moves at the pace of its slowest unit". The line is `u` and
+/// every unit that may step off with it standing side by side with gaps of up to
+/// `leadership.group_gap` (the engine's 1-LP group); its pace is the least distance any of them
+/// would make straight ahead this turn over the ground in front of it.
+fn line_pace(v: &View, d: &DoctrineParams, u: UnitId) -> f64 {
+    let b = v.battle;
+    let rules = &*v.setup.rules;
+    let units = &b.commands[usize::from(b.units[usize::from(u)].command)].units;
+    // The line, grown outwards from `u` (a command's units fit in 64 bits).
+    let mut line = 0u64;
+    let mut stack = [u; 64];
+    let mut top = 1;
+    if let Some(k) = units.iter().position(|&o| o == u) {
+        line |= 1 << k;
+    }
+    while top > 0 {
+        top -= 1;
+        let at = stack[top];
+        for (k, &o) in units.iter().enumerate().take(64) {
+            if line >> k & 1 == 0
+                && may_dress_with(v, d, u, o)
+                && b.within(at, o, rules.leadership.group_gap)
+            {
+                line |= 1 << k;
+                stack[top] = o;
+                top += 1;
+            }
+        }
+    }
+    let mut pace = f64::INFINITY;
+    for (k, &o) in units.iter().enumerate().take(64) {
+        // A unit that cannot step off at all is not moving with the line.
+        if line >> k & 1 == 1 {
+            let own = own_pace(v, o);
+            if own > 0.0 {
+                pace = pace.min(own);
+            }
+        }
+    }
+    pace
+}
+
+/// How far a unit would go straight ahead this turn over the ground in front of it (kept for
+/// the round of orders: nothing moves while they are given).
+fn own_pace(v: &View, o: UnitId) -> f64 {
+    let b = v.battle;
+    if let Some(p) = b.pace_memo(o) {
+        return p;
+    }
+    let rules = &*v.setup.rules;
+    let m = &b.units[usize::from(o)];
+    let allowance = movement::move_allowance(rules, m, false);
+    let ahead = m.pos + b.facing_vector(o) * allowance;
+    let leg = movement::walk(
+        rules,
+        &v.setup.ground,
+        m,
+        m.pos,
+        ahead,
+        allowance,
+        &mut Expected,
+    );
+    b.set_pace_memo(o, leg.distance);
+    leg.distance
+}
+
+/// An advance on `to`, no farther than the unit's line can keep pace when the doctrine dresses
+/// its lines.
+fn dressed_advance(v: &View, d: &DoctrineParams, u: UnitId, to: Vec2) -> Order {
+    let at = v.battle.units[usize::from(u)].pos;
+    let way = to - at;
+    if d.dress_lines {
+        let pace = line_pace(v, d, u);
+        if way.len() > pace {
+            return Order::Advance {
+                to: at + way.norm() * pace,
+            };
+        }
+    }
+    Order::Advance { to }
+}
+
 impl Doctrine for ParamAi {
     fn general(&mut self, v: &View, g: CommanderId) -> GeneralOrder {
         let b = v.battle;
@@ -608,7 +728,7 @@ impl Doctrine for ParamAi {
             let _ = b.nearest_enemy_distance(u);
             return Order::Hold;
         }
-        Order::Advance { to: target.pos }
+        dressed_advance(v, d, u, target.pos)
     }
 
     fn fire_target(&mut self, v: &View, u: UnitId, candidates: &[UnitId]) -> Option<UnitId> {

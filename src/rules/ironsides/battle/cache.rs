@@ -595,6 +595,9 @@ pub(crate) struct Caches {
     /// Each command's reserve units (a doctrine's answer) in the round of orders it was worked
     /// out in.
     reserve: Vec<Cell<(u64, u64)>>,
+    /// Each unit's pace (a doctrine's reckoning of its move straight ahead) in the round of
+    /// orders it was worked out in.
+    pace: Vec<Cell<(u64, f64)>>,
     /// Where the units stand, cell by cell (in play): the grid's bit sets in a battle of up
     /// to `GRID_UNITS` units, the cells' lists in a larger one.
     grid: Grid,
@@ -695,6 +698,7 @@ impl Battle {
         c.orders_count = c.orders_count.wrapping_add(1).max(1);
         c.orders = c.orders_count;
         c.reserve.resize(self.commands.len(), Cell::new((0, 0)));
+        c.pace.resize(self.units.len(), Cell::new((0, 0.0)));
     }
 
     pub(crate) fn end_orders(&mut self) {
@@ -706,6 +710,23 @@ impl Battle {
         let c = &self.cache;
         let (round, mask) = c.reserve.get(usize::from(cmd))?.get();
         (c.orders != 0 && round == c.orders).then_some(mask)
+    }
+
+    /// A unit's pace as worked out in this round of orders, if it was.
+    pub(crate) fn pace_memo(&self, id: UnitId) -> Option<f64> {
+        let c = &self.cache;
+        let (round, pace) = c.pace.get(usize::from(id))?.get();
+        (c.orders != 0 && round == c.orders).then_some(pace)
+    }
+
+    /// Keeps a unit's pace for the rest of this round of orders.
+    pub(crate) fn set_pace_memo(&self, id: UnitId, pace: f64) {
+        let c = &self.cache;
+        if c.orders != 0
+            && let Some(cell) = c.pace.get(usize::from(id))
+        {
+            cell.set((c.orders, pace));
+        }
     }
 
     /// Keeps a command's reserve units for the rest of this round of orders.

@@ -12,11 +12,37 @@ use crate::rules::ironsides::melee::{self, Approach, CombatResult, Cover, Role};
 use crate::rules::ironsides::{fire, pursuit};
 use crate::setup::BattleSetup;
 
+/// One side's blows in a melee: its dice and hits in all, and each unit's own (id, dice, hits).
+#[derive(Debug, Clone, Copy)]
+struct Blows {
+    dice: u8,
+    hits: u8,
+    each: [(UnitId, u8, u8); 1 + super::charges::MAX_SUPPORT],
+    n: usize,
+}
+
 /// One unit in a melee and how it came in.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Fighter {
     pub id: UnitId,
     pub approach: Approach,
+}
+
+/// Names each supporter that struck beside its side's main unit, with its own dice and hits,
+/// so the story can say whose dice were whose.
+fn tell_supporters<O: Observer>(side: &[Fighter], blows: &Blows, obs: &mut O) {
+    let main = side[0].id;
+    for &(unit, dice, hits) in blows.each[..blows.n].iter().filter(|b| b.0 != main) {
+        emit(
+            obs,
+            Event::Supported {
+                unit,
+                main,
+                dice,
+                hits,
+            },
+        );
+    }
 }
 
 impl Battle {
@@ -64,27 +90,29 @@ impl Battle {
             return;
         }
         // The flank attacker strikes first: the defenders' losses apply before they roll.
-        let (a_dice, a_hits) = self.strike(setup, att, d0, Role::Attacker, flank, pistol[0], dice);
+        let a = self.strike(setup, att, d0, Role::Attacker, flank, pistol[0], dice);
         if flank {
-            lost[1] += self.share_losses(setup, def, a_hits, dice, obs);
+            lost[1] += self.share_losses(setup, def, a.hits, dice, obs);
         }
-        let (d_dice, d_hits) = self.strike(setup, def, a0, Role::Defender, false, pistol[1], dice);
+        let d = self.strike(setup, def, a0, Role::Defender, false, pistol[1], dice);
         emit(
             obs,
             Event::Melee {
                 attacker: a0,
                 defender: d0,
-                attacker_dice: a_dice,
-                defender_dice: d_dice,
-                attacker_hits: a_hits,
-                defender_hits: d_hits,
+                attacker_dice: a.dice,
+                defender_dice: d.dice,
+                attacker_hits: a.hits,
+                defender_hits: d.hits,
                 flank,
             },
         );
+        tell_supporters(att, &a, obs);
+        tell_supporters(def, &d, obs);
         if !flank {
-            lost[1] += self.share_losses(setup, def, a_hits, dice, obs);
+            lost[1] += self.share_losses(setup, def, a.hits, dice, obs);
         }
-        lost[0] += self.share_losses(setup, att, d_hits, dice, obs);
+        lost[0] += self.share_losses(setup, att, d.hits, dice, obs);
         // Foot that lost at least 2 CV and twice what it inflicted on horse breaks; the horse
         // try to mop them up in a second round.
         let rules = &*setup.rules;
@@ -97,9 +125,9 @@ impl Battle {
             {
                 self.units[usize::from(mine[0].id)].broken = true;
                 emit(obs, Event::FootBroke { unit: mine[0].id });
-                let (_, h) = self.strike_standing(setup, theirs, mine[0].id, dice);
+                let h = self.strike_standing(setup, theirs, mine[0].id, dice).hits;
                 lost[s] += self.share_losses(setup, mine, h, dice, obs);
-                let (_, h) = self.strike_standing(setup, mine, theirs[0].id, dice);
+                let h = self.strike_standing(setup, mine, theirs[0].id, dice).hits;
                 lost[1 - s] += self.share_losses(setup, theirs, h, dice, obs);
             }
         }
@@ -117,9 +145,14 @@ impl Battle {
         flank: bool,
         spent: u8,
         dice: &mut D,
-    ) -> (u8, u8) {
+    ) -> Blows {
         let rules = &*setup.rules;
-        let (mut n_all, mut hits) = (0u8, 0u8);
+        let mut out = Blows {
+            dice: 0,
+            hits: 0,
+            each: [(0, 0, 0); 1 + super::charges::MAX_SUPPORT],
+            n: 0,
+        };
         let mut spent = spent;
         for f in side {
             let u = &self.units[usize::from(f.id)];
@@ -144,11 +177,16 @@ impl Battle {
                     + self.gift_of(giver),
             );
             dice.focus(super::unit_stream(f.id));
-            hits += melee::roll_melee(rules, dice, n, m, cv, &mut rr);
+            let hits = melee::roll_melee(rules, dice, n, m, cv, &mut rr);
             self.spend_rerolls_against(g, giver, rr.used);
-            n_all += n;
+            out.dice += n;
+            out.hits += hits;
+            if out.n < out.each.len() {
+                out.each[out.n] = (f.id, n, hits);
+                out.n += 1;
+            }
         }
-        (n_all, hits)
+        out
     }
 
     /// The second round against broken foot: everyone standing.
@@ -158,7 +196,7 @@ impl Battle {
         side: &[Fighter],
         enemy: UnitId,
         dice: &mut D,
-    ) -> (u8, u8) {
+    ) -> Blows {
         let mut standing = [Fighter {
             id: 0,
             approach: Approach::Standing,
