@@ -57,13 +57,19 @@ impl Ruleset for BlackPowder {
         "black_powder"
     }
 
+    /// Casualties against stamina.
+    fn currency(&self) -> &'static str {
+        "casualties"
+    }
+
     fn builtin_text(&self) -> &'static str {
         super::tables::BUILTIN
     }
 
-    /// Stamina stands for CV: the `cv` measures count casualties against stamina.
+    /// Stamina stands for CV: the `casualties` measures count casualties against stamina.
     fn layout(&self, setup: &BattleSetup) -> crate::stats::Layout {
         let mut l = crate::stats::Layout::of(setup);
+        l.currency = self.currency().into();
         let mut max = 0;
         for (info, u) in l.units.iter_mut().zip(&setup.units) {
             info.start_cv = units::derive(u, &self.rules).stamina;
