@@ -303,3 +303,95 @@ fn the_scenarios_turn_limit_is_read_and_the_rulesets_applies_where_it_wrote_none
         }
     }
 }
+
+/// Small action with the Parliament foot's commander given a Black Powder `staff_rating`
+/// (`None`: the ruleset's default).
+fn rated_foot(staff_rating: Option<i64>) -> ecw_sim::error::Result<BattleSetup> {
+    let text = std::fs::read_to_string("configs/scenarios/small_action.toml").unwrap();
+    let rated = match staff_rating {
+        Some(r) => format!(
+            "commander = {{ name = \"Sergeant-Major-General Skelton\", roll = true, staff_rating = {r} }}"
+        ),
+        None => "commander = { name = \"Sergeant-Major-General Skelton\", roll = true }".into(),
+    };
+    let text = text.replace(
+        "commander = { name = \"Sergeant-Major-General Skelton\", roll = true }",
+        &rated,
+    );
+    Scenario::parse(std::path::Path::new("rated.toml"), text, &[], false)?.setup()
+}
+
+/// Each order band rolled for the Parliament foot's units in `n` battles, and their ratings.
+fn foot_orders(setup: &BattleSetup, n: u64) -> ([u32; 3], Vec<i8>) {
+    use ecw_sim::rules::black_powder::command::Band;
+    let bp = BlackPowder::builtin();
+    let foot = setup
+        .commands
+        .iter()
+        .position(|c| c.units.contains(&2))
+        .unwrap();
+    let units = &setup.commands[foot].units;
+    let mut battle = bp.new_battle(setup);
+    let (mut bands, mut ratings) = ([0u32; 3], Vec::new());
+    for i in 0..n {
+        for e in log(&bp, &mut battle, setup, battle_seed(21, i)) {
+            if let Event::BlackPowder(Detail::Order {
+                unit, rating, band, ..
+            }) = e
+                && units.contains(&unit)
+            {
+                bands[Band::ALL.iter().position(|b| *b == band).unwrap()] += 1;
+                ratings.push(rating);
+            }
+        }
+    }
+    (bands, ratings)
+}
+
+#[test]
+fn a_better_rated_commanders_brigade_gets_better_orders() {
+    let (default, poor, good) = (
+        rated_foot(None).unwrap(),
+        rated_foot(Some(5)).unwrap(),
+        rated_foot(Some(11)).unwrap(),
+    );
+    let (skelton, _) = (default.commanders.iter())
+        .enumerate()
+        .find(|(i, _)| default.commander_name(*i as u16) == "Sergeant-Major-General Skelton")
+        .unwrap();
+    assert_eq!(default.commanders[skelton].staff_rating, None);
+    assert_eq!(good.commanders[skelton].staff_rating, Some(11));
+    let (d_bands, d_ratings) = foot_orders(&default, 200);
+    let (p_bands, p_ratings) = foot_orders(&poor, 200);
+    let (g_bands, g_ratings) = foot_orders(&good, 200);
+    // Before any commander is lost every order of the brigade is rolled against his rating
+    // plus the same modifiers: the first order of the first battle shows the whole difference.
+    assert_eq!(i16::from(g_ratings[0]) - i16::from(d_ratings[0]), 3);
+    assert_eq!(i16::from(d_ratings[0]) - i16::from(p_ratings[0]), 3);
+    // 150% moves (two or more under) are commoner, 50% moves (over) rarer, the better he is.
+    let share = |b: [u32; 3], k: usize| f64::from(b[k]) / f64::from(b.iter().sum::<u32>());
+    assert!(d_bands.iter().sum::<u32>() > 100, "{d_bands:?}");
+    assert!(
+        share(g_bands, 2) > share(d_bands, 2) + 0.2,
+        "{g_bands:?} {d_bands:?}"
+    );
+    assert!(
+        share(d_bands, 2) > share(p_bands, 2) + 0.2,
+        "{d_bands:?} {p_bands:?}"
+    );
+    assert!(share(g_bands, 0) < share(d_bands, 0) && share(d_bands, 0) < share(p_bands, 0));
+}
+
+#[test]
+fn a_staff_rating_outside_two_dice_is_refused_with_file_key_and_line() {
+    for bad in [1, 13] {
+        let err = rated_foot(Some(bad)).unwrap_err().to_string();
+        assert!(err.contains("rated.toml:44:"), "{err}");
+        assert!(
+            err.contains("parliament.commands.foot.commander.staff_rating"),
+            "{err}"
+        );
+        assert!(err.contains(&format!("got {bad}")), "{err}");
+    }
+    assert!(rated_foot(Some(2)).is_ok() && rated_foot(Some(12)).is_ok());
+}

@@ -192,6 +192,8 @@ pub struct General {
     /// The turn his replacement arrives.
     pub back_on: u16,
     pub joined: Option<u16>,
+    /// His Command rating: the scenario's `staff_rating`, else `command.default_rating`.
+    pub rating: u8,
 }
 
 /// A command of the scenario: a brigade for orders and for brigade and army break.
@@ -626,6 +628,7 @@ fn derive_template(
             lost: false,
             back_on: 0,
             joined: None,
+            rating: c.staff_rating.unwrap_or(rules.command.default_rating),
         })
         .collect();
     let brigades = setup
