@@ -395,3 +395,65 @@ fn a_staff_rating_outside_two_dice_is_refused_with_file_key_and_line() {
     }
     assert!(rated_foot(Some(2)).is_ok() && rated_foot(Some(12)).is_ok());
 }
+
+/// Small action under Black Powder with every doctrine changed by `f`: how many orders were
+/// given to single units and to brigades, and how many hedgehogs formed, in `n` battles.
+fn with_doctrines(f: impl Fn(&mut ecw_sim::doctrine::DoctrineParams), n: u64) -> ([u32; 2], u32) {
+    let mut setup = Scenario::load_builtin("small_action", &[])
+        .and_then(|s| s.setup())
+        .unwrap();
+    setup.doctrines.iter_mut().for_each(f);
+    let bp = BlackPowder::builtin();
+    let mut battle = bp.new_battle(&setup);
+    let (mut orders, mut hedgehogs) = ([0u32; 2], 0);
+    for i in 0..n {
+        for e in log(&bp, &mut battle, &setup, battle_seed(33, i)) {
+            match e {
+                Event::BlackPowder(Detail::Order { brigade, .. }) => {
+                    orders[usize::from(brigade)] += 1
+                }
+                Event::BlackPowder(Detail::Hedgehog { formed: true, .. }) => hedgehogs += 1,
+                _ => {}
+            }
+        }
+    }
+    (orders, hedgehogs)
+}
+
+#[test]
+fn the_doctrines_individual_order_knob_decides_which_orders_are_individual() {
+    let ((strict, _), (loose, _)) = (
+        with_doctrines(|d| d.individual_order_degrees = Some(0.0), 100),
+        with_doctrines(|d| d.individual_order_degrees = Some(180.0), 100),
+    );
+    let share = |o: [u32; 2]| f64::from(o[0]) / f64::from(o[0] + o[1]);
+    assert!(strict[0] + strict[1] > 50 && loose[0] + loose[1] > 50);
+    // Any turn at all makes an order individual, or (charges aside) none does.
+    assert!(share(strict) > share(loose) + 0.3, "{strict:?} {loose:?}");
+}
+
+#[test]
+fn the_doctrines_hedgehog_knob_forms_hedgehogs_before_horse_forces_them() {
+    let early = |range: Option<f64>| {
+        with_doctrines(
+            |d| {
+                d.hedgehog_vs_horse = true;
+                d.hedgehog_early_range = range;
+            },
+            100,
+        )
+        .1
+    };
+    let (forced, at_16) = (early(None), early(Some(16.0)));
+    assert!(at_16 > forced + 20, "{forced} {at_16}");
+    // Switched off by the doctrine's own switch whatever the range.
+    let off = with_doctrines(
+        |d| {
+            d.hedgehog_vs_horse = false;
+            d.hedgehog_early_range = Some(16.0);
+        },
+        100,
+    )
+    .1;
+    assert!(off < at_16, "{off} {at_16}");
+}

@@ -278,7 +278,7 @@ impl Battle {
         let aim = self.elements[target].pos - self.elements[usize::from(reg.first)].pos;
         let turn_deg = angle_diff(aim.facing(), reg.facing).to_degrees();
         let individual =
-            plan == Plan::Charge || doctrine::individual(turn_deg, &self.rules.doctrine);
+            plan == Plan::Charge || doctrine::individual(d, &self.rules.doctrine, turn_deg);
         let share = if command::on_initiative(gap, &self.rules) {
             emit(
                 obs,
