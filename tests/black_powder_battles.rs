@@ -457,3 +457,58 @@ fn the_doctrines_hedgehog_knob_forms_hedgehogs_before_horse_forces_them() {
     .1;
     assert!(off < at_16, "{off} {at_16}");
 }
+
+/// A built-in Black Powder duel, with what its `n` battles of seed 5 tell: wins of each side,
+/// hedgehogs formed, charges made, volleys fired by each side.
+fn duel(name: &str, n: u64) -> ([u32; 2], u32, u32, [u32; 2]) {
+    let scenario = Scenario::load_builtin(name, &[]).unwrap();
+    assert_eq!(scenario.file().ruleset, "black_powder", "{name}");
+    let setup = scenario.setup().unwrap();
+    let bp = BlackPowder::builtin();
+    let mut battle = bp.new_battle(&setup);
+    let (mut wins, mut hedgehogs, mut charges, mut volleys) = ([0u32; 2], 0, 0, [0u32; 2]);
+    for i in 0..n {
+        for e in log(&bp, &mut battle, &setup, battle_seed(5, i)) {
+            match e {
+                Event::BattleEnded {
+                    outcome: Outcome::Won(s),
+                    ..
+                } => wins[s.index()] += 1,
+                Event::BlackPowder(Detail::Hedgehog { formed: true, .. }) => hedgehogs += 1,
+                Event::BlackPowder(Detail::Charge { .. }) => charges += 1,
+                Event::BlackPowder(Detail::Volley { unit, .. }) => {
+                    volleys[setup.units[usize::from(unit)].side.index()] += 1
+                }
+                _ => {}
+            }
+        }
+    }
+    (wins, hedgehogs, charges, volleys)
+}
+
+#[test]
+fn the_pike_block_duel_forms_hedgehog_and_holds_the_horse() {
+    let (wins, hedgehogs, _, _) = duel("bp_duel_pike_vs_horse", 200);
+    // The horse comes within 8" every battle: the pike block forms hedgehog, and a hedgehog in
+    // good order cannot be charged from the front, so the horse never wins.
+    assert!(hedgehogs >= 150, "{hedgehogs}");
+    assert_eq!(wins[1], 0, "{wins:?}");
+    assert!(wins[0] > 100, "{wins:?}");
+}
+
+#[test]
+fn the_shot_duel_is_even_and_fought_by_volleys() {
+    let (wins, _, charges, volleys) = duel("bp_duel_shot", 400);
+    // Mirror images: each side volleys, and neither wins much more than the other.
+    assert!(volleys[0] > 400 && volleys[1] > 400, "{volleys:?}");
+    let (p, r) = (f64::from(wins[0]), f64::from(wins[1]));
+    assert!((p - r).abs() < 4.0 * (p + r).sqrt(), "{wins:?}");
+    assert!(charges < volleys[0] + volleys[1], "{charges} {volleys:?}");
+}
+
+#[test]
+fn the_gun_duel_is_fought_by_the_gun_firing_on_the_foot() {
+    let (wins, _, _, volleys) = duel("bp_duel_gun_vs_foot", 200);
+    assert!(volleys[0] > 200, "{volleys:?}");
+    assert!(wins[0] > 100, "{wins:?}");
+}

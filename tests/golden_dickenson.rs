@@ -27,6 +27,9 @@ const GOLDEN: &[(&str, u64)] = &[
     ("small_action", 0xab367b1275aa5ac9),
     ("duel_horse", 0x341668a58a44d90a),
     ("duel_foot_vs_horse", 0xd34730220108f9f6),
+    ("bp_duel_pike_vs_horse", 0xa88bfec89a015104),
+    ("bp_duel_shot", 0xe7557d996344e1ca),
+    ("bp_duel_gun_vs_foot", 0x2806c62a7c9f5eb6),
     ("balance_template", 0x5335048917cc1a3f),
 ];
 
