@@ -303,3 +303,212 @@ fn the_scenarios_turn_limit_is_read_and_the_rulesets_applies_where_it_wrote_none
         }
     }
 }
+
+/// Small action with the Parliament foot's commander given a Black Powder `staff_rating`
+/// (`None`: the ruleset's default).
+fn rated_foot(staff_rating: Option<i64>) -> ecw_sim::error::Result<BattleSetup> {
+    let text = std::fs::read_to_string("configs/scenarios/small_action.toml").unwrap();
+    let rated = match staff_rating {
+        Some(r) => format!(
+            "commander = {{ name = \"Sergeant-Major-General Skelton\", roll = true, staff_rating = {r} }}"
+        ),
+        None => "commander = { name = \"Sergeant-Major-General Skelton\", roll = true }".into(),
+    };
+    let text = text.replace(
+        "commander = { name = \"Sergeant-Major-General Skelton\", roll = true }",
+        &rated,
+    );
+    Scenario::parse(std::path::Path::new("rated.toml"), text, &[], false)?.setup()
+}
+
+/// Each order band rolled for the Parliament foot's units in `n` battles, and their ratings.
+fn foot_orders(setup: &BattleSetup, n: u64) -> ([u32; 3], Vec<i8>) {
+    use ecw_sim::rules::black_powder::command::Band;
+    let bp = BlackPowder::builtin();
+    let foot = setup
+        .commands
+        .iter()
+        .position(|c| c.units.contains(&2))
+        .unwrap();
+    let units = &setup.commands[foot].units;
+    let mut battle = bp.new_battle(setup);
+    let (mut bands, mut ratings) = ([0u32; 3], Vec::new());
+    for i in 0..n {
+        for e in log(&bp, &mut battle, setup, battle_seed(21, i)) {
+            if let Event::BlackPowder(Detail::Order {
+                unit, rating, band, ..
+            }) = e
+                && units.contains(&unit)
+            {
+                bands[Band::ALL.iter().position(|b| *b == band).unwrap()] += 1;
+                ratings.push(rating);
+            }
+        }
+    }
+    (bands, ratings)
+}
+
+#[test]
+fn a_better_rated_commanders_brigade_gets_better_orders() {
+    let (default, poor, good) = (
+        rated_foot(None).unwrap(),
+        rated_foot(Some(5)).unwrap(),
+        rated_foot(Some(11)).unwrap(),
+    );
+    let (skelton, _) = (default.commanders.iter())
+        .enumerate()
+        .find(|(i, _)| default.commander_name(*i as u16) == "Sergeant-Major-General Skelton")
+        .unwrap();
+    assert_eq!(default.commanders[skelton].staff_rating, None);
+    assert_eq!(good.commanders[skelton].staff_rating, Some(11));
+    let (d_bands, d_ratings) = foot_orders(&default, 200);
+    let (p_bands, p_ratings) = foot_orders(&poor, 200);
+    let (g_bands, g_ratings) = foot_orders(&good, 200);
+    // Before any commander is lost every order of the brigade is rolled against his rating
+    // plus the same modifiers: the first order of the first battle shows the whole difference.
+    assert_eq!(i16::from(g_ratings[0]) - i16::from(d_ratings[0]), 3);
+    assert_eq!(i16::from(d_ratings[0]) - i16::from(p_ratings[0]), 3);
+    // 150% moves (two or more under) are commoner, 50% moves (over) rarer, the better he is.
+    let share = |b: [u32; 3], k: usize| f64::from(b[k]) / f64::from(b.iter().sum::<u32>());
+    assert!(d_bands.iter().sum::<u32>() > 100, "{d_bands:?}");
+    assert!(
+        share(g_bands, 2) > share(d_bands, 2) + 0.2,
+        "{g_bands:?} {d_bands:?}"
+    );
+    assert!(
+        share(d_bands, 2) > share(p_bands, 2) + 0.2,
+        "{d_bands:?} {p_bands:?}"
+    );
+    assert!(share(g_bands, 0) < share(d_bands, 0) && share(d_bands, 0) < share(p_bands, 0));
+}
+
+#[test]
+fn a_staff_rating_outside_two_dice_is_refused_with_file_key_and_line() {
+    for bad in [1, 13] {
+        let err = rated_foot(Some(bad)).unwrap_err().to_string();
+        assert!(err.contains("rated.toml:44:"), "{err}");
+        assert!(
+            err.contains("parliament.commands.foot.commander.staff_rating"),
+            "{err}"
+        );
+        assert!(err.contains(&format!("got {bad}")), "{err}");
+    }
+    assert!(rated_foot(Some(2)).is_ok() && rated_foot(Some(12)).is_ok());
+}
+
+/// Small action under Black Powder with every doctrine changed by `f`: how many orders were
+/// given to single units and to brigades, and how many hedgehogs formed, in `n` battles.
+fn with_doctrines(f: impl Fn(&mut ecw_sim::doctrine::DoctrineParams), n: u64) -> ([u32; 2], u32) {
+    let mut setup = Scenario::load_builtin("small_action", &[])
+        .and_then(|s| s.setup())
+        .unwrap();
+    setup.doctrines.iter_mut().for_each(f);
+    let bp = BlackPowder::builtin();
+    let mut battle = bp.new_battle(&setup);
+    let (mut orders, mut hedgehogs) = ([0u32; 2], 0);
+    for i in 0..n {
+        for e in log(&bp, &mut battle, &setup, battle_seed(33, i)) {
+            match e {
+                Event::BlackPowder(Detail::Order { brigade, .. }) => {
+                    orders[usize::from(brigade)] += 1
+                }
+                Event::BlackPowder(Detail::Hedgehog { formed: true, .. }) => hedgehogs += 1,
+                _ => {}
+            }
+        }
+    }
+    (orders, hedgehogs)
+}
+
+#[test]
+fn the_doctrines_individual_order_knob_decides_which_orders_are_individual() {
+    let ((strict, _), (loose, _)) = (
+        with_doctrines(|d| d.individual_order_degrees = Some(0.0), 100),
+        with_doctrines(|d| d.individual_order_degrees = Some(180.0), 100),
+    );
+    let share = |o: [u32; 2]| f64::from(o[0]) / f64::from(o[0] + o[1]);
+    assert!(strict[0] + strict[1] > 50 && loose[0] + loose[1] > 50);
+    // Any turn at all makes an order individual, or (charges aside) none does.
+    assert!(share(strict) > share(loose) + 0.3, "{strict:?} {loose:?}");
+}
+
+#[test]
+fn the_doctrines_hedgehog_knob_forms_hedgehogs_before_horse_forces_them() {
+    let early = |range: Option<f64>| {
+        with_doctrines(
+            |d| {
+                d.hedgehog_vs_horse = true;
+                d.hedgehog_early_range = range;
+            },
+            100,
+        )
+        .1
+    };
+    let (forced, at_16) = (early(None), early(Some(16.0)));
+    assert!(at_16 > forced + 20, "{forced} {at_16}");
+    // Switched off by the doctrine's own switch whatever the range.
+    let off = with_doctrines(
+        |d| {
+            d.hedgehog_vs_horse = false;
+            d.hedgehog_early_range = Some(16.0);
+        },
+        100,
+    )
+    .1;
+    assert!(off < at_16, "{off} {at_16}");
+}
+
+/// A built-in Black Powder duel, with what its `n` battles of seed 5 tell: wins of each side,
+/// hedgehogs formed, charges made, volleys fired by each side.
+fn duel(name: &str, n: u64) -> ([u32; 2], u32, u32, [u32; 2]) {
+    let scenario = Scenario::load_builtin(name, &[]).unwrap();
+    assert_eq!(scenario.file().ruleset, "black_powder", "{name}");
+    let setup = scenario.setup().unwrap();
+    let bp = BlackPowder::builtin();
+    let mut battle = bp.new_battle(&setup);
+    let (mut wins, mut hedgehogs, mut charges, mut volleys) = ([0u32; 2], 0, 0, [0u32; 2]);
+    for i in 0..n {
+        for e in log(&bp, &mut battle, &setup, battle_seed(5, i)) {
+            match e {
+                Event::BattleEnded {
+                    outcome: Outcome::Won(s),
+                    ..
+                } => wins[s.index()] += 1,
+                Event::BlackPowder(Detail::Hedgehog { formed: true, .. }) => hedgehogs += 1,
+                Event::BlackPowder(Detail::Charge { .. }) => charges += 1,
+                Event::BlackPowder(Detail::Volley { unit, .. }) => {
+                    volleys[setup.units[usize::from(unit)].side.index()] += 1
+                }
+                _ => {}
+            }
+        }
+    }
+    (wins, hedgehogs, charges, volleys)
+}
+
+#[test]
+fn the_pike_block_duel_forms_hedgehog_and_holds_the_horse() {
+    let (wins, hedgehogs, _, _) = duel("bp_duel_pike_vs_horse", 200);
+    // The horse comes within 8" every battle: the pike block forms hedgehog, and a hedgehog in
+    // good order cannot be charged from the front, so the horse never wins.
+    assert!(hedgehogs >= 150, "{hedgehogs}");
+    assert_eq!(wins[1], 0, "{wins:?}");
+    assert!(wins[0] > 100, "{wins:?}");
+}
+
+#[test]
+fn the_shot_duel_is_even_and_fought_by_volleys() {
+    let (wins, _, charges, volleys) = duel("bp_duel_shot", 400);
+    // Mirror images: each side volleys, and neither wins much more than the other.
+    assert!(volleys[0] > 400 && volleys[1] > 400, "{volleys:?}");
+    let (p, r) = (f64::from(wins[0]), f64::from(wins[1]));
+    assert!((p - r).abs() < 4.0 * (p + r).sqrt(), "{wins:?}");
+    assert!(charges < volleys[0] + volleys[1], "{charges} {volleys:?}");
+}
+
+#[test]
+fn the_gun_duel_is_fought_by_the_gun_firing_on_the_foot() {
+    let (wins, _, _, volleys) = duel("bp_duel_gun_vs_foot", 200);
+    assert!(volleys[0] > 200, "{volleys:?}");
+    assert!(wins[0] > 100, "{wins:?}");
+}

@@ -118,12 +118,22 @@ fn compare_writes_the_same_shape_from_the_rulesets_own_battles(rs: &str) {
         assert_eq!(h, COMPARE_HEADER, "{ruleset}");
         shapes.push(rows);
     }
-    let keys = |rows: &[BTreeMap<String, String>]| -> Vec<(String, String)> {
+    // The same measures, each saying its ruleset's unit (`royalist_casualties_lost_mean`).
+    let c = ecw_sim::rules::currency(rs).unwrap();
+    let keys = |rows: &[BTreeMap<String, String>], from: &str| -> Vec<(String, String)> {
         rows.iter()
-            .map(|r| (r["variant"].clone(), r["measure"].clone()))
+            .map(|r| {
+                let m = r["measure"].replace(&format!("_{from}_lost"), "_cv_lost");
+                (r["variant"].clone(), m)
+            })
             .collect()
     };
-    assert_eq!(keys(&shapes[0]), keys(&shapes[1]));
+    assert_eq!(keys(&shapes[0], "cv"), keys(&shapes[1], c));
+    assert!(
+        shapes[1]
+            .iter()
+            .any(|r| r["measure"] == format!("parliament_{c}_lost_mean"))
+    );
     // The baseline is battle for battle `run --ruleset black_powder` of the same seed.
     let battles = run_battles(
         &root.join("run"),
@@ -138,20 +148,22 @@ fn compare_writes_the_same_shape_from_the_rulesets_own_battles(rs: &str) {
         share_won(&battles, "parliament")
     ));
     assert!(close(get("p_draw"), share_won(&battles, "draw")));
-    let lost = mean(&battles, |r| num(r, "cv_lost_royalist"));
-    assert!(close(get("royalist_cv_lost_mean"), lost));
+    let lost = mean(&battles, |r| num(r, &format!("{c}_lost_royalist")));
+    assert!(close(get(&format!("royalist_{c}_lost_mean")), lost));
     let turns = mean(&battles, |r| num(r, "turns"));
     assert!(close(get("battle_length_turns"), turns));
     // The unit's losses come through the trait in stamina, as the event stream counts them.
-    let (_, unit_rows) = table(&root.join("run").join("cv_losses.csv"));
+    let (_, unit_rows) = table(&root.join("run").join(format!("{c}_losses.csv")));
     let greycoats: f64 = unit_rows
         .iter()
-        .filter(|r| r["scope"] == "unit" && r["name"] == "Greycoats" && r["measure"] == "cv_lost")
+        .filter(|r| {
+            r["scope"] == "unit" && r["name"] == "Greycoats" && r["measure"] == format!("{c}_lost")
+        })
         .map(|r| num(r, "value") * num(r, "count"))
         .sum::<f64>()
         / 120.0;
     assert!(
-        close(get("unit_cv_lost_mean:Greycoats"), greycoats),
+        close(get(&format!("unit_{c}_lost_mean:Greycoats")), greycoats),
         "{greycoats}"
     );
     // Not Ironsides' battles under another name.
@@ -429,8 +441,9 @@ fn rulesets_side_by_side_are_each_rulesets_own_run() {
             close(get("p_parliament_win"), share_won(&battles, "parliament")),
             "{ruleset}"
         );
+        let c = ecw_sim::rules::currency(ruleset).unwrap();
         let share = mean(&battles, |r| {
-            num(r, "cv_lost_parliament") / num(r, "cv_start_parliament")
+            num(r, &format!("{c}_lost_parliament")) / num(r, &format!("{c}_start_parliament"))
         });
         assert!(close(get("parliament_loss_share"), share), "{ruleset}");
         let pursuits = mean(&battles, |r| num(r, "pursuits_royalist"));
@@ -655,12 +668,12 @@ fn a_ruleset_with_only_the_required_methods_plugs_in() {
         .unwrap();
     let plan = whatif::plan(6, 64, Some(2)).unwrap();
     let (bar, stop) = (indicatif::ProgressBar::hidden(), AtomicBool::new(false));
-    let measures = Measure::standard(&[]);
+    let measures = Measure::standard(&[], "cv");
     let setups = [&setup, &setup];
     let mine = whatif::fight(&Minimal, &plan, &setups, &measures, &bar, &stop).unwrap();
     let iron = whatif::fight(&Ironsides, &plan, &setups, &measures, &bar, &stop).unwrap();
     assert_eq!(mine.sums, iron.sums);
-    let unit = Measure::standard(&["Trotters".to_string()]);
+    let unit = Measure::standard(&["Trotters".to_string()], "cv");
     let err = whatif::fight(&Minimal, &plan, &setups, &unit, &bar, &stop).unwrap_err();
     assert!(
         err.to_string().contains("does not count a unit's losses"),

@@ -26,6 +26,9 @@ const GOLDEN: &[(&str, u64)] = &[
     ("small_action", 0x6009e787f68456af),
     ("duel_horse", 0x116bfd9ee9e8a080),
     ("duel_foot_vs_horse", 0xff7a5cf3ffea1d0e),
+    ("bp_duel_pike_vs_horse", 0x7d504204061d1f75),
+    ("bp_duel_shot", 0x0a5454f65c6bef6c),
+    ("bp_duel_gun_vs_foot", 0xd2df8eff8e1bc378),
     ("balance_template", 0xe975488b8c310a11),
 ];
 

@@ -27,6 +27,9 @@ const GOLDEN: &[(&str, u64)] = &[
     ("small_action", 0x429973e6f854aeaf),
     ("duel_horse", 0x341668a58a44d90a),
     ("duel_foot_vs_horse", 0xa642def33938fa4e),
+    ("bp_duel_pike_vs_horse", 0x0ff2641a6d6e3b2a),
+    ("bp_duel_shot", 0xa2c820349883c015),
+    ("bp_duel_gun_vs_foot", 0x6e01d327cb4fdbef),
     ("balance_template", 0xf77d20ccec5e4ec4),
 ];
 

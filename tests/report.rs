@@ -281,3 +281,66 @@ fn the_replay_page_carries_every_event_and_unit_of_the_battle() {
         "name it FILE.html",
     );
 }
+
+/// Each ruleset's files say its own unit of loss (`cv_lost`, `casualties_lost`,
+/// `figures_lost`): the losses file, the measures, the per-battle columns and the report's
+/// charts; shards merge into the same files, and the report reads them.
+#[test]
+fn each_rulesets_files_and_report_name_its_currency() {
+    let dir = scratch("currency");
+    for ruleset in ecw_sim::rules::RULESETS {
+        let c = ecw_sim::rules::currency(ruleset).unwrap();
+        let losses = format!("{c}_losses.csv");
+        assert!(ecw_sim::report::RESULT_FILES.contains(&losses.as_str()));
+        let (one, merged) = (dir.join(ruleset), dir.join(format!("{ruleset}-merged")));
+        let args = [
+            "small_action",
+            "--ruleset",
+            ruleset,
+            "--battles",
+            "120",
+            "--seed",
+            "2",
+            "--per-battle",
+            "--quiet",
+        ];
+        ok(&[&["run"][..], &args, &["--out", s(&one), "--report"]].concat());
+        for k in ["1/2", "2/2"] {
+            ok(&[&["run"][..], &args, &["--shard", k, "--out", s(&merged)]].concat());
+        }
+        ok(&["merge", s(&merged), "--quiet"]);
+        common::cli::assert_same_results(&one, &merged);
+        let files = common::cli::files_in(&one);
+        let named: Vec<&String> = files
+            .iter()
+            .filter(|f| f.ends_with("_losses.csv"))
+            .collect();
+        assert_eq!(named, [&losses], "{ruleset}");
+        let lost = format!("{c}_lost");
+        assert!(
+            rows(&one, &losses, |r| &r[4] == lost.as_str()) > 0,
+            "{ruleset}"
+        );
+        let margin = format!("break_margin_{c}");
+        assert!(rows(&one, "outcomes.csv", |r| &r[4] == margin.as_str()) > 0);
+        let battles = std::fs::read_to_string(one.join("battles.csv")).unwrap();
+        let header = battles.lines().next().unwrap();
+        assert!(
+            header.contains(&format!(
+                ",{c}_start_parliament,{c}_start_royalist,{c}_lost_parliament,"
+            )),
+            "{header}"
+        );
+        assert!(header.ends_with(&format!(",margin_{c}")), "{header}");
+        // The report draws one loss chart per side and command, in the currency's words.
+        run_ok(&["report", s(&merged)]);
+        let label = if c == "cv" { "CV" } else { c };
+        let groups = rows(&one, &losses, |r| &r[0] != "unit" && &r[4] == "p_destroyed");
+        for d in [&one, &merged] {
+            let html = std::fs::read_to_string(d.join("report.html")).unwrap();
+            let caption = format!("): {label} lost in each of 120 battles");
+            assert_eq!(html.matches(&caption).count(), groups, "{ruleset}");
+            assert!(html.contains(&format!("mean {label} lost")), "{ruleset}");
+        }
+    }
+}

@@ -52,6 +52,8 @@ pub struct Commander {
     /// A replacement is on his way (the old general was lost); he takes up post when
     /// `out_of_action` runs out.
     pub replacing: bool,
+    /// Black Powder's Command rating, when the scenario gives one (else the ruleset's default).
+    pub staff_rating: Option<u8>,
 }
 
 impl Commander {
@@ -75,6 +77,7 @@ impl Commander {
             morale_adjust: 0,
             skill_adjust: 0,
             replacing: false,
+            staff_rating: None,
         }
     }
     pub fn available(&self) -> bool {

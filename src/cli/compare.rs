@@ -89,7 +89,7 @@ impl RunOptions {
     ) -> Result<ContestOutput> {
         for (name, setup) in versions {
             for m in measures {
-                if let Measure::UnitCvLost(u) = m {
+                if let Measure::UnitLost(u, _) = m {
                     whatif::find_unit(setup, u)
                         .map_err(|e| Error::Usage(format!("--unit {u}: {e} ({name})")))?;
                 }
@@ -246,7 +246,7 @@ pub fn run(args: Args) -> Result<()> {
             )));
         }
     }
-    let measures = Measure::standard(&args.units);
+    let measures = Measure::standard(&args.units, crate::rules::currency(ruleset)?);
     let defining: Vec<String> = [
         ("--set", &args.set),
         ("--variant", &args.variants),

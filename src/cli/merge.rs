@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::report::{self, BattlesFile, OutDir, Partial, Shards, partial_files};
 use crate::runner::Shard;
+use crate::stats::Layout;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -83,7 +84,10 @@ pub fn run(args: Args) -> Result<()> {
     let (first_path, first) = &shards.parts[0];
     let run_id = first.run.clone();
     let per_battle = first.per_battle;
-    let layout = first.layout.clone();
+    let layout = Layout {
+        currency: crate::rules::currency(&run_id.ruleset)?.into(),
+        ..first.layout.clone()
+    };
     let tally = shards.tally()?;
     let out_path = match &args.out {
         Some(o) => o.clone(),
@@ -93,7 +97,7 @@ pub fn run(args: Args) -> Result<()> {
     // On any error `out` is dropped unpublished, which removes what it staged.
     let out = OutDir::prepare(&out_path, &run_id, None, args.force)?;
     let battles = if per_battle {
-        let mut b = BattlesFile::create(&out.file("battles.csv"))?;
+        let mut b = BattlesFile::create(&out.file("battles.csv"), &layout.currency)?;
         for (path, p) in &shards.parts {
             let Some(sum) = &p.battles_checksum else {
                 return Err(Error::Refused(format!(

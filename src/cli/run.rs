@@ -221,9 +221,13 @@ fn fight<R: Ruleset>(
     let range = plan.range();
     let mut battles = match (plan.per_battle, plan.shard) {
         (false, _) => None,
-        (true, None) => Some(BattlesFile::create(&out.file("battles.csv"))?),
+        (true, None) => Some(BattlesFile::create(
+            &out.file("battles.csv"),
+            &layout.currency,
+        )?),
         (true, Some(s)) => Some(BattlesFile::create(
             &out.file(&format!("{}.battles.csv", s.file_stem())),
+            &layout.currency,
         )?),
     };
     let progress = runner::progress_bar(range.end - range.start, !args.quiet);

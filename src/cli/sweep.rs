@@ -51,7 +51,7 @@ pub fn run(args: Args) -> Result<()> {
             .map_err(|e| Error::Usage(format!("--param point {}: {e}", point.join(" "))))?;
         setups.push(setup);
     }
-    let measures = Measure::standard(&args.units);
+    let measures = Measure::standard(&args.units, crate::rules::currency(ruleset)?);
     let defining: Vec<String> = [
         ("--set", &args.set),
         ("--param", &args.params),

@@ -85,6 +85,14 @@ pub struct DoctrineParams {
     /// Advance each line at the pace of its slowest unit so it stays dressed (E6).
     #[serde(default = "dress_lines_default")]
     pub dress_lines: bool,
+    /// Black Powder: an order turning a unit more than this many degrees towards its target is
+    /// an individual order, not the brigade's. Unset: the ruleset's `doctrine.individual_order_degrees`.
+    #[serde(default)]
+    pub individual_order_degrees: Option<f64>,
+    /// Black Powder: foot forms hedgehog when horse comes within this many inches, before it is
+    /// forced to (0: only when forced). Unset: the ruleset's `doctrine.hedgehog_early_range`.
+    #[serde(default)]
+    pub hedgehog_early_range: Option<f64>,
 }
 
 fn dress_lines_default() -> bool {
@@ -179,6 +187,18 @@ impl DoctrineParams {
         ] {
             if v > hi {
                 return bad(k, &format!("must be from 0 to {hi}, got {v}"));
+            }
+        }
+        for (k, v, hi) in [
+            (
+                "individual_order_degrees",
+                d.individual_order_degrees,
+                180.0,
+            ),
+            ("hedgehog_early_range", d.hedgehog_early_range, MAX_INCHES),
+        ] {
+            if let Some(v) = v.filter(|v| !(0.0..=hi).contains(v)) {
+                return bad(k, &format!("must be from 0 to {hi}, got {}", shown(v)));
             }
         }
         if !(4.0..=12.0).contains(&d.retreat_distance) {

@@ -12,22 +12,30 @@ use crate::stats::BattleRow;
 
 use super::manifest::Fnv;
 
-pub const HEADER: [&str; 14] = [
-    "battle",
-    "seed",
-    "winner",
-    "turns",
-    "cv_start_parliament",
-    "cv_start_royalist",
-    "cv_lost_parliament",
-    "cv_lost_royalist",
-    "pursuits_parliament",
-    "pursuits_royalist",
-    "general_casualties_parliament",
-    "general_casualties_royalist",
-    "dice_rolled",
-    "margin_cv",
-];
+/// How many columns a row has.
+pub const COLUMNS: usize = 14;
+
+/// The columns, with the losses in the ruleset's currency (`cv_start_parliament`,
+/// `casualties_lost_royalist`, `margin_figures`).
+pub fn header(currency: &str) -> [String; COLUMNS] {
+    let c = currency;
+    [
+        "battle".into(),
+        "seed".into(),
+        "winner".into(),
+        "turns".into(),
+        format!("{c}_start_parliament"),
+        format!("{c}_start_royalist"),
+        format!("{c}_lost_parliament"),
+        format!("{c}_lost_royalist"),
+        "pursuits_parliament".into(),
+        "pursuits_royalist".into(),
+        "general_casualties_parliament".into(),
+        "general_casualties_royalist".into(),
+        "dice_rolled".into(),
+        format!("margin_{c}"),
+    ]
+}
 
 /// The winner's name, or `draw`.
 pub fn winner(o: Outcome) -> &'static str {
@@ -37,7 +45,7 @@ pub fn winner(o: Outcome) -> &'static str {
     }
 }
 
-fn record(r: &BattleRow) -> [String; 14] {
+fn record(r: &BattleRow) -> [String; COLUMNS] {
     let (p, q) = (Side::Parliament.index(), Side::Royalist.index());
     let margin = match r.outcome {
         Outcome::Won(w) => {
@@ -70,6 +78,8 @@ pub struct BattlesFile {
     tmp: PathBuf,
     /// Every field is a number or a plain word, so rows need no CSV quoting.
     w: Option<BufWriter<File>>,
+    /// The header line, in the run's currency.
+    header: String,
     rows: u64,
     /// FNV-1a 64 of the bytes written so far.
     hash: Fnv,
@@ -80,8 +90,8 @@ pub struct BattlesFile {
 const MAX_ROW_BYTES: u64 = 512;
 
 impl BattlesFile {
-    /// Starts writing what will become `path`.
-    pub fn create(path: &Path) -> Result<BattlesFile> {
+    /// Starts writing what will become `path`, its losses counted in `currency`.
+    pub fn create(path: &Path, currency: &str) -> Result<BattlesFile> {
         let tmp = crate::io::temp_name(path);
         let f = File::create(&tmp).map_err(|e| Error::io(path, e))?;
         crate::runner::stage_begun(tmp.clone());
@@ -89,10 +99,11 @@ impl BattlesFile {
             path: path.to_path_buf(),
             tmp,
             w: Some(BufWriter::new(f)),
+            header: header(currency).join(","),
             rows: 0,
             hash: Fnv::default(),
         };
-        file.line(&HEADER.join(","))?;
+        file.line(&file.header.clone())?;
         Ok(file)
     }
 
@@ -131,7 +142,7 @@ impl BattlesFile {
         let limit = (battles.end - battles.start + 1).saturating_mul(MAX_ROW_BYTES);
         let mut lines = BufReader::new(f.take(limit)).lines();
         let header = lines.next().transpose().map_err(|e| Error::io(from, e))?;
-        if header.as_deref() != Some(HEADER.join(",").as_str()) {
+        if header.as_deref() != Some(self.header.as_str()) {
             return Err(refuse(
                 "not a per-battle file of this ecw-sim (header differs)".into(),
             ));
@@ -144,7 +155,7 @@ impl BattlesFile {
             let line = line.map_err(|e| Error::io(from, e))?;
             let fields: Vec<&str> = line.split(',').collect();
             let index = fields.first().and_then(|f| f.parse::<u64>().ok());
-            if fields.len() != HEADER.len() || index != Some(next) || next >= battles.end {
+            if fields.len() != COLUMNS || index != Some(next) || next >= battles.end {
                 return Err(refuse(format!(
                     "line {}: expected the row of battle {next} (battles {}..{}), found `{}`",
                     i + 2,

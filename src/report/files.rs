@@ -8,9 +8,10 @@ use crate::stats::{EntityTally, GENERAL_RESULTS, Layout, Tally};
 /// `outcomes.csv`.
 ///
 /// * side: `p_win`, `p_draw`, `p_loss`, `p_army_broke` (its army reached its break point).
-/// * battle: `battle_length_turns` (distribution and summary) and `break_margin_cv`: in each
-///   battle won, CV lost by the loser minus CV lost by the winner at the end (destroyed and
-///   departed units count their whole starting CV, as the army-break rule counts them).
+/// * battle: `battle_length_turns` (distribution and summary) and `break_margin_<currency>`
+///   (`break_margin_cv` under Ironsides): in each battle won, the loser's losses minus the
+///   winner's at the end, in the ruleset's currency (destroyed and departed units count their
+///   whole start, as the army-break rule counts them).
 pub fn outcomes(layout: &Layout, t: &Tally) -> Vec<u8> {
     let mut out = Tidy::new();
     for side in Side::BOTH {
@@ -23,25 +24,28 @@ pub fn outcomes(layout: &Layout, t: &Tally) -> Vec<u8> {
     }
     let who = Who::new("battle", "", &layout.scenario, None);
     out.distribution_and_summary(&who, "battle_length_turns", &t.turns);
-    out.distribution_and_summary(&who, "break_margin_cv", &t.margin);
+    let margin = format!("break_margin_{}", layout.currency);
+    out.distribution_and_summary(&who, &margin, &t.margin);
     out.finish()
 }
 
-/// `cv_losses.csv`: for every unit, command and side:
+/// `<currency>_losses.csv` (`cv_losses.csv` under Ironsides, `casualties_losses.csv` under
+/// Black Powder, `figures_losses.csv` under Dickenson): for every unit, command and side:
 ///
-/// * `cv_lost`: distribution and summary of CV lost per battle (start CV minus the CV at the
-///   end; a unit destroyed, routed or retreated off the table, or lost to pursuit, counts its
-///   whole starting CV).
+/// * `<currency>_lost`: distribution and summary of the losses per battle in the ruleset's
+///   currency (Ironsides: start CV minus the CV at the end; a unit destroyed, routed or
+///   retreated off the table, or lost to pursuit, counts its whole start).
 /// * `p_destroyed`: the unit (every unit of the command or side) was destroyed (CV 0), left
 ///   the table, or was lost to pursuit.
 /// * `p_routed`: the unit (any unit of the group) routed at least once.
 /// * `p_ended_broken`: unit, it ended the battle broken (routed, and neither regained a CV nor
 ///   spent a whole turn out of contact since: the engine's `Recovered` event), still on the table; command, every unit ended so or was destroyed; side, its army broke.
 /// * `units_destroyed` (commands and sides): distribution and summary of units destroyed.
-pub fn cv_losses(layout: &Layout, t: &Tally) -> Vec<u8> {
+pub fn losses(layout: &Layout, t: &Tally) -> Vec<u8> {
     let mut out = Tidy::new();
+    let lost = layout.measure("lost");
     let write = |out: &mut Tidy, who: &Who, e: &EntityTally, group: bool| {
-        out.distribution_and_summary(who, "cv_lost", &e.cv_lost);
+        out.distribution_and_summary(who, &lost, &e.cv_lost);
         out.proportion(who, "p_destroyed", e.destroyed, t.battles);
         out.proportion(who, "p_routed", e.routed, t.battles);
         out.proportion(who, "p_ended_broken", e.ended_broken, t.battles);

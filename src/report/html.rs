@@ -106,6 +106,36 @@ fn summary_text(rows: &[&TidyRow], measure: &str) -> String {
     }
 }
 
+/// The unit a run's losses are counted in, found from its losses file's name
+/// (`cv_losses.csv`, `casualties_losses.csv`, ...): its key in measure names and its label.
+struct Currency {
+    key: String,
+    label: String,
+}
+
+impl Currency {
+    /// The currency of the losses file in `dir` (Ironsides' CV when there is none).
+    fn of(dir: &Path) -> Currency {
+        let key = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.strip_suffix("_losses.csv").map(str::to_string)
+            })
+            .min()
+            .unwrap_or_else(|| "cv".into());
+        let label = crate::stats::currency_label(&key);
+        Currency { key, label }
+    }
+
+    /// `lost` -> `cv_lost`.
+    fn measure(&self, stem: &str) -> String {
+        format!("{}_{stem}", self.key)
+    }
+}
+
 /// Writes `report.html` into `dir` from the CSV files and manifest there; returns its path.
 pub fn write_report(dir: &Path) -> Result<PathBuf> {
     let html = run_report(dir)?;
@@ -125,6 +155,7 @@ pub fn run_report(dir: &Path) -> Result<String> {
     }
     let m = read_manifest(&manifest_path)?;
     let file = |name: &str| read_tidy(&dir.join(name));
+    let c = Currency::of(dir);
     let battles = m.run.battles;
     let mut page = Page::new(&format!("{}: {} battles", m.run.scenario, count(battles)));
     page.para(&format!(
@@ -140,10 +171,10 @@ pub fn run_report(dir: &Path) -> Result<String> {
         }
     ));
     if let Some(rows) = file("outcomes.csv")? {
-        outcome_section(&mut page, &rows, battles);
+        outcome_section(&mut page, &rows, battles, &c);
     }
-    if let Some(rows) = file("cv_losses.csv")? {
-        losses_section(&mut page, &rows, battles);
+    if let Some(rows) = file(&crate::stats::losses_file(&c.key))? {
+        losses_section(&mut page, &rows, battles, &c);
     }
     if let Some(rows) = file("pursuits.csv")? {
         shares_section(&mut page, &rows, battles, ("pursuits", "Pursuit by unit"));
@@ -159,7 +190,7 @@ pub fn run_report(dir: &Path) -> Result<String> {
     Ok(page.finish())
 }
 
-fn outcome_section(page: &mut Page, rows: &[TidyRow], battles: u64) {
+fn outcome_section(page: &mut Page, rows: &[TidyRow], battles: u64, c: &Currency) {
     page.heading("outcome", "Outcome");
     let sides = entities(rows, "side");
     let mut bars = Vec::new();
@@ -200,11 +231,15 @@ fn outcome_section(page: &mut Page, rows: &[TidyRow], battles: u64) {
         &[],
     );
     let battle: Vec<&TidyRow> = rows.iter().filter(|r| r.scope == "battle").collect();
+    let margin = (
+        format!("break_margin_{}", c.key),
+        format!("{} (loser's loss minus winner's)", c.label),
+    );
     for (measure, x, what) in [
         ("battle_length_turns", "turns", "Battle length"),
         (
-            "break_margin_cv",
-            "CV (loser's loss minus winner's)",
+            margin.0.as_str(),
+            margin.1.as_str(),
             "Margin of victory, in battles won",
         ),
     ] {
@@ -235,20 +270,22 @@ fn outcome_section(page: &mut Page, rows: &[TidyRow], battles: u64) {
     }
 }
 
-fn losses_section(page: &mut Page, rows: &[TidyRow], battles: u64) {
+fn losses_section(page: &mut Page, rows: &[TidyRow], battles: u64, c: &Currency) {
     page.heading("losses", "Losses by side and command");
+    let lost = c.measure("lost");
+    let lost_label = format!("{} lost", c.label);
     for scope in ["side", "command"] {
         page.raw("<div class=\"grid\">");
         for e in entities(rows, scope) {
             let Some(first) = e.first() else { continue };
-            let bars = distribution(&e, "cv_lost", side_colour_named(&first.side));
+            let bars = distribution(&e, &lost, side_colour_named(&first.side));
             if bars.is_empty() {
                 continue;
             }
             let chart = charts::columns_small(
                 &bars,
                 Axes {
-                    x: "CV lost",
+                    x: &lost_label,
                     y: "share of battles",
                     percent: true,
                 },
@@ -260,21 +297,22 @@ fn losses_section(page: &mut Page, rows: &[TidyRow], battles: u64) {
             page.figure(
                 &chart,
                 &format!(
-                    "{} ({scope}, {}): CV lost in each of {} battles.{}{destroyed}",
+                    "{} ({scope}, {}): {lost_label} in each of {} battles.{}{destroyed}",
                     first.name,
                     first.side,
                     count(battles),
-                    summary_text(&e, "cv_lost")
+                    summary_text(&e, &lost)
                 ),
                 &[],
             );
         }
         page.raw("</div>");
     }
-    units_section(page, rows, battles);
+    units_section(page, rows, battles, c);
 }
 
-fn units_section(page: &mut Page, rows: &[TidyRow], battles: u64) {
+fn units_section(page: &mut Page, rows: &[TidyRow], battles: u64, c: &Currency) {
+    let (lost, lost_mean) = (c.measure("lost"), c.measure("lost_mean"));
     let units = entities(rows, "unit");
     if units.is_empty() {
         return;
@@ -316,11 +354,16 @@ fn units_section(page: &mut Page, rows: &[TidyRow], battles: u64) {
         let colour = side_colour_named(&first.side);
         let spark: Vec<f64> = u
             .iter()
-            .filter(|r| r.measure == "cv_lost" && r.value.is_some())
+            .filter(|r| r.measure == lost && r.value.is_some())
             .map(|r| r.estimate.unwrap_or(0.0))
             .collect();
         let mut row = vec![cell(&first.name, true, None), cell(&first.side, true, None)];
-        for measure in ["cv_lost_mean", "p_destroyed", "p_routed", "p_ended_broken"] {
+        for measure in [
+            lost_mean.as_str(),
+            "p_destroyed",
+            "p_routed",
+            "p_ended_broken",
+        ] {
             row.push(estimate_cell(find(u, measure), measure.starts_with("p_")));
         }
         let s = charts::spark(&spark, colour);
@@ -334,11 +377,11 @@ fn units_section(page: &mut Page, rows: &[TidyRow], battles: u64) {
         &[
             "unit",
             "side",
-            "mean CV lost",
+            &format!("mean {} lost", c.label),
             "P(destroyed)",
             "P(routed)",
             "P(ended broken)",
-            "CV lost: share of battles from 0 up",
+            &format!("{} lost: share of battles from 0 up", c.label),
         ],
         &table,
     );

@@ -10,7 +10,7 @@ mod summary;
 mod tidy;
 
 pub use battles::BattlesFile;
-pub use files::{commanders, cv_losses, outcomes, pursuits, ratings};
+pub use files::{commanders, losses, outcomes, pursuits, ratings};
 pub use html::{REPORT, write_report};
 pub use manifest::{
     Manifest, PARTIAL_FORMAT, Partial, RunIdentity, Shards, Timing, fnv1a64, read_manifest,
@@ -26,7 +26,7 @@ use crate::stats::{Layout, Tally};
 pub fn render(layout: &Layout, tally: &Tally) -> Vec<(String, Vec<u8>)> {
     let mut files = vec![
         ("outcomes.csv".to_string(), outcomes(layout, tally)),
-        ("cv_losses.csv".to_string(), cv_losses(layout, tally)),
+        (layout.losses_file(), losses(layout, tally)),
         ("pursuits.csv".to_string(), pursuits(layout, tally)),
         ("commanders.csv".to_string(), commanders(layout, tally)),
     ];

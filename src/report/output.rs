@@ -24,10 +24,13 @@ use crate::error::{Error, Result};
 use crate::io::{Lock, is_own_temp, write_atomic};
 use crate::runner::{Shard, stage_begun, stage_ended};
 
-/// Every file name a finished run may write, manifest last.
-pub const RESULT_FILES: [&str; 7] = [
+/// Every file name a finished run may write, manifest last: the losses file under each
+/// ruleset's currency (`Layout::losses_file`; a test holds every ruleset's to this list).
+pub const RESULT_FILES: [&str; 9] = [
     "outcomes.csv",
     "cv_losses.csv",
+    "casualties_losses.csv",
+    "figures_losses.csv",
     "pursuits.csv",
     "commanders.csv",
     "ratings.csv",

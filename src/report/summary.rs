@@ -96,7 +96,8 @@ pub fn summary(layout: &Layout, t: &Tally, manifest: &Manifest, dir: &Path) -> S
             Some(m) => {
                 let _ = writeln!(
                     s,
-                    "; the loser's CV loss exceeds the winner's by {m} at the median"
+                    "; the loser's {} loss exceeds the winner's by {m} at the median",
+                    crate::stats::currency_label(&layout.currency)
                 );
             }
             None => s.push('\n'),

@@ -52,6 +52,18 @@ pub fn check_ruleset(name: &str) -> Result<&'static str> {
     with_ruleset(name, Named)
 }
 
+/// The currency of the ruleset a name picks (see [`Ruleset::currency`]).
+pub fn currency(name: &str) -> Result<&'static str> {
+    struct Currency;
+    impl WithRuleset for Currency {
+        type Output = &'static str;
+        fn with<R: Ruleset>(self, ruleset: &R) -> &'static str {
+            ruleset.currency()
+        }
+    }
+    with_ruleset(name, Currency)
+}
+
 /// A ruleset's data file (`configs/rulesets/*.toml`): read, parsed and checked the same way
 /// for every ruleset; each says what makes its values valid.
 pub trait RuleData: serde::de::DeserializeOwned {
@@ -95,6 +107,11 @@ pub trait Ruleset: Sync {
     fn name(&self) -> &'static str;
     /// The built-in text of its rules file (for the run's identity).
     fn builtin_text(&self) -> &'static str;
+    /// The unit its losses are counted in, as measure and file names say it (`cv_lost`,
+    /// `cv_losses.csv`); its [`Layout`] carries it into the reports.
+    fn currency(&self) -> &'static str {
+        "cv"
+    }
     /// The order of battle as its statistics see it (losses in the ruleset's own currency,
     /// what its commander casualties do).
     fn layout(&self, setup: &BattleSetup) -> Layout {

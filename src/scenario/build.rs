@@ -146,6 +146,8 @@ const FACING: Limit = Limit(-360.0, 360.0, false);
 const BEHIND: Limit = Limit(0.0, MAX_INCHES, false);
 const RADIUS: Limit = Limit(0.0, MAX_INCHES, true);
 const SEVERITY: Limit = Limit(0.0, 100.0, false);
+/// A Black Powder commander's `staff_rating`: what two dice can total.
+const STAFF_RATINGS: std::ops::RangeInclusive<u8> = 2..=12;
 /// The most units a scenario may have: a battle of 2,000 takes about 50 ms
 /// (docs/PERFORMANCE.md), and unit ids must fit their 16 bits.
 pub const MAX_UNITS: usize = 5000;
@@ -1284,11 +1286,33 @@ impl Builder<'_> {
         let mut c = Commander::new(id, side, rating);
         c.name = self.names.commanders.len() as u16;
         c.is_captain_general = captain_general;
+        c.staff_rating = self.staff_rating(spec, path);
         self.commanders.push(c);
         self.commander_sources.push(source);
         self.commander_notes.push(note);
         self.names.commanders.push(name);
         id
+    }
+
+    /// A commander's Black Powder `staff_rating`, checked: a rating outside the totals of two
+    /// dice would pass every order roll or none.
+    fn staff_rating(&mut self, spec: &CommanderSpec, path: &str) -> Option<u8> {
+        let CommanderSpec::Table(t) = spec else {
+            return None;
+        };
+        let r = t.staff_rating?;
+        if !STAFF_RATINGS.contains(&r) {
+            self.err(
+                &format!("{path}.staff_rating"),
+                format!(
+                    "must be from {} to {} (the totals of two dice), got {r}",
+                    STAFF_RATINGS.start(),
+                    STAFF_RATINGS.end()
+                ),
+            );
+            return None;
+        }
+        Some(r)
     }
 
     /// The index of a doctrine, loading it the first time: built in, or a file beside the scenario.

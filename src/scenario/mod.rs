@@ -23,7 +23,7 @@ pub use tree::Override;
 pub(crate) use tree::nearest;
 
 /// The scenarios shipped with the binary, embedded so it works from any folder.
-pub const BUILTIN: [(&str, &str); 12] = [
+pub const BUILTIN: [(&str, &str); 15] = [
     (
         "edgehill",
         include_str!("../../configs/scenarios/edgehill.toml"),
@@ -67,6 +67,18 @@ pub const BUILTIN: [(&str, &str); 12] = [
     (
         "duel_foot_vs_horse",
         include_str!("../../configs/scenarios/duel_foot_vs_horse.toml"),
+    ),
+    (
+        "bp_duel_pike_vs_horse",
+        include_str!("../../configs/scenarios/bp_duel_pike_vs_horse.toml"),
+    ),
+    (
+        "bp_duel_shot",
+        include_str!("../../configs/scenarios/bp_duel_shot.toml"),
+    ),
+    (
+        "bp_duel_gun_vs_foot",
+        include_str!("../../configs/scenarios/bp_duel_gun_vs_foot.toml"),
     ),
     (
         "balance_template",

@@ -347,6 +347,9 @@ pub struct CommanderTable {
     pub radius: Option<f64>,
     pub rerolls: Option<u8>,
     pub enemy_rerolls: Option<u8>,
+    /// Black Powder: his Command rating (2D6 against it after modifiers); the ruleset's
+    /// default when not given. Other rulesets ignore it.
+    pub staff_rating: Option<u8>,
 }
 
 // By hand rather than `untagged`, so a bad key inside the table is named instead of "data did not

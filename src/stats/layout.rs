@@ -53,6 +53,10 @@ impl Default for CommanderEffects {
     }
 }
 
+fn cv() -> String {
+    "cv".into()
+}
+
 /// The order of battle as the statistics see it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Layout {
@@ -61,6 +65,13 @@ pub struct Layout {
     pub turn_limit: u16,
     /// The highest CV the ruleset allows (a randomised unit's CV never exceeds it).
     pub cv_max: u8,
+    /// The unit losses are counted in, as the measure and file names say it (`cv_lost`,
+    /// `casualties_lost`, `figures_lost`): its ruleset's [`currency`]. Not kept in partial
+    /// results: `merge` takes it from the ruleset their run names.
+    ///
+    /// [`currency`]: crate::rules::Ruleset::currency
+    #[serde(skip, default = "cv")]
+    pub currency: String,
     pub units: Vec<UnitInfo>,
     pub commands: Vec<CommandInfo>,
     pub commanders: Vec<CommanderInfo>,
@@ -113,6 +124,7 @@ impl Layout {
             scenario: setup.name.clone(),
             turn_limit: setup.turn_limit,
             cv_max: setup.rules.limits.cv_max,
+            currency: cv(),
             units,
             commands,
             commanders,
@@ -138,8 +150,33 @@ impl Layout {
             .sum()
     }
 
+    /// A measure's name in this layout's currency: `lost` gives `cv_lost` under Ironsides,
+    /// `casualties_lost` under Black Powder.
+    pub fn measure(&self, stem: &str) -> String {
+        format!("{}_{stem}", self.currency)
+    }
+
+    /// The losses file's name: `cv_losses.csv`, `casualties_losses.csv`, `figures_losses.csv`.
+    pub fn losses_file(&self) -> String {
+        losses_file(&self.currency)
+    }
+
     /// Whether any unit's rating is rolled per battle.
     pub fn any_randomised(&self) -> bool {
         self.units.iter().any(|u| u.randomised)
+    }
+}
+
+/// The losses file of a currency.
+pub fn losses_file(currency: &str) -> String {
+    format!("{currency}_losses.csv")
+}
+
+/// A currency as prose names it: `CV` for Ironsides, else its key (`casualties`, `figures`).
+pub fn currency_label(currency: &str) -> String {
+    if currency == "cv" {
+        "CV".into()
+    } else {
+        currency.into()
     }
 }

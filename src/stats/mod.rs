@@ -15,7 +15,9 @@ pub(crate) mod testing;
 pub use collector::{BattleRow, Collector};
 pub use histogram::Histogram;
 pub use interval::{Estimate, Z95, mean_interval, wilson};
-pub use layout::{CommandInfo, CommanderEffects, CommanderInfo, Layout, UnitInfo};
+pub use layout::{
+    CommandInfo, CommanderEffects, CommanderInfo, Layout, UnitInfo, currency_label, losses_file,
+};
 pub use tally::{
     CommanderTally, EntityTally, GENERAL_RESULTS, RatingTally, Tally, general_result_index,
 };

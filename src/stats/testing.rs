@@ -28,6 +28,7 @@ pub(crate) fn layout() -> Layout {
         scenario: "Test".into(),
         turn_limit: 12,
         cv_max: 6,
+        currency: "cv".into(),
         units: vec![
             unit("P Horse", Side::Parliament, 0, true, 4, false),
             unit("P Foot", Side::Parliament, 1, false, 5, false),

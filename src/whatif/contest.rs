@@ -101,7 +101,7 @@ pub fn fight<R: Ruleset>(
         let mut ids = Vec::with_capacity(measures.len());
         for m in measures {
             ids.push(match m {
-                Measure::UnitCvLost(name) => Some(find_unit(setup, name).map_err(Error::Usage)?),
+                Measure::UnitLost(name, _) => Some(find_unit(setup, name).map_err(Error::Usage)?),
                 _ => None,
             });
         }

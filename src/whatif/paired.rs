@@ -22,24 +22,26 @@ pub enum Measure {
     Draw,
     /// The battle's length in turns.
     Turns,
-    /// CV the side lost (destroyed and departed units count their whole starting CV).
-    CvLost(Side),
-    /// CV the unit of this name lost.
-    UnitCvLost(String),
+    /// What the side lost in the ruleset's currency (`cv`, `casualties`, `figures`; destroyed
+    /// and departed units count their whole start).
+    Lost(Side, &'static str),
+    /// What the unit of this name lost, in the currency.
+    UnitLost(String, &'static str),
 }
 
 impl Measure {
-    /// The measures of every comparison, then one per unit of interest.
-    pub fn standard(units: &[String]) -> Vec<Measure> {
+    /// The measures of every comparison, then one per unit of interest; losses in `currency`
+    /// ([`crate::rules::Ruleset::currency`]).
+    pub fn standard(units: &[String], currency: &'static str) -> Vec<Measure> {
         let mut v = vec![
             Measure::ParliamentWin,
             Measure::RoyalistWin,
             Measure::Draw,
             Measure::Turns,
-            Measure::CvLost(Side::Parliament),
-            Measure::CvLost(Side::Royalist),
+            Measure::Lost(Side::Parliament, currency),
+            Measure::Lost(Side::Royalist, currency),
         ];
-        v.extend(units.iter().cloned().map(Measure::UnitCvLost));
+        v.extend(units.iter().map(|u| Measure::UnitLost(u.clone(), currency)));
         v
     }
 
@@ -50,8 +52,8 @@ impl Measure {
             Measure::RoyalistWin => "p_royalist_win".into(),
             Measure::Draw => "p_draw".into(),
             Measure::Turns => "battle_length_turns".into(),
-            Measure::CvLost(s) => format!("{}_cv_lost_mean", s.name()),
-            Measure::UnitCvLost(u) => format!("unit_cv_lost_mean:{u}"),
+            Measure::Lost(s, c) => format!("{}_{c}_lost_mean", s.name()),
+            Measure::UnitLost(u, c) => format!("unit_{c}_lost_mean:{u}"),
         }
     }
 
@@ -70,8 +72,8 @@ impl Measure {
             Measure::RoyalistWin => i64::from(outcome == Outcome::Won(Side::Royalist)),
             Measure::Draw => i64::from(outcome == Outcome::Draw),
             Measure::Turns => i64::from(turns),
-            Measure::CvLost(s) => i64::from(cv_lost[s.index()]),
-            Measure::UnitCvLost(_) => i64::from(unit_cv_lost),
+            Measure::Lost(s, _) => i64::from(cv_lost[s.index()]),
+            Measure::UnitLost(..) => i64::from(unit_cv_lost),
         }
     }
 }
@@ -310,7 +312,7 @@ mod tests {
 
     #[test]
     fn measures_read_a_battle() {
-        let m = Measure::standard(&["Byron's Horse".into()]);
+        let m = Measure::standard(&["Byron's Horse".into()], "cv");
         let names: Vec<String> = m.iter().map(Measure::name).collect();
         assert_eq!(
             names,
@@ -328,5 +330,8 @@ mod tests {
         let v: Vec<i64> = m.iter().map(|x| x.value(won, 6, [20, 9], 4)).collect();
         assert_eq!(v, [0, 1, 0, 6, 20, 9, 4]);
         assert!(m[2].is_proportion() && !m[3].is_proportion());
+        let bp = Measure::standard(&["Byron's Horse".into()], "casualties");
+        assert_eq!(bp[4].name(), "parliament_casualties_lost_mean");
+        assert_eq!(bp[6].name(), "unit_casualties_lost_mean:Byron's Horse");
     }
 }

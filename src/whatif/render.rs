@@ -282,8 +282,12 @@ pub fn sweep_summary(
                 Measure::RoyalistWin => "R win".to_string(),
                 Measure::Draw => "draw".to_string(),
                 Measure::Turns => "turns".to_string(),
-                Measure::CvLost(side) => format!("{} CV lost", &side.name()[..1].to_uppercase()),
-                Measure::UnitCvLost(u) => format!("{u} CV lost"),
+                Measure::Lost(side, c) => format!(
+                    "{} {} lost",
+                    &side.name()[..1].to_uppercase(),
+                    crate::stats::currency_label(c)
+                ),
+                Measure::UnitLost(u, c) => format!("{u} {} lost", crate::stats::currency_label(c)),
             };
             let mut text = format!("  {short} {}", figure(measure, e.estimate, false));
             if k > 0
@@ -334,7 +338,7 @@ mod tests {
 
     #[test]
     fn compare_rows_are_tidy() {
-        let measures = Measure::standard(&[]);
+        let measures = Measure::standard(&[], "cv");
         let mut sums = ContestSums::new(3, measures.len());
         // Parliament wins, 5 turns, CV lost (3, 9) in the baseline; the same in version 1;
         // version 2 draws every other battle and lasts a turn longer.

@@ -1,6 +1,7 @@
 //! The doctrine adapter: the scenario's doctrine parameters (aggression, reserves, when to
-//! advance, charge ratio, leading from the front) plus the Black Powder knobs of the ruleset
-//! file turned into one regiment's plan for its move.
+//! advance, charge ratio, leading from the front, and the Black Powder ones: when an order is
+//! individual, how early foot forms hedgehog) plus the knobs of the ruleset file (the defaults
+//! of the Black Powder ones) turned into one regiment's plan for its move.
 
 use crate::doctrine::DoctrineParams;
 use crate::rules::black_powder::tables::DoctrineKnobs;
@@ -54,9 +55,13 @@ pub fn plan(d: &DoctrineParams, k: &DoctrineKnobs, s: &Situation) -> Plan {
     }
 }
 
-/// Whether an order turns the regiment more than the knob allows: an individual order.
-pub fn individual(turn_degrees: f64, k: &DoctrineKnobs) -> bool {
-    turn_degrees.abs() > k.individual_order_degrees
+/// Whether an order turns the regiment more than the doctrine (else the ruleset) allows: an
+/// individual order.
+pub fn individual(d: &DoctrineParams, k: &DoctrineKnobs, turn_degrees: f64) -> bool {
+    let most = d
+        .individual_order_degrees
+        .unwrap_or(k.individual_order_degrees);
+    turn_degrees.abs() > most
 }
 
 /// Whether victorious horse goes on a sweeping advance (Rash horse are asked by the dice).
@@ -74,9 +79,11 @@ pub fn joins(d: &DoctrineParams, enemy_gap: f64) -> bool {
     d.general_leads && enemy_gap <= d.general_leads_within
 }
 
-/// Whether foot forms hedgehog before horse is close enough to force it.
+/// Whether foot forms hedgehog before horse is close enough to force it: the doctrine's range,
+/// else the ruleset's.
 pub fn early_hedgehog(d: &DoctrineParams, k: &DoctrineKnobs, horse_gap: f64) -> bool {
-    d.hedgehog_vs_horse && horse_gap <= k.hedgehog_early_range
+    let range = d.hedgehog_early_range.unwrap_or(k.hedgehog_early_range);
+    d.hedgehog_vs_horse && horse_gap <= range
 }
 
 #[cfg(test)]
@@ -156,6 +163,15 @@ mod tests {
             ..sit()
         };
         assert_eq!(plan(&rupert, &k, &shooter), Plan::Hold);
-        assert!(individual(25.0, &k) && !individual(-15.0, &k));
+        assert!(individual(&rupert, &k, 25.0) && !individual(&rupert, &k, -15.0));
+        // A doctrine's own knobs take the place of the ruleset's.
+        let loose = DoctrineParams {
+            individual_order_degrees: Some(45.0),
+            hedgehog_early_range: Some(12.0),
+            ..cautious.clone()
+        };
+        assert!(!individual(&loose, &k, 25.0) && individual(&loose, &k, 50.0));
+        assert!(!early_hedgehog(&cautious, &k, 10.0) && early_hedgehog(&loose, &k, 10.0));
+        assert!(!early_hedgehog(&loose, &k, 12.5));
     }
 }

@@ -57,13 +57,19 @@ impl Ruleset for BlackPowder {
         "black_powder"
     }
 
+    /// Casualties against stamina.
+    fn currency(&self) -> &'static str {
+        "casualties"
+    }
+
     fn builtin_text(&self) -> &'static str {
         super::tables::BUILTIN
     }
 
-    /// Stamina stands for CV: the `cv` measures count casualties against stamina.
+    /// Stamina stands for CV: the `casualties` measures count casualties against stamina.
     fn layout(&self, setup: &BattleSetup) -> crate::stats::Layout {
         let mut l = crate::stats::Layout::of(setup);
+        l.currency = self.currency().into();
         let mut max = 0;
         for (info, u) in l.units.iter_mut().zip(&setup.units) {
             info.start_cv = units::derive(u, &self.rules).stamina;
@@ -186,6 +192,8 @@ pub struct General {
     /// The turn his replacement arrives.
     pub back_on: u16,
     pub joined: Option<u16>,
+    /// His Command rating: the scenario's `staff_rating`, else `command.default_rating`.
+    pub rating: u8,
 }
 
 /// A command of the scenario: a brigade for orders and for brigade and army break.
@@ -620,6 +628,7 @@ fn derive_template(
             lost: false,
             back_on: 0,
             joined: None,
+            rating: c.staff_rating.unwrap_or(rules.command.default_rating),
         })
         .collect();
     let brigades = setup

@@ -2,7 +2,7 @@
 //! replaced and moved) and its orders: command rolls or initiative, moves and charges.
 
 use super::doctrine::{self, Plan, Situation};
-use super::{Battle, emit};
+use super::{Battle, General, emit};
 use crate::army::Side;
 use crate::battlefield::geometry::angle_diff;
 use crate::battlefield::{AreaKind, Vec2};
@@ -193,18 +193,17 @@ impl Battle {
 
     /// The commander an order to brigade `b` comes from: its own, or (none, or lost) the
     /// Captain-General; and whether its own is lost.
-    fn order_giver(&self, b: usize) -> (Option<Vec2>, bool) {
+    fn order_giver(&self, b: usize) -> (Option<&General>, bool) {
         let brigade = &self.brigades[b];
         let own = brigade.commander.map(usize::from);
         let lost = own.is_some_and(|c| self.generals[c].lost);
         let from = match own {
-            Some(c) if !lost => Some(self.generals[c].pos),
+            Some(c) if !lost => Some(c),
             _ => self.captain_generals[brigade.side.index()]
                 .map(usize::from)
-                .filter(|&c| !self.generals[c].lost)
-                .map(|c| self.generals[c].pos),
+                .filter(|&c| !self.generals[c].lost),
         };
-        (from, lost)
+        (from.map(|c| &self.generals[c]), lost)
     }
 
     /// One regiment's order and move.
@@ -279,7 +278,7 @@ impl Battle {
         let aim = self.elements[target].pos - self.elements[usize::from(reg.first)].pos;
         let turn_deg = angle_diff(aim.facing(), reg.facing).to_degrees();
         let individual =
-            plan == Plan::Charge || doctrine::individual(turn_deg, &self.rules.doctrine);
+            plan == Plan::Charge || doctrine::individual(d, &self.rules.doctrine, turn_deg);
         let share = if command::on_initiative(gap, &self.rules) {
             emit(
                 obs,
@@ -318,10 +317,10 @@ impl Battle {
         obs: &mut O,
     ) -> f64 {
         let reg = self.regiments[r];
-        let (from, lost) = self.order_giver(b);
+        let (giver, lost) = self.order_giver(b);
         let enemy_near = enemy_gap <= self.rules.command.enemy_near_range;
         let situation = OrderSituation {
-            commander_distance: from.map_or(0.0, |p| p.dist(reg.pos)),
+            commander_distance: giver.map_or(0.0, |g| g.pos.dist(reg.pos)),
             enemy_near,
             column: false,
             on_road: false,
@@ -329,8 +328,8 @@ impl Battle {
             marauders: reg.specials.has(SpecialRule::Marauders),
             commander_lost: lost,
         };
-        let rating = i16::from(self.rules.command.default_rating)
-            + command::modifier(&situation, &self.rules);
+        let own = giver.map_or(self.rules.command.default_rating, |g| g.rating);
+        let rating = i16::from(own) + command::modifier(&situation, &self.rules);
         let roll = if individual {
             dice.focus(Self::regiment_stream(r));
             dice.sum_d6(u32::from(self.rules.command.dice)) as u8

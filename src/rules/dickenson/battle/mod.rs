@@ -74,14 +74,19 @@ impl Ruleset for Dickenson {
         "dickenson"
     }
 
+    fn currency(&self) -> &'static str {
+        "figures"
+    }
+
     fn builtin_text(&self) -> &'static str {
         super::tables::BUILTIN
     }
 
-    /// Figures stand for CV: the `cv` measures count figures lost (rank and file; a gun's
-    /// gunners).
+    /// Figures stand for CV: the `figures` measures count figures lost (rank and file; a
+    /// gun's gunners).
     fn layout(&self, setup: &BattleSetup) -> crate::stats::Layout {
         let mut l = crate::stats::Layout::of(setup);
+        l.currency = self.currency().into();
         let mut max = 0;
         for (info, u) in l.units.iter_mut().zip(&setup.units) {
             info.start_cv = Regiment::derive(u, &self.rules).figures_u8();
