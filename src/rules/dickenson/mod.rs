@@ -3,6 +3,7 @@
 //! and the battle engine that fights whole seeded battles with them (docs/RULES-DICKENSON.md).
 
 pub mod battle;
+pub mod events;
 pub mod figures;
 pub mod gunnery;
 pub mod melee;
