@@ -25,12 +25,13 @@ use crate::io::{Lock, is_own_temp, write_atomic};
 use crate::runner::{Shard, stage_begun, stage_ended};
 
 /// Every file name a finished run may write, manifest last.
-pub const RESULT_FILES: [&str; 7] = [
+pub const RESULT_FILES: [&str; 8] = [
     "outcomes.csv",
     "cv_losses.csv",
     "pursuits.csv",
     "commanders.csv",
     "ratings.csv",
+    "measures.csv",
     "battles.csv",
     "manifest.json",
 ];

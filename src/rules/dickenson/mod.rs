@@ -8,6 +8,7 @@ pub mod figures;
 pub mod gunnery;
 pub mod melee;
 pub mod morale;
+pub mod statistics;
 pub mod tables;
 pub mod volley;
 

@@ -80,7 +80,7 @@ impl Ruleset for Dickenson {
     }
 
     /// Figures stand for CV: the `cv` measures count figures lost (rank and file; a gun's
-    /// gunners).
+    /// gunners); Dickenson's own measures besides ([`super::statistics`]).
     fn layout(&self, setup: &BattleSetup) -> crate::stats::Layout {
         let mut l = crate::stats::Layout::of(setup);
         let mut max = 0;
@@ -91,7 +91,7 @@ impl Ruleset for Dickenson {
         }
         l.cv_max = max;
         l.commander_effects = self.commander_effects();
-        l
+        l.with_measures(&super::statistics::MEASURES)
     }
 
     fn new_battle(&self, setup: &BattleSetup) -> Battle {
