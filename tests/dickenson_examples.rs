@@ -176,7 +176,7 @@ fn e2_a_forlorn_hope_fires_man_by_man_and_rests_on_a_wall() {
         b.fire_phase(&s, &mut d, &mut l);
         d.finish();
         assert_eq!(fired(&l), vec![(0, hits, true)], "wall {wall}");
-        assert_eq!(b.regiments[1].horsemen, 12 - u16::from(hits));
+        assert_eq!(b.regiments[1].horsemen, 12 - hits);
     }
 }
 
