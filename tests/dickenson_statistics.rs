@@ -3,10 +3,12 @@
 //! command and its side; guns' falls of shot and the chart's falls back and routs agree with the
 //! exact tables (Monte Carlo through the engine, within five standard errors); ammunition
 //! exhausted and blown up are counted; figures lost by type and morale points lost agree with
-//! the engine's own state at the end of whole battles.
+//! the engine's own state at the end of whole battles. The replay tells the detail in figures.
 
+mod common;
 mod dickenson_common;
 
+use common::cli::run_ok;
 use dickenson_common::{battle, setup};
 use ecw_sim::army::{FootBalance, GunWeight, HorseKind, Side, UnitKind};
 use ecw_sim::dice::{ScriptedDice, SeededDice, battle_seed};
@@ -269,4 +271,40 @@ fn figures_and_morale_points_lost_match_the_engine_at_the_end() {
         }
     }
     assert!(checked > 0, "some regiment lost figures and stayed");
+}
+
+/// The replay words Dickenson's volleys, shots, losses and throws in figures (no Ironsides
+/// "needs 0 or less"), and its events CSV names each kind.
+#[test]
+fn the_replay_tells_the_detail_in_figures() {
+    let text = run_ok(&["replay", "marston_moor", "--ruleset", "dickenson"]);
+    assert!(!text.contains("needs"), "{text}");
+    for words in [
+        " muskets at ",
+        " pistols at ",
+        " range",
+        "the shot falls ",
+        " saved: ",
+        "morale: ",
+        " points lost = ",
+    ] {
+        assert!(text.contains(words), "no {words:?} in {text}");
+    }
+    let csv = run_ok(&[
+        "replay",
+        "marston_moor",
+        "--ruleset",
+        "dickenson",
+        "--format",
+        "csv",
+    ]);
+    for kind in [
+        "dk_volley",
+        "dk_gun_shot",
+        "dk_losses",
+        "dk_morale",
+        "dk_points_lost",
+    ] {
+        assert!(csv.contains(&format!(",{kind},")), "no {kind} in the CSV");
+    }
 }

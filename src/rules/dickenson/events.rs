@@ -230,20 +230,18 @@ impl std::fmt::Display for Detail {
                     if hits == 1 { "" } else { "s" }
                 )?;
                 let mut any = false;
-                for (n, what) in [
-                    (lost.pikemen, "pikemen"),
-                    (lost.musketeers, "musketeers"),
-                    (lost.horsemen, "horsemen"),
-                    (lost.gunners, "gunners"),
+                for (n, one, many) in [
+                    (lost.pikemen, "pikeman", "pikemen"),
+                    (lost.musketeers, "musketeer", "musketeers"),
+                    (lost.horsemen, "horseman", "horsemen"),
+                    (lost.gunners, "gunner", "gunners"),
+                    (u16::from(officers), "officer", "officers"),
                 ] {
                     if n > 0 {
+                        let what = if n == 1 { one } else { many };
                         write!(f, "{}{n} {what}", if any { ", " } else { "" })?;
                         any = true;
                     }
-                }
-                if officers > 0 {
-                    write!(f, "{}{officers} officer", if any { ", " } else { "" })?;
-                    any = true;
                 }
                 if standard {
                     write!(f, "{}the standard", if any { ", " } else { "" })?;
@@ -283,5 +281,74 @@ impl std::fmt::Display for Detail {
                 write!(f, "ends the battle {points} morale points down")
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The replay's words, in figures.
+    #[test]
+    fn details_are_told_in_figures() {
+        let volley = Detail::Volley {
+            unit: 0,
+            target: 1,
+            arm: Arm::Musket,
+            men: 18,
+            band: Band::Medium,
+            individual: false,
+            closing: true,
+            hits: 7,
+        };
+        assert_eq!(
+            volley.to_string(),
+            "closing fire: 18 muskets at medium range: 7 hits"
+        );
+        let losses = Detail::Losses {
+            unit: 1,
+            by: 0,
+            source: Source::Volley,
+            hits: 7,
+            saved: 2,
+            lost: Figures {
+                horsemen: 1,
+                pikemen: 2,
+                ..Figures::default()
+            },
+            officers: 1,
+            standard: true,
+        };
+        assert_eq!(
+            losses.to_string(),
+            "7 volley hits, 2 saved: 2 pikemen, 1 horseman, 1 officer, the standard lost"
+        );
+        let shot = Detail::GunShot {
+            unit: 2,
+            target: 1,
+            calibre: Calibre::Saker,
+            range: 20.0,
+            fall: Fall::Short,
+            effect: 4,
+        };
+        assert_eq!(
+            shot.to_string(),
+            "saker fires at 20\": the shot falls short; effect 4"
+        );
+        let throw = Detail::Morale {
+            unit: 1,
+            dice: [1, 5],
+            adds: 2,
+            points_lost: 3,
+            other: -1,
+            total: 4,
+            result: MoraleResult::FallBack,
+        };
+        assert_eq!(
+            throw.to_string(),
+            "morale: 1+5 +2 adds -1 - 3 points lost = 4: fall back"
+        );
+        assert_eq!((losses.unit(), losses.other()), (1, Some(0)));
+        assert_eq!(shot.kind(), "dk_gun_shot");
     }
 }
