@@ -261,6 +261,8 @@ pub enum Event {
     },
     /// Black Powder's own detail (orders, volleys, hedgehogs, break tests ...).
     BlackPowder(crate::rules::black_powder::events::Detail),
+    /// Dickenson's own detail (volleys, guns' fall of shot, losses by figure, morale throws ...).
+    Dickenson(crate::rules::dickenson::events::Detail),
 }
 
 impl Event {

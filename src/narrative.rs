@@ -8,6 +8,7 @@ use std::fmt::{Display, Write as _};
 
 use crate::army::{Side, Unit, UnitId};
 use crate::events::{Event, GeneralResult, Observer, Outcome, ReactionResult};
+use crate::rules::dickenson::events::Detail as DkDetail;
 use crate::setup::BattleSetup;
 
 /// Collects a battle's events (replays are single battles: allocation is fine here).
@@ -150,7 +151,8 @@ pub fn tell(setup: &BattleSetup, e: Event) -> Told {
         | Event::GeneralReplaced { .. }
         | Event::ArmyBroken { .. }
         | Event::BattleEnded { .. }
-        | Event::BlackPowder(_) => tell_end(&n, e),
+        | Event::BlackPowder(_)
+        | Event::Dickenson(_) => tell_end(&n, e),
     }
 }
 
@@ -460,7 +462,8 @@ fn tell_pursuit(n: &Names, e: Event) -> Told {
     }
 }
 
-/// Generals hit and replaced, armies broken, the end, and Black Powder's own detail.
+/// Generals hit and replaced, armies broken, the end, and Black Powder's and Dickenson's own
+/// detail.
 fn tell_end(n: &Names, e: Event) -> Told {
     match e {
         Event::GeneralCasualty {
@@ -510,6 +513,19 @@ fn tell_end(n: &Names, e: Event) -> Told {
         Event::BlackPowder(d) => Told::new(d.kind(), Some(d.unit()), d.other())
             .detail(d.to_string().replace(',', ";"))
             .line(format!("{}: {d}", n.u(d.unit()))),
+        Event::Dickenson(d) => {
+            let t = Told::new(d.kind(), Some(d.unit()), d.other())
+                .detail(d.to_string().replace(',', ";"));
+            let with = match d {
+                DkDetail::Volley { .. } | DkDetail::GunShot { .. } => " at ",
+                DkDetail::Losses { .. } => ", from ",
+                _ => ", by ",
+            };
+            match d.other() {
+                Some(o) => t.line(format!("{}{with}{}: {d}", n.u(d.unit()), n.u(o))),
+                None => t.line(format!("{}: {d}", n.u(d.unit()))),
+            }
+        }
         _ => unreachable!("tell routes only end-of-battle events here"),
     }
 }

@@ -11,11 +11,13 @@ use common::cli::{ok, s, scratch};
 use dickenson_common::{battle, setup};
 use ecw_sim::army::{FootBalance, GunWeight, HorseKind, Side, UnitKind};
 use ecw_sim::dice::{SeededDice, battle_seed};
-use ecw_sim::events::{Event, EventLog, NullObserver, Outcome, ReactionResult};
+use ecw_sim::events::{Event, EventLog, NullObserver, Outcome};
 use ecw_sim::rules::Ruleset;
 use ecw_sim::rules::dickenson::DickensonRules;
 use ecw_sim::rules::dickenson::battle::{Dickenson, State};
+use ecw_sim::rules::dickenson::events::{Detail, Fall};
 use ecw_sim::rules::dickenson::gunnery::Calibre;
+use ecw_sim::rules::dickenson::morale::MoraleResult;
 use ecw_sim::rules::dickenson::volley::{Arm, Band};
 use ecw_sim::scenario::Scenario;
 use ecw_sim::setup::BattleSetup;
@@ -102,7 +104,7 @@ fn battles_end_and_both_sides_fight() {
         }
         for e in &events {
             match *e {
-                Event::Fired { unit, .. } => {
+                Event::Dickenson(Detail::Volley { unit, .. } | Detail::GunShot { unit, .. }) => {
                     let side = setup.units[usize::from(unit)].side;
                     fire[side.index()] += 1;
                     guns += u32::from(setup.units[usize::from(unit)].kind.is_gun());
@@ -155,9 +157,12 @@ fn the_referee_finds_nothing_wrong_in_any_built_in_battle() {
                     | Event::Moved { unit, .. }
                     | Event::Rally { unit, .. }
                     | Event::Reaction { unit, .. }
+                    | Event::Dickenson(Detail::Morale { unit, .. } | Detail::Losses { unit, .. })
                     | Event::Rout { unit, .. }
                     | Event::Retreat { unit, .. } => &[*unit],
-                    Event::Fired { unit, target, .. }
+                    Event::Dickenson(
+                        Detail::Volley { unit, target, .. } | Detail::GunShot { unit, target, .. },
+                    )
                     | Event::ChargeDeclared { unit, target, .. } => &[*unit, *target],
                     Event::Melee {
                         attacker, defender, ..
@@ -293,10 +298,10 @@ fn volleys_through_the_engine_follow_the_exact_table() {
         b.regiments[1].facing = 0.0;
         let mut l = EventLog::default();
         b.fire_phase(&s, &mut dice, &mut l);
-        let hits: Vec<u8> =
+        let hits: Vec<u16> =
             l.0.iter()
                 .filter_map(|e| match e {
-                    Event::Fired { unit: 0, roll, .. } => Some(*roll),
+                    Event::Dickenson(Detail::Volley { unit: 0, hits, .. }) => Some(*hits),
                     _ => None,
                 })
                 .collect();
@@ -336,14 +341,14 @@ fn gun_shots_through_the_engine_fall_as_the_exact_table_says() {
         let shots: Vec<bool> =
             l.0.iter()
                 .filter_map(|e| match e {
-                    Event::Fired {
+                    Event::Dickenson(Detail::GunShot {
                         unit: 0,
-                        hit,
+                        fall,
                         range,
                         ..
-                    } => {
+                    }) => {
                         assert_eq!(*range, 20.0);
-                        Some(*hit)
+                        Some(*fall == Fall::OnTarget)
                     }
                     _ => None,
                 })
@@ -375,18 +380,16 @@ fn morale_throws_through_the_engine_follow_the_exact_chart() {
         let result =
             l.0.iter()
                 .find_map(|e| match e {
-                    Event::Reaction {
+                    Event::Dickenson(Detail::Morale {
                         unit: 0, result, ..
-                    } => Some(*result),
+                    }) => Some(*result),
                     _ => None,
                 })
                 .expect("a throw");
-        let k = match result {
-            ReactionResult::PassBoth => 0,
-            ReactionResult::PassOne => 1,
-            ReactionResult::FailBoth => 2,
-            ReactionResult::Rout => 3,
-        };
+        let k = MoraleResult::ALL
+            .iter()
+            .position(|&m| m == result)
+            .expect("a chart result");
         counts[k] += 1;
         if k == 3 {
             assert_eq!(b.regiments[0].state, State::Routing);

@@ -17,7 +17,9 @@ use ecw_sim::dice::ScriptedDice;
 use ecw_sim::events::{Event, EventLog, GeneralResult, Outcome, ReactionCause, ReactionResult};
 use ecw_sim::rules::dickenson::battle::State;
 use ecw_sim::rules::dickenson::battle::regiment::Gait;
-use ecw_sim::rules::dickenson::morale::GunState;
+use ecw_sim::rules::dickenson::events::{Detail, Fall, Figures, Source};
+use ecw_sim::rules::dickenson::morale::{GunState, MoraleResult};
+use ecw_sim::rules::dickenson::volley::{Arm, Band};
 
 const FOOT: UnitKind = UnitKind::Foot(FootBalance::Normal);
 const TROOPERS: UnitKind = UnitKind::Horse(HorseKind::Trotters);
@@ -36,12 +38,24 @@ fn losses(l: &EventLog) -> Vec<(u16, u8, u8)> {
         .collect()
 }
 
-fn fired(l: &EventLog) -> Vec<(u16, u8, bool)> {
+/// Each volley (firer, hits, any hit) and gun shot (gun, effect, on target).
+fn fired(l: &EventLog) -> Vec<(u16, u16, bool)> {
     l.0.iter()
         .filter_map(|e| match *e {
-            Event::Fired {
-                unit, roll, hit, ..
-            } => Some((unit, roll, hit)),
+            Event::Dickenson(Detail::Volley { unit, hits, .. }) => Some((unit, hits, hits > 0)),
+            Event::Dickenson(Detail::GunShot {
+                unit, effect, fall, ..
+            }) => Some((unit, effect, fall == Fall::OnTarget)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Each throw on the morale chart: (unit, result).
+fn morale(l: &EventLog) -> Vec<(u16, MoraleResult)> {
+    l.0.iter()
+        .filter_map(|e| match *e {
+            Event::Dickenson(Detail::Morale { unit, result, .. }) => Some((unit, result)),
             _ => None,
         })
         .collect()
@@ -71,6 +85,43 @@ fn e1_volleys_of_six_with_the_deductions_and_the_short_volley() {
     d.finish();
     assert_eq!(fired(&l), vec![(0, 7, true)]);
     assert_eq!(losses(&l), vec![(1, 3, 9)]);
+    // The detail in figures: 18 muskets at medium range; 7 hits, 2 saved, 3 troopers, the
+    // officer and the standard lost.
+    let detail: Vec<Detail> =
+        l.0.iter()
+            .filter_map(|e| match *e {
+                Event::Dickenson(d @ (Detail::Volley { .. } | Detail::Losses { .. })) => Some(d),
+                _ => None,
+            })
+            .collect();
+    assert_eq!(
+        detail,
+        vec![
+            Detail::Volley {
+                unit: 0,
+                target: 1,
+                arm: Arm::Musket,
+                men: 18,
+                band: Band::Medium,
+                individual: false,
+                closing: false,
+                hits: 7,
+            },
+            Detail::Losses {
+                unit: 1,
+                by: 0,
+                source: Source::Volley,
+                hits: 7,
+                saved: 2,
+                lost: Figures {
+                    horsemen: 3,
+                    ..Figures::default()
+                },
+                officers: 1,
+                standard: true,
+            },
+        ]
+    );
     let h = b.regiments[1];
     assert!(!h.officer && !h.standard && h.horsemen == 9);
     assert_eq!(b.points(1), 4);
@@ -95,7 +146,7 @@ fn e1_volleys_of_six_with_the_deductions_and_the_short_volley() {
 /// man, hitting on 4+: 4, 3, 6, 1, 5 are 3 hits. Rested on a wall the 3 hits too: 4 hits.
 #[test]
 fn e2_a_forlorn_hope_fires_man_by_man_and_rests_on_a_wall() {
-    for (wall, hits) in [(false, 3u8), (true, 4)] {
+    for (wall, hits) in [(false, 3u16), (true, 4)] {
         let mut ground = Ground::open(72.0, 48.0);
         if wall {
             ground.obstacles.push(LinearObstacle {
@@ -125,7 +176,7 @@ fn e2_a_forlorn_hope_fires_man_by_man_and_rests_on_a_wall() {
         b.fire_phase(&s, &mut d, &mut l);
         d.finish();
         assert_eq!(fired(&l), vec![(0, hits, true)], "wall {wall}");
-        assert_eq!(b.regiments[1].horsemen, 12 - u16::from(hits));
+        assert_eq!(b.regiments[1].horsemen, 12 - hits);
     }
 }
 
@@ -226,6 +277,15 @@ fn e5_guns_lay_the_fall_of_shot_on_the_table() {
     d.finish();
     assert_eq!(fired(&l), vec![(0, 4, false)]);
     assert!(losses(&l).is_empty());
+    let fall = l.0.iter().find_map(|e| match *e {
+        Event::Dickenson(Detail::GunShot { fall, .. }) => Some(fall),
+        _ => None,
+    });
+    assert_eq!(
+        fall,
+        Some(Fall::Short),
+        "4\" short of the foot, in its line"
+    );
 }
 
 /// GUN ON GUN AND AMMUNITION: a saker's hit area on a falcon: the further die 5 is 6 with the
@@ -263,6 +323,10 @@ fn e6_gun_on_gun_and_the_ammunition_blown_up() {
     d.finish();
     let f = b.regiments[1];
     assert_eq!((f.balls, f.powder, f.gunners), (0, 0, 3));
+    assert!(l.0.contains(&Event::Dickenson(Detail::AmmunitionBlown {
+        unit: 1,
+        by: 0
+    })));
     assert_eq!(
         fired(&l).len(),
         1,
@@ -323,17 +387,8 @@ fn e7_horse_charge_home_with_impetus_and_two_rounds() {
     let mut l = EventLog::default();
     b.morale_phase(&mut d, &mut l);
     d.finish();
-    let results: Vec<ReactionResult> =
-        l.0.iter()
-            .filter_map(|e| match e {
-                Event::Reaction { result, .. } => Some(*result),
-                _ => None,
-            })
-            .collect();
-    assert_eq!(
-        results,
-        vec![ReactionResult::PassBoth, ReactionResult::Rout]
-    );
+    let results: Vec<MoraleResult> = morale(&l).into_iter().map(|(_, r)| r).collect();
+    assert_eq!(results, vec![MoraleResult::Good, MoraleResult::Rout]);
     assert!(l.0.contains(&Event::LeftTable { unit: 1 }));
     assert!(l.0.contains(&Event::MeleeResult {
         winner: Some(0),
@@ -411,6 +466,7 @@ fn e9_foot_charge_foot_without_a_throw_and_pikes_add_half_in_the_first_round() {
     d.finish();
     assert_eq!(b.regiments[0].engaged, Some(1));
     assert!(!l.0.iter().any(|e| matches!(e, Event::Reaction { .. })));
+    assert!(morale(&l).is_empty());
     let mut script = vec![6, 6, 4, 1, 1, 2];
     script.extend(vec![1; 2 * 11 + 2 * 2]); // first round's casualties: unsaved, rank and file
     script.extend([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]); // second round: 4+2 dice, 3+2 dice
@@ -446,9 +502,9 @@ fn e10_the_morale_chart_with_its_adds() {
         (Side::Royalist, FOOT, 720, 36.0, 44.0),
     ]);
     for (dice, result, y) in [
-        ([2, 3], ReactionResult::PassOne, 10.0),
-        ([1, 2], ReactionResult::FailBoth, 4.0),
-        ([1, 1], ReactionResult::Rout, 4.0),
+        ([2, 3], MoraleResult::Stand, 10.0),
+        ([1, 2], MoraleResult::FallBack, 4.0),
+        ([1, 1], MoraleResult::Rout, 4.0),
     ] {
         let mut b = battle(&s);
         b.generals[0].with = Some(0);
@@ -458,20 +514,15 @@ fn e10_the_morale_chart_with_its_adds() {
         let mut l = EventLog::default();
         b.morale_phase(&mut d, &mut l);
         d.finish();
-        let got = l.0.iter().find_map(|e| match *e {
-            Event::Reaction {
-                unit: 0, result, ..
-            } => Some(result),
-            _ => None,
-        });
-        assert_eq!(got, Some(result));
+        let got = morale(&l);
+        assert_eq!(got, vec![(0, result)]);
         let r = b.regiments[0];
         assert!(close(r.pos.y, y), "{result:?}: at {}", r.pos.y);
-        assert!(r.disordered(2) || result == ReactionResult::Rout);
-        if result == ReactionResult::PassOne {
+        assert!(r.disordered(2) || result == MoraleResult::Rout);
+        if result == MoraleResult::Stand {
             assert_eq!(r.halt_until, 2);
         }
-        if result == ReactionResult::Rout {
+        if result == MoraleResult::Rout {
             assert_eq!(r.state, State::Routing);
             b.flee(0, &mut l);
             assert_eq!(b.regiments[0].state, State::Gone);

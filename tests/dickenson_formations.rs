@@ -19,7 +19,9 @@ use ecw_sim::events::{Event, EventLog, ReactionCause, ReactionResult};
 use ecw_sim::rules::Ruleset;
 use ecw_sim::rules::dickenson::battle::regiment::Formation;
 use ecw_sim::rules::dickenson::battle::{Battle, Dickenson};
+use ecw_sim::rules::dickenson::events::{Detail, Fall};
 use ecw_sim::rules::dickenson::morale::Add;
+use ecw_sim::rules::dickenson::morale::MoraleResult;
 use ecw_sim::scenario::Scenario;
 use ecw_sim::setup::BattleSetup;
 
@@ -127,7 +129,7 @@ fn f2_columns_do_not_fire_and_a_change_of_formation_takes_half_a_move() {
         let mut l = EventLog::default();
         b.fire_phase(&s, &mut d, &mut l);
         d.finish();
-        count(&l, |e| matches!(e, Event::Fired { unit: 0, .. }))
+        count(&l, |e| fired(e, Some(0)))
     };
     let mut b = battle(&s);
     b.regiments[0].formation = Formation::Column;
@@ -194,8 +196,25 @@ fn f3_squares_against_horse_cannot_be_charged() {
     assert!(b.regiments[0].can_form(Formation::Square, &b.rules));
 }
 
-/// The Reaction events of a charge: (unit, cause, result).
-fn reactions(l: &EventLog) -> Vec<(u16, ReactionCause, ReactionResult)> {
+/// Whether `e` is a volley or a gun's shot (by `who`, if given).
+fn fired(e: &Event, who: Option<u16>) -> bool {
+    match e {
+        Event::Dickenson(d @ (Detail::Volley { .. } | Detail::GunShot { .. })) => {
+            who.is_none_or(|u| d.unit() == u)
+        }
+        _ => false,
+    }
+}
+
+/// A throw of a charge: a formation throw (pass or fail) or a throw on the morale chart.
+#[derive(Debug, PartialEq)]
+enum Throw {
+    Formation(ReactionCause, ReactionResult),
+    Chart(MoraleResult),
+}
+
+/// The throws of a charge, in order: (unit, throw).
+fn throws(l: &EventLog) -> Vec<(u16, Throw)> {
     l.0.iter()
         .filter_map(|e| match *e {
             Event::Reaction {
@@ -203,7 +222,10 @@ fn reactions(l: &EventLog) -> Vec<(u16, ReactionCause, ReactionResult)> {
                 cause,
                 result,
                 ..
-            } => Some((unit, cause, result)),
+            } => Some((unit, Throw::Formation(cause, result))),
+            Event::Dickenson(Detail::Morale { unit, result, .. }) => {
+                Some((unit, Throw::Chart(result)))
+            }
             _ => None,
         })
         .collect()
@@ -222,9 +244,13 @@ fn f4_pike_in_one_rank_throw_first_in_two_the_horse_throw() {
         (Side::Royalist, FOOT, 720, 36.0, 20.0),
     ]);
     let script = [6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1];
-    for (pikemen, thrower, cause) in [
-        (18, 0, ReactionCause::ToCharge),
-        (3, 1, ReactionCause::Charged),
+    for (pikemen, thrower, throw) in [
+        (
+            18,
+            0,
+            Throw::Formation(ReactionCause::ToCharge, ReactionResult::PassBoth),
+        ),
+        (3, 1, Throw::Chart(MoraleResult::Good)),
     ] {
         let mut b = battle(&s);
         b.regiments[1].pikemen = pikemen;
@@ -237,11 +263,7 @@ fn f4_pike_in_one_rank_throw_first_in_two_the_horse_throw() {
         let mut l = EventLog::default();
         b.charge(0, 1, &s, &mut d, &mut l);
         d.finish();
-        assert_eq!(
-            reactions(&l),
-            vec![(thrower, cause, ReactionResult::PassBoth)],
-            "{pikemen} pikemen"
-        );
+        assert_eq!(throws(&l), vec![(thrower, throw)], "{pikemen} pikemen");
         assert_eq!(b.regiments[0].engaged, Some(1));
         // Each casualty from the larger body: 2 of each, or all 4 from the musketeers.
         let left = if pikemen == 3 { 14 } else { 16 };
@@ -261,8 +283,8 @@ fn f5_musketeers_in_two_ranks_or_one_throw_when_charged_by_horse() {
         (Side::Royalist, FOOT, 720, 36.0, 20.0),
     ]);
     for (musketeers, dice, result) in [
-        (18, [6, 5], ReactionResult::PassBoth),
-        (3, [6, 6], ReactionResult::FailBoth),
+        (18, [6, 5], MoraleResult::Good),
+        (3, [6, 6], MoraleResult::FallBack),
     ] {
         let mut b = battle(&s);
         b.regiments[1].pikemen = 0;
@@ -273,11 +295,11 @@ fn f5_musketeers_in_two_ranks_or_one_throw_when_charged_by_horse() {
         b.charge(0, 1, &s, &mut d, &mut l);
         d.finish();
         assert_eq!(
-            reactions(&l),
-            vec![(1, ReactionCause::Charged, result)],
+            throws(&l),
+            vec![(1, Throw::Chart(result))],
             "{musketeers} musketeers"
         );
-        let home = result == ReactionResult::PassBoth;
+        let home = result == MoraleResult::Good;
         assert_eq!(b.regiments[0].engaged.is_some(), home);
         assert_eq!(
             l.0.contains(&Event::ChargeFailed { unit: 0, target: 1 }),
@@ -326,11 +348,7 @@ fn f6_a_falcon_is_drawn_limbered_then_unlimbers_and_fires() {
     assert_eq!(
         count(&l, |e| matches!(
             e,
-            Event::Fired {
-                unit: 0,
-                hit: false,
-                ..
-            }
+            Event::Dickenson(Detail::GunShot { unit: 0, fall, .. }) if *fall != Fall::OnTarget
         )),
         1
     );
@@ -354,7 +372,7 @@ fn f7_limbering_takes_the_calibres_share_of_a_move() {
     b.fire_phase(&s, &mut d, &mut l);
     d.finish();
     assert!(!b.regiments[0].limbered && close(b.regiments[0].spent, 1.0));
-    assert_eq!(count(&l, |e| matches!(e, Event::Fired { .. })), 0);
+    assert_eq!(count(&l, |e| fired(e, None)), 0);
 
     let s = setup(&[
         (Side::Parliament, SAKER, 0, 36.0, 4.0),
@@ -395,7 +413,7 @@ fn f8_the_crew_pull_a_sited_gun_into_range() {
         if pulled {
             assert!(close(g.pos.y, 6.0) && close(g.spent, 1.0), "{}", g.pos.y);
         }
-        assert_eq!(count(&l, |e| matches!(e, Event::Fired { .. })), 0);
+        assert_eq!(count(&l, |e| fired(e, None)), 0);
     }
     // In range, sited, but no gunners: silent (nobody else serves it).
     let s = setup(&[
@@ -410,7 +428,7 @@ fn f8_the_crew_pull_a_sited_gun_into_range() {
     let mut d = ScriptedDice::new(&[]);
     b.fire_phase(&s, &mut d, &mut l);
     d.finish();
-    assert_eq!(count(&l, |e| matches!(e, Event::Fired { unit: 0, .. })), 0);
+    assert_eq!(count(&l, |e| fired(e, Some(0))), 0);
 }
 
 fn scenario(gun_extra: &str, foot_extra: &str) -> String {

@@ -11,6 +11,7 @@ use ecw_sim::battlefield::{Area, AreaKind, Ground, LinearObstacle, ObstacleKind,
 use ecw_sim::events::{Event, EventLog};
 use ecw_sim::rules::Ruleset;
 use ecw_sim::rules::dickenson::battle::Dickenson;
+use ecw_sim::rules::dickenson::events::Detail;
 use proptest::prelude::*;
 
 const DOCTRINES: [&str; 4] = ["rupert", "cromwell", "cautious", "hold_the_line"];
@@ -95,7 +96,8 @@ proptest! {
         for e in &log.0 {
             let acting: &[u16] = match e {
                 Event::Moved { unit, .. } | Event::CvLost { unit, .. } | Event::Reaction { unit, .. } => &[*unit],
-                Event::Fired { unit, target, .. } | Event::ChargeDeclared { unit, target, .. } => &[*unit, *target],
+                Event::Dickenson(Detail::Volley { unit, target, .. } | Detail::GunShot { unit, target, .. })
+                | Event::ChargeDeclared { unit, target, .. } => &[*unit, *target],
                 Event::Melee { attacker, defender, .. } => &[*attacker, *defender],
                 _ => &[],
             };

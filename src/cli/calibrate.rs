@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::events::{Event, LossCause, Observer, Outcome};
 use crate::report::thousands;
 use crate::rules::black_powder::events::Detail;
+use crate::rules::dickenson::events::Detail as DkDetail;
 use crate::rules::{RULESETS, Ruleset, WithRuleset, with_ruleset};
 use crate::scenario::schema::{HistoricalResult, HistorySpec};
 use crate::scenario::{BUILTIN, Scenario};
@@ -177,6 +178,7 @@ impl Observer for ArmLosses {
                         | Detail::Charge { home: true, .. }
                         | Detail::MeleeRound { .. }
                 )
+                | Event::Dickenson(DkDetail::Volley { .. } | DkDetail::GunShot { .. })
         )
     }
 
@@ -188,9 +190,10 @@ impl Observer for ArmLosses {
                 hit: true,
                 ..
             }
-            | Event::BlackPowder(Detail::Volley { unit, target, .. }) => {
-                self.last_shooter[usize::from(target)] = Some(unit)
-            }
+            | Event::BlackPowder(Detail::Volley { unit, target, .. })
+            | Event::Dickenson(
+                DkDetail::Volley { unit, target, .. } | DkDetail::GunShot { unit, target, .. },
+            ) => self.last_shooter[usize::from(target)] = Some(unit),
             Event::Melee {
                 attacker: a,
                 defender: b,

@@ -5,6 +5,7 @@ pub mod battles;
 mod files;
 pub mod html;
 mod manifest;
+mod measures;
 mod output;
 mod summary;
 mod tidy;
@@ -15,6 +16,7 @@ pub use html::{REPORT, write_report};
 pub use manifest::{
     Manifest, PARTIAL_FORMAT, Partial, RunIdentity, Shards, Timing, fnv1a64, read_manifest,
 };
+pub use measures::measures;
 pub use output::{Contents, MANIFEST, OutDir, RESULT_FILES, partial_files};
 pub use summary::{summary, thousands};
 pub use tidy::{HEADER, QUANTILES, Tidy, Who, num};
@@ -32,6 +34,9 @@ pub fn render(layout: &Layout, tally: &Tally) -> Vec<(String, Vec<u8>)> {
     ];
     if let Some(r) = ratings(layout, tally) {
         files.push(("ratings.csv".to_string(), r));
+    }
+    if let Some(m) = measures(layout, tally) {
+        files.push(("measures.csv".to_string(), m));
     }
     files
 }

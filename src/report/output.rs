@@ -26,7 +26,7 @@ use crate::runner::{Shard, stage_begun, stage_ended};
 
 /// Every file name a finished run may write, manifest last: the losses file under each
 /// ruleset's currency (`Layout::losses_file`; a test holds every ruleset's to this list).
-pub const RESULT_FILES: [&str; 9] = [
+pub const RESULT_FILES: [&str; 10] = [
     "outcomes.csv",
     "cv_losses.csv",
     "casualties_losses.csv",
@@ -34,6 +34,7 @@ pub const RESULT_FILES: [&str; 9] = [
     "pursuits.csv",
     "commanders.csv",
     "ratings.csv",
+    "measures.csv",
     "battles.csv",
     "manifest.json",
 ];

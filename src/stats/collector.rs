@@ -3,6 +3,7 @@
 //! [`Tally`] when the battle ends. It reads nothing but the event stream.
 
 use super::layout::Layout;
+use super::measures::{Counter, Counts};
 use super::tally::{EntityTally, Tally, general_result_index};
 use crate::army::Side;
 use crate::events::{Event, Observer, Outcome};
@@ -97,7 +98,13 @@ pub struct Collector {
     unit_randomised: Vec<bool>,
     commander_side: Vec<Side>,
     effects: [(bool, u8); 11],
+    /// The ruleset's own measures: how many, and how its events count.
+    measures: usize,
+    counter: Option<Counter>,
     // This battle.
+    /// Each unit's totals of the ruleset's measures (unit-major), and scratch for the groups'.
+    own: Vec<u32>,
+    own_groups: Vec<u64>,
     units: Vec<UnitBattle>,
     commands: Vec<GroupBattle>,
     generals: Vec<GeneralBattle>,
@@ -125,6 +132,10 @@ impl Collector {
             unit_randomised: layout.units.iter().map(|u| u.randomised).collect(),
             commander_side: layout.commanders.iter().map(|c| c.side).collect(),
             effects: layout.commander_effects.0,
+            measures: layout.measures.len(),
+            counter: layout.counter,
+            own: vec![0; layout.units.len() * layout.measures.len()],
+            own_groups: vec![0; (layout.commands.len() + 2) * layout.measures.len()],
             units: vec![UnitBattle::default(); layout.units.len()],
             commands: vec![GroupBattle::default(); layout.commands.len()],
             generals: vec![GeneralBattle::default(); layout.commanders.len()],
@@ -151,6 +162,7 @@ impl Collector {
             };
         }
         self.generals.fill(GeneralBattle::default());
+        self.own.fill(0);
         self.turn = 0;
         self.army_broken = [false; 2];
         self.pursuits = [0; 2];
@@ -292,6 +304,8 @@ impl Collector {
             let margin = i64::from(sides[l.index()].cv_lost) - i64::from(sides[w.index()].cv_lost);
             t.margin.add(margin);
         }
+        self.fold_own();
+        let t = &mut self.tally;
         for (i, g) in self.generals.iter_mut().enumerate() {
             if let Some(since) = g.out_since.take() {
                 g.out_turns += u32::from(turn.saturating_sub(since));
@@ -307,6 +321,39 @@ impl Collector {
             c.turns_out.add(i64::from(g.out_turns));
         }
         self.ended = Some((outcome, turn));
+    }
+}
+
+impl Collector {
+    /// Folds the battle's totals of the ruleset's own measures into each unit's, command's and
+    /// side's histograms.
+    fn fold_own(&mut self) {
+        let m = self.measures;
+        if m == 0 {
+            return;
+        }
+        let commands = self.tally.commands.len();
+        self.own_groups.fill(0);
+        for i in 0..self.units.len() {
+            let groups = [
+                usize::from(self.unit_command[i]),
+                commands + self.unit_side[i].index(),
+            ];
+            for k in 0..m {
+                let v = self.own[i * m + k];
+                self.tally.units[i].own[k].add(i64::from(v));
+                for g in groups {
+                    self.own_groups[g * m + k] += u64::from(v);
+                }
+            }
+        }
+        let groups = self.tally.commands.iter_mut().chain(&mut self.tally.sides);
+        for (g, e) in groups.enumerate() {
+            for k in 0..m {
+                let v = i64::try_from(self.own_groups[g * m + k]).unwrap_or(i64::MAX);
+                e.own[k].add(v);
+            }
+        }
     }
 }
 
@@ -337,34 +384,44 @@ impl Observer for Collector {
     /// built for it). A test checks that a battle's tally is the same from these alone.
     #[inline]
     fn wants(&self, e: &Event) -> bool {
-        matches!(
-            e,
-            Event::RatingRolled { .. }
-                | Event::TurnStarted { .. }
-                | Event::CvLost { .. }
-                | Event::CvGained { .. }
-                | Event::Rally { .. }
-                | Event::Recovered { .. }
-                | Event::Rout { .. }
-                | Event::Disintegrated { .. }
-                | Event::LeftTable { .. }
-                | Event::MeleeResult {
-                    winner: Some(_),
-                    ..
-                }
-                | Event::PursuitStarted { .. }
-                | Event::PursuitContinued { .. }
-                | Event::PursuitHalted { .. }
-                | Event::PursuitLost { .. }
-                | Event::CampCaptured { .. }
-                | Event::GeneralCasualty { .. }
-                | Event::GeneralReplaced { .. }
-                | Event::ArmyBroken { .. }
-                | Event::BattleEnded { .. }
-        )
+        self.counter.is_some_and(|c| (c.wants)(e))
+            || matches!(
+                e,
+                Event::RatingRolled { .. }
+                    | Event::TurnStarted { .. }
+                    | Event::CvLost { .. }
+                    | Event::CvGained { .. }
+                    | Event::Rally { .. }
+                    | Event::Recovered { .. }
+                    | Event::Rout { .. }
+                    | Event::Disintegrated { .. }
+                    | Event::LeftTable { .. }
+                    | Event::MeleeResult {
+                        winner: Some(_),
+                        ..
+                    }
+                    | Event::PursuitStarted { .. }
+                    | Event::PursuitContinued { .. }
+                    | Event::PursuitHalted { .. }
+                    | Event::PursuitLost { .. }
+                    | Event::CampCaptured { .. }
+                    | Event::GeneralCasualty { .. }
+                    | Event::GeneralReplaced { .. }
+                    | Event::ArmyBroken { .. }
+                    | Event::BattleEnded { .. }
+            )
     }
 
     fn event(&mut self, e: &Event) {
+        if let Some(c) = self.counter
+            && (c.wants)(e)
+        {
+            let mut counts = Counts::default();
+            (c.count)(e, &mut counts);
+            for (unit, k, amount) in counts.iter() {
+                self.own[unit * self.measures + k] += amount;
+            }
+        }
         match *e {
             Event::RatingRolled { unit, cv } => {
                 let i = usize::from(unit);

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::measures::{Counter, MeasureInfo, Measures};
 use crate::army::{CommandKind, Side};
 use crate::setup::{BattleSetup, RatingSource};
 
@@ -80,6 +81,13 @@ pub struct Layout {
     /// its ruleset ([`crate::rules::Ruleset::layout`]).
     #[serde(skip)]
     pub commander_effects: CommanderEffects,
+    /// The ruleset's own measures (none unless it declares them: [`Layout::with_measures`]).
+    #[serde(default)]
+    pub measures: Vec<MeasureInfo>,
+    /// How the ruleset counts them, for the collector; not kept in files (as
+    /// `commander_effects`).
+    #[serde(skip)]
+    pub counter: Option<Counter>,
 }
 
 impl Layout {
@@ -129,6 +137,17 @@ impl Layout {
             commands,
             commanders,
             commander_effects: CommanderEffects::default(),
+            measures: Vec::new(),
+            counter: None,
+        }
+    }
+
+    /// With a ruleset's own measures, counted by the collector from its events.
+    pub fn with_measures(self, m: &Measures) -> Layout {
+        Layout {
+            measures: m.infos(),
+            counter: Some(m.counter),
+            ..self
         }
     }
 

@@ -8,6 +8,7 @@ mod collector;
 mod histogram;
 mod interval;
 mod layout;
+mod measures;
 mod tally;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -18,6 +19,7 @@ pub use interval::{Estimate, Z95, mean_interval, wilson};
 pub use layout::{
     CommandInfo, CommanderEffects, CommanderInfo, Layout, UnitInfo, currency_label, losses_file,
 };
+pub use measures::{Counter, Counts, MeasureInfo, Measures, Report};
 pub use tally::{
     CommanderTally, EntityTally, GENERAL_RESULTS, RatingTally, Tally, general_result_index,
 };

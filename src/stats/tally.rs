@@ -64,14 +64,20 @@ pub struct EntityTally {
     pub lost_in_pursuit: u64,
     /// Battles in which the enemy camp was captured.
     pub camp_taken: u64,
+    /// The ruleset's own measures ([`Layout::measures`], in order): each one's total per
+    /// battle.
+    #[serde(default)]
+    pub own: Vec<Histogram>,
 }
 
 impl EntityTally {
-    fn sized(cv_cap: i64, units: i64, turn_limit: i64) -> EntityTally {
+    fn sized(cv_cap: i64, units: i64, turn_limit: i64, measures: usize) -> EntityTally {
         EntityTally {
             cv_lost: Histogram::with_range(0, cv_cap),
             units_destroyed: Histogram::with_range(0, units),
             pursuit_turns: Histogram::with_range(0, turn_limit),
+            // Room for totals up to the CV (figures) it has; larger ones grow it now and then.
+            own: vec![Histogram::with_range(0, cv_cap); measures],
             ..EntityTally::default()
         }
     }
@@ -90,6 +96,9 @@ impl EntityTally {
         self.pursuit_turns.merge(&o.pursuit_turns);
         self.lost_in_pursuit += o.lost_in_pursuit;
         self.camp_taken += o.camp_taken;
+        for (a, b) in self.own.iter_mut().zip(&o.own) {
+            a.merge(b);
+        }
     }
 }
 
@@ -161,6 +170,7 @@ impl Tally {
     /// never grows them.
     pub fn new(layout: &Layout) -> Tally {
         let turns = i64::from(layout.turn_limit);
+        let m = layout.measures.len();
         let caps = [
             layout.side_cv_cap(Side::Parliament),
             layout.side_cv_cap(Side::Royalist),
@@ -174,7 +184,7 @@ impl Tally {
                 .count() as i64
         };
         let units = (0..layout.units.len())
-            .map(|i| EntityTally::sized(i64::from(layout.unit_cv_cap(i)), 1, turns))
+            .map(|i| EntityTally::sized(i64::from(layout.unit_cv_cap(i)), 1, turns, m))
             .collect();
         let commands = (0..layout.commands.len())
             .map(|c| {
@@ -182,11 +192,11 @@ impl Tally {
                     .filter(|&i| usize::from(layout.units[i].command) == c)
                     .map(|i| i64::from(layout.unit_cv_cap(i)))
                     .sum();
-                EntityTally::sized(cap, count(None, Some(c)), turns)
+                EntityTally::sized(cap, count(None, Some(c)), turns, m)
             })
             .collect();
         let sides = [Side::Parliament, Side::Royalist]
-            .map(|s| EntityTally::sized(caps[s.index()], count(Some(s), None), turns));
+            .map(|s| EntityTally::sized(caps[s.index()], count(Some(s), None), turns, m));
         let commanders = layout
             .commanders
             .iter()
@@ -227,6 +237,7 @@ impl Tally {
             || self.commands.len() != o.commands.len()
             || self.commanders.len() != o.commanders.len()
             || self.ratings.len() != o.ratings.len()
+            || self.sides[0].own.len() != o.sides[0].own.len()
         {
             return Err(Error::Usage(format!(
                 "cannot merge tallies of different orders of battle ({} units, {} commands, {} commanders against {}, {}, {})",

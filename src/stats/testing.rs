@@ -25,6 +25,8 @@ pub(crate) fn layout() -> Layout {
         units,
     };
     Layout {
+        measures: Vec::new(),
+        counter: None,
         scenario: "Test".into(),
         turn_limit: 12,
         cv_max: 6,

@@ -1,6 +1,7 @@
 //! The guns: ranges and effect dice, the fall of shot from a coloured and a white die through the
 //! range table and the wind gauge, hit areas, powder by range, and gun on gun.
 
+use super::events::Fall;
 use super::tables::{ByCalibre, DickensonRules, Gun, HitArea};
 use crate::dice::DiceSource;
 
@@ -126,6 +127,22 @@ pub fn landing(coloured: u8, white: u8, distance: f64, rules: &DickensonRules) -
     Landing {
         along: tape * g.distance / norm,
         across: tape * offset / norm,
+    }
+}
+
+/// Where a shot laid on a target `distance` away fell against it: on target when the hit area
+/// fell on it (`on_target`, from the table); otherwise wide when the ball landed farther to the
+/// side than the area's half width and the target's `reach` (no range would have hit it), else
+/// short or over along the line of fire.
+pub fn fall(on_target: bool, landing: Landing, distance: f64, area: HitArea, reach: f64) -> Fall {
+    if on_target {
+        Fall::OnTarget
+    } else if landing.across.abs() > area.width / 2.0 + reach {
+        Fall::Wide
+    } else if landing.along < distance {
+        Fall::Short
+    } else {
+        Fall::Over
     }
 }
 

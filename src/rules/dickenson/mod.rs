@@ -3,10 +3,12 @@
 //! and the battle engine that fights whole seeded battles with them (docs/RULES-DICKENSON.md).
 
 pub mod battle;
+pub mod events;
 pub mod figures;
 pub mod gunnery;
 pub mod melee;
 pub mod morale;
+pub mod statistics;
 pub mod tables;
 pub mod volley;
 

@@ -2,13 +2,13 @@
 //! individual shots, guns by their rate with the fall of shot played out on the table, hit
 //! areas, gun on gun and ammunition blown up; closing fire and the morale throws before it.
 
-use super::movement::reaction;
 use super::regiment::{Formation, Kind, State};
 use super::{Battle, emit};
 use crate::battlefield::geometry::{Shape, dist_point_segment};
 use crate::battlefield::{ObstacleKind, Vec2};
 use crate::dice::DiceSource;
-use crate::events::{Event, LossCause, Observer, ReactionCause};
+use crate::events::{Event, Observer};
+use crate::rules::dickenson::events::{Detail, Source};
 use crate::rules::dickenson::figures::Figure;
 use crate::rules::dickenson::gunnery::{self, GunDamage};
 use crate::rules::dickenson::morale::{self, MoraleResult};
@@ -112,8 +112,8 @@ impl Battle {
         let shot = Shot {
             arm,
             band,
-            range: gap,
             rested: self.rested(r, setup),
+            closing: false,
         };
         self.shoot(r, t, shot, dice, obs);
     }
@@ -126,8 +126,8 @@ impl Battle {
         })
     }
 
-    /// Regiment `r` fires at `t`: volleys of six (a forlorn hope fires man by man); the
-    /// target saves. Returns the figures it lost.
+    /// Regiment `r` fires at `t` (`shot.closing`: at a charger): volleys of six (a forlorn
+    /// hope fires man by man); the target saves. Returns the figures it lost.
     pub fn shoot<D: DiceSource, O: Observer>(
         &mut self,
         r: usize,
@@ -139,8 +139,8 @@ impl Battle {
         let Shot {
             arm,
             band,
-            range,
             rested,
+            closing,
         } = shot;
         let reg = self.regiments[r];
         let men = u32::from(match reg.kind {
@@ -155,24 +155,26 @@ impl Battle {
         } else {
             volley::fire(dice, arm, band, men, &self.rules)
         };
-        let reg = &mut self.regiments[r];
-        reg.fired = true;
+        let firer = &mut self.regiments[r];
+        firer.fired = true;
         match arm {
-            Arm::Pistol => reg.pistols = reg.pistols.saturating_sub(1),
-            _ => reg.loaded = false,
+            Arm::Pistol => firer.pistols = firer.pistols.saturating_sub(1),
+            _ => firer.loaded = false,
         }
         emit(
             obs,
-            Event::Fired {
+            Event::Dickenson(Detail::Volley {
                 unit: reg.unit,
                 target: self.regiments[t].unit,
-                range,
-                roll: hits.min(u32::from(u8::MAX)) as u8,
-                needed: 0,
-                hit: hits > 0,
-            },
+                arm,
+                men: men.min(u32::from(u16::MAX)) as u16,
+                band,
+                individual: reg.kind == Kind::ForlornHope,
+                closing,
+                hits: hits.min(u32::from(u16::MAX)) as u16,
+            }),
         );
-        self.hit(t, hits, LossCause::Fire, dice, obs)
+        self.hit(t, hits, r, Source::Volley, dice, obs)
     }
 
     /// Closing fire of regiment `t` at regiment `r` charging it from `need` away with a move of
@@ -207,8 +209,8 @@ impl Battle {
         let shot = Shot {
             arm,
             band: Band::Short,
-            range: need,
             rested: false,
+            closing: true,
         };
         self.shoot(t, r, shot, dice, obs);
         true
@@ -252,19 +254,7 @@ impl Battle {
         };
         dice.focus(Self::regiment_stream(t));
         let adds = self.adds(t, Some(r));
-        let mut w = super::movement::Watch::new(dice);
-        let total = morale::modified(&mut w, adds, self.points_lost(t), other, &self.rules);
-        let result = morale::result(total, &self.rules);
-        emit(
-            obs,
-            Event::Reaction {
-                unit: self.regiments[t].unit,
-                cause: ReactionCause::Charged,
-                dice: w.last,
-                result: reaction(result),
-                rerolls_used: 0,
-            },
-        );
+        let result = self.chart_throw(t, adds, other, dice, obs);
         self.obey(t, result, obs);
         matches!(result, MoraleResult::Good | MoraleResult::Stand)
     }
@@ -288,16 +278,18 @@ impl Battle {
         self.regiments[r].pistols -= 1;
         emit(
             obs,
-            Event::Fired {
+            Event::Dickenson(Detail::Volley {
                 unit: reg.unit,
                 target: self.regiments[t].unit,
-                range: 0.0,
-                roll: hits.min(u32::from(u8::MAX)) as u8,
-                needed: 0,
-                hit: hits > 0,
-            },
+                arm: Arm::Pistol,
+                men: front.min(u32::from(u16::MAX)) as u16,
+                band: Band::Short,
+                individual: false,
+                closing: false,
+                hits: hits.min(u32::from(u16::MAX)) as u16,
+            }),
         );
-        let killed = self.hit(t, hits, LossCause::Fire, dice, obs);
+        let killed = self.hit(t, hits, r, Source::Volley, dice, obs);
         u32::from(killed) >= self.rules.formations.breach_kills
     }
 
@@ -345,17 +337,31 @@ impl Battle {
             area: gun.hit_area,
         };
         // The shot is told before its losses, which may end the regiments under it.
-        emit(
-            obs,
-            Event::Fired {
-                unit: reg.unit,
-                target: self.regiments[t].unit,
-                range: distance,
-                roll: effect.min(u32::from(u8::MAX)) as u8,
-                needed: 0,
-                hit: (0..self.regiments.len()).any(|u| self.under_area(r, u, &at).is_some()),
-            },
-        );
+        if obs.listening() {
+            let target = &self.regiments[t];
+            let on_target = self.under_area(r, t, &at).is_some();
+            let reach = Shape::radius_of(target.frontage, target.depth);
+            emit(
+                obs,
+                Event::Dickenson(Detail::GunShot {
+                    unit: reg.unit,
+                    target: target.unit,
+                    calibre,
+                    range: distance as f32,
+                    fall: gunnery::fall(on_target, landing, distance, gun.hit_area, reach),
+                    effect: effect.min(u32::from(u16::MAX)) as u16,
+                }),
+            );
+        }
+        let a = &self.rules.ammunition;
+        let least = a.powder_short.min(a.powder_medium).min(a.powder_long);
+        let g = &self.regiments[r];
+        if g.balls == 0 || g.powder < least {
+            emit(
+                obs,
+                Event::Dickenson(Detail::AmmunitionExhausted { unit: reg.unit }),
+            );
+        }
         self.strike_area(r, &at, effect, dice, obs);
     }
 
@@ -400,7 +406,7 @@ impl Battle {
             let f = match self.under_area(r, u, at) {
                 None => continue,
                 Some(Under::Ammunition(ammo)) => {
-                    self.blast(u, ammo, dice, obs);
+                    self.blast(u, ammo, r, dice, obs);
                     continue;
                 }
                 Some(Under::Figures(f)) => f,
@@ -408,13 +414,13 @@ impl Battle {
             if let (Kind::Gun(target), Kind::Gun(firer)) = (reg.kind, self.regiments[r].kind) {
                 dice.focus(Self::regiment_stream(r));
                 let damage = gunnery::gun_on_gun(dice.d6(), firer, target, &self.rules);
-                self.damage_gun(u, damage, dice, obs);
+                self.damage_gun(u, damage, r, Source::Gun, dice, obs);
                 continue;
             }
             let touched = (f64::from(reg.figures()) * f).ceil() as u32;
             let n = left.min(touched);
             left -= n;
-            self.hit(u, n, LossCause::Fire, dice, obs);
+            self.hit(u, n, r, Source::Gun, dice, obs);
         }
     }
 
@@ -430,11 +436,13 @@ impl Battle {
         under(at, reg.pos, along, across)
     }
 
-    /// What a hit does to gun `u`.
+    /// What a hit (of regiment `by`) does to gun `u`.
     fn damage_gun<D: DiceSource, O: Observer>(
         &mut self,
         u: usize,
         damage: GunDamage,
+        by: usize,
+        source: Source,
         dice: &mut D,
         obs: &mut O,
     ) {
@@ -460,21 +468,36 @@ impl Battle {
                 g.wheel = self.rules.gun_on_gun.wheel_repair_moves.saturating_add(1);
             }
             GunDamage::Gunners(n) => {
-                self.hit(u, u32::from(n), LossCause::Fire, dice, obs);
+                self.hit(u, u32::from(n), by, source, dice, obs);
             }
         }
     }
 
-    /// Ammunition hit: it is gone, and everything within the blast radius is thrown for: a die
-    /// a figure (ruling: the rules' score a casualty, with saves), a gun on the gun-on-gun
-    /// table at its own calibre.
-    fn blast<D: DiceSource, O: Observer>(&mut self, g: usize, at: Vec2, dice: &mut D, obs: &mut O) {
+    /// Ammunition of gun `g` hit by gun `by`: it is gone, and everything within the blast
+    /// radius is thrown for: a die a figure (ruling: the rules' score a casualty, with saves),
+    /// a gun on the gun-on-gun table at its own calibre.
+    fn blast<D: DiceSource, O: Observer>(
+        &mut self,
+        g: usize,
+        at: Vec2,
+        by: usize,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
         let a = &self.rules.ammunition;
         let (radius, on) = (a.blast_radius, a.blast_casualty_on);
+        let by_unit = self.regiments[by].unit;
         let gun = &mut self.regiments[g];
         gun.balls = 0;
         gun.powder = 0;
         gun.wagons = 0; // ruling: its wagons stand with its ammunition
+        emit(
+            obs,
+            Event::Dickenson(Detail::AmmunitionBlown {
+                unit: gun.unit,
+                by: by_unit,
+            }),
+        );
         for u in 0..self.regiments.len() {
             let reg = self.regiments[u];
             if reg.state == State::Gone || self.shape(u).dist_to_point(at) > radius {
@@ -483,22 +506,23 @@ impl Battle {
             dice.focus(Self::regiment_stream(u));
             if let Kind::Gun(c) = reg.kind {
                 let damage = gunnery::gun_on_gun(dice.d6(), c, c, &self.rules);
-                self.damage_gun(u, damage, dice, obs);
+                self.damage_gun(u, damage, by, Source::Blast, dice, obs);
             } else {
                 let n = (0..reg.figures()).filter(|_| dice.d6() >= on).count() as u32;
-                self.hit(u, n, LossCause::Fire, dice, obs);
+                self.hit(u, n, by, Source::Blast, dice, obs);
             }
         }
     }
 }
 
-/// One firing of a small arm: the arm, its range band and distance, rested on a wall or not.
+/// One firing of a small arm: the arm, its range band, rested on a wall or not, closing or not.
 #[derive(Debug, Clone, Copy)]
 pub struct Shot {
     pub arm: Arm,
     pub band: Band,
-    pub range: f64,
     pub rested: bool,
+    /// At a charger (closing fire).
+    pub closing: bool,
 }
 
 /// Where a gun's hit area lies: its centre, the line of fire, its size.

@@ -6,7 +6,8 @@
 use super::regiment::{Kind, State};
 use super::{Battle, emit};
 use crate::dice::DiceSource;
-use crate::events::{Event, LossCause, Observer};
+use crate::events::{Event, Observer};
+use crate::rules::dickenson::events::Source;
 use crate::rules::dickenson::figures::Figure;
 use crate::rules::dickenson::melee;
 
@@ -79,7 +80,7 @@ impl Battle {
                 flank: false,
             },
         );
-        let lost = self.hit(y, kills, LossCause::Melee, dice, obs);
+        let lost = self.hit(y, kills, x, Source::Melee, dice, obs);
         self.regiments[y].melee_lost += lost;
     }
 
@@ -110,8 +111,8 @@ impl Battle {
                 flank: false,
             },
         );
-        let lost_b = self.hit(b, to_b, LossCause::Melee, dice, obs);
-        let lost_a = self.hit(a, to_a, LossCause::Melee, dice, obs);
+        let lost_b = self.hit(b, to_b, a, Source::Melee, dice, obs);
+        let lost_a = self.hit(a, to_a, b, Source::Melee, dice, obs);
         self.regiments[a].melee_lost += lost_a;
         self.regiments[b].melee_lost += lost_b;
     }

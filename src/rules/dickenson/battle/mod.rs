@@ -20,6 +20,7 @@ use std::sync::Arc;
 
 pub use regiment::{Kind, Regiment, State};
 
+use super::events;
 use super::tables::DickensonRules;
 use crate::army::{CommanderId, Side};
 use crate::battlefield::Vec2;
@@ -83,7 +84,7 @@ impl Ruleset for Dickenson {
     }
 
     /// Figures stand for CV: the `figures` measures count figures lost (rank and file; a
-    /// gun's gunners).
+    /// gun's gunners); Dickenson's own measures besides ([`super::statistics`]).
     fn layout(&self, setup: &BattleSetup) -> crate::stats::Layout {
         let mut l = crate::stats::Layout::of(setup);
         l.currency = self.currency().into();
@@ -95,7 +96,7 @@ impl Ruleset for Dickenson {
         }
         l.cv_max = max;
         l.commander_effects = self.commander_effects();
-        l
+        l.with_measures(&super::statistics::MEASURES)
     }
 
     fn new_battle(&self, setup: &BattleSetup) -> Battle {
@@ -272,6 +273,7 @@ impl Battle {
             self.check_armies(obs);
         }
         let outcome = *self.outcome.get_or_insert(Outcome::Draw);
+        self.tell_points_lost(obs);
         emit(
             obs,
             Event::BattleEnded {
@@ -291,6 +293,26 @@ impl Battle {
                 self.figures_start(Side::Parliament),
                 self.figures_start(Side::Royalist),
             ],
+        }
+    }
+
+    /// Each regiment that took the field: the morale points it lost, for the statistics.
+    fn tell_points_lost<O: Observer>(&self, obs: &mut O) {
+        if !obs.listening() {
+            return;
+        }
+        for (r, reg) in self.regiments.iter().enumerate() {
+            if reg.waiting {
+                continue;
+            }
+            let points = u32::from(reg.start_points).saturating_sub(self.points(r));
+            emit(
+                obs,
+                Event::Dickenson(events::Detail::PointsLost {
+                    unit: reg.unit,
+                    points: points.min(u32::from(u16::MAX)) as u16,
+                }),
+            );
         }
     }
 

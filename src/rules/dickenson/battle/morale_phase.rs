@@ -10,21 +10,23 @@ use super::{Battle, emit};
 use crate::army::Side;
 use crate::battlefield::Vec2;
 use crate::dice::DiceSource;
-use crate::events::{Event, GeneralResult, LossCause, Observer, ReactionCause};
+use crate::events::{Event, GeneralResult, Observer};
+use crate::rules::dickenson::events::{Detail, Figures, Source};
 use crate::rules::dickenson::figures;
 use crate::rules::dickenson::morale::{self, Add, Adds, MoraleResult, Struck};
 use crate::rules::dickenson::tables::DickensonRules;
 
 impl Battle {
-    /// `n` casualties on regiment `r` before saves: each saved on its figures' throw; of the
-    /// rest a die of 6 strikes an officer, then the standard; otherwise rank and file (of a
-    /// foot regiment, from the larger body). A general with it may be hit. Returns the figures
-    /// lost.
+    /// `n` casualties on regiment `r` from regiment `by` before saves: each saved on its
+    /// figures' throw; of the rest a die of 6 strikes an officer, then the standard; otherwise
+    /// rank and file (of a foot regiment, from the larger body). A general with it may be hit.
+    /// Returns the figures lost.
     pub fn hit<D: DiceSource, O: Observer>(
         &mut self,
         r: usize,
         n: u32,
-        cause: LossCause,
+        by: usize,
+        source: Source,
         dice: &mut D,
         obs: &mut O,
     ) -> u16 {
@@ -34,35 +36,59 @@ impl Battle {
         dice.focus(Self::regiment_stream(r));
         let main = self.regiments[r].main_figure();
         let casualties = figures::after_saves(dice, main, n, &self.rules);
-        let mut lost = 0u16;
-        let mut struck = false;
+        let mut lost = Figures::default();
+        let (mut officers, mut standard) = (0u8, false);
         for _ in 0..casualties {
             let reg = self.regiments[r];
             if reg.figures() == 0 {
                 break;
             }
-            let officers = u32::from(reg.officer) + u32::from(reg.mounted_officer);
+            let count = u32::from(reg.officer) + u32::from(reg.mounted_officer);
             let reg = &mut self.regiments[r];
-            match morale::struck(dice.d6(), officers, reg.standard, &self.rules) {
-                Struck::Officer if reg.mounted_officer => reg.mounted_officer = false,
-                Struck::Officer => reg.officer = false,
-                Struck::Standard => reg.standard = false,
+            match morale::struck(dice.d6(), count, reg.standard, &self.rules) {
+                Struck::Officer if reg.mounted_officer => {
+                    reg.mounted_officer = false;
+                    officers += 1;
+                }
+                Struck::Officer => {
+                    reg.officer = false;
+                    officers += 1;
+                }
+                Struck::Standard => {
+                    reg.standard = false;
+                    standard = true;
+                }
                 Struck::RankAndFile => {
-                    let body = match reg.kind {
+                    let (body, tally) = match reg.kind {
                         Kind::Foot | Kind::ForlornHope if reg.pikemen > reg.musketeers => {
-                            &mut reg.pikemen
+                            (&mut reg.pikemen, &mut lost.pikemen)
                         }
-                        Kind::Foot | Kind::ForlornHope => &mut reg.musketeers,
-                        Kind::Horse(_) | Kind::Dragoons => &mut reg.horsemen,
-                        Kind::Gun(_) => &mut reg.gunners,
+                        Kind::Foot | Kind::ForlornHope => {
+                            (&mut reg.musketeers, &mut lost.musketeers)
+                        }
+                        Kind::Horse(_) | Kind::Dragoons => (&mut reg.horsemen, &mut lost.horsemen),
+                        Kind::Gun(_) => (&mut reg.gunners, &mut lost.gunners),
                     };
                     *body -= 1;
-                    lost += 1;
-                    continue;
+                    *tally += 1;
                 }
             }
-            struck = true;
         }
+        let struck = officers > 0 || standard;
+        emit(
+            obs,
+            Event::Dickenson(Detail::Losses {
+                unit: self.regiments[r].unit,
+                by: self.regiments[by].unit,
+                source,
+                hits: n.min(u32::from(u16::MAX)) as u16,
+                saved: n.saturating_sub(casualties).min(u32::from(u16::MAX)) as u16,
+                lost,
+                officers,
+                standard,
+            }),
+        );
+        let lost = lost.total().min(u32::from(u16::MAX)) as u16;
         let reg = &mut self.regiments[r];
         reg.lost_this_move += lost;
         if lost > 0 {
@@ -71,7 +97,7 @@ impl Battle {
                 Event::CvLost {
                     unit: reg.unit,
                     amount: lost.min(255) as u8,
-                    cause,
+                    cause: source.cause(),
                     cv: reg.figures_u8(),
                 },
             );
@@ -245,26 +271,37 @@ impl Battle {
         obs: &mut O,
     ) -> MoraleResult {
         let adds = self.adds(r, foe);
+        let result = self.chart_throw(r, adds, 0, dice, obs);
+        self.obey(r, result, obs);
+        result
+    }
+
+    /// Regiment `r`'s throw on the morale chart with its `adds` and `other` deductions, told.
+    pub fn chart_throw<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        adds: Adds,
+        other: i8,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> MoraleResult {
         dice.focus(Self::regiment_stream(r));
+        let points_lost = self.points_lost(r);
         let mut w = Watch::new(dice);
-        let total = morale::modified(&mut w, adds, self.points_lost(r), 0, &self.rules);
+        let total = morale::modified(&mut w, adds, points_lost, other, &self.rules);
         let result = morale::result(total, &self.rules);
-        let reg = &self.regiments[r];
         emit(
             obs,
-            Event::Reaction {
-                unit: reg.unit,
-                cause: if reg.fought {
-                    ReactionCause::MeleeLost
-                } else {
-                    ReactionCause::Fire
-                },
+            Event::Dickenson(Detail::Morale {
+                unit: self.regiments[r].unit,
                 dice: w.last,
-                result: reaction(result),
-                rerolls_used: 0,
-            },
+                adds: adds.total(&self.rules).clamp(-128, 127) as i8,
+                points_lost: points_lost.min(u32::from(u16::MAX)) as u16,
+                other,
+                total,
+                result,
+            }),
         );
-        self.obey(r, result, obs);
         result
     }
 
