@@ -1,6 +1,7 @@
 //! Battles built in code for engine tests: no scenario file needed.
 #![allow(dead_code)]
 
+pub mod arrivals;
 pub mod cli;
 
 use std::sync::Arc;
