@@ -238,11 +238,21 @@ struct Chain<'a> {
     rules: &'a DickensonRules,
     volleys: HashMap<(Arm, u32), Vec<(u32, f64)>>,
     impetus: HashMap<(Figure, u32), Vec<(u32, f64)>>,
-    rounds: HashMap<(Figure, u32, bool, Figure, u64), Vec<((u32, f64), f64)>>,
+    rounds: HashMap<RoundKey, Vec<(Blow, f64)>>,
     throws: HashMap<(u16, u32), Vec<(MoraleResult, f64)>>,
-    struck: HashMap<(u32, Figure, u32, bool, u16), Vec<((u32, bool, u16), f64)>>,
+    struck: HashMap<HitKey, Vec<(Struck3, f64)>>,
     blows: HashMap<BlowKey, Weights<(u32, u64)>>,
 }
+
+/// One body's round: its figure and number, the pike bonus, the figure struck, points carried.
+type RoundKey = (Figure, u32, bool, Figure, u64);
+/// Figures hit (before saves) and the casualty points carried.
+type Blow = (u32, f64);
+/// Casualties before saves on a regiment: their number, its figure, officers and standard left,
+/// rank and file left (counted up to the casualties).
+type HitKey = (u32, Figure, u32, bool, u16);
+/// Officers struck, the standard struck, figures lost.
+type Struck3 = (u32, bool, u16);
 
 /// What a regiment's blow depends on: its kind and bodies, the points it carries, whether this
 /// is the melee's first round and the move's, and the figure it strikes.
@@ -346,10 +356,7 @@ impl<'a> Chain<'a> {
     /// left and `figures` rank and file (counted up to `n`): the officers struck, whether the
     /// standard was, and the figures lost. Each unsaved casualty's die in turn, as `hit` throws
     /// them, stopping when no figure is left.
-    fn casualties(
-        &self,
-        (n, main, officers, standard, figures): (u32, Figure, u32, bool, u16),
-    ) -> Vec<((u32, bool, u16), f64)> {
+    fn casualties(&self, (n, main, officers, standard, figures): HitKey) -> Vec<(Struck3, f64)> {
         let r = self.rules;
         let fails = enumerate(MAX_DICE, |d| after_saves(d, main, 1, r))
             .exact()
