@@ -1110,7 +1110,7 @@ mod tests {
             assert!((ends.total() - 1.0).abs() < 1e-9, "{s:?}");
             let v = values(&ends);
             // Horse on horse always meets: won by one side or drawn.
-            assert_eq!(v[0], 1.0, "{s:?}");
+            assert!((v[0] - 1.0).abs() < 1e-9, "{s:?}");
             assert!((v[3] + v[4] + v[5] - 1.0).abs() < 1e-9, "{s:?}");
             for i in 0..2 {
                 let f: f64 = v[6 + 4 * i..10 + 4 * i].iter().sum();
@@ -1177,7 +1177,7 @@ mod tests {
         let d = UnitKind::Dragoons;
         let w = charge(&r, HORSE[0].2, d, true);
         let away = w.p_where(|s| s.charge == Charge::TurnedAway);
-        assert!(away > 15.0 / 36.0 && away < 0.6, "{away}");
+        assert!(away > 15.0 / 36.0 + 0.1 && away < 1.0, "{away}");
         let w = charge(&r, HORSE[0].2, d, false);
         assert_eq!(w.p_where(|s| s.charge == Charge::Contact), 1.0);
     }
