@@ -6,13 +6,12 @@
 
 mod common;
 
-use ecw_sim::army::{HorseKind, Side, UnitKind};
 use ecw_sim::events::{Event, EventLog};
 use ecw_sim::rules::{BlackPowder, Ruleset};
 use ecw_sim::setup::BattleSetup;
 use proptest::prelude::*;
 
-/// A small battle with random kinds, ratings, positions, doctrines and turn limit.
+/// The shared random battle, its turn limit also the scenario's (Black Powder reads that).
 fn random_battle(
     kinds: &[u8],
     cvs: &[u8],
@@ -20,26 +19,7 @@ fn random_battle(
     doctrines: &[u8],
     turn_limit: u16,
 ) -> BattleSetup {
-    let mut s = common::small_battle(HorseKind::Trotters, HorseKind::Gallopers);
-    for (i, u) in s.units.iter_mut().enumerate() {
-        let k = UnitKind::ALL[usize::from(kinds[i % kinds.len()]) % UnitKind::ALL.len()];
-        if u.kind.is_gun() == k.is_gun() {
-            *u = ecw_sim::army::Unit::new(u.id, u.side, u.command, k, u.cv)
-                .at(u.pos.x, u.pos.y, u.facing);
-        }
-        let cv = 1 + cvs[i % cvs.len()] % 7;
-        u.cv = cv;
-        u.start_cv = cv;
-        u.lowest_cv = cv;
-        u.pos.x = 4.0 + f64::from(xs[i % xs.len()] % 64);
-        if u.side == Side::Royalist {
-            u.pos.y += f64::from(xs[(i + 3) % xs.len()] % 8);
-        }
-    }
-    for (i, c) in s.commands.iter_mut().enumerate() {
-        c.doctrine = u16::from(doctrines[i % doctrines.len()]) % s.doctrines.len() as u16;
-    }
-    s.turn_limit = turn_limit;
+    let mut s = common::random_battle(kinds, cvs, xs, doctrines, turn_limit);
     s.scenario_turn_limit = Some(turn_limit);
     s
 }

@@ -1,17 +1,24 @@
 //! The Dickenson exact tables, cross-checked by Monte Carlo: seeded dice through the same rule
-//! functions a battle will call (there is no Dickenson battle engine yet), and each exact chance
-//! must hold within five standard errors of the sampled share.
+//! functions a battle calls, and the chained charge table through the battle engine itself;
+//! each exact chance must hold within five standard errors of the sampled share.
 
 mod common;
+mod dickenson_common;
 
 use common::cli::{refused, run_ok};
+use ecw_sim::army::{Side, UnitKind};
 use ecw_sim::dice::{DiceSource, SeededDice};
+use ecw_sim::events::{Event, EventLog, NullObserver};
 use ecw_sim::rules::dickenson::DickensonRules;
+use ecw_sim::rules::dickenson::battle::regiment::Gait;
+use ecw_sim::rules::dickenson::battle::{Battle, State};
+use ecw_sim::rules::dickenson::events::Detail;
 use ecw_sim::rules::dickenson::figures::{Figure, after_saves};
 use ecw_sim::rules::dickenson::gunnery::{self, Calibre, Target};
 use ecw_sim::rules::dickenson::melee;
 use ecw_sim::rules::dickenson::morale::{self, MoraleResult};
 use ecw_sim::rules::dickenson::volley::{self, Arm, Band};
+use ecw_sim::tables::chained::dickenson as chain;
 use ecw_sim::tables::dickenson::{
     TARGET_DEPTH, first_adds, hit_chance, impetus_chance, landing_dist, melee_dist, morale_chances,
     single_shot_chance, volley_dist,
@@ -21,6 +28,8 @@ const N: u32 = 20_000;
 
 /// Within 5 standard errors of the exact chance.
 fn agrees(hits: u32, n: u32, p: f64) -> bool {
+    // A chance summed in floating point may stray past 1 in its last bits.
+    let p = p.clamp(0.0, 1.0);
     let sd = (p * (1.0 - p) / f64::from(n)).sqrt();
     (f64::from(hits) / f64::from(n) - p).abs() <= 5.0 * sd + 1e-9
 }
@@ -141,6 +150,96 @@ fn the_morale_chart_by_monte_carlo() {
             .map(|(m, p)| (m, p.to_f64()))
             .collect();
         check(8, &exact, |d| morale::throw(d, first_adds(adds), lost, &r));
+    }
+}
+
+/// What one charge of the chain came to in the engine: the table's outcome.
+fn engine_end(
+    b: &mut Battle,
+    s: &ecw_sim::setup::BattleSetup,
+    dice: &mut SeededDice,
+) -> chain::End {
+    b.reset();
+    b.turn = 1;
+    b.first = Side::Parliament;
+    // Cantering, so it charges at the gallop.
+    b.regiments[0].gait = Gait::Canter;
+    b.charge(0, 1, s, dice, &mut NullObserver);
+    let contact = b.regiments[0].engaged == Some(1);
+    b.melee_phase(dice, &mut NullObserver);
+    let mut log = EventLog::default();
+    b.morale_phase(dice, &mut log);
+    let mut fate = [chain::Fate::Untested; 2];
+    for e in &log.0 {
+        if let Event::Dickenson(Detail::Morale { unit, result, .. }) = e {
+            fate[usize::from(*unit)] = match result {
+                MoraleResult::Good => chain::Fate::Good,
+                MoraleResult::Stand => chain::Fate::Stand,
+                MoraleResult::FallBack => chain::Fate::FallBack,
+                MoraleResult::Rout => chain::Fate::Rout,
+            };
+        }
+    }
+    for (f, r) in fate.iter_mut().zip(&b.regiments) {
+        if *f == chain::Fate::Untested && r.state == State::Gone {
+            *f = chain::Fate::Destroyed;
+        }
+    }
+    chain::End {
+        charge: if contact {
+            chain::Charge::Contact
+        } else {
+            chain::Charge::TurnedAway
+        },
+        won: [b.regiments[0].won_melee, b.regiments[1].won_melee],
+        fate,
+    }
+}
+
+#[test]
+fn the_charge_chain_by_monte_carlo_through_the_engine() {
+    let r = DickensonRules::builtin();
+    for (k, (aid, did, spec)) in chain::specs().into_iter().enumerate() {
+        let exact = chain::values(&chain::follow(&r, &spec));
+        // The two regiments of the chain, head on, 20" apart: the charger gallops into contact.
+        let men = |kind: UnitKind| match kind {
+            UnitKind::Foot(_) => r.battle.men.foot,
+            _ => r.battle.men.horse,
+        };
+        let s = dickenson_common::setup(&[
+            (
+                Side::Parliament,
+                spec.attacker,
+                men(spec.attacker),
+                36.0,
+                12.0,
+            ),
+            (
+                Side::Royalist,
+                spec.defender,
+                men(spec.defender),
+                36.0,
+                34.0,
+            ),
+        ]);
+        let mut b = dickenson_common::battle(&s);
+        assert_eq!(
+            [b.regiments[0], b.regiments[1]].map(|g| g.figures()),
+            chain::regiments(&r, &spec).map(|g| g.figures())
+        );
+        let mut dice = SeededDice::new(40 + k as u64);
+        let mut sampled = chain::Weights::default();
+        for _ in 0..N {
+            sampled.add(engine_end(&mut b, &s, &mut dice), 1.0 / f64::from(N));
+        }
+        let seen = chain::values(&sampled);
+        for ((name, p), q) in chain::COLUMNS.iter().zip(exact).zip(seen) {
+            let hits = (q * f64::from(N)).round() as u32;
+            assert!(
+                agrees(hits, N, p),
+                "{aid} on {did}: {name} exact {p:.4}, engine {q:.4}"
+            );
+        }
     }
 }
 

@@ -4,43 +4,9 @@
 
 mod common;
 
-use ecw_sim::army::{HorseKind, Side, UnitKind};
 use ecw_sim::events::{Event, EventLog};
 use ecw_sim::rules::ironsides::battle::Battle;
-use ecw_sim::setup::BattleSetup;
 use proptest::prelude::*;
-
-/// A small battle with random kinds, CVs, positions and doctrines.
-fn random_battle(
-    kinds: &[u8],
-    cvs: &[u8],
-    xs: &[u8],
-    doctrines: &[u8],
-    turn_limit: u16,
-) -> BattleSetup {
-    let mut s = common::small_battle(HorseKind::Trotters, HorseKind::Gallopers);
-    for (i, u) in s.units.iter_mut().enumerate() {
-        let k = UnitKind::ALL[usize::from(kinds[i % kinds.len()]) % UnitKind::ALL.len()];
-        // Keep each command's arm roughly (a gun stays a gun), but vary type within it.
-        if u.kind.is_gun() == k.is_gun() {
-            *u = ecw_sim::army::Unit::new(u.id, u.side, u.command, k, u.cv)
-                .at(u.pos.x, u.pos.y, u.facing);
-        }
-        let cv = 1 + cvs[i % cvs.len()] % 7;
-        u.cv = cv;
-        u.start_cv = cv;
-        u.lowest_cv = cv;
-        u.pos.x = 4.0 + f64::from(xs[i % xs.len()] % 64);
-        if u.side == Side::Royalist {
-            u.pos.y += f64::from(xs[(i + 3) % xs.len()] % 8);
-        }
-    }
-    for (i, c) in s.commands.iter_mut().enumerate() {
-        c.doctrine = u16::from(doctrines[i % doctrines.len()]) % s.doctrines.len() as u16;
-    }
-    s.turn_limit = turn_limit;
-    s
-}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: if cfg!(debug_assertions) { 24 } else { 200 }, ..ProptestConfig::default() })]
@@ -54,7 +20,7 @@ proptest! {
         doctrines in prop::collection::vec(any::<u8>(), 1..8),
         turn_limit in 1u16..20,
     ) {
-        let setup = random_battle(&kinds, &cvs, &xs, &doctrines, turn_limit);
+        let setup = common::random_battle(&kinds, &cvs, &xs, &doctrines, turn_limit);
         let mut battle = Battle::new(&setup);
         let mut log = EventLog::default();
         let summary = battle.fight(&setup, seed, &mut log);

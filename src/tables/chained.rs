@@ -11,7 +11,9 @@
 //!
 //! [`black_powder`] follows Black Powder's own sequence the same way (charge, closing fire,
 //! first round, break test, sweeping advance), cross-checked through its engine in
-//! `tests/black_powder_tables.rs`.
+//! `tests/black_powder_tables.rs`. [`dickenson`] follows Dickenson's (closing fire, the throw
+//! before impact, the pistol breach, impetus, two rounds, the morale throw), cross-checked
+//! through its engine in `tests/dickenson_tables.rs`.
 
 use super::exact::{Dist, enumerate};
 use super::pursuit::{KINDS, pursue_chance};
@@ -507,6 +509,8 @@ pub fn foot_table(rules: &IronsidesRules) -> Table {
         grids,
     }
 }
+
+pub mod dickenson;
 
 /// Black Powder's common sequence followed through as its engine plays it: a charge met by
 /// closing fire (a charger it shakes tests, and stops unless it holds), the first round of

@@ -23,6 +23,7 @@ document.querySelectorAll('.tchart').forEach(function(b){
 fn as_f64(c: &Cell) -> Option<f64> {
     match c {
         Cell::P(p) => Some(p.num() as f64 / p.den() as f64),
+        Cell::Real(v) => Some(*v),
         _ => None,
     }
 }
@@ -33,6 +34,7 @@ fn as_text(c: &Cell) -> String {
         Cell::Int(v) => v.to_string(),
         Cell::Empty => String::new(),
         Cell::P(p) => p.fraction(),
+        Cell::Real(v) => super::render::percent(*v),
     }
 }
 

@@ -14,7 +14,7 @@ use crate::rules::dickenson::morale::{self, Add, Adds, MoraleResult};
 use crate::rules::dickenson::volley::{self, Arm, Band};
 
 /// The Dickenson tables, in the order they are printed.
-pub const TABLE_IDS: [&str; 7] = [
+pub const TABLE_IDS: [&str; 8] = [
     "dk_volley",
     "dk_single_shot",
     "dk_impetus",
@@ -22,6 +22,7 @@ pub const TABLE_IDS: [&str; 7] = [
     "dk_fall_of_shot",
     "dk_gun_hit",
     "dk_morale",
+    "dk_charge_chain",
 ];
 
 /// Most men firing shown (three volleys).
@@ -521,6 +522,7 @@ pub fn build(rules: &DickensonRules, id: &str) -> Option<Table> {
         "dk_fall_of_shot" => fall_of_shot_table(rules),
         "dk_gun_hit" => gun_hit_table(rules),
         "dk_morale" => morale_table(rules),
+        "dk_charge_chain" => super::chained::dickenson::table(rules),
         _ => return None,
     })
 }

@@ -33,6 +33,9 @@ pub enum Cell {
     Text(String),
     Int(i64),
     P(Prob),
+    /// A probability summed in floating point from an enumeration whose exact fraction does not
+    /// fit the exact type.
+    Real(f64),
     /// Nothing to show (a combination that cannot happen).
     Empty,
 }

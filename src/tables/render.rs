@@ -24,6 +24,7 @@ fn display(cell: &Cell, show: Show) -> String {
         Cell::Text(s) => s.clone(),
         Cell::Int(v) => v.to_string(),
         Cell::Empty => String::new(),
+        Cell::Real(v) => percent(*v),
         Cell::P(p) => match show {
             Show::Fraction => p.fraction(),
             Show::Percent => p.percent(),
@@ -36,6 +37,19 @@ fn display(cell: &Cell, show: Show) -> String {
                 }
             }
         },
+    }
+}
+
+/// A floating-point probability as a percentage to one decimal place, never reading as
+/// impossible or certain when it is not (as [`super::Prob::percent`]).
+pub fn percent(v: f64) -> String {
+    let t = (v * 1000.0).round();
+    if v > 0.0 && t == 0.0 {
+        "<0.1%".into()
+    } else if v < 1.0 && t == 1000.0 {
+        ">99.9%".into()
+    } else {
+        format!("{:.1}%", t / 10.0)
     }
 }
 
@@ -60,6 +74,10 @@ pub fn csv_table(t: &Table) -> String {
                 Cell::P(p) => {
                     rec.push(p.decimal(CSV_DECIMALS));
                     rec.push(p.fraction());
+                }
+                Cell::Real(v) => {
+                    rec.push(format!("{v:.prec$}", prec = CSV_DECIMALS as usize));
+                    rec.push(String::new());
                 }
                 other => {
                     rec.push(display(other, Show::Fraction));

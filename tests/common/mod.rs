@@ -1,6 +1,7 @@
 //! Battles built in code for engine tests: no scenario file needed.
 #![allow(dead_code)]
 
+pub mod arrivals;
 pub mod cli;
 
 use std::sync::Arc;
@@ -165,4 +166,37 @@ pub fn small_battle(p_horse: HorseKind, r_horse: HorseKind) -> BattleSetup {
         arrivals: Vec::new(),
         reserves: Vec::new(),
     }
+}
+
+/// A small battle with random kinds, CVs, positions and doctrines (the property tests' random
+/// battle, shared by the rulesets): each unit takes a kind from `kinds` within its arm (a gun
+/// stays a gun), a CV from `cvs`, a place from `xs`; each command a doctrine.
+pub fn random_battle(
+    kinds: &[u8],
+    cvs: &[u8],
+    xs: &[u8],
+    doctrines: &[u8],
+    turn_limit: u16,
+) -> BattleSetup {
+    let mut s = small_battle(HorseKind::Trotters, HorseKind::Gallopers);
+    for (i, u) in s.units.iter_mut().enumerate() {
+        let k = UnitKind::ALL[usize::from(kinds[i % kinds.len()]) % UnitKind::ALL.len()];
+        // Keep each command's arm roughly (a gun stays a gun), but vary type within it.
+        if u.kind.is_gun() == k.is_gun() {
+            *u = Unit::new(u.id, u.side, u.command, k, u.cv).at(u.pos.x, u.pos.y, u.facing);
+        }
+        let cv = 1 + cvs[i % cvs.len()] % 7;
+        u.cv = cv;
+        u.start_cv = cv;
+        u.lowest_cv = cv;
+        u.pos.x = 4.0 + f64::from(xs[i % xs.len()] % 64);
+        if u.side == Side::Royalist {
+            u.pos.y += f64::from(xs[(i + 3) % xs.len()] % 8);
+        }
+    }
+    for (i, c) in s.commands.iter_mut().enumerate() {
+        c.doctrine = u16::from(doctrines[i % doctrines.len()]) % s.doctrines.len() as u16;
+    }
+    s.turn_limit = turn_limit;
+    s
 }
