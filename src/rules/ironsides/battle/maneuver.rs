@@ -5,7 +5,7 @@
 use std::cell::Cell;
 
 use super::cache::Spot;
-use super::{Battle, View, emit};
+use super::{Battle, Turn, View, emit};
 use crate::army::{Formation, UnitId, UnitKind, UnitStatus};
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{
@@ -42,23 +42,18 @@ const MARCH_STEP: f64 = 0.5;
 /// The most units of one command costed as possible members of a group (more move alone).
 const MAX_GROUPED: usize = 64;
 
-impl Battle {
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// Step 7: every unit of the moving side gets its order; the command pays LPs; units move,
     /// halting where they first enter an enemy's range band.
-    pub(super) fn movement<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(super) fn movement(&mut self) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let side = self.moving;
         // "An Opportunity Charge at the start or end of their opponent's movement phase": the
         // start's go in at once, before anyone moves.
         self.charges.clear();
-        self.opportunity_charges(setup, true, dice, ai, obs);
-        self.resolve_charges(setup, dice, ai, obs);
+        self.opportunity_charges(true);
+        self.resolve_charges();
         self.pending.clear();
         // While orders are given nothing moves: the doctrine may keep answers until they are.
         self.begin_orders();
@@ -81,16 +76,17 @@ impl Battle {
                 if !u.is_active() || u.pinned || u.pursuing > 0 {
                     continue;
                 }
-                let order = ai.order(
+                let order = self.ai.order(
                     &View {
-                        battle: self,
+                        battle: self.b,
                         setup,
                     },
                     id,
                 );
-                let Some(order) = self.legal_order(setup, id, order, dice) else {
+                let Some(order) = self.legal_order(id, order) else {
                     continue;
                 };
+                let u = &self.units[usize::from(id)];
                 let left =
                     movement::move_allowance(rules, u, matches!(order, Order::FallBack { .. }));
                 self.pending.push(PendingMove {
@@ -112,20 +108,15 @@ impl Battle {
         // Execute in order, halting at range bands.
         for i in 0..self.pending.len() {
             let p = self.pending[i];
-            let left = self.execute(setup, p, true, dice, obs);
+            let left = self.execute(p, true);
             self.pending[i].left = left;
         }
     }
 
     /// Step 12: units that were not stopped by a reaction complete their moves; chargers close
     /// to the stand-off and test reaction, needing both dice to make contact.
-    pub(super) fn complete_movement<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(super) fn complete_movement(&mut self) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         self.charges.clear();
         for i in 0..self.pending.len() {
@@ -145,23 +136,20 @@ impl Battle {
                         // Out of reach: it closes as far as it may.
                         let to = t.pos;
                         self.execute(
-                            setup,
                             PendingMove {
                                 unit: p.unit,
                                 order: Order::Advance { to },
                                 left: p.left,
                             },
                             false,
-                            dice,
-                            obs,
                         );
                         continue;
                     }
                     let standoff = charge_rules::standoff(
                         rules,
-                        ai.standoff(
+                        self.ai.standoff(
                             &View {
-                                battle: self,
+                                battle: self.b,
                                 setup,
                             },
                             target,
@@ -171,14 +159,14 @@ impl Battle {
                     let start = self.units[usize::from(p.unit)].pos;
                     self.close_to(p.unit, target, standoff);
                     emit(
-                        obs,
+                        self.obs,
                         Event::ChargeDeclared {
                             unit: p.unit,
                             target,
                             standoff,
                         },
                     );
-                    let test = self.react(setup, p.unit, ReactionCause::ToCharge, dice, ai, obs);
+                    let test = self.react(p.unit, ReactionCause::ToCharge);
                     match test {
                         ReactionResult::PassBoth => self.charges.push(super::ChargePlan {
                             charger: p.unit,
@@ -188,7 +176,7 @@ impl Battle {
                             opportunity: false,
                         }),
                         ReactionResult::PassOne => emit(
-                            obs,
+                            self.obs,
                             Event::ChargeFailed {
                                 unit: p.unit,
                                 target,
@@ -196,36 +184,30 @@ impl Battle {
                         ),
                         ReactionResult::FailBoth | ReactionResult::Rout => {
                             emit(
-                                obs,
+                                self.obs,
                                 Event::ChargeFailed {
                                     unit: p.unit,
                                     target,
                                 },
                             );
-                            self.after_failed_reaction(setup, p.unit, test, dice, ai, obs);
+                            self.after_failed_reaction(p.unit, test);
                         }
                     }
                 }
                 Order::Advance { .. } | Order::FallBack { .. } if p.left > 0.0 => {
-                    self.execute(setup, p, false, dice, obs);
+                    self.execute(p, false);
                 }
                 _ => {}
             }
         }
-        self.opportunity_charges(setup, false, dice, ai, obs);
+        self.opportunity_charges(false);
     }
 
     /// Opportunity charges: the other side's horse, unengaged and not charged, may charge an
     /// enemy within reach in its front arc at the start or the end of its side's move (2
     /// emergency-response dice).
-    fn opportunity_charges<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        at_start: bool,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    fn opportunity_charges(&mut self, at_start: bool) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let side = self.moving.other();
         for i in 0..self.units.len() {
@@ -271,13 +253,13 @@ impl Battle {
                 continue;
             };
             let v = View {
-                battle: self,
+                battle: self.b,
                 setup,
             };
             let go = if at_start {
-                ai.opportunity_charge_at_start(&v, id, enemy)
+                self.ai.opportunity_charge_at_start(&v, id, enemy)
             } else {
-                ai.opportunity_charge(&v, id, enemy)
+                self.ai.opportunity_charge(&v, id, enemy)
             };
             if !go {
                 continue;
@@ -286,12 +268,12 @@ impl Battle {
             let (g, avail) = self.rerolls_for(setup, id);
             let mut rr = crate::rules::ironsides::dice_rules::Rerolls::new(avail.min(1));
             let n = charge_rules::response_dice(rules, None);
-            dice.focus(super::unit_stream(id));
-            let ok = charge_rules::roll_responses(rules, dice, n, cv, &mut rr);
+            self.dice.focus(super::unit_stream(id));
+            let ok = charge_rules::roll_responses(rules, self.dice, n, cv, &mut rr);
             self.spend_rerolls(g, rr.used);
             self.countercharged.push(id);
             emit(
-                obs,
+                self.obs,
                 Event::SupportCharge {
                     unit: id,
                     target: enemy,
@@ -311,7 +293,9 @@ impl Battle {
             }
         }
     }
+}
 
+impl Battle {
     /// The LPs a command's orders `pending[first..]` cost: the unit its general leads moves
     /// free (and every other then costs double); guns pay by weight; units moving straight on
     /// together pay 1 LP a group; wheels, formation changes and lone moves 1 LP each.
@@ -431,17 +415,14 @@ impl Battle {
                 WHEEL_LIMIT,
             )
     }
+}
 
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// The engine's legality check on an order: clamps or refuses what the rules forbid.
-    fn legal_order<D: DiceSource>(
-        &self,
-        setup: &BattleSetup,
-        id: UnitId,
-        order: Order,
-        dice: &mut D,
-    ) -> Option<Order> {
+    fn legal_order(&mut self, id: UnitId, order: Order) -> Option<Order> {
+        let setup = self.setup;
         let rules = &*setup.rules;
-        let u = &self.units[usize::from(id)];
+        let u = &self.b.units[usize::from(id)];
         let forward = matches!(
             order,
             Order::Advance { .. } | Order::Charge { .. } | Order::Form(_) | Order::Site { .. }
@@ -456,11 +437,11 @@ impl Battle {
                 || u.kind == UnitKind::Dragoons
                 || u.is_skirmisher()
                 || u.kind == UnitKind::Artillery(crate::army::GunWeight::VeryLight);
-            dice.focus(super::unit_stream(id));
+            self.dice.focus(super::unit_stream(id));
             if !(rules.movement.out_of_radius_half_move
                 && may
                 && matches!(order, Order::Advance { .. })
-                && dice.d6() <= u.cv)
+                && self.dice.d6() <= u.cv)
             {
                 return None;
             }
@@ -503,14 +484,8 @@ impl Battle {
 
     /// Carries out one move; returns the allowance left. With `stop_at_bands`, an advance halts
     /// where it first enters an enemy's range band (the rest is completed in step 12).
-    fn execute<D: DiceSource, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        p: PendingMove,
-        stop_at_bands: bool,
-        dice: &mut D,
-        obs: &mut O,
-    ) -> f64 {
+    fn execute(&mut self, p: PendingMove, stop_at_bands: bool) -> f64 {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let id = p.unit;
         let mut left = p.left;
@@ -527,41 +502,29 @@ impl Battle {
                 }
                 u.moved = true;
                 self.moved(id);
-                emit(obs, Event::FormationChanged { unit: id });
+                emit(self.obs, Event::FormationChanged { unit: id });
                 (left - movement::formation_change_cost(rules)).max(0.0)
             }
             Order::Unlimber => {
-                self.unlimber(id, obs);
+                self.unlimber(id);
                 0.0
             }
             Order::Site { to } => {
                 // Move with what unlimbering leaves, halting at any enemy's range, then site.
                 let cost =
                     movement::unlimber_cost(rules, &self.units[usize::from(id)]).unwrap_or(0.0);
-                self.move_towards(
-                    setup,
-                    id,
-                    to,
-                    (left - cost).max(0.0),
-                    true,
-                    false,
-                    dice,
-                    obs,
-                );
+                self.move_towards(id, to, (left - cost).max(0.0), true, false);
                 if self.units[usize::from(id)].is_active() {
-                    self.unlimber(id, obs);
+                    self.unlimber(id);
                 }
                 0.0
             }
             Order::Advance { to } | Order::FallBack { to } => self.move_towards(
-                setup,
                 id,
                 to,
                 left,
                 stop_at_bands && matches!(p.order, Order::Advance { .. }),
                 matches!(p.order, Order::FallBack { .. }),
-                dice,
-                obs,
             ),
             Order::Charge { target } => {
                 // Before the charge goes in, close towards the target but no nearer than the
@@ -569,45 +532,33 @@ impl Battle {
                 let to = self.units[usize::from(target)].pos;
                 let d = self.distance(id, target);
                 let room = (d - rules.charge.standoff_max).max(0.0);
-                let used = self.move_towards(
-                    setup,
-                    id,
-                    to,
-                    left.min(room),
-                    stop_at_bands,
-                    false,
-                    dice,
-                    obs,
-                );
+                let used = self.move_towards(id, to, left.min(room), stop_at_bands, false);
                 left - (left.min(room) - used)
             }
         }
     }
 
     /// Sites a gun where it stands: the drivers go home, never to limber again.
-    fn unlimber<O: Observer>(&mut self, id: UnitId, obs: &mut O) {
+    fn unlimber(&mut self, id: UnitId) {
         let u = &mut self.units[usize::from(id)];
         u.moved = true;
         u.formation = Formation::Unlimbered;
         self.moved(id); // its fire zones changed
-        emit(obs, Event::Unlimbered { unit: id });
+        emit(self.obs, Event::Unlimbered { unit: id });
     }
 
     /// Moves a unit straight towards `to`, paying terrain, wheeling first if it must, never
     /// nearer an enemy than the advance gap, and not through friends while the enemy is within
     /// 12". Returns the allowance left.
-    #[allow(clippy::too_many_arguments)]
-    fn move_towards<D: DiceSource, O: Observer>(
+    fn move_towards(
         &mut self,
-        setup: &BattleSetup,
         id: UnitId,
         to: Vec2,
         mut allowance: f64,
         stop_at_bands: bool,
         away: bool,
-        dice: &mut D,
-        obs: &mut O,
     ) -> f64 {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let from = self.units[usize::from(id)].pos;
         let dir = to - from;
@@ -633,15 +584,15 @@ impl Battle {
             away,
         );
         let dest = from + dir * max_len;
-        dice.focus(super::unit_stream(id));
+        self.dice.focus(super::unit_stream(id));
         let leg = movement::walk(
             rules,
             &setup.ground,
-            &self.units[usize::from(id)],
+            &self.b.units[usize::from(id)],
             from,
             dest,
             allowance,
-            dice,
+            self.dice,
         );
         let end = from + dir * leg.distance;
         let u = &mut self.units[usize::from(id)];
@@ -651,15 +602,17 @@ impl Battle {
             u.disordered = true;
         }
         self.moved(id);
-        emit(obs, Event::moved(id, from, end, leg.disordered));
+        emit(self.obs, Event::moved(id, from, end, leg.disordered));
         // Falling back off the table is leaving it for the day (advances stay on it).
-        if away && self.leave_if_off_table(setup, id, UnitStatus::OffTable, obs) {
+        if away && self.leave_if_off_table(id, UnitStatus::OffTable) {
             return 0.0;
         }
-        self.overrun_generals(setup, id, dice, obs);
+        self.overrun_generals(id);
         (allowance - leg.spent).max(0.0)
     }
+}
 
+impl Battle {
     /// How far a unit may run along `dir` (up to `len`): stops on reaching an enemy range band
     /// (when asked), short of enemies, short of friends while the enemy is near, and on the table.
     fn clear_run(

@@ -1,6 +1,6 @@
 //! Retreats, routs (and the friends they run past), and cavalry in hot pursuit.
 
-use super::{Battle, View, emit};
+use super::{Battle, Turn, View, emit};
 use crate::army::{UnitId, UnitStatus};
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{
@@ -15,16 +15,11 @@ use crate::setup::BattleSetup;
 /// Routs set off reactions in friends, which may rout in turn: a bound on the chain.
 const MAX_ROUT_CHAIN: u8 = 4;
 
-impl Battle {
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// Retires `distance` inches straight back towards its own edge, ending facing the enemy;
     /// the move counts as its next one. Off the table, it is gone for the day.
-    pub(crate) fn retreat<O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        distance: f64,
-        obs: &mut O,
-    ) {
+    pub(crate) fn retreat(&mut self, id: UnitId, distance: f64) {
+        let setup = self.setup;
         let distance = self.clear_of_friends(setup, id, distance);
         let u = &mut self.units[usize::from(id)];
         let from = u.pos;
@@ -40,11 +35,13 @@ impl Battle {
         u.moved = true;
         let to = u.pos;
         self.moved(id);
-        emit(obs, Event::Retreat { unit: id, distance });
-        emit(obs, Event::moved(id, from, to, false));
-        self.leave_if_off_table(setup, id, UnitStatus::OffTable, obs);
+        emit(self.obs, Event::Retreat { unit: id, distance });
+        emit(self.obs, Event::moved(id, from, to, false));
+        self.leave_if_off_table(id, UnitStatus::OffTable);
     }
+}
 
+impl Battle {
     /// How far a retreat of `distance` must go to end clear of friends: a loser that would
     /// stop on its support retires through it and halts behind (E18: "it retires behind its
     /// unit immediately to the rear"), up to `close_combat.retreat_max`; if even that is not
@@ -69,30 +66,18 @@ impl Battle {
         }
         d
     }
+}
 
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// A rout: 3D6" for foot, 5D6" for horse, straight back towards home, ending facing away;
     /// guns are abandoned; friends within 3" of the path test reaction (not those already
     /// routed: they are running too).
-    pub(crate) fn rout<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
-        self.rout_chain(setup, id, dice, ai, obs, 0);
+    pub(crate) fn rout(&mut self, id: UnitId) {
+        self.rout_chain(id, 0);
     }
 
-    fn rout_chain<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-        depth: u8,
-    ) {
+    fn rout_chain(&mut self, id: UnitId, depth: u8) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         if !self.units[usize::from(id)].is_active() {
             return;
@@ -102,8 +87,8 @@ impl Battle {
         } else {
             rules.reaction.rout_dice_foot
         };
-        dice.focus(super::unit_stream(id));
-        let distance = f64::from(dice.sum_d6(u32::from(n)));
+        self.dice.focus(super::unit_stream(id));
+        let distance = f64::from(self.dice.sum_d6(u32::from(n)));
         let u = &mut self.units[usize::from(id)];
         let from = u.pos;
         let away = super::homeward(u.side);
@@ -122,12 +107,12 @@ impl Battle {
         }
         self.moved(id);
         self.sweep_away_generals(setup, id);
-        emit(obs, Event::Rout { unit: id, distance });
-        emit(obs, Event::moved(id, from, to, false));
+        emit(self.obs, Event::Rout { unit: id, distance });
+        emit(self.obs, Event::moved(id, from, to, false));
         if self.units[usize::from(id)].status == UnitStatus::Abandoned {
             self.unit_gone(setup, id);
         }
-        self.leave_if_off_table(setup, id, UnitStatus::OffTable, obs);
+        self.leave_if_off_table(id, UnitStatus::OffTable);
         if depth >= MAX_ROUT_CHAIN {
             return;
         }
@@ -152,25 +137,18 @@ impl Battle {
             let fid = f.id;
             let r = self.shape(fid);
             if near_path(&r, from, to, test) {
-                let result = self.react(setup, fid, ReactionCause::RoutPassed, dice, ai, obs);
+                let result = self.react(fid, ReactionCause::RoutPassed);
                 match result {
-                    crate::events::ReactionResult::Rout => {
-                        self.rout_chain(setup, fid, dice, ai, obs, depth + 1)
-                    }
-                    other => self.after_failed_reaction(setup, fid, other, dice, ai, obs),
+                    crate::events::ReactionResult::Rout => self.rout_chain(fid, depth + 1),
+                    other => self.after_failed_reaction(fid, other),
                 }
             }
         }
     }
 
     /// Off the table: the unit leaves with the given status.
-    pub(crate) fn leave_if_off_table<O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        status: UnitStatus,
-        obs: &mut O,
-    ) -> bool {
+    pub(crate) fn leave_if_off_table(&mut self, id: UnitId, status: UnitStatus) -> bool {
+        let setup = self.setup;
         let u = &self.units[usize::from(id)];
         if !u.is_active() || setup.ground.on_table(u.pos) {
             return false;
@@ -179,13 +157,13 @@ impl Battle {
         self.moved(id);
         match status {
             UnitStatus::LostToPursuit => emit(
-                obs,
+                self.obs,
                 Event::PursuitLost {
                     unit: id,
                     turns: self.units[usize::from(id)].pursuing,
                 },
             ),
-            _ => emit(obs, Event::LeftTable { unit: id }),
+            _ => emit(self.obs, Event::LeftTable { unit: id }),
         }
         self.unit_gone(setup, id);
         true
@@ -194,26 +172,21 @@ impl Battle {
     /// At each rally phase a pursuer tests to halt; failing, it loses another CV and charges
     /// the nearest enemy in its front arc, else the enemy camp. At CV 0 or off the table it is
     /// lost for the day.
-    pub(super) fn pursuers<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(super) fn pursuers(&mut self) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let side = self.moving;
         for i in 0..self.units.len() {
-            let u = &self.units[i];
+            let u = &self.b.units[i];
             if u.side != side || !u.is_active() || u.pursuing == 0 || u.pinned {
                 continue;
             }
             let id = i as UnitId;
-            dice.focus(super::unit_stream(id));
-            let (_, halted) = pursuit::halt_test(rules, dice, u);
+            self.dice.focus(super::unit_stream(id));
+            let (_, halted) = pursuit::halt_test(rules, self.dice, u);
             if halted {
                 emit(
-                    obs,
+                    self.obs,
                     Event::PursuitHalted {
                         unit: id,
                         turns: u.pursuing,
@@ -226,37 +199,32 @@ impl Battle {
             }
             self.units[i].pursuing = self.units[i].pursuing.saturating_add(1);
             emit(
-                obs,
+                self.obs,
                 Event::PursuitContinued {
                     unit: id,
                     turns: self.units[i].pursuing,
                 },
             );
-            if self.pursuit_cost(setup, id, dice, obs) {
+            if self.pursuit_cost(id) {
                 continue;
             }
             // From now on it charges the nearest enemy in its front arc, not its old quarry.
             self.units[i].pursuit_target = None;
             let distance =
                 crate::rules::ironsides::movement::move_allowance(rules, &self.units[i], false);
-            self.pursue(setup, id, distance, dice, ai, obs);
+            self.pursue(id, distance);
         }
     }
 
     /// The CV a pursuer pays; true if that loses it for the day.
-    pub(super) fn pursuit_cost<D: DiceSource, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        dice: &mut D,
-        obs: &mut O,
-    ) -> bool {
+    pub(super) fn pursuit_cost(&mut self, id: UnitId) -> bool {
+        let setup = self.setup;
         let loss = setup.rules.pursuit.cv_loss;
         if self.units[usize::from(id)].cv <= loss {
-            let u = &mut self.units[usize::from(id)];
+            let u = &mut self.b.units[usize::from(id)];
             let lost = u.lose_cv(loss);
             emit(
-                obs,
+                self.obs,
                 Event::CvLost {
                     unit: id,
                     amount: lost,
@@ -266,7 +234,7 @@ impl Battle {
             );
             u.status = UnitStatus::LostToPursuit;
             emit(
-                obs,
+                self.obs,
                 Event::PursuitLost {
                     unit: id,
                     turns: u.pursuing,
@@ -275,23 +243,16 @@ impl Battle {
             self.unit_gone(setup, id);
             return true;
         }
-        self.lose_cv(setup, id, loss, LossCause::Pursuit, dice, obs);
+        self.lose_cv(id, loss, LossCause::Pursuit);
         !self.units[usize::from(id)].is_active()
     }
 
     /// A pursuer runs `distance` inches at its quarry, else the nearest enemy in its front arc,
     /// else the enemy camp, else straight on; what it meets, it fights at once (2 dice a side).
-    pub(super) fn pursue<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        distance: f64,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(super) fn pursue(&mut self, id: UnitId, distance: f64) {
+        let setup = self.setup;
         let rules = &*setup.rules;
-        let u = &self.units[usize::from(id)];
+        let u = &self.b.units[usize::from(id)];
         let side = u.side;
         let arc = HalfAngle::new(rules.pursuit.arc_degrees.to_radians());
         let quarry = u
@@ -333,9 +294,9 @@ impl Battle {
         let target_pos = match (quarry.or(nearest), camp) {
             (Some(t), _) => self.units[usize::from(t)].pos,
             (None, Some(c))
-                if ai.take_camp(
+                if self.ai.take_camp(
                     &View {
-                        battle: self,
+                        battle: self.b,
                         setup,
                     },
                     id,
@@ -403,17 +364,17 @@ impl Battle {
         u.moved = true;
         let to = u.pos;
         self.moved(id);
-        emit(obs, Event::moved(id, from, to, false));
-        if self.leave_if_off_table(setup, id, UnitStatus::LostToPursuit, obs) {
+        emit(self.obs, Event::moved(id, from, to, false));
+        if self.leave_if_off_table(id, UnitStatus::LostToPursuit) {
             return;
         }
-        self.overrun_generals(setup, id, dice, obs);
+        self.overrun_generals(id);
         if let Some(e) = met {
-            self.pursuit_melee(setup, id, e, dice, ai, obs);
+            self.pursuit_melee(id, e);
         } else if let Some(c) = camp {
             let cp = setup.ground.camps[c];
             if self.units[usize::from(id)].pos.dist(cp.pos) <= cp.radius {
-                self.attack_camp(setup, id, c, dice, ai, obs);
+                self.attack_camp(id, c);
             }
         }
     }
