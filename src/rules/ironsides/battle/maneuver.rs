@@ -6,7 +6,7 @@ use std::cell::Cell;
 
 use super::cache::Spot;
 use super::{Battle, Turn, View, emit};
-use crate::army::{Formation, UnitId, UnitKind, UnitStatus};
+use crate::army::{Formation, Side, UnitId, UnitKind, UnitStatus};
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{
     HalfAngle, Shape, ceil_u64, dist_point_segment, march_first_within, reach_limit, within_arc,
@@ -624,171 +624,26 @@ impl Battle {
         stop_at_bands: bool,
         away: bool,
     ) -> f64 {
-        let rules = &*setup.rules;
-        let u = &self.units[usize::from(id)];
-        let start = self.shape(id);
+        let side = self.units[usize::from(id)].side;
+        let (enemy_near, run) = self.plan_run(&setup.rules, id, dir, len, stop_at_bands);
         // (A cell, so that the scans below may read it while `visit` cuts it short.)
         let best = Cell::new(len);
-        let near = self.nearest_known_in_play(id);
-        let enemy_near = match near {
-            Some(d) => d < rules.movement.interpenetration_enemy_distance,
-            None => self.enemy_closer_than(id, rules.movement.interpenetration_enemy_distance),
-        };
-        let near = near.unwrap_or(f64::NEG_INFINITY);
-        // No point of the run comes nearer any enemy than `clear`: the distance changes no
-        // faster than the move. An enemy whose limit is less cannot stop it (the margin is far
-        // above rounding, and `run_past` allows the same).
-        let clear = near - len - 1e-6;
+        let visit = |spot: &Spot, enemy: bool| self.visit_on_run(setup, &run, &best, spot, enemy);
         // Friends matter only while the enemy is near; enemies unless moving away. The order
         // does not matter: the run is cut short to the least of what each unit allows.
-        let friends = (enemy_near && !away).then_some(u.side);
-        let enemies = (!away).then_some(u.side.other());
-        // No limit is larger than this: a unit farther from the path cannot stop it. (Only
-        // range bands use it: not worked out when the move does not stop at them.)
-        let r = &rules.fire.ranges;
-        let farthest = if stop_at_bands {
-            [
-                r.very_light,
-                r.light,
-                r.medium,
-                r.heavy,
-                r.skirmishers,
-                r.pistols,
-                r.infantry,
-            ]
-            .iter()
-            .fold(ADVANCE_GAP, |m, b| m.max(b.long).max(b.short))
-        } else {
-            ADVANCE_GAP
-        };
-        let end = start.centre + dir * len;
-        let (lo, hi) = (
-            Vec2::new(start.centre.x.min(end.x), start.centre.y.min(end.y)),
-            Vec2::new(start.centre.x.max(end.x), start.centre.y.max(end.y)),
-        );
-        // Looks at one unit: cuts the run short to what it allows; false once nothing can.
-        let visit = |spot: &Spot, enemy: bool| {
-            if best.get() <= 0.0 {
-                return false; // nothing can shorten the run further
-            }
-            if spot.id == id {
-                return true;
-            }
-            // Its enclosing circle is farther from the path than any limit: skip it now.
-            let rel = spot.centre - start.centre;
-            let off = rel - dir * rel.dot(dir).clamp(0.0, best.get());
-            // An enemy halts it at the advance gap, or at its fire zones if it shoots.
-            let limit = match (enemy, stop_at_bands) {
-                (false, _) => 0.0,
-                (true, false) => ADVANCE_GAP,
-                (true, true) => ADVANCE_GAP.max(spot.fire_reach.min(farthest)),
-            };
-            if enemy && limit < clear {
-                return true;
-            }
-            let reach = limit + start.radius + spot.radius + 1e-6;
-            if off.dot(off) > reach * reach {
-                return true;
-            }
-            best.set(self.run_past(setup, id, &start, dir, len, best.get(), stop_at_bands, spot));
-            true
-        };
-        // Only units whose circles come within their limit of the path matter: a box about
-        // the path grown by the limit holds them all.
-        let boxed = |grow: f64| {
-            let g = Vec2::new(grow, grow);
-            (lo - g, hi + g)
-        };
-        if let Some(side) = friends {
-            let (a, b) = boxed(start.radius + 1e-6);
+        if enemy_near && !away {
+            let (a, b) = run.boxed(run.start.radius + 1e-6);
             self.spots_near(side, a, b, |spot| visit(spot, false));
         }
-        if let Some(side) = enemies {
-            let gap = boxed(ADVANCE_GAP + start.radius + 1e-6);
-            if !stop_at_bands {
-                // Every enemy's limit is the advance gap.
-                self.spots_near(side, gap.0, gap.1, |spot| visit(spot, true));
-            } else {
-                // Most enemies' limit is the advance gap; only those that shoot farther need
-                // a box grown by the longest range, which holds most of the field. So the few
-                // shooters that may matter are picked first from the side's table (with `best`
-                // as it is now, which only shrinks, and a margin far above rounding: none is
-                // left out that `visit` would measure), then each is visited in its place in id
-                // order among the others from the small box: the same units in the same order
-                // as one scan of the large box, so the run is cut short the same way.
-                let mut far = [None::<Spot>; 8];
-                let mut n_far = 0;
-                let mut overflow = false;
-                let b0 = best.get();
-                // (Some range is longer than the gap; `farthest` is never NaN.)
-                let farther = farthest > ADVANCE_GAP;
-                let (a, b) = boxed(farthest + start.radius + 1e-6);
-                // (With cells, only the shooters in the large box, grown by the margin below
-                // and no larger than the side's longest reach: none when that is the gap.)
-                let reach = farthest.min(self.fire_reach_bound(side));
-                let pick = boxed(reach + start.radius + 1e-3);
-                if reach > ADVANCE_GAP {
-                    self.spots_scan(side, pick.0, pick.1, |spot| {
-                        // Few shoot farther than the gap: that is tested first, on its own
-                        // (`limit` is above the gap just when the reach is, or is NaN, and the
-                        // longest range is: see `farther`).
-                        if spot.fire_reach <= ADVANCE_GAP || !farther {
-                            return true;
-                        }
-                        let limit = ADVANCE_GAP.max(spot.fire_reach.min(farthest));
-                        if limit <= ADVANCE_GAP || limit < clear || !spot.active {
-                            return true;
-                        }
-                        let rel = spot.centre - start.centre;
-                        let off = rel - dir * rel.dot(dir).clamp(0.0, b0);
-                        let reach = limit + start.radius + spot.radius + 1e-3;
-                        if off.dot(off) > reach * reach {
-                            return true;
-                        }
-                        if n_far == far.len() {
-                            overflow = true;
-                            return false;
-                        }
-                        far[n_far] = Some(*spot);
-                        n_far += 1;
-                        true
-                    });
-                }
-                if overflow {
-                    // Too many to keep: one scan of the large box.
-                    self.spots_near(side, a, b, |spot| visit(spot, true));
-                } else {
-                    let mut next = 0;
-                    let mut more = true;
-                    self.spots_near(side, gap.0, gap.1, |spot| {
-                        if spot.fire_reach.min(farthest) > ADVANCE_GAP {
-                            return true; // a shooter: among `far` if it matters
-                        }
-                        while let Some(s) = far[..n_far].get(next).copied().flatten()
-                            && s.id < spot.id
-                        {
-                            next += 1;
-                            if !visit(&s, true) {
-                                more = false;
-                                return false;
-                            }
-                        }
-                        more = visit(spot, true);
-                        more
-                    });
-                    while more && let Some(s) = far[..n_far].get(next).copied().flatten() {
-                        next += 1;
-                        more = visit(&s, true);
-                    }
-                }
-            }
+        if !away {
+            self.visit_enemies(side.other(), &run, &best, visit);
         }
         // Stay on the table unless moving away (routs and retreats may leave it elsewhere).
         let g = &setup.ground;
         let mut best = best.get();
         if !away {
             let mut t = best;
-            while t > 0.0 && !g.on_table(start.centre + dir * t) {
+            while t > 0.0 && !g.on_table(run.start.centre + dir * t) {
                 t = (t - 0.5).max(0.0);
             }
             best = t;
@@ -796,22 +651,184 @@ impl Battle {
         best.max(0.0)
     }
 
-    /// How far `start` may run along `dir` (up to `best` so far, `len` at most) before unit
-    /// `spot` stops it: the range band it fires in (if asked), the advance gap, or a friend in
-    /// the way.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(never)] // out of the scan's loop, which is then small enough to inline
-    fn run_past(
+    /// Sets out a run of `len` along `dir`: whether the enemy is near enough that friends bar
+    /// the way, and what bounds the scans.
+    fn plan_run(
         &self,
-        setup: &BattleSetup,
+        rules: &crate::rules::ironsides::IronsidesRules,
         id: UnitId,
-        start: &Shape,
         dir: Vec2,
         len: f64,
-        mut best: f64,
         stop_at_bands: bool,
+    ) -> (bool, Run) {
+        let start = self.shape(id);
+        let near = self.nearest_known_in_play(id);
+        let enemy_near = match near {
+            Some(d) => d < rules.movement.interpenetration_enemy_distance,
+            None => self.enemy_closer_than(id, rules.movement.interpenetration_enemy_distance),
+        };
+        let near = near.unwrap_or(f64::NEG_INFINITY);
+        let end = start.centre + dir * len;
+        let (lo, hi) = (
+            Vec2::new(start.centre.x.min(end.x), start.centre.y.min(end.y)),
+            Vec2::new(start.centre.x.max(end.x), start.centre.y.max(end.y)),
+        );
+        let run = Run {
+            id,
+            start,
+            dir,
+            len,
+            stop_at_bands,
+            // No point of the run comes nearer any enemy than `clear`: the distance changes no
+            // faster than the move. An enemy whose limit is less cannot stop it (the margin is
+            // far above rounding, and `run_past` allows the same).
+            clear: near - len - 1e-6,
+            farthest: farthest_limit(rules, stop_at_bands),
+            lo,
+            hi,
+        };
+        (enemy_near, run)
+    }
+
+    /// Looks at one unit on the way: cuts the run (`best`) short to what it allows; false once
+    /// nothing can.
+    #[inline]
+    fn visit_on_run(
+        &self,
+        setup: &BattleSetup,
+        run: &Run,
+        best: &Cell<f64>,
         spot: &Spot,
-    ) -> f64 {
+        enemy: bool,
+    ) -> bool {
+        if best.get() <= 0.0 {
+            return false; // nothing can shorten the run further
+        }
+        if spot.id == run.id {
+            return true;
+        }
+        // Its enclosing circle is farther from the path than any limit: skip it now.
+        let rel = spot.centre - run.start.centre;
+        let off = rel - run.dir * rel.dot(run.dir).clamp(0.0, best.get());
+        // An enemy halts it at the advance gap, or at its fire zones if it shoots.
+        let limit = match (enemy, run.stop_at_bands) {
+            (false, _) => 0.0,
+            (true, false) => ADVANCE_GAP,
+            (true, true) => ADVANCE_GAP.max(spot.fire_reach.min(run.farthest)),
+        };
+        if enemy && limit < run.clear {
+            return true;
+        }
+        let reach = limit + run.start.radius + spot.radius + 1e-6;
+        if off.dot(off) > reach * reach {
+            return true;
+        }
+        best.set(self.run_past(setup, run, best.get(), spot));
+        true
+    }
+
+    /// Visits the enemies (`side`) that may halt the run, in id order. Only units whose circles
+    /// come within their limit of the path matter: a box about the path grown by the limit
+    /// holds them all.
+    fn visit_enemies(
+        &self,
+        side: Side,
+        run: &Run,
+        best: &Cell<f64>,
+        visit: impl Fn(&Spot, bool) -> bool,
+    ) {
+        let gap = run.boxed(ADVANCE_GAP + run.start.radius + 1e-6);
+        if !run.stop_at_bands {
+            // Every enemy's limit is the advance gap.
+            self.spots_near(side, gap.0, gap.1, |spot| visit(spot, true));
+            return;
+        }
+        // Most enemies' limit is the advance gap; only those that shoot farther need a box
+        // grown by the longest range, which holds most of the field. So the few shooters that
+        // may matter are picked first (`far_shooters`), then each is visited in its place in id
+        // order among the others from the small box: the same units in the same order as one
+        // scan of the large box, so the run is cut short the same way.
+        let Some((far, n_far)) = self.far_shooters(side, run, best.get()) else {
+            // Too many to keep: one scan of the large box.
+            let (a, b) = run.boxed(run.farthest + run.start.radius + 1e-6);
+            self.spots_near(side, a, b, |spot| visit(spot, true));
+            return;
+        };
+        let mut next = 0;
+        let mut more = true;
+        self.spots_near(side, gap.0, gap.1, |spot| {
+            if spot.fire_reach.min(run.farthest) > ADVANCE_GAP {
+                return true; // a shooter: among `far` if it matters
+            }
+            while let Some(s) = far[..n_far].get(next).copied().flatten()
+                && s.id < spot.id
+            {
+                next += 1;
+                if !visit(&s, true) {
+                    more = false;
+                    return false;
+                }
+            }
+            more = visit(spot, true);
+            more
+        });
+        while more && let Some(s) = far[..n_far].get(next).copied().flatten() {
+            next += 1;
+            more = visit(&s, true);
+        }
+    }
+
+    /// The enemies (`side`) that shoot farther than the advance gap and may halt the run, from
+    /// the side's table, in id order: at most eight (None when there are more). With `b0`, the
+    /// run as it is now, which only shrinks, and a margin far above rounding: none is left out
+    /// that `visit_on_run` would measure.
+    fn far_shooters(&self, side: Side, run: &Run, b0: f64) -> Option<([Option<Spot>; 8], usize)> {
+        let (start, dir, farthest, clear) = (&run.start, run.dir, run.farthest, run.clear);
+        let mut far = [None::<Spot>; 8];
+        let mut n_far = 0;
+        let mut overflow = false;
+        // (Some range is longer than the gap; `farthest` is never NaN.)
+        let farther = farthest > ADVANCE_GAP;
+        // (With cells, only the shooters in the large box, grown by the margin below and no
+        // larger than the side's longest reach: none when that is the gap.)
+        let reach = farthest.min(self.fire_reach_bound(side));
+        let pick = run.boxed(reach + start.radius + 1e-3);
+        if reach > ADVANCE_GAP {
+            self.spots_scan(side, pick.0, pick.1, |spot| {
+                // Few shoot farther than the gap: that is tested first, on its own (`limit` is
+                // above the gap just when the reach is, or is NaN, and the longest range is:
+                // see `farther`).
+                if spot.fire_reach <= ADVANCE_GAP || !farther {
+                    return true;
+                }
+                let limit = ADVANCE_GAP.max(spot.fire_reach.min(farthest));
+                if limit <= ADVANCE_GAP || limit < clear || !spot.active {
+                    return true;
+                }
+                let rel = spot.centre - start.centre;
+                let off = rel - dir * rel.dot(dir).clamp(0.0, b0);
+                let reach = limit + start.radius + spot.radius + 1e-3;
+                if off.dot(off) > reach * reach {
+                    return true;
+                }
+                if n_far == far.len() {
+                    overflow = true;
+                    return false;
+                }
+                far[n_far] = Some(*spot);
+                n_far += 1;
+                true
+            });
+        }
+        (!overflow).then_some((far, n_far))
+    }
+
+    /// How far the run may go past unit `spot` (up to `best` so far, `len` at most) before it
+    /// stops it: the range band it fires in (if asked), the advance gap, or a friend in the way.
+    #[inline(never)] // out of the scan's loop, which is then small enough to inline
+    fn run_past(&self, setup: &BattleSetup, run: &Run, mut best: f64, spot: &Spot) -> f64 {
+        let (id, start, dir, len, stop_at_bands) =
+            (run.id, &run.start, run.dir, run.len, run.stop_at_bands);
         let rules = &*setup.rules;
         let e = &self.units[usize::from(spot.id)];
         let enemy = e.side != self.units[usize::from(id)].side;
@@ -913,6 +930,52 @@ impl Battle {
         u.facing = dir.facing();
         u.moved = true;
         self.moved(charger);
+    }
+}
+
+/// A run being measured: who runs, from where, which way, how far at most, and what halts it.
+struct Run {
+    id: UnitId,
+    /// Its shape where it starts.
+    start: Shape,
+    dir: Vec2,
+    len: f64,
+    stop_at_bands: bool,
+    /// No point of the run comes nearer any enemy than this.
+    clear: f64,
+    /// No limit is larger than this: a unit farther from the path cannot stop it.
+    farthest: f64,
+    /// The corners of the box about the path.
+    lo: Vec2,
+    hi: Vec2,
+}
+
+impl Run {
+    /// The box about the path grown by `grow`.
+    fn boxed(&self, grow: f64) -> (Vec2, Vec2) {
+        let g = Vec2::new(grow, grow);
+        (self.lo - g, self.hi + g)
+    }
+}
+
+/// The largest limit an enemy can halt a run at: its longest range when range bands halt it
+/// (only they use it: not worked out when the move does not stop at them), else the advance gap.
+fn farthest_limit(rules: &crate::rules::ironsides::IronsidesRules, stop_at_bands: bool) -> f64 {
+    let r = &rules.fire.ranges;
+    if stop_at_bands {
+        [
+            r.very_light,
+            r.light,
+            r.medium,
+            r.heavy,
+            r.skirmishers,
+            r.pistols,
+            r.infantry,
+        ]
+        .iter()
+        .fold(ADVANCE_GAP, |m, b| m.max(b.long).max(b.short))
+    } else {
+        ADVANCE_GAP
     }
 }
 
