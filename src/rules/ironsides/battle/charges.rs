@@ -139,23 +139,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         let rules = &*setup.rules;
         let (charger, target) = (plan.charger, plan.target);
         let n = charge_rules::response_dice(rules, Some(passed));
-        let cv = self.units[usize::from(target)].cv as i8;
-        let (g, avail) = self.rerolls_for(setup, target);
-        let want = self
-            .ai
-            .reaction_rerolls(
-                &View {
-                    battle: self.b,
-                    setup,
-                },
-                target,
-                avail,
-            )
-            .min(avail);
-        let mut rr = Rerolls::new(want);
-        self.dice.focus(super::unit_stream(target));
-        let mut successes = charge_rules::roll_responses(rules, self.dice, n, cv, &mut rr);
-        self.spend_rerolls(g, rr.used);
+        let mut successes = self.response_successes(target, n);
         let wanted = self.ai.responses(
             &View {
                 battle: self.b,
@@ -186,22 +170,10 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             );
             match r {
                 Response::ChangeFacing => {
-                    let u = &mut self.units[usize::from(target)];
-                    u.facing = (plan.start - u.pos).facing();
+                    self.shift(target, |u| u.facing = (plan.start - u.pos).facing());
                     refaced = true;
-                    self.moved(target);
                 }
-                Response::ChangeFormation => {
-                    let vs_horse = self.units[usize::from(charger)].is_cavalry();
-                    let u = &mut self.units[usize::from(target)];
-                    if u.kind.is_foot() && vs_horse {
-                        u.formation = Formation::Hedgehog;
-                        u.frontage = 2.0;
-                    } else if u.kind == UnitKind::Dragoons {
-                        u.formation = Formation::Dismounted;
-                    }
-                    self.moved(target);
-                }
+                Response::ChangeFormation => self.form_against(target, charger),
                 Response::FormUp => self.units[usize::from(target)].disordered = false,
                 Response::Fire => {
                     if crate::rules::ironsides::fire::has_shot(
@@ -213,26 +185,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 }
                 Response::Limber => {}
                 Response::Evade => {
-                    self.dice.focus(super::unit_stream(target));
-                    let d = charge_rules::evade_distance(
-                        rules,
-                        self.dice,
-                        &self.b.units[usize::from(target)],
-                    );
-                    if self.units[usize::from(target)].kind.is_gun() {
-                        // Running gunners leave their cannon.
-                        self.units[usize::from(target)].status = UnitStatus::Abandoned;
-                        self.unit_gone(setup, target);
-                        emit(
-                            self.obs,
-                            Event::Retreat {
-                                unit: target,
-                                distance: d,
-                            },
-                        );
-                    } else {
-                        self.retreat(target, d);
-                    }
+                    self.evade(target);
                     return None;
                 }
                 Response::Countercharge => {
@@ -254,6 +207,66 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             self.shoot(target, charger, true, m);
         }
         Some((approach, refaced))
+    }
+
+    /// The successes of the target's `n` emergency-response dice, with the re-rolls its
+    /// doctrine spends.
+    fn response_successes(&mut self, target: UnitId, n: u8) -> u8 {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let cv = self.units[usize::from(target)].cv as i8;
+        let (g, avail) = self.rerolls_for(setup, target);
+        let want = self
+            .ai
+            .reaction_rerolls(
+                &View {
+                    battle: self.b,
+                    setup,
+                },
+                target,
+                avail,
+            )
+            .min(avail);
+        let mut rr = Rerolls::new(want);
+        self.dice.focus(super::unit_stream(target));
+        let successes = charge_rules::roll_responses(rules, self.dice, n, cv, &mut rr);
+        self.spend_rerolls(g, rr.used);
+        successes
+    }
+
+    /// The target changes formation against the charger: foot forms hedgehog against horse,
+    /// dragoons dismount.
+    fn form_against(&mut self, target: UnitId, charger: UnitId) {
+        let vs_horse = self.units[usize::from(charger)].is_cavalry();
+        self.shift(target, |u| {
+            if u.kind.is_foot() && vs_horse {
+                u.formation = Formation::Hedgehog;
+                u.frontage = 2.0;
+            } else if u.kind == UnitKind::Dragoons {
+                u.formation = Formation::Dismounted;
+            }
+        });
+    }
+
+    /// The target evades the charge; running gunners leave their cannon.
+    fn evade(&mut self, target: UnitId) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        self.dice.focus(super::unit_stream(target));
+        let d = charge_rules::evade_distance(rules, self.dice, &self.b.units[usize::from(target)]);
+        if self.units[usize::from(target)].kind.is_gun() {
+            self.units[usize::from(target)].status = UnitStatus::Abandoned;
+            self.unit_gone(setup, target);
+            emit(
+                self.obs,
+                Event::Retreat {
+                    unit: target,
+                    distance: d,
+                },
+            );
+        } else {
+            self.retreat(target, d);
+        }
     }
 
     /// Step 14: the target's side may support it with horse in line that can reach the charger
@@ -345,15 +358,11 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 };
                 n += 1;
                 let c = self.units[usize::from(charger)].pos;
-                let u = &mut self.units[i];
-                u.facing = (c - u.pos).facing();
-                self.moved(id);
+                self.shift(id, |u| u.facing = (c - u.pos).facing());
             } else if ok >= 1 {
                 // Only enough to reface (E15).
                 let c = self.units[usize::from(charger)].pos;
-                let u = &mut self.units[i];
-                u.facing = (c - u.pos).facing();
-                self.moved(id);
+                self.shift(id, |u| u.facing = (c - u.pos).facing());
             }
         }
         n
@@ -372,10 +381,10 @@ impl Battle {
             t.depth / 2.0
         } + c.depth / 2.0;
         let pos = t.centre + dir * gap;
-        let u = &mut self.units[usize::from(charger)];
-        u.pos = pos;
-        u.facing = (t.centre - pos).facing();
-        u.moved = true;
-        self.moved(charger);
+        self.shift(charger, |u| {
+            u.pos = pos;
+            u.facing = (t.centre - pos).facing();
+            u.moved = true;
+        });
     }
 }

@@ -187,33 +187,55 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         lost: [u8; 2],
         from_pursuit: bool,
     ) {
-        let setup = self.setup;
-        let rules = &*setup.rules;
-        let (a0, d0) = (att[0].id, def[0].id);
         let Some(loser) = melee::combat_loser(lost[0], lost[1]) else {
-            for (mine, theirs) in [(att, d0), (def, a0)] {
-                for f in mine {
-                    let u = &mut self.units[usize::from(f.id)];
-                    if u.is_active() {
-                        u.pinned = true;
-                        u.engaged_with = Some(theirs);
-                    }
-                }
-            }
-            self.unpin_if_alone(a0);
-            self.unpin_if_alone(d0);
-            emit(
-                self.obs,
-                Event::MeleeResult {
-                    winner: None,
-                    loser: None,
-                    result: ReactionResult::PassBoth,
-                },
-            );
+            self.fight_on(att, def);
             return;
         };
         let (winners, losers) = if loser == 1 { (att, def) } else { (def, att) };
         let (w0, l0) = (winners[0].id, losers[0].id);
+        let (main_result, left_contact) = self.losers_give_way(losers, w0);
+        emit(
+            self.obs,
+            Event::MeleeResult {
+                winner: Some(w0),
+                loser: Some(l0),
+                result: main_result,
+            },
+        );
+        self.winners_after(winners, l0, left_contact, from_pursuit);
+    }
+
+    /// Equal losses: each side stays pinned to the other's main unit (unless that is gone).
+    fn fight_on(&mut self, att: &[Fighter], def: &[Fighter]) {
+        let (a0, d0) = (att[0].id, def[0].id);
+        for (mine, theirs) in [(att, d0), (def, a0)] {
+            for f in mine {
+                let u = &mut self.units[usize::from(f.id)];
+                if u.is_active() {
+                    u.pinned = true;
+                    u.engaged_with = Some(theirs);
+                }
+            }
+        }
+        self.unpin_if_alone(a0);
+        self.unpin_if_alone(d0);
+        emit(
+            self.obs,
+            Event::MeleeResult {
+                winner: None,
+                loser: None,
+                result: ReactionResult::PassBoth,
+            },
+        );
+    }
+
+    /// Each loser tests: foot that holds stays locked with the winner `w0`, horse that holds
+    /// retires; the rest retreat (the winning foot taking the ground) or rout. Returns the main
+    /// loser's result and whether it left contact.
+    fn losers_give_way(&mut self, losers: &[Fighter], w0: UnitId) -> (ReactionResult, bool) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let l0 = losers[0].id;
         let mut main_result = ReactionResult::PassBoth;
         let mut left_contact = true;
         for f in losers {
@@ -267,23 +289,28 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                         );
                     self.retreat(f.id, d);
                     // The winner takes the ground (horse pursue instead).
-                    let w = &mut self.units[usize::from(w0)];
+                    let w = &self.units[usize::from(w0)];
                     if f.id == l0 && w.is_active() && !w.is_cavalry() {
-                        w.pos = old;
-                        self.moved(w0);
+                        self.shift(w0, |w| w.pos = old);
                     }
                 }
                 CombatResult::Rout => self.rout(f.id),
             }
         }
-        emit(
-            self.obs,
-            Event::MeleeResult {
-                winner: Some(w0),
-                loser: Some(l0),
-                result: main_result,
-            },
-        );
+        (main_result, left_contact)
+    }
+
+    /// The winners over `l0`: free once it left contact (else still locked with it); victorious
+    /// horse gains its CV and may pursue.
+    fn winners_after(
+        &mut self,
+        winners: &[Fighter],
+        l0: UnitId,
+        left_contact: bool,
+        from_pursuit: bool,
+    ) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
         for f in winners {
             let u = &mut self.units[usize::from(f.id)];
             if !u.is_active() {

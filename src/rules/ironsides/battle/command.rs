@@ -113,13 +113,22 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
 
     /// Steps 3-4: the Captain-General's LPs and their distribution, then every other command's.
     pub(super) fn leadership(&mut self) {
-        let setup = self.setup;
-        let rules = &*setup.rules;
         let side = self.moving;
         let mut given = [0u8; 64];
         for c in self.commands.iter_mut().filter(|c| c.side == side) {
             c.lps = 0;
         }
+        let cg_joined = self.captain_general_lps(&mut given);
+        self.commands_lps(cg_joined, &given);
+    }
+
+    /// Step 3: the Captain-General rolls his LPs; joined to a wing he commands it with them,
+    /// else he gives them (`given`, by command) to subordinates within his radius. Returns the
+    /// command he has joined.
+    fn captain_general_lps(&mut self, given: &mut [u8; 64]) -> Option<CommandId> {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let side = self.moving;
         let mut cg_joined: Option<CommandId> = None;
         if let Some(cg) = setup.captain_generals[side.index()] {
             let g = &self.b.commanders[usize::from(cg)];
@@ -142,50 +151,68 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                     cg_joined = Some(cmd);
                     self.commands[usize::from(cmd)].lps = leadership::command_lps(rules, lps, 0);
                 } else {
-                    let mut reach = [false; 64];
-                    for c in self.commands.iter().filter(|c| c.side == side) {
-                        if let Some(sub) = c.commander {
-                            let s = &self.commanders[usize::from(sub)];
-                            if s.available()
-                                && usize::from(c.id) < 64
-                                && leadership::within_radius(g.pos, g.rating.radius, s.pos)
-                            {
-                                reach[usize::from(c.id)] = true;
-                            }
-                        }
-                    }
-                    self.ai.split_lps(
-                        &View {
-                            battle: self.b,
-                            setup,
-                        },
-                        cg,
-                        lps,
-                        &reach,
-                        &mut given,
-                    );
-                    // Enforce: only to reachable commands, never more than he rolled.
-                    let mut left = lps;
-                    for (i, gv) in given.iter_mut().enumerate() {
-                        *gv = if reach[i] { (*gv).min(left) } else { 0 };
-                        left -= *gv;
-                        if *gv > 0
-                            && let Some(to) = self.commands[i].commander
-                        {
-                            emit(
-                                self.obs,
-                                Event::LpsGiven {
-                                    from: cg,
-                                    to,
-                                    lps: *gv,
-                                },
-                            );
-                        }
-                    }
-                    self.commanders[usize::from(cg)].lps = left;
+                    self.give_lps(cg, lps, given);
                 }
             }
         }
+        cg_joined
+    }
+
+    /// The Captain-General's `lps` given as his doctrine splits them, only to commands whose
+    /// commanders are within his radius, never more than he rolled; he keeps the rest.
+    fn give_lps(&mut self, cg: CommanderId, lps: u8, given: &mut [u8; 64]) {
+        let setup = self.setup;
+        let side = self.moving;
+        let g = &self.b.commanders[usize::from(cg)];
+        let mut reach = [false; 64];
+        for c in self.commands.iter().filter(|c| c.side == side) {
+            if let Some(sub) = c.commander {
+                let s = &self.commanders[usize::from(sub)];
+                if s.available()
+                    && usize::from(c.id) < 64
+                    && leadership::within_radius(g.pos, g.rating.radius, s.pos)
+                {
+                    reach[usize::from(c.id)] = true;
+                }
+            }
+        }
+        self.ai.split_lps(
+            &View {
+                battle: self.b,
+                setup,
+            },
+            cg,
+            lps,
+            &reach,
+            given,
+        );
+        // Enforce: only to reachable commands, never more than he rolled.
+        let mut left = lps;
+        for (i, gv) in given.iter_mut().enumerate() {
+            *gv = if reach[i] { (*gv).min(left) } else { 0 };
+            left -= *gv;
+            if *gv > 0
+                && let Some(to) = self.commands[i].commander
+            {
+                emit(
+                    self.obs,
+                    Event::LpsGiven {
+                        from: cg,
+                        to,
+                        lps: *gv,
+                    },
+                );
+            }
+        }
+        self.commanders[usize::from(cg)].lps = left;
+    }
+
+    /// Step 4: every other command's LPs: its commander's roll (an independent command's
+    /// own), with what the Captain-General gave it.
+    fn commands_lps(&mut self, cg_joined: Option<CommandId>, given: &[u8; 64]) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let side = self.moving;
         for ci in 0..self.commands.len() {
             let c = &self.commands[ci];
             if c.side != side || Some(c.id) == cg_joined {
@@ -225,21 +252,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         let setup = self.setup;
         let rules = &*setup.rules;
         let side = self.moving;
-        // Disorder ends at the rally phase, provided the unit has cleared the difficult ground.
-        for i in 0..self.units.len() {
-            let u = &self.units[i];
-            if u.side != side {
-                continue;
-            }
-            let still_in =
-                u.disordered && self.area_at(setup, u.pos).is_some_and(|a| a.disorders());
-            let u = &mut self.units[i];
-            u.disordered = still_in;
-            if u.halt_next_turn {
-                u.halt_next_turn = false;
-                u.move_spent_next_turn = true;
-            }
-        }
+        self.disorder_ends();
         let mut order = std::mem::take(&mut self.scratch);
         order.clear();
         order.extend(
@@ -264,72 +277,105 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 continue;
             }
             if !self.in_radius(setup, id) {
-                let was_broken = self.units[usize::from(id)].broken;
-                let (sum, ok) = rally::rally_out_of_radius(
-                    rules,
-                    self.dice,
-                    &mut self.b.units[usize::from(id)],
-                );
-                let cv = self.units[usize::from(id)].cv;
-                emit(
-                    self.obs,
-                    Event::Rally {
-                        unit: id,
-                        roll: sum,
-                        success: ok,
-                        cv,
-                    },
-                );
-                if was_broken && !self.units[usize::from(id)].broken {
-                    emit(self.obs, Event::Recovered { unit: id });
-                }
+                self.rally_out_of_radius(id);
                 continue;
             }
-            let cmd = self.units[usize::from(id)].command;
-            let acting = self.acting_commander(setup, cmd);
-            let near =
-                self.nearest_enemy_distance(id) <= rules.leadership.rally_near_enemy_distance;
-            let attached_here = acting.and_then(|g| self.commanders[usize::from(g)].attached_unit);
-            let (cost, modifier) = match attached_here {
-                Some(a) if a == id => (0, rules.rally.attached_unit_die_modifier),
-                Some(_) => (
-                    rally::rally_cost(rules, near) * rules.leadership.unattached_cost_multiplier,
-                    rules.rally.attached_other_units_die_modifier,
-                ),
-                None => (rally::rally_cost(rules, near), 0),
-            };
-            let tries = self.ai.rally_attempts(
+            self.paid_rallies(id);
+        }
+        self.scratch = order;
+    }
+
+    /// Disorder ends at the rally phase, provided the unit has cleared the difficult ground;
+    /// a unit halted last turn has its move spent now.
+    fn disorder_ends(&mut self) {
+        let setup = self.setup;
+        let side = self.moving;
+        for i in 0..self.units.len() {
+            let u = &self.units[i];
+            if u.side != side {
+                continue;
+            }
+            let still_in =
+                u.disordered && self.area_at(setup, u.pos).is_some_and(|a| a.disorders());
+            let u = &mut self.units[i];
+            u.disordered = still_in;
+            if u.halt_next_turn {
+                u.halt_next_turn = false;
+                u.move_spent_next_turn = true;
+            }
+        }
+    }
+
+    /// A unit out of its commander's radius tries to rally on 2D6, for free.
+    fn rally_out_of_radius(&mut self, id: UnitId) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let was_broken = self.units[usize::from(id)].broken;
+        let (sum, ok) =
+            rally::rally_out_of_radius(rules, self.dice, &mut self.b.units[usize::from(id)]);
+        let cv = self.units[usize::from(id)].cv;
+        emit(
+            self.obs,
+            Event::Rally {
+                unit: id,
+                roll: sum,
+                success: ok,
+                cv,
+            },
+        );
+        if was_broken && !self.units[usize::from(id)].broken {
+            emit(self.obs, Event::Recovered { unit: id });
+        }
+    }
+
+    /// The rallies the doctrine buys for a unit within radius from its command's LPs (free for
+    /// the unit its general leads, dearer for the others then), each with the re-rolls the
+    /// doctrine spends.
+    fn paid_rallies(&mut self, id: UnitId) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let cmd = self.units[usize::from(id)].command;
+        let acting = self.acting_commander(setup, cmd);
+        let near = self.nearest_enemy_distance(id) <= rules.leadership.rally_near_enemy_distance;
+        let attached_here = acting.and_then(|g| self.commanders[usize::from(g)].attached_unit);
+        let (cost, modifier) = match attached_here {
+            Some(a) if a == id => (0, rules.rally.attached_unit_die_modifier),
+            Some(_) => (
+                rally::rally_cost(rules, near) * rules.leadership.unattached_cost_multiplier,
+                rules.rally.attached_other_units_die_modifier,
+            ),
+            None => (rally::rally_cost(rules, near), 0),
+        };
+        let tries = self.ai.rally_attempts(
+            &View {
+                battle: self.b,
+                setup,
+            },
+            id,
+        );
+        for _ in 0..tries {
+            if !rally::can_rally(rules, &self.units[usize::from(id)])
+                || self.commands[usize::from(cmd)].lps < cost
+            {
+                break;
+            }
+            self.commands[usize::from(cmd)].lps -= cost;
+            let (g, avail) = self.rerolls_for(setup, id);
+            let avail = if self.ai.rerolls_on_rally(
                 &View {
                     battle: self.b,
                     setup,
                 },
                 id,
-            );
-            for _ in 0..tries {
-                if !rally::can_rally(rules, &self.units[usize::from(id)])
-                    || self.commands[usize::from(cmd)].lps < cost
-                {
-                    break;
-                }
-                self.commands[usize::from(cmd)].lps -= cost;
-                let (g, avail) = self.rerolls_for(setup, id);
-                let avail = if self.ai.rerolls_on_rally(
-                    &View {
-                        battle: self.b,
-                        setup,
-                    },
-                    id,
-                ) {
-                    avail
-                } else {
-                    0
-                };
-                let mut rr = Rerolls::new(avail);
-                self.rally_once(rules, id, modifier, &mut rr);
-                self.spend_rerolls(g, rr.used);
-            }
+            ) {
+                avail
+            } else {
+                0
+            };
+            let mut rr = Rerolls::new(avail);
+            self.rally_once(rules, id, modifier, &mut rr);
+            self.spend_rerolls(g, rr.used);
         }
-        self.scratch = order;
     }
 
     /// One paid rally attempt (one D6 <= CV, re-rolls as given), told as it happens.

@@ -107,6 +107,13 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             self.shoot_at(id, target, range, false, None);
         }
         self.scratch = candidates;
+        self.reactions_to_fire();
+    }
+
+    /// The units hit in a fire phase test reaction, in the order they were hit (each once).
+    fn reactions_to_fire(&mut self) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
         // Reactions, in the order the units were hit.
         let mut k = 0;
         while k < self.hit_this_phase.len() {

@@ -495,13 +495,13 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         match p.order {
             Order::Hold => 0.0,
             Order::Form(f) => {
-                let u = &mut self.units[usize::from(id)];
-                u.formation = f;
-                if f == Formation::Dismounted || f == Formation::Hedgehog {
-                    u.frontage = 2.0;
-                }
-                u.moved = true;
-                self.moved(id);
+                self.shift(id, |u| {
+                    u.formation = f;
+                    if f == Formation::Dismounted || f == Formation::Hedgehog {
+                        u.frontage = 2.0;
+                    }
+                    u.moved = true;
+                });
                 emit(self.obs, Event::FormationChanged { unit: id });
                 (left - movement::formation_change_cost(rules)).max(0.0)
             }
@@ -540,10 +540,11 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
 
     /// Sites a gun where it stands: the drivers go home, never to limber again.
     fn unlimber(&mut self, id: UnitId) {
-        let u = &mut self.units[usize::from(id)];
-        u.moved = true;
-        u.formation = Formation::Unlimbered;
-        self.moved(id); // its fire zones changed
+        // (Its fire zones change.)
+        self.shift(id, |u| {
+            u.moved = true;
+            u.formation = Formation::Unlimbered;
+        });
         emit(self.obs, Event::Unlimbered { unit: id });
     }
 
@@ -568,8 +569,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         let dir = dir.norm();
         if !away && self.wheels(id, to) {
             allowance -= movement::formation_change_cost(rules);
-            self.units[usize::from(id)].facing = dir.facing();
-            self.moved(id);
+            self.shift(id, |u| u.facing = dir.facing());
             if allowance <= 0.0 {
                 self.units[usize::from(id)].moved = true;
                 return 0.0;
@@ -595,13 +595,13 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             self.dice,
         );
         let end = from + dir * leg.distance;
-        let u = &mut self.units[usize::from(id)];
-        u.pos = end;
-        u.moved = true;
-        if leg.disordered {
-            u.disordered = true;
-        }
-        self.moved(id);
+        self.shift(id, |u| {
+            u.pos = end;
+            u.moved = true;
+            if leg.disordered {
+                u.disordered = true;
+            }
+        });
         emit(self.obs, Event::moved(id, from, end, leg.disordered));
         // Falling back off the table is leaving it for the day (advances stay on it).
         if away && self.leave_if_off_table(id, UnitStatus::OffTable) {
@@ -925,11 +925,11 @@ impl Battle {
         let dir = (t.centre - c).norm();
         let now = self.distance(charger, target);
         let step = (now - standoff).max(0.0);
-        let u = &mut self.units[usize::from(charger)];
-        u.pos = c + dir * step;
-        u.facing = dir.facing();
-        u.moved = true;
-        self.moved(charger);
+        self.shift(charger, |u| {
+            u.pos = c + dir * step;
+            u.facing = dir.facing();
+            u.moved = true;
+        });
     }
 }
 

@@ -793,11 +793,11 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// CV 0: the unit runs away in abject terror; its general returns after a full turn.
     pub fn disintegrate(&mut self, id: UnitId) {
         let setup = self.setup;
-        let u = &mut self.units[usize::from(id)];
-        u.status = UnitStatus::Destroyed;
-        u.pinned = false;
-        u.engaged_with = None;
-        self.moved(id);
+        self.shift(id, |u| {
+            u.status = UnitStatus::Destroyed;
+            u.pinned = false;
+            u.engaged_with = None;
+        });
         emit(self.obs, Event::Disintegrated { unit: id });
         self.unit_gone(setup, id);
     }

@@ -10,6 +10,7 @@ use crate::dice::DiceSource;
 use crate::doctrine::Doctrine;
 use crate::events::{Event, LossCause, Observer, ReactionCause};
 use crate::rules::ironsides::pursuit;
+use crate::rules::ironsides::tables::IronsidesRules;
 use crate::setup::BattleSetup;
 
 /// Routs set off reactions in friends, which may rout in turn: a bound on the chain.
@@ -21,20 +22,20 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     pub(crate) fn retreat(&mut self, id: UnitId, distance: f64) {
         let setup = self.setup;
         let distance = self.clear_of_friends(setup, id, distance);
-        let u = &mut self.units[usize::from(id)];
-        let from = u.pos;
-        let home = super::homeward(u.side);
-        u.pos = from + home * distance;
-        // It ends facing the enemy: kept if it already looks that way, else turned to.
-        if Vec2::from_facing(u.facing).dot(home) > 0.0 {
-            u.facing = (home * -1.0).facing();
-        }
-        u.move_spent_next_turn = true;
-        u.pinned = false;
-        u.engaged_with = None;
-        u.moved = true;
-        let to = u.pos;
-        self.moved(id);
+        let (from, to) = self.shift(id, |u| {
+            let from = u.pos;
+            let home = super::homeward(u.side);
+            u.pos = from + home * distance;
+            // It ends facing the enemy: kept if it already looks that way, else turned to.
+            if Vec2::from_facing(u.facing).dot(home) > 0.0 {
+                u.facing = (home * -1.0).facing();
+            }
+            u.move_spent_next_turn = true;
+            u.pinned = false;
+            u.engaged_with = None;
+            u.moved = true;
+            (from, u.pos)
+        });
         emit(self.obs, Event::Retreat { unit: id, distance });
         emit(self.obs, Event::moved(id, from, to, false));
         self.leave_if_off_table(id, UnitStatus::OffTable);
@@ -89,23 +90,22 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         };
         self.dice.focus(super::unit_stream(id));
         let distance = f64::from(self.dice.sum_d6(u32::from(n)));
-        let u = &mut self.units[usize::from(id)];
-        let from = u.pos;
-        let away = super::homeward(u.side);
-        u.pos = from + away * distance;
-        u.facing = away.facing();
-        u.broken = true;
-        u.halt_next_turn = true;
-        u.pinned = false;
-        u.engaged_with = None;
-        u.moved = true;
-        u.pursuing = 0;
-        let to = u.pos;
-        let side = u.side;
-        if u.kind.is_gun() {
-            u.status = UnitStatus::Abandoned;
-        }
-        self.moved(id);
+        let (from, to, side) = self.shift(id, |u| {
+            let from = u.pos;
+            let away = super::homeward(u.side);
+            u.pos = from + away * distance;
+            u.facing = away.facing();
+            u.broken = true;
+            u.halt_next_turn = true;
+            u.pinned = false;
+            u.engaged_with = None;
+            u.moved = true;
+            u.pursuing = 0;
+            if u.kind.is_gun() {
+                u.status = UnitStatus::Abandoned;
+            }
+            (from, u.pos, u.side)
+        });
         self.sweep_away_generals(setup, id);
         emit(self.obs, Event::Rout { unit: id, distance });
         emit(self.obs, Event::moved(id, from, to, false));
@@ -153,8 +153,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         if !u.is_active() || setup.ground.on_table(u.pos) {
             return false;
         }
-        self.units[usize::from(id)].status = status;
-        self.moved(id);
+        self.shift(id, |u| u.status = status);
         match status {
             UnitStatus::LostToPursuit => emit(
                 self.obs,
@@ -254,18 +253,64 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         let rules = &*setup.rules;
         let u = &self.b.units[usize::from(id)];
         let side = u.side;
-        let arc = HalfAngle::new(rules.pursuit.arc_degrees.to_radians());
         let quarry = u
             .pursuit_target
             .filter(|&t| self.units[usize::from(t)].is_active());
-        // The nearest enemy in the arc (ties to the lower id), skipping those whose enclosing
-        // circles are already farther than the best found.
+        let nearest = match quarry {
+            Some(_) => None,
+            None => self.nearest_in_arc(rules, id),
+        };
+        let camp = setup.ground.camps.iter().position(|c| c.side != side);
+        let target_pos = match (quarry.or(nearest), camp) {
+            (Some(t), _) => self.units[usize::from(t)].pos,
+            (None, Some(c))
+                if self.ai.take_camp(
+                    &View {
+                        battle: self.b,
+                        setup,
+                    },
+                    id,
+                ) =>
+            {
+                setup.ground.camps[c].pos
+            }
+            _ => u.pos + Vec2::from_facing(u.facing) * distance,
+        };
+        let from = u.pos;
+        let dir = (target_pos - from).norm();
+        let (run, met) = self.first_met(id, dir, distance);
+        let to = self.shift(id, |u| {
+            u.pos = from + dir * run;
+            u.facing = dir.facing();
+            u.moved = true;
+            u.pos
+        });
+        emit(self.obs, Event::moved(id, from, to, false));
+        if self.leave_if_off_table(id, UnitStatus::LostToPursuit) {
+            return;
+        }
+        self.overrun_generals(id);
+        if let Some(e) = met {
+            self.pursuit_melee(id, e);
+        } else if let Some(c) = camp {
+            let cp = setup.ground.camps[c];
+            if self.units[usize::from(id)].pos.dist(cp.pos) <= cp.radius {
+                self.attack_camp(id, c);
+            }
+        }
+    }
+}
+
+impl Battle {
+    /// The nearest enemy in the pursuit arc of `id`'s front (ties to the lower id), skipping
+    /// those whose enclosing circles are already farther than the best found.
+    fn nearest_in_arc(&self, rules: &IronsidesRules, id: UnitId) -> Option<UnitId> {
+        let u = &self.units[usize::from(id)];
+        let side = u.side;
+        let arc = HalfAngle::new(rules.pursuit.arc_degrees.to_radians());
         let me = self.shape(id);
         let mut nearest: Option<(f64, UnitId)> = None;
         self.with_spots(side.other(), |spots| {
-            if quarry.is_some() {
-                return; // (only wanted without a quarry)
-            }
             for s in spots.iter().filter(|s| s.active) {
                 // Circles surely farther apart than the best found: skipped below anyway (the
                 // bound is past the best), so the arc need not be tried.
@@ -289,25 +334,13 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 }
             }
         });
-        let nearest = nearest.map(|(_, e)| e);
-        let camp = setup.ground.camps.iter().position(|c| c.side != side);
-        let target_pos = match (quarry.or(nearest), camp) {
-            (Some(t), _) => self.units[usize::from(t)].pos,
-            (None, Some(c))
-                if self.ai.take_camp(
-                    &View {
-                        battle: self.b,
-                        setup,
-                    },
-                    id,
-                ) =>
-            {
-                setup.ground.camps[c].pos
-            }
-            _ => u.pos + Vec2::from_facing(u.facing) * distance,
-        };
-        let from = u.pos;
-        let dir = (target_pos - from).norm();
+        nearest.map(|(_, e)| e)
+    }
+
+    /// How far a pursuer runs along `dir` (up to `distance`) before the first enemy it meets,
+    /// looking every half inch; and that enemy.
+    fn first_met(&self, id: UnitId, dir: Vec2, distance: f64) -> (f64, Option<UnitId>) {
+        let side = self.units[usize::from(id)].side;
         // Run until the first enemy met along the way (looking every half inch).
         let r = self.rect(id);
         let me = Rect {
@@ -358,25 +391,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             }
             true
         });
-        let u = &mut self.units[usize::from(id)];
-        u.pos = from + dir * run;
-        u.facing = dir.facing();
-        u.moved = true;
-        let to = u.pos;
-        self.moved(id);
-        emit(self.obs, Event::moved(id, from, to, false));
-        if self.leave_if_off_table(id, UnitStatus::LostToPursuit) {
-            return;
-        }
-        self.overrun_generals(id);
-        if let Some(e) = met {
-            self.pursuit_melee(id, e);
-        } else if let Some(c) = camp {
-            let cp = setup.ground.camps[c];
-            if self.units[usize::from(id)].pos.dist(cp.pos) <= cp.radius {
-                self.attack_camp(id, c);
-            }
-        }
+        (run, met)
     }
 }
 
