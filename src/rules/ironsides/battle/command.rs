@@ -443,22 +443,10 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         if unit.is_none() && cas.capture_risk && cas.result != GeneralResult::Unhurt {
             captured = generals::captured(rules, self.dice);
         }
-        if cas.result == GeneralResult::HorseStampedes {
-            // 2D6" in a random direction: through an enemy unit, a 50% chance of capture.
-            let dist = f64::from(self.dice.sum_d6(u32::from(rules.risk.stampede_dice)));
-            let angle = f64::from(self.dice.below(360)).to_radians();
-            let from = self.commanders[usize::from(g)].pos;
-            let to = from + Vec2::from_facing(angle) * dist;
-            let side = self.commanders[usize::from(g)].side;
-            let through = self
-                .units
-                .iter()
-                .any(|u| u.side != side && u.is_active() && self.rect(u.id).crosses(from, to));
-            if through {
-                captured =
-                    self.dice.d6() <= (rules.risk.stampede_capture_chance * 6.0).round() as u8;
-            }
-            self.commanders[usize::from(g)].pos = to;
+        if cas.result == GeneralResult::HorseStampedes
+            && let Some(c) = self.stampede(g)
+        {
+            captured = c;
         }
         emit(
             self.obs,
@@ -483,6 +471,45 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 c.attached_command = None;
             }
         }
+        self.casualty_cv(g, command, unit, &cas);
+        // A replacement appears two turns later, rolling his character with 1 off.
+        if self.commanders[usize::from(g)].lost {
+            self.replace_general(g);
+        }
+    }
+
+    /// His horse bolts 2D6" in a random direction, carrying him there: through an enemy unit,
+    /// a chance of capture (Some(whether captured)).
+    fn stampede(&mut self, g: CommanderId) -> Option<bool> {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let mut captured = None;
+        let dist = f64::from(self.dice.sum_d6(u32::from(rules.risk.stampede_dice)));
+        let angle = f64::from(self.dice.below(360)).to_radians();
+        let from = self.commanders[usize::from(g)].pos;
+        let to = from + Vec2::from_facing(angle) * dist;
+        let side = self.commanders[usize::from(g)].side;
+        let through = self
+            .units
+            .iter()
+            .any(|u| u.side != side && u.is_active() && self.rect(u.id).crosses(from, to));
+        if through {
+            captured =
+                Some(self.dice.d6() <= (rules.risk.stampede_capture_chance * 6.0).round() as u8);
+        }
+        self.commanders[usize::from(g)].pos = to;
+        captured
+    }
+
+    /// What a general's casualty does to CV: his own unit's change, and a loss to every unit of
+    /// his `command` (of his side, for the Captain-General).
+    fn casualty_cv(
+        &mut self,
+        g: CommanderId,
+        command: Option<CommandId>,
+        unit: Option<UnitId>,
+        cas: &generals::Casualty,
+    ) {
         if let Some(u) = unit {
             match cas.unit_cv_change.signum() {
                 -1 => {
@@ -511,24 +538,28 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 }
             }
         }
-        // A replacement appears two turns later, rolling his character with 1 off.
-        if self.commanders[usize::from(g)].lost {
-            self.dice.focus(super::general_stream(self, g));
-            let rating = leadership::roll_generalship(
-                rules,
-                self.dice,
-                rules.generals.replacement_skill_roll_modifier,
-            );
-            let c = &mut self.commanders[usize::from(g)];
-            c.rating = rating;
-            c.skill_adjust = 0;
-            c.morale_adjust = 0;
-            c.replacing = true;
-            c.captured = false;
-            c.out_of_action = rules.generals.replacement_delay_turns;
-            let home = self.centroid(self.commanders[usize::from(g)].side);
-            self.commanders[usize::from(g)].pos = home;
-        }
+    }
+
+    /// A replacement for a lost general: his character rolled with 1 off, he appears two turns
+    /// later at his side's centre.
+    fn replace_general(&mut self, g: CommanderId) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        self.dice.focus(super::general_stream(self, g));
+        let rating = leadership::roll_generalship(
+            rules,
+            self.dice,
+            rules.generals.replacement_skill_roll_modifier,
+        );
+        let c = &mut self.commanders[usize::from(g)];
+        c.rating = rating;
+        c.skill_adjust = 0;
+        c.morale_adjust = 0;
+        c.replacing = true;
+        c.captured = false;
+        c.out_of_action = rules.generals.replacement_delay_turns;
+        let home = self.centroid(self.commanders[usize::from(g)].side);
+        self.commanders[usize::from(g)].pos = home;
     }
 
     /// Generals of `side` that an enemy unit has just run over or contacted: the risk to

@@ -9,7 +9,7 @@ use super::{Battle, Turn, View, emit};
 use crate::army::{Formation, Side, UnitId, UnitKind, UnitStatus};
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{
-    HalfAngle, Shape, ceil_u64, dist_point_segment, march_first_within, reach_limit, within_arc,
+    HalfAngle, March, Shape, ceil_u64, dist_point_segment, reach_limit, within_arc,
 };
 use crate::dice::DiceSource;
 use crate::doctrine::{Doctrine, Order};
@@ -876,9 +876,15 @@ impl Battle {
         };
         if far_limit < 24.0 && lb > choose + 1e-6 && lb > far_limit + 1e-6 {
             let last = ceil_u64(best / MARCH_STEP);
-            if let Some(k) =
-                march_first_within(start, dir, &er, far_limit, MARCH_STEP, 1, last, best, lb)
-            {
+            let march = March {
+                me: start,
+                dir,
+                step: MARCH_STEP,
+                first: 1,
+                last,
+                end: best,
+            };
+            if let Some(k) = march.first_within(&er, far_limit, lb) {
                 best = halt_at(start, dir, &er, far_limit, k, best, enemy);
             }
             return best;
@@ -912,7 +918,15 @@ impl Battle {
         // March along in half-inch steps (the last cut short at `best`) to find where the
         // limit is first reached, then halt there.
         let last = ceil_u64(best / MARCH_STEP);
-        if let Some(k) = march_first_within(start, dir, &er, limit, MARCH_STEP, 1, last, best, d0) {
+        let march = March {
+            me: start,
+            dir,
+            step: MARCH_STEP,
+            first: 1,
+            last,
+            end: best,
+        };
+        if let Some(k) = march.first_within(&er, limit, d0) {
             best = halt_at(start, dir, &er, limit, k, best, enemy);
         }
         best

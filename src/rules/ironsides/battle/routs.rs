@@ -3,9 +3,7 @@
 use super::{Battle, Turn, View, emit};
 use crate::army::{UnitId, UnitStatus};
 use crate::battlefield::Vec2;
-use crate::battlefield::geometry::{
-    HalfAngle, Rect, Shape, dist_point_segment, march_first_within, within_arc,
-};
+use crate::battlefield::geometry::{HalfAngle, March, Rect, Shape, dist_point_segment, within_arc};
 use crate::dice::DiceSource;
 use crate::doctrine::Doctrine;
 use crate::events::{Event, LossCause, Observer, ReactionCause};
@@ -381,7 +379,15 @@ impl Battle {
             }
             let er = self.shape(s.id);
             let last = (run / 0.5).floor() as u64;
-            let fast = march_first_within(&me, dir, &er, 0.01, 0.5, 0, last, f64::INFINITY, 0.0);
+            let march = March {
+                me: &me,
+                dir,
+                step: 0.5,
+                first: 0,
+                last,
+                end: f64::INFINITY,
+            };
+            let fast = march.first_within(&er, 0.01, 0.0);
             if let Some(k) = fast {
                 let t = 0.5 * k as f64;
                 if t < run || met.is_none() {
