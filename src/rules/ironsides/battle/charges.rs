@@ -269,6 +269,36 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         }
     }
 
+    /// A support or opportunity charge by `id` at `target`: its emergency-response dice (one
+    /// re-roll at most), rolled once, as its one countercharge move this half-turn. Returns the
+    /// successes.
+    pub(super) fn countercharge_dice(&mut self, id: UnitId, target: UnitId) -> u8 {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let cv = fire_cv(rules, self, setup, id);
+        let (g, avail) = self.rerolls_for(setup, id);
+        let mut rr = Rerolls::new(avail.min(1));
+        self.dice.focus(super::unit_stream(id));
+        let ok = charge_rules::roll_responses(
+            rules,
+            self.dice,
+            charge_rules::response_dice(rules, None),
+            cv,
+            &mut rr,
+        );
+        self.spend_rerolls(g, rr.used);
+        self.countercharged.push(id);
+        emit(
+            self.obs,
+            Event::SupportCharge {
+                unit: id,
+                target,
+                successes: ok,
+            },
+        );
+        ok
+    }
+
     /// Step 14: the target's side may support it with horse in line that can reach the charger
     /// (2" x CV): 2 emergency-response dice, one success if facing the charger, two if it must
     /// reface first. Writes the supporters into `out`; returns how many.
@@ -330,27 +360,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 continue;
             }
             let needs = if self.in_front_arc(id, charger) { 1 } else { 2 };
-            let cv = fire_cv(rules, self, setup, id);
-            let (g, avail) = self.rerolls_for(setup, id);
-            let mut rr = Rerolls::new(avail.min(1));
-            self.dice.focus(super::unit_stream(id));
-            let ok = charge_rules::roll_responses(
-                rules,
-                self.dice,
-                charge_rules::response_dice(rules, None),
-                cv,
-                &mut rr,
-            );
-            self.spend_rerolls(g, rr.used);
-            self.countercharged.push(id);
-            emit(
-                self.obs,
-                Event::SupportCharge {
-                    unit: id,
-                    target: charger,
-                    successes: ok,
-                },
-            );
+            let ok = self.countercharge_dice(id, charger);
             if ok >= needs {
                 out[n] = Fighter {
                     id,

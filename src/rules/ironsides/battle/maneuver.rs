@@ -264,22 +264,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             if !go {
                 continue;
             }
-            let cv = super::fire_cv(rules, self, setup, id);
-            let (g, avail) = self.rerolls_for(setup, id);
-            let mut rr = crate::rules::ironsides::dice_rules::Rerolls::new(avail.min(1));
-            let n = charge_rules::response_dice(rules, None);
-            self.dice.focus(super::unit_stream(id));
-            let ok = charge_rules::roll_responses(rules, self.dice, n, cv, &mut rr);
-            self.spend_rerolls(g, rr.used);
-            self.countercharged.push(id);
-            emit(
-                self.obs,
-                Event::SupportCharge {
-                    unit: id,
-                    target: enemy,
-                    successes: ok,
-                },
-            );
+            let ok = self.countercharge_dice(id, enemy);
             if ok >= 1 {
                 let start = self.units[i].pos;
                 let standoff = dist.clamp(rules.charge.standoff_min, rules.charge.standoff_max);
