@@ -512,14 +512,8 @@ fn e19_goring_fails_to_halt_loses_a_cv_and_ploughs_into_the_support() {
     // Halt test 2 and 6; pursuit die 3 (9"); the fight: Goring 2, 3; Ireton 1, 5.
     let mut d = ScriptedDice::new(&[2, 6, 3, 2, 3, 1, 5]);
     let mut log = EventLog::default();
-    b.pursue_after_victory(
-        &setup,
-        GORING_1,
-        IRETON_1,
-        &mut d,
-        &mut Player::default(),
-        &mut log,
-    );
+    b.in_turn(&setup, &mut d, &mut Player::default(), &mut log)
+        .pursue_after_victory(GORING_1, IRETON_1);
     d.finish();
     let ev = log.0;
     let g = &b.units[usize::from(GORING_1)];
@@ -703,7 +697,8 @@ fn e20_goring_is_hit_and_saved_by_his_flask() {
     b.units[usize::from(GORING_1)].cv = 5; // not at its start, so the +1 is not capped away
     let mut d = ScriptedDice::new(&[2, 3, 5, 6]);
     let mut log = EventLog::default();
-    b.lose_cv(&setup, GORING_1, 2, LossCause::Melee, &mut d, &mut log);
+    b.in_turn(&setup, &mut d, &mut ParamAi, &mut log)
+        .lose_cv(GORING_1, 2, LossCause::Melee);
     d.finish();
     assert!(log.0.contains(&Event::GeneralCasualty {
         general: goring,

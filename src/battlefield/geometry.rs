@@ -346,23 +346,38 @@ pub fn dist_point_segment(p: Vec2, a: Vec2, b: Vec2) -> f64 {
 }
 
 /// A march in even steps: `me` moved along the unit vector `dir` to the points
-/// `min(step * k, end)` for k = `first` ..= `last`. Returns the first k at which it is within
-/// `limit` of `other` (nearest-edge distance `<= limit`), exactly as measuring at every point
-/// would, but measuring few: the distance changes no faster than the move, so a point nearer
-/// than the distance still to close cannot be within the limit and is skipped. `start_lb` is
-/// what is known of the distance where `me` stands (a lower bound; 0 if nothing).
-#[allow(clippy::too_many_arguments)]
-pub fn march_first_within(
-    me: &Shape,
-    dir: Vec2,
-    other: &Shape,
-    limit: f64,
-    step: f64,
-    first: u64,
-    last: u64,
-    end: f64,
-    start_lb: f64,
-) -> Option<u64> {
+/// `min(step * k, end)` for k = `first` ..= `last`.
+#[derive(Debug, Clone, Copy)]
+pub struct March<'a> {
+    pub me: &'a Shape,
+    pub dir: Vec2,
+    pub step: f64,
+    pub first: u64,
+    pub last: u64,
+    pub end: f64,
+}
+
+impl March<'_> {
+    /// The first k at which the march is within `limit` of `other` (nearest-edge distance
+    /// `<= limit`), exactly as measuring at every point would, but measuring few: the distance
+    /// changes no faster than the move, so a point nearer than the distance still to close
+    /// cannot be within the limit and is skipped. `start_lb` is what is known of the distance
+    /// where `me` stands (a lower bound; 0 if nothing).
+    #[inline]
+    pub fn first_within(&self, other: &Shape, limit: f64, start_lb: f64) -> Option<u64> {
+        march_first_within(self, other, limit, start_lb)
+    }
+}
+
+fn march_first_within(m: &March<'_>, other: &Shape, limit: f64, start_lb: f64) -> Option<u64> {
+    let March {
+        me,
+        dir,
+        step,
+        first,
+        last,
+        end,
+    } = *m;
     if first > last {
         return None;
     }
@@ -807,7 +822,15 @@ mod tests {
             let slow = (1..=last)
                 .find(|&k| a.at(a.centre + dir * (0.5 * k as f64).min(end)).dist(&b) <= limit);
             let d0 = if i % 2 == 0 { a.dist(&b) } else { 0.0 };
-            let fast = march_first_within(&a, dir, &b, limit, 0.5, 1, last, end, d0);
+            let march = March {
+                me: &a,
+                dir,
+                step: 0.5,
+                first: 1,
+                last,
+                end,
+            };
+            let fast = march.first_within(&b, limit, d0);
             assert_eq!(slow, fast);
             hits += usize::from(slow.is_some());
         }

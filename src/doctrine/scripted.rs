@@ -94,6 +94,13 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)>
     // (the score is the distance plus fixed terms): its centre is farther than `reach` plus
     // its radius. The margin keeps rounding on the safe side.
     let reach = start.0 - least + me.radius + 1e-9;
+    let seek = Seeker {
+        b,
+        d,
+        me: &me,
+        hint,
+        least,
+    };
     // (The best kept in the scan's own locals, so that it stays in registers.)
     if b.in_cells() {
         let (mut best, mut reach) = (start, reach);
@@ -107,7 +114,7 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)>
         };
         let (lo, hi) = (me.centre - Vec2::new(r, r), me.centre + Vec2::new(r, r));
         b.spots_near(side.other(), lo, hi, |s| {
-            better_target(b, d, &me, hint, least, s, &mut best, &mut reach);
+            better_target(&seek, s, &mut best, &mut reach);
             true
         });
         return Some((best.1, best.2));
@@ -115,27 +122,40 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)>
     let (_, t, dist) = b.with_spots(side.other(), |spots| {
         let (mut best, mut reach) = (start, reach);
         for s in spots {
-            better_target(b, d, &me, hint, least, s, &mut best, &mut reach);
+            better_target(&seek, s, &mut best, &mut reach);
         }
         best
     });
     Some((t, dist))
 }
 
-/// `best_target`'s test of one enemy `s`: makes it the best (the least (score, id), with its
-/// distance) if it is better, and narrows `reach` to match.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn better_target(
-    b: &crate::rules::ironsides::battle::Battle,
-    d: &DoctrineParams,
-    me: &Shape,
+/// What `best_target` reads as it tests each enemy: the battle, the doctrine, the unit's shape,
+/// the enemy it started from (`hint`, already counted) and the least bias any enemy has.
+#[derive(Clone, Copy)]
+struct Seeker<'a> {
+    b: &'a crate::rules::ironsides::battle::Battle,
+    d: &'a DoctrineParams,
+    me: &'a Shape,
     hint: UnitId,
     least: f64,
+}
+
+/// `best_target`'s test of one enemy `s`: makes it the best (the least (score, id), with its
+/// distance) if it is better, and narrows `reach` to match.
+#[inline(always)]
+fn better_target(
+    seek: &Seeker<'_>,
     s: &crate::rules::ironsides::battle::cache::Spot,
     best: &mut (f64, UnitId, f64),
     reach: &mut f64,
 ) {
+    let Seeker {
+        b,
+        d,
+        me,
+        hint,
+        least,
+    } = *seek;
     // The circles first, before whether the enemy is active: they rule out nearly every one.
     let need = *reach + s.radius;
     let c = s.centre - me.centre;

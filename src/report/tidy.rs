@@ -59,6 +59,16 @@ pub fn num(x: f64) -> String {
     format!("{x:.6}")
 }
 
+/// The cells of a row after its measure, each empty when None.
+#[derive(Default)]
+struct Cells {
+    value: Option<i64>,
+    count: Option<u64>,
+    n: Option<u64>,
+    estimate: Option<String>,
+    interval: Option<(f64, f64)>,
+}
+
 /// Builds one tidy CSV file in memory.
 pub struct Tidy {
     w: csv::Writer<Vec<u8>>,
@@ -77,17 +87,14 @@ impl Tidy {
         Tidy { w }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn row(
-        &mut self,
-        who: &Who,
-        measure: &str,
-        value: Option<i64>,
-        count: Option<u64>,
-        n: Option<u64>,
-        estimate: Option<String>,
-        interval: Option<(f64, f64)>,
-    ) {
+    fn row(&mut self, who: &Who, measure: &str, cells: Cells) {
+        let Cells {
+            value,
+            count,
+            n,
+            estimate,
+            interval,
+        } = cells;
         let s = |o: Option<String>| o.unwrap_or_default();
         self.w
             .write_record([
@@ -118,29 +125,26 @@ impl Tidy {
 
     fn proportion_at(&mut self, who: &Who, measure: &str, value: Option<i64>, k: u64, n: u64) {
         let e = wilson(k, n);
-        self.row(
-            who,
-            measure,
+        let cells = Cells {
             value,
-            Some(k),
-            Some(n),
-            e.map(|e| num(e.estimate)),
-            e.map(|e| (e.low, e.high)),
-        );
+            count: Some(k),
+            n: Some(n),
+            estimate: e.map(|e| num(e.estimate)),
+            interval: e.map(|e| (e.low, e.high)),
+        };
+        self.row(who, measure, cells);
     }
 
     /// The mean of a histogram's observations with its normal 95% interval.
     pub fn mean(&mut self, who: &Who, measure: &str, h: &Histogram) {
         let e = mean_interval(h.total(), h.sum(), h.sum_sq());
-        self.row(
-            who,
-            measure,
-            None,
-            None,
-            Some(h.total()),
-            e.map(|e| num(e.estimate)),
-            e.map(|e| (e.low, e.high)),
-        );
+        let cells = Cells {
+            n: Some(h.total()),
+            estimate: e.map(|e| num(e.estimate)),
+            interval: e.map(|e| (e.low, e.high)),
+            ..Cells::default()
+        };
+        self.row(who, measure, cells);
     }
 
     /// Every value from the smallest to the largest observed: its count of all observations,
@@ -157,18 +161,20 @@ impl Tidy {
     pub fn summary(&mut self, who: &Who, measure: &str, h: &Histogram) {
         self.mean(who, &format!("{measure}_mean"), h);
         let n = Some(h.total());
-        self.row(
-            who,
-            &format!("{measure}_sd"),
-            None,
-            None,
+        let sd = Cells {
             n,
-            h.sd().map(num),
-            None,
-        );
+            estimate: h.sd().map(num),
+            ..Cells::default()
+        };
+        self.row(who, &format!("{measure}_sd"), sd);
         for q in QUANTILES {
-            let v = h.quantile(q).map(|v| v.to_string());
-            self.row(who, &format!("{measure}_q{q:02}"), None, None, n, v, None);
+            let estimate = h.quantile(q).map(|v| v.to_string());
+            let cells = Cells {
+                n,
+                estimate,
+                ..Cells::default()
+            };
+            self.row(who, &format!("{measure}_q{q:02}"), cells);
         }
     }
 
@@ -180,8 +186,13 @@ impl Tidy {
 
     /// A plain ratio without an interval (e.g. rolls per battle).
     pub fn ratio(&mut self, who: &Who, measure: &str, total: u64, n: u64) {
-        let e = (n > 0).then(|| num(total as f64 / n as f64));
-        self.row(who, measure, None, Some(total), Some(n), e, None);
+        let cells = Cells {
+            count: Some(total),
+            n: Some(n),
+            estimate: (n > 0).then(|| num(total as f64 / n as f64)),
+            ..Cells::default()
+        };
+        self.row(who, measure, cells);
     }
 
     pub fn finish(self) -> Vec<u8> {

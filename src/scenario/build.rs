@@ -160,6 +160,14 @@ const COMMANDER_DICE: i64 = 6;
 struct Limit(f64, f64, bool);
 
 /// A unit with its place on the table, before it is checked.
+/// Whose army a piece of the scenario belongs to: the rules, the side and the side's words.
+#[derive(Clone, Copy)]
+struct InArmy<'a> {
+    rules: &'a IronsidesRules,
+    side: Side,
+    spec: &'a SideSpec,
+}
+
 struct Placed<'a> {
     path: String,
     spec: &'a UnitSpec,
@@ -507,8 +515,7 @@ impl Builder<'_> {
         let cg = spec.captain_general.as_ref().map(|c| {
             let default = format!("{} Captain-General", title_case(sname));
             self.commander(
-                rules,
-                side,
+                InArmy { rules, side, spec },
                 c,
                 true,
                 false,
@@ -571,7 +578,8 @@ impl Builder<'_> {
         let mut with_command = Vec::new();
         for p in placed {
             let (upath, own) = (p.path.clone(), p.spec.arrives.clone());
-            if let Some(u) = self.unit(rules, side, id, spec, (cmd, &cpath), p, seen) {
+            let army = InArmy { rules, side, spec };
+            if let Some(u) = self.unit(army, id, (cmd, &cpath), p, seen) {
                 unit_ids.push(u);
                 match own {
                     Some(a) => self.arriving.push(Arriving {
@@ -587,8 +595,7 @@ impl Builder<'_> {
         }
         let commander = match &cmd.commander {
             Some(c) => Some(self.commander(
-                rules,
-                side,
+                InArmy { rules, side, spec },
                 c,
                 false,
                 cmd.commissary,
@@ -921,17 +928,15 @@ impl Builder<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn unit(
         &mut self,
-        rules: &IronsidesRules,
-        side: Side,
+        army: InArmy<'_>,
         command: u16,
-        spec: &SideSpec,
         (cmd, cpath): (&CommandSpec, &str),
         p: Placed<'_>,
         seen: &mut HashMap<String, String>,
     ) -> Option<UnitId> {
+        let InArmy { rules, side, .. } = army;
         let u = p.spec;
         let path = p.path;
         if u.name.trim().is_empty() {
@@ -984,7 +989,7 @@ impl Builder<'_> {
                 format!("{} cannot start in {f:?} formation", kind.key()),
             );
         }
-        let (cv, source, note) = self.rating(rules, side, spec, (cmd, cpath), u, kind, &path)?;
+        let (cv, source, note) = self.rating(army, (cmd, cpath), u, kind, &path)?;
         if self.units.len() >= MAX_UNITS {
             if self.beyond_limit == 0 {
                 self.err(
@@ -1015,17 +1020,15 @@ impl Builder<'_> {
     }
 
     /// A unit's template CV, rating source and a note saying where it came from.
-    #[allow(clippy::too_many_arguments)]
     fn rating(
         &mut self,
-        rules: &IronsidesRules,
-        side: Side,
-        spec: &SideSpec,
+        army: InArmy<'_>,
         (cmd, cpath): (&CommandSpec, &str),
         u: &UnitSpec,
         kind: UnitKind,
         path: &str,
     ) -> Option<(u8, RatingSource, String)> {
+        let InArmy { rules, side, spec } = army;
         let cv_max = rules.limits.cv_max;
         let cv_min = rules.limits.cv_min_start.max(1);
         match (u.cv, u.rating) {
@@ -1106,17 +1109,16 @@ impl Builder<'_> {
     }
 
     /// A commander from the scenario's words; a placeholder after an error so checking goes on.
-    #[allow(clippy::too_many_arguments)]
     fn commander(
         &mut self,
-        rules: &IronsidesRules,
-        side: Side,
+        army: InArmy<'_>,
         spec: &CommanderSpec,
         captain_general: bool,
         commissary: bool,
         path: &str,
         default_name: String,
     ) -> CommanderId {
+        let InArmy { rules, side, .. } = army;
         let avg = &rules.average_commander;
         let average = CommanderRating {
             lp_modifier: avg.lp_modifier,

@@ -33,15 +33,16 @@ impl Battle {
                 continue;
             }
             for &(id, pos, facing) in &a.units {
-                let u = &mut self.units[usize::from(id)];
+                let u = &self.units[usize::from(id)];
                 if u.status != UnitStatus::Waiting {
                     continue;
                 }
-                u.status = UnitStatus::Active;
-                u.pos = pos;
-                u.facing = facing;
                 self.cv_start[u.side.index()] += u32::from(u.start_cv);
-                self.moved(id);
+                self.shift(id, |u| {
+                    u.status = UnitStatus::Active;
+                    u.pos = pos;
+                    u.facing = facing;
+                });
                 emit(
                     obs,
                     Event::Arrived {

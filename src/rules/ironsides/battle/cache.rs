@@ -5,8 +5,9 @@
 //!
 //! The facing vectors check their own key (the facing, frontage and depth they were worked out
 //! for), so nothing need tell them. The rest is kept only while the engine plays (inside
-//! `Battle::play` or `Battle::play_turn`), where the engine calls [`Battle::moved`] after every
-//! change it makes to a unit's position, facing, frontage, depth or status: the change goes
+//! `Battle::play` or `Battle::play_turn`), where every change the engine makes to a unit's
+//! position, facing, formation, frontage or depth goes through [`Battle::shift`], and a change of
+//! status alone is followed by [`Battle::moved`]: the change goes
 //! into a log, and a unit's nearest enemy is brought up to date from the moves logged since it
 //! was last worked out (measured again only when the unit itself moved or its nearest enemy
 //! did). Outside play every answer is measured afresh, so callers who move units themselves
@@ -637,9 +638,19 @@ impl Caches {
 }
 
 impl Battle {
-    /// Records that unit `id` moved, turned, changed frontage or left the table. Every write to
-    /// a unit's `pos`, `facing`, `frontage`, `depth` or `status` in the engine is followed by
-    /// this, before anything else is asked.
+    /// Moves, turns or reshapes unit `id` (`change` writes its `pos`, `facing`, `formation`,
+    /// `frontage`, `depth` or `status`), then records it (`moved`): the one way the engine
+    /// writes where a unit stands and what shape it is, so that the caches (and a general
+    /// riding with the unit) follow before anything else is asked. Returns what `change` does.
+    #[inline]
+    pub(crate) fn shift<R>(&mut self, id: UnitId, change: impl FnOnce(&mut Unit) -> R) -> R {
+        let r = change(&mut self.units[usize::from(id)]);
+        self.moved(id);
+        r
+    }
+
+    /// Records that unit `id` moved, turned, changed frontage or left the table: through
+    /// `shift`, or after a change of status alone.
     #[inline]
     pub(crate) fn moved(&mut self, id: UnitId) {
         // A general leading the unit rides with it (the one rule kept here: every write to a

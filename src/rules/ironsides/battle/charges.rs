@@ -2,7 +2,7 @@
 //! charges join in; then the charge goes home (step 15 follows in `close_combat`).
 
 use super::close_combat::Fighter;
-use super::{Battle, View, emit, fire_cv};
+use super::{Battle, Turn, View, emit, fire_cv};
 use crate::army::{Formation, UnitId, UnitKind, UnitStatus};
 use crate::battlefield::{Vec2, angle_diff};
 use crate::dice::DiceSource;
@@ -12,7 +12,6 @@ use crate::rules::ironsides::charge as charge_rules;
 use crate::rules::ironsides::dice_rules::Rerolls;
 use crate::rules::ironsides::melee::Approach;
 use crate::rules::ironsides::movement;
-use crate::setup::BattleSetup;
 
 /// A charge whose charger passed its reaction to close.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,15 +28,9 @@ pub struct ChargePlan {
 /// Most units that can join one melee on the defending side.
 pub const MAX_SUPPORT: usize = 3;
 
-impl Battle {
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// Steps 13-15 for every charge that goes in, in the order declared.
-    pub(super) fn resolve_charges<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(super) fn resolve_charges(&mut self) {
         for k in 0..self.charges.len() {
             let plan = self.charges[k];
             let (c, t) = (
@@ -47,19 +40,13 @@ impl Battle {
             if !c.is_active() || !t.is_active() || c.pinned {
                 continue;
             }
-            self.one_charge(setup, plan, dice, ai, obs);
+            self.one_charge(plan);
         }
         self.charges.clear();
     }
 
-    fn one_charge<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        plan: ChargePlan,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    fn one_charge(&mut self, plan: ChargePlan) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let (charger, target) = (plan.charger, plan.target);
         // Flank or rear: the charger's line of approach began fully behind the target's flank
@@ -76,36 +63,31 @@ impl Battle {
         if engaged_front {
             // Already fighting to its front: 2D6; pass both and it faces about.
             if flank
-                && self.react(
-                    setup,
-                    target,
-                    ReactionCause::FlankAttackWhileEngaged,
-                    dice,
-                    ai,
-                    obs,
-                ) == ReactionResult::PassBoth
+                && self.react(target, ReactionCause::FlankAttackWhileEngaged)
+                    == ReactionResult::PassBoth
             {
                 flank = false;
             }
         } else {
-            // Step 13: the target reacts; its passed dice are its emergency-response dice.
-            let r = self.react(setup, target, ReactionCause::Charged, dice, ai, obs);
+            // Step 13: the target reacts; its passed self.dice are its emergency-response self.dice.
+            let r = self.react(target, ReactionCause::Charged);
             match r {
                 ReactionResult::Rout => {
-                    self.rout(setup, target, dice, ai, obs);
+                    self.rout(target);
                     return;
                 }
                 ReactionResult::FailBoth => {
-                    let d = ai
+                    let d = self
+                        .ai
                         .retreat_distance(
                             &View {
-                                battle: self,
+                                battle: self.b,
                                 setup,
                             },
                             target,
                         )
                         .max(rules.reaction.retreat_min);
-                    self.retreat(setup, target, d, obs);
+                    self.retreat(target, d);
                     // The charger may still reach a target that ran, with distance to spare.
                     let reach =
                         movement::move_allowance(rules, &self.units[usize::from(charger)], false);
@@ -115,7 +97,7 @@ impl Battle {
                 }
                 _ => {
                     let passed = if r == ReactionResult::PassBoth { 2 } else { 1 };
-                    match self.emergency_responses(setup, plan, passed, dice, ai, obs) {
+                    match self.emergency_responses(plan, passed) {
                         Some((approach, refaced)) => {
                             target_approach = approach;
                             if refaced {
@@ -139,60 +121,28 @@ impl Battle {
         }; 1 + MAX_SUPPORT];
         let mut n_def = 1;
         if !engaged_front {
-            n_def +=
-                self.support_charges(setup, charger, target, &mut defenders[1..], dice, ai, obs);
+            n_def += self.support_charges(charger, target, &mut defenders[1..]);
         }
         self.make_contact(charger, target, flank);
-        self.overrun_generals(setup, charger, dice, obs);
+        self.overrun_generals(charger);
         let attackers = [Fighter {
             id: charger,
             approach: Approach::Charging(plan.standoff),
         }];
-        self.melee(
-            setup,
-            &attackers,
-            &defenders[..n_def],
-            flank,
-            false,
-            dice,
-            ai,
-            obs,
-        );
+        self.melee(&attackers, &defenders[..n_def], flank, false);
     }
 
     /// The target's emergency responses. Returns its approach to the melee and whether it
     /// refaced, or None if it evaded.
-    fn emergency_responses<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        plan: ChargePlan,
-        passed: u8,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) -> Option<(Approach, bool)> {
+    fn emergency_responses(&mut self, plan: ChargePlan, passed: u8) -> Option<(Approach, bool)> {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let (charger, target) = (plan.charger, plan.target);
         let n = charge_rules::response_dice(rules, Some(passed));
-        let cv = self.units[usize::from(target)].cv as i8;
-        let (g, avail) = self.rerolls_for(setup, target);
-        let want = ai
-            .reaction_rerolls(
-                &View {
-                    battle: self,
-                    setup,
-                },
-                target,
-                avail,
-            )
-            .min(avail);
-        let mut rr = Rerolls::new(want);
-        dice.focus(super::unit_stream(target));
-        let mut successes = charge_rules::roll_responses(rules, dice, n, cv, &mut rr);
-        self.spend_rerolls(g, rr.used);
-        let wanted = ai.responses(
+        let mut successes = self.response_successes(target, n);
+        let wanted = self.ai.responses(
             &View {
-                battle: self,
+                battle: self.b,
                 setup,
             },
             target,
@@ -210,7 +160,7 @@ impl Battle {
             }
             successes -= 1;
             emit(
-                obs,
+                self.obs,
                 Event::EmergencyResponse {
                     unit: target,
                     dice: n,
@@ -220,50 +170,22 @@ impl Battle {
             );
             match r {
                 Response::ChangeFacing => {
-                    let u = &mut self.units[usize::from(target)];
-                    u.facing = (plan.start - u.pos).facing();
+                    self.shift(target, |u| u.facing = (plan.start - u.pos).facing());
                     refaced = true;
-                    self.moved(target);
                 }
-                Response::ChangeFormation => {
-                    let vs_horse = self.units[usize::from(charger)].is_cavalry();
-                    let u = &mut self.units[usize::from(target)];
-                    if u.kind.is_foot() && vs_horse {
-                        u.formation = Formation::Hedgehog;
-                        u.frontage = 2.0;
-                    } else if u.kind == UnitKind::Dragoons {
-                        u.formation = Formation::Dismounted;
-                    }
-                    self.moved(target);
-                }
+                Response::ChangeFormation => self.form_against(target, charger),
                 Response::FormUp => self.units[usize::from(target)].disordered = false,
                 Response::Fire => {
                     if crate::rules::ironsides::fire::has_shot(
                         rules,
                         &self.units[usize::from(target)],
                     ) {
-                        self.shoot(setup, target, charger, false, None, dice, obs);
+                        self.shoot(target, charger, false, None);
                     }
                 }
                 Response::Limber => {}
                 Response::Evade => {
-                    dice.focus(super::unit_stream(target));
-                    let d =
-                        charge_rules::evade_distance(rules, dice, &self.units[usize::from(target)]);
-                    if self.units[usize::from(target)].kind.is_gun() {
-                        // Running gunners leave their cannon.
-                        self.units[usize::from(target)].status = UnitStatus::Abandoned;
-                        self.unit_gone(setup, target);
-                        emit(
-                            obs,
-                            Event::Retreat {
-                                unit: target,
-                                distance: d,
-                            },
-                        );
-                    } else {
-                        self.retreat(setup, target, d, obs);
-                    }
+                    self.evade(target);
                     return None;
                 }
                 Response::Countercharge => {
@@ -282,25 +204,106 @@ impl Battle {
                 0.0,
                 true,
             );
-            self.shoot(setup, target, charger, true, m, dice, obs);
+            self.shoot(target, charger, true, m);
         }
         Some((approach, refaced))
+    }
+
+    /// The successes of the target's `n` emergency-response dice, with the re-rolls its
+    /// doctrine spends.
+    fn response_successes(&mut self, target: UnitId, n: u8) -> u8 {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let cv = self.units[usize::from(target)].cv as i8;
+        let (g, avail) = self.rerolls_for(setup, target);
+        let want = self
+            .ai
+            .reaction_rerolls(
+                &View {
+                    battle: self.b,
+                    setup,
+                },
+                target,
+                avail,
+            )
+            .min(avail);
+        let mut rr = Rerolls::new(want);
+        self.dice.focus(super::unit_stream(target));
+        let successes = charge_rules::roll_responses(rules, self.dice, n, cv, &mut rr);
+        self.spend_rerolls(g, rr.used);
+        successes
+    }
+
+    /// The target changes formation against the charger: foot forms hedgehog against horse,
+    /// dragoons dismount.
+    fn form_against(&mut self, target: UnitId, charger: UnitId) {
+        let vs_horse = self.units[usize::from(charger)].is_cavalry();
+        self.shift(target, |u| {
+            if u.kind.is_foot() && vs_horse {
+                u.formation = Formation::Hedgehog;
+                u.frontage = 2.0;
+            } else if u.kind == UnitKind::Dragoons {
+                u.formation = Formation::Dismounted;
+            }
+        });
+    }
+
+    /// The target evades the charge; running gunners leave their cannon.
+    fn evade(&mut self, target: UnitId) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        self.dice.focus(super::unit_stream(target));
+        let d = charge_rules::evade_distance(rules, self.dice, &self.b.units[usize::from(target)]);
+        if self.units[usize::from(target)].kind.is_gun() {
+            self.units[usize::from(target)].status = UnitStatus::Abandoned;
+            self.unit_gone(setup, target);
+            emit(
+                self.obs,
+                Event::Retreat {
+                    unit: target,
+                    distance: d,
+                },
+            );
+        } else {
+            self.retreat(target, d);
+        }
+    }
+
+    /// A support or opportunity charge by `id` at `target`: its emergency-response dice (one
+    /// re-roll at most), rolled once, as its one countercharge move this half-turn. Returns the
+    /// successes.
+    pub(super) fn countercharge_dice(&mut self, id: UnitId, target: UnitId) -> u8 {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let cv = fire_cv(rules, self, setup, id);
+        let (g, avail) = self.rerolls_for(setup, id);
+        let mut rr = Rerolls::new(avail.min(1));
+        self.dice.focus(super::unit_stream(id));
+        let ok = charge_rules::roll_responses(
+            rules,
+            self.dice,
+            charge_rules::response_dice(rules, None),
+            cv,
+            &mut rr,
+        );
+        self.spend_rerolls(g, rr.used);
+        self.countercharged.push(id);
+        emit(
+            self.obs,
+            Event::SupportCharge {
+                unit: id,
+                target,
+                successes: ok,
+            },
+        );
+        ok
     }
 
     /// Step 14: the target's side may support it with horse in line that can reach the charger
     /// (2" x CV): 2 emergency-response dice, one success if facing the charger, two if it must
     /// reface first. Writes the supporters into `out`; returns how many.
-    #[allow(clippy::too_many_arguments)]
-    fn support_charges<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        charger: UnitId,
-        target: UnitId,
-        out: &mut [Fighter],
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) -> usize {
+    fn support_charges(&mut self, charger: UnitId, target: UnitId, out: &mut [Fighter]) -> usize {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let side = self.units[usize::from(target)].side;
         let mut n = 0;
@@ -346,9 +349,9 @@ impl Battle {
             if dist > reach {
                 continue;
             }
-            if !ai.support_charge(
+            if !self.ai.support_charge(
                 &View {
-                    battle: self,
+                    battle: self.b,
                     setup,
                 },
                 id,
@@ -357,27 +360,7 @@ impl Battle {
                 continue;
             }
             let needs = if self.in_front_arc(id, charger) { 1 } else { 2 };
-            let cv = fire_cv(rules, self, setup, id);
-            let (g, avail) = self.rerolls_for(setup, id);
-            let mut rr = Rerolls::new(avail.min(1));
-            dice.focus(super::unit_stream(id));
-            let ok = charge_rules::roll_responses(
-                rules,
-                dice,
-                charge_rules::response_dice(rules, None),
-                cv,
-                &mut rr,
-            );
-            self.spend_rerolls(g, rr.used);
-            self.countercharged.push(id);
-            emit(
-                obs,
-                Event::SupportCharge {
-                    unit: id,
-                    target: charger,
-                    successes: ok,
-                },
-            );
+            let ok = self.countercharge_dice(id, charger);
             if ok >= needs {
                 out[n] = Fighter {
                     id,
@@ -385,20 +368,18 @@ impl Battle {
                 };
                 n += 1;
                 let c = self.units[usize::from(charger)].pos;
-                let u = &mut self.units[i];
-                u.facing = (c - u.pos).facing();
-                self.moved(id);
+                self.shift(id, |u| u.facing = (c - u.pos).facing());
             } else if ok >= 1 {
                 // Only enough to reface (E15).
                 let c = self.units[usize::from(charger)].pos;
-                let u = &mut self.units[i];
-                u.facing = (c - u.pos).facing();
-                self.moved(id);
+                self.shift(id, |u| u.facing = (c - u.pos).facing());
             }
         }
         n
     }
+}
 
+impl Battle {
     /// Puts the charger's front against the target (its flank or rear for a flank attack).
     fn make_contact(&mut self, charger: UnitId, target: UnitId, flank: bool) {
         let t = self.rect(target);
@@ -410,10 +391,10 @@ impl Battle {
             t.depth / 2.0
         } + c.depth / 2.0;
         let pos = t.centre + dir * gap;
-        let u = &mut self.units[usize::from(charger)];
-        u.pos = pos;
-        u.facing = (t.centre - pos).facing();
-        u.moved = true;
-        self.moved(charger);
+        self.shift(charger, |u| {
+            u.pos = pos;
+            u.facing = (t.centre - pos).facing();
+            u.moved = true;
+        });
     }
 }

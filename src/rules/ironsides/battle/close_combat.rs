@@ -1,7 +1,7 @@
 //! Step 15, close combat: dice, modifiers, flank attacks striking first, foot breaking to
 //! horse, results, victory, pursuit; continuing melees; and camps.
 
-use super::{Battle, View, emit, fire_cv};
+use super::{Battle, Turn, View, emit, fire_cv};
 use crate::army::UnitId;
 use crate::battlefield::AreaKind;
 use crate::dice::DiceSource;
@@ -45,21 +45,17 @@ fn tell_supporters<O: Observer>(side: &[Fighter], blows: &Blows, obs: &mut O) {
     }
 }
 
-impl Battle {
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// A close combat between `att` (the charger, or the side moving) and `def`. Losses are
     /// shared out round-robin among several defenders, the main target first.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn melee<D: DiceSource, A: Doctrine, O: Observer>(
+    pub(super) fn melee(
         &mut self,
-        setup: &BattleSetup,
         att: &[Fighter],
         def: &[Fighter],
         flank: bool,
         from_pursuit: bool,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
     ) {
+        let setup = self.setup;
         let (a0, d0) = (att[0].id, def[0].id);
         // Whoever fights now has had this turn's melee: a pinned pair fights on next turn.
         for f in att.iter().chain(def) {
@@ -74,7 +70,7 @@ impl Battle {
                 if u.is_active() && melee::pistol_dice(u, f.approach, false) > 0 {
                     let enemy = if s == 0 { d0 } else { a0 };
                     let m = fire::fire_modifier(&setup.rules, u, 0.0, true);
-                    if self.shoot(setup, f.id, enemy, true, m, dice, obs) {
+                    if self.shoot(f.id, enemy, true, m) {
                         lost[1 - s] += 1;
                     }
                     pistol[s] += 1;
@@ -90,13 +86,13 @@ impl Battle {
             return;
         }
         // The flank attacker strikes first: the defenders' losses apply before they roll.
-        let a = self.strike(setup, att, d0, Role::Attacker, flank, pistol[0], dice);
+        let a = self.strike(att, d0, Role::Attacker, flank, pistol[0]);
         if flank {
-            lost[1] += self.share_losses(setup, def, a.hits, dice, obs);
+            lost[1] += self.share_losses(def, a.hits);
         }
-        let d = self.strike(setup, def, a0, Role::Defender, false, pistol[1], dice);
+        let d = self.strike(def, a0, Role::Defender, false, pistol[1]);
         emit(
-            obs,
+            self.obs,
             Event::Melee {
                 attacker: a0,
                 defender: d0,
@@ -107,12 +103,12 @@ impl Battle {
                 flank,
             },
         );
-        tell_supporters(att, &a, obs);
-        tell_supporters(def, &d, obs);
+        tell_supporters(att, &a, self.obs);
+        tell_supporters(def, &d, self.obs);
         if !flank {
-            lost[1] += self.share_losses(setup, def, a.hits, dice, obs);
+            lost[1] += self.share_losses(def, a.hits);
         }
-        lost[0] += self.share_losses(setup, att, d.hits, dice, obs);
+        lost[0] += self.share_losses(att, d.hits);
         // Foot that lost at least 2 CV and twice what it inflicted on horse breaks; the horse
         // try to mop them up in a second round.
         let rules = &*setup.rules;
@@ -124,28 +120,26 @@ impl Battle {
                 && melee::foot_breaks(rules, foot, enemy, lost[s], lost[1 - s])
             {
                 self.units[usize::from(mine[0].id)].broken = true;
-                emit(obs, Event::FootBroke { unit: mine[0].id });
-                let h = self.strike_standing(setup, theirs, mine[0].id, dice).hits;
-                lost[s] += self.share_losses(setup, mine, h, dice, obs);
-                let h = self.strike_standing(setup, mine, theirs[0].id, dice).hits;
-                lost[1 - s] += self.share_losses(setup, theirs, h, dice, obs);
+                emit(self.obs, Event::FootBroke { unit: mine[0].id });
+                let h = self.strike_standing(theirs, mine[0].id).hits;
+                lost[s] += self.share_losses(mine, h);
+                let h = self.strike_standing(mine, theirs[0].id).hits;
+                lost[1 - s] += self.share_losses(theirs, h);
             }
         }
-        self.combat_result(setup, att, def, lost, from_pursuit, dice, ai, obs);
+        self.combat_result(att, def, lost, from_pursuit);
     }
 
     /// Rolls the dice of one side of a melee against the enemy's main unit; returns (dice, hits).
-    #[allow(clippy::too_many_arguments)]
-    fn strike<D: DiceSource>(
+    fn strike(
         &mut self,
-        setup: &BattleSetup,
         side: &[Fighter],
         enemy: UnitId,
         role: Role,
         flank: bool,
         spent: u8,
-        dice: &mut D,
     ) -> Blows {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let mut out = Blows {
             dice: 0,
@@ -176,8 +170,8 @@ impl Battle {
                     .unwrap_or(0)
                     + self.gift_of(giver),
             );
-            dice.focus(super::unit_stream(f.id));
-            let hits = melee::roll_melee(rules, dice, n, m, cv, &mut rr);
+            self.dice.focus(super::unit_stream(f.id));
+            let hits = melee::roll_melee(rules, self.dice, n, m, cv, &mut rr);
             self.spend_rerolls_against(g, giver, rr.used);
             out.dice += n;
             out.hits += hits;
@@ -190,13 +184,7 @@ impl Battle {
     }
 
     /// The second round against broken foot: everyone standing.
-    fn strike_standing<D: DiceSource>(
-        &mut self,
-        setup: &BattleSetup,
-        side: &[Fighter],
-        enemy: UnitId,
-        dice: &mut D,
-    ) -> Blows {
+    fn strike_standing(&mut self, side: &[Fighter], enemy: UnitId) -> Blows {
         let mut standing = [Fighter {
             id: 0,
             approach: Approach::Standing,
@@ -205,18 +193,11 @@ impl Battle {
         for (s, f) in standing.iter_mut().zip(side) {
             s.id = f.id;
         }
-        self.strike(setup, &standing[..n], enemy, Role::Defender, false, 0, dice)
+        self.strike(&standing[..n], enemy, Role::Defender, false, 0)
     }
 
     /// Applies `hits` to a side, one at a time round-robin from the main unit; returns CV lost.
-    fn share_losses<D: DiceSource, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        side: &[Fighter],
-        hits: u8,
-        dice: &mut D,
-        obs: &mut O,
-    ) -> u8 {
+    fn share_losses(&mut self, side: &[Fighter], hits: u8) -> u8 {
         let mut total = 0;
         let mut k = 0;
         let mut left = hits;
@@ -225,7 +206,7 @@ impl Battle {
             let id = side[k % side.len()].id;
             k += 1;
             if self.units[usize::from(id)].is_active() {
-                total += self.lose_cv(setup, id, 1, LossCause::Melee, dice, obs);
+                total += self.lose_cv(id, 1, LossCause::Melee);
                 left -= 1;
                 idle = 0;
             } else {
@@ -237,51 +218,69 @@ impl Battle {
 
     /// The loser (more CV lost) tests 2D6: hold, retreat or rout; winning horse gains a CV
     /// for victory and may pursue. Equal losses: everyone stays pinned.
-    #[allow(clippy::too_many_arguments)]
-    fn combat_result<D: DiceSource, A: Doctrine, O: Observer>(
+    fn combat_result(
         &mut self,
-        setup: &BattleSetup,
         att: &[Fighter],
         def: &[Fighter],
         lost: [u8; 2],
         from_pursuit: bool,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
     ) {
-        let rules = &*setup.rules;
-        let (a0, d0) = (att[0].id, def[0].id);
         let Some(loser) = melee::combat_loser(lost[0], lost[1]) else {
-            for (mine, theirs) in [(att, d0), (def, a0)] {
-                for f in mine {
-                    let u = &mut self.units[usize::from(f.id)];
-                    if u.is_active() {
-                        u.pinned = true;
-                        u.engaged_with = Some(theirs);
-                    }
-                }
-            }
-            self.unpin_if_alone(a0);
-            self.unpin_if_alone(d0);
-            emit(
-                obs,
-                Event::MeleeResult {
-                    winner: None,
-                    loser: None,
-                    result: ReactionResult::PassBoth,
-                },
-            );
+            self.fight_on(att, def);
             return;
         };
         let (winners, losers) = if loser == 1 { (att, def) } else { (def, att) };
         let (w0, l0) = (winners[0].id, losers[0].id);
+        let (main_result, left_contact) = self.losers_give_way(losers, w0);
+        emit(
+            self.obs,
+            Event::MeleeResult {
+                winner: Some(w0),
+                loser: Some(l0),
+                result: main_result,
+            },
+        );
+        self.winners_after(winners, l0, left_contact, from_pursuit);
+    }
+
+    /// Equal losses: each side stays pinned to the other's main unit (unless that is gone).
+    fn fight_on(&mut self, att: &[Fighter], def: &[Fighter]) {
+        let (a0, d0) = (att[0].id, def[0].id);
+        for (mine, theirs) in [(att, d0), (def, a0)] {
+            for f in mine {
+                let u = &mut self.units[usize::from(f.id)];
+                if u.is_active() {
+                    u.pinned = true;
+                    u.engaged_with = Some(theirs);
+                }
+            }
+        }
+        self.unpin_if_alone(a0);
+        self.unpin_if_alone(d0);
+        emit(
+            self.obs,
+            Event::MeleeResult {
+                winner: None,
+                loser: None,
+                result: ReactionResult::PassBoth,
+            },
+        );
+    }
+
+    /// Each loser tests: foot that holds stays locked with the winner `w0`, horse that holds
+    /// retires; the rest retreat (the winning foot taking the ground) or rout. Returns the main
+    /// loser's result and whether it left contact.
+    fn losers_give_way(&mut self, losers: &[Fighter], w0: UnitId) -> (ReactionResult, bool) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let l0 = losers[0].id;
         let mut main_result = ReactionResult::PassBoth;
         let mut left_contact = true;
         for f in losers {
             if !self.units[usize::from(f.id)].is_active() {
                 continue;
             }
-            let test = self.react(setup, f.id, ReactionCause::MeleeLost, dice, ai, obs);
+            let test = self.react(f.id, ReactionCause::MeleeLost);
             if f.id == l0 {
                 main_result = test;
             }
@@ -297,10 +296,11 @@ impl Battle {
                     }
                 }
                 CombatResult::Hold => {
-                    let d = ai
+                    let d = self
+                        .ai
                         .retreat_distance(
                             &View {
-                                battle: self,
+                                battle: self.b,
                                 setup,
                             },
                             f.id,
@@ -309,13 +309,14 @@ impl Battle {
                             rules.close_combat.horse_hold_retire_min,
                             rules.close_combat.horse_hold_retire_max,
                         );
-                    self.retreat(setup, f.id, d, obs);
+                    self.retreat(f.id, d);
                 }
                 CombatResult::Retreat => {
-                    let d = ai
+                    let d = self
+                        .ai
                         .retreat_distance(
                             &View {
-                                battle: self,
+                                battle: self.b,
                                 setup,
                             },
                             f.id,
@@ -324,25 +325,30 @@ impl Battle {
                             rules.close_combat.retreat_min,
                             rules.close_combat.retreat_max,
                         );
-                    self.retreat(setup, f.id, d, obs);
+                    self.retreat(f.id, d);
                     // The winner takes the ground (horse pursue instead).
-                    let w = &mut self.units[usize::from(w0)];
+                    let w = &self.units[usize::from(w0)];
                     if f.id == l0 && w.is_active() && !w.is_cavalry() {
-                        w.pos = old;
-                        self.moved(w0);
+                        self.shift(w0, |w| w.pos = old);
                     }
                 }
-                CombatResult::Rout => self.rout(setup, f.id, dice, ai, obs),
+                CombatResult::Rout => self.rout(f.id),
             }
         }
-        emit(
-            obs,
-            Event::MeleeResult {
-                winner: Some(w0),
-                loser: Some(l0),
-                result: main_result,
-            },
-        );
+        (main_result, left_contact)
+    }
+
+    /// The winners over `l0`: free once it left contact (else still locked with it); victorious
+    /// horse gains its CV and may pursue.
+    fn winners_after(
+        &mut self,
+        winners: &[Fighter],
+        l0: UnitId,
+        left_contact: bool,
+        from_pursuit: bool,
+    ) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
         for f in winners {
             let u = &mut self.units[usize::from(f.id)];
             if !u.is_active() {
@@ -363,7 +369,7 @@ impl Battle {
             if g > 0 {
                 let cv = u.cv;
                 emit(
-                    obs,
+                    self.obs,
                     Event::CvGained {
                         unit: f.id,
                         amount: g,
@@ -372,11 +378,13 @@ impl Battle {
                 );
             }
             if left_contact && !from_pursuit && self.units[usize::from(f.id)].pursuing == 0 {
-                self.pursue_after_victory(setup, f.id, l0, dice, ai, obs);
+                self.pursue_after_victory(f.id, l0);
             }
         }
     }
+}
 
+impl Battle {
     fn unpin_if_alone(&mut self, id: UnitId) {
         let u = &self.units[usize::from(id)];
         if let Some(e) = u.engaged_with
@@ -387,27 +395,22 @@ impl Battle {
             u.engaged_with = None;
         }
     }
+}
 
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// Victorious cavalry pursues unless it halts (1D6 <= CV trotters, 2D6 summed gallopers):
     /// D6 x 3" after the beaten foe, losing a CV; what it meets, it fights at once.
-    pub fn pursue_after_victory<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        foe: UnitId,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub fn pursue_after_victory(&mut self, id: UnitId, foe: UnitId) {
+        let setup = self.setup;
         let rules = &*setup.rules;
-        dice.focus(super::unit_stream(id));
-        let (_, halted) = pursuit::halt_test(rules, dice, &self.units[usize::from(id)]);
+        self.dice.focus(super::unit_stream(id));
+        let (_, halted) = pursuit::halt_test(rules, self.dice, &self.b.units[usize::from(id)]);
         if halted {
-            emit(obs, Event::PursuitHalted { unit: id, turns: 0 });
+            emit(self.obs, Event::PursuitHalted { unit: id, turns: 0 });
             return;
         }
         emit(
-            obs,
+            self.obs,
             Event::PursuitStarted {
                 unit: id,
                 target: foe,
@@ -418,24 +421,16 @@ impl Battle {
         u.pursuit_target = Some(foe);
         // The text's order (E19): it fails the halt test, loses 1 CV, then ploughs D6 x 3"
         // into whatever it meets.
-        if self.pursuit_cost(setup, id, dice, obs) {
+        if self.pursuit_cost(id) {
             return;
         }
-        dice.focus(super::unit_stream(id));
-        let d = pursuit::pursuit_distance(rules, dice);
-        self.pursue(setup, id, d, dice, ai, obs);
+        self.dice.focus(super::unit_stream(id));
+        let d = pursuit::pursuit_distance(rules, self.dice);
+        self.pursue(id, d);
     }
 
     /// A pursuer runs into an enemy: a close combat at once, two dice a side.
-    pub(super) fn pursuit_melee<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        pursuer: UnitId,
-        enemy: UnitId,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(super) fn pursuit_melee(&mut self, pursuer: UnitId, enemy: UnitId) {
         if self.units[usize::from(enemy)].pinned {
             return; // it cannot fight two at once here: the pursuer rides past
         }
@@ -447,17 +442,11 @@ impl Battle {
             id: enemy,
             approach: Approach::Pursuit,
         }];
-        self.melee(setup, &att, &def, false, true, dice, ai, obs);
+        self.melee(&att, &def, false, true);
     }
 
     /// Pinned units fight on once a turn, standing, in the first half-turn after they were pinned.
-    pub(super) fn continuing_melees<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(super) fn continuing_melees(&mut self) {
         for i in 0..self.units.len() {
             let u = &self.units[i];
             let Some(e) = u.engaged_with else { continue };
@@ -480,10 +469,12 @@ impl Battle {
                 id: e,
                 approach: Approach::Standing,
             }];
-            self.melee(setup, &att, &def, false, false, dice, ai, obs);
+            self.melee(&att, &def, false, false);
         }
     }
+}
 
+impl Battle {
     /// Cover the `defender` has against `attacker`: woods are soft cover; a hedge, ditch or
     /// stream between them soft, a wall (or an obstacle marked hard) hard.
     pub(crate) fn cover_of(
@@ -525,42 +516,36 @@ impl Battle {
             .find(|&(a, &(lo, hi))| !(p.y < lo || p.y >= hi) && a.contains(p))
             .map(|(a, _)| a.kind)
     }
+}
 
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// A horseman reaches the enemy camp: the firelocks test reaction (passing at least one
     /// die they stand), give fire (a volley at the guards' CV) and fight from soft cover (hard
     /// if entrenched). If the attacker wins,
     /// the camp is taken: every unit of its side -1 CV, each captor +1.
-    pub(super) fn attack_camp<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        camp: usize,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(super) fn attack_camp(&mut self, id: UnitId, camp: usize) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         if self.camps_taken & (1 << camp) != 0 {
             return;
         }
         // The attacker must pass its reaction to close, or it mills around the edges.
-        if self.react(setup, id, ReactionCause::ToCharge, dice, ai, obs) != ReactionResult::PassBoth
-        {
+        if self.react(id, ReactionCause::ToCharge) != ReactionResult::PassBoth {
             return;
         }
         let c = setup.ground.camps[camp];
-        dice.focus(super::unit_stream(id));
+        self.dice.focus(super::unit_stream(id));
         let guard_cv = rules.camps.guard_cv as i8;
         let guards_stand = (0..2)
-            .filter(|_| succeeds(rules, dice.d6(), 0, guard_cv))
+            .filter(|_| succeeds(rules, self.dice.d6(), 0, guard_cv))
             .count()
             > 0;
         let mut taken = !guards_stand;
         if guards_stand {
             // "They will give fire": a volley at the attacker as it comes in.
             let volley = rules.fire.ranges.infantry.short_mod;
-            if succeeds(rules, dice.d6(), volley, guard_cv) {
-                self.lose_cv(setup, id, 1, LossCause::Fire, dice, obs);
+            if succeeds(rules, self.dice.d6(), volley, guard_cv) {
+                self.lose_cv(id, 1, LossCause::Fire);
                 if !self.units[usize::from(id)].is_active() {
                     return;
                 }
@@ -576,22 +561,22 @@ impl Battle {
                 .pursuit_contact_dice
                 .min(self.units[usize::from(id)].cv);
             let mut none = Rerolls::none();
-            let hits = melee::roll_melee(rules, dice, n, cover, cv, &mut none);
+            let hits = melee::roll_melee(rules, self.dice, n, cover, cv, &mut none);
             let guard_hits = melee::roll_melee(
                 rules,
-                dice,
+                self.dice,
                 rules.close_combat.foot_dice,
                 0,
                 guard_cv,
                 &mut none,
             );
-            let lost = self.lose_cv(setup, id, guard_hits, LossCause::Melee, dice, obs);
+            let lost = self.lose_cv(id, guard_hits, LossCause::Melee);
             taken = hits > lost && self.units[usize::from(id)].is_active();
         }
         if taken {
             self.camps_taken |= 1 << camp;
             emit(
-                obs,
+                self.obs,
                 Event::CampCaptured {
                     camp_side: c.side,
                     by: id,
@@ -599,17 +584,10 @@ impl Battle {
             );
             for i in 0..self.units.len() {
                 if self.units[i].side == c.side && self.units[i].is_active() {
-                    self.lose_cv(
-                        setup,
-                        i as UnitId,
-                        rules.camps.loser_cv_loss,
-                        LossCause::CampLost,
-                        dice,
-                        obs,
-                    );
+                    self.lose_cv(i as UnitId, rules.camps.loser_cv_loss, LossCause::CampLost);
                 }
             }
-            self.gain_cv(id, rules.camps.captor_cv_gain, obs);
+            self.gain_cv(id, rules.camps.captor_cv_gain);
         }
     }
 }

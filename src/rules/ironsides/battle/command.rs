@@ -1,7 +1,7 @@
 //! Steps 2-6: generals move and attach, leadership points are rolled, given and capped, and
 //! units rally. Also what befalls a general who is hit.
 
-use super::{Battle, View, emit};
+use super::{Turn, View, emit};
 use crate::army::{CommandId, CommandKind, CommanderId, Side, UnitId};
 use crate::battlefield::Vec2;
 use crate::dice::DiceSource;
@@ -9,7 +9,6 @@ use crate::doctrine::Doctrine;
 use crate::events::{Event, GeneralResult, LossCause, Observer};
 use crate::rules::ironsides::dice_rules::Rerolls;
 use crate::rules::ironsides::{generals, leadership, rally};
-use crate::setup::BattleSetup;
 
 /// What a doctrine wants of a general this half-turn.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -22,15 +21,11 @@ pub struct GeneralOrder {
     pub join: Option<CommandId>,
 }
 
-impl Battle {
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// Step 2: generals ride up to 36"; each attachment or detachment costs 12"; replacements
     /// take up their posts and the swept-away return.
-    pub(super) fn move_generals<A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(super) fn move_generals(&mut self) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         for gi in 0..self.commanders.len() {
             let g = &self.commanders[gi];
@@ -41,7 +36,7 @@ impl Battle {
                 self.commanders[gi].replacing = false;
                 self.commanders[gi].lost = false;
                 emit(
-                    obs,
+                    self.obs,
                     Event::GeneralReplaced {
                         general: gi as CommanderId,
                     },
@@ -51,9 +46,9 @@ impl Battle {
             if !g.available() {
                 continue;
             }
-            let order = ai.general(
+            let order = self.ai.general(
                 &View {
-                    battle: self,
+                    battle: self.b,
                     setup,
                 },
                 gi as CommanderId,
@@ -96,7 +91,7 @@ impl Battle {
             } else {
                 from + (dest - from).norm() * budget
             };
-            let g = &mut self.commanders[gi];
+            let g = &mut self.b.commanders[gi];
             g.pos = to;
             // Attaching needs him to reach the unit this turn; otherwise he rides towards it.
             g.attached_unit = if reached { attach } else { None };
@@ -106,7 +101,7 @@ impl Battle {
                 g.attached_command
             };
             emit(
-                obs,
+                self.obs,
                 Event::GeneralMoved {
                     general: gi as CommanderId,
                     distance: from.dist(to),
@@ -117,29 +112,34 @@ impl Battle {
     }
 
     /// Steps 3-4: the Captain-General's LPs and their distribution, then every other command's.
-    pub(super) fn leadership<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
-        let rules = &*setup.rules;
+    pub(super) fn leadership(&mut self) {
         let side = self.moving;
         let mut given = [0u8; 64];
         for c in self.commands.iter_mut().filter(|c| c.side == side) {
             c.lps = 0;
         }
+        let cg_joined = self.captain_general_lps(&mut given);
+        self.commands_lps(cg_joined, &given);
+    }
+
+    /// Step 3: the Captain-General rolls his LPs; joined to a wing he commands it with them,
+    /// else he gives them (`given`, by command) to subordinates within his radius. Returns the
+    /// command he has joined.
+    fn captain_general_lps(&mut self, given: &mut [u8; 64]) -> Option<CommandId> {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let side = self.moving;
         let mut cg_joined: Option<CommandId> = None;
         if let Some(cg) = setup.captain_generals[side.index()] {
-            let g = &self.commanders[usize::from(cg)];
+            let g = &self.b.commanders[usize::from(cg)];
             if g.available() {
-                dice.focus(super::general_stream(self, cg));
-                let (roll, lps) = leadership::roll_lps(dice, g.rating.lp_modifier + g.skill_adjust);
+                self.dice.focus(super::general_stream(self, cg));
+                let (roll, lps) =
+                    leadership::roll_lps(self.dice, g.rating.lp_modifier + g.skill_adjust);
                 // "To a maximum of 6": the Captain-General's own LPs are capped like any command's.
                 let lps = lps.min(rules.options.lp_cap);
                 emit(
-                    obs,
+                    self.obs,
                     Event::LpsRolled {
                         general: cg,
                         roll,
@@ -151,50 +151,68 @@ impl Battle {
                     cg_joined = Some(cmd);
                     self.commands[usize::from(cmd)].lps = leadership::command_lps(rules, lps, 0);
                 } else {
-                    let mut reach = [false; 64];
-                    for c in self.commands.iter().filter(|c| c.side == side) {
-                        if let Some(sub) = c.commander {
-                            let s = &self.commanders[usize::from(sub)];
-                            if s.available()
-                                && usize::from(c.id) < 64
-                                && leadership::within_radius(g.pos, g.rating.radius, s.pos)
-                            {
-                                reach[usize::from(c.id)] = true;
-                            }
-                        }
-                    }
-                    ai.split_lps(
-                        &View {
-                            battle: self,
-                            setup,
-                        },
-                        cg,
-                        lps,
-                        &reach,
-                        &mut given,
-                    );
-                    // Enforce: only to reachable commands, never more than he rolled.
-                    let mut left = lps;
-                    for (i, gv) in given.iter_mut().enumerate() {
-                        *gv = if reach[i] { (*gv).min(left) } else { 0 };
-                        left -= *gv;
-                        if *gv > 0
-                            && let Some(to) = self.commands[i].commander
-                        {
-                            emit(
-                                obs,
-                                Event::LpsGiven {
-                                    from: cg,
-                                    to,
-                                    lps: *gv,
-                                },
-                            );
-                        }
-                    }
-                    self.commanders[usize::from(cg)].lps = left;
+                    self.give_lps(cg, lps, given);
                 }
             }
         }
+        cg_joined
+    }
+
+    /// The Captain-General's `lps` given as his doctrine splits them, only to commands whose
+    /// commanders are within his radius, never more than he rolled; he keeps the rest.
+    fn give_lps(&mut self, cg: CommanderId, lps: u8, given: &mut [u8; 64]) {
+        let setup = self.setup;
+        let side = self.moving;
+        let g = &self.b.commanders[usize::from(cg)];
+        let mut reach = [false; 64];
+        for c in self.commands.iter().filter(|c| c.side == side) {
+            if let Some(sub) = c.commander {
+                let s = &self.commanders[usize::from(sub)];
+                if s.available()
+                    && usize::from(c.id) < 64
+                    && leadership::within_radius(g.pos, g.rating.radius, s.pos)
+                {
+                    reach[usize::from(c.id)] = true;
+                }
+            }
+        }
+        self.ai.split_lps(
+            &View {
+                battle: self.b,
+                setup,
+            },
+            cg,
+            lps,
+            &reach,
+            given,
+        );
+        // Enforce: only to reachable commands, never more than he rolled.
+        let mut left = lps;
+        for (i, gv) in given.iter_mut().enumerate() {
+            *gv = if reach[i] { (*gv).min(left) } else { 0 };
+            left -= *gv;
+            if *gv > 0
+                && let Some(to) = self.commands[i].commander
+            {
+                emit(
+                    self.obs,
+                    Event::LpsGiven {
+                        from: cg,
+                        to,
+                        lps: *gv,
+                    },
+                );
+            }
+        }
+        self.commanders[usize::from(cg)].lps = left;
+    }
+
+    /// Step 4: every other command's LPs: its commander's roll (an independent command's
+    /// own), with what the Captain-General gave it.
+    fn commands_lps(&mut self, cg_joined: Option<CommandId>, given: &[u8; 64]) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let side = self.moving;
         for ci in 0..self.commands.len() {
             let c = &self.commands[ci];
             if c.side != side || Some(c.id) == cg_joined {
@@ -202,12 +220,12 @@ impl Battle {
             }
             let own = match c.commander {
                 Some(g) if self.commanders[usize::from(g)].available() => {
-                    dice.focus(super::general_stream(self, g));
-                    let g = &self.commanders[usize::from(g)];
+                    self.dice.focus(super::general_stream(self, g));
+                    let g = &self.b.commanders[usize::from(g)];
                     let (roll, lps) =
-                        leadership::roll_lps(dice, g.rating.lp_modifier + g.skill_adjust);
+                        leadership::roll_lps(self.dice, g.rating.lp_modifier + g.skill_adjust);
                     emit(
-                        obs,
+                        self.obs,
                         Event::LpsRolled {
                             general: g.id,
                             roll,
@@ -218,8 +236,8 @@ impl Battle {
                 }
                 Some(_) => 0,
                 None if c.kind == CommandKind::Independent => {
-                    dice.focus(super::streams::COMMON);
-                    leadership::independent_lps(rules, dice, 1)
+                    self.dice.focus(super::streams::COMMON);
+                    leadership::independent_lps(rules, self.dice, 1)
                 }
                 None => 0,
             };
@@ -230,16 +248,48 @@ impl Battle {
 
     /// Steps 5-6: rallies, paid from the command's LPs in the doctrine's order; units out of
     /// radius try 2D6 for free.
-    pub(super) fn rallies<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(super) fn rallies(&mut self) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let side = self.moving;
-        // Disorder ends at the rally phase, provided the unit has cleared the difficult ground.
+        self.disorder_ends();
+        let mut order = std::mem::take(&mut self.scratch);
+        order.clear();
+        order.extend(
+            self.units
+                .iter()
+                .filter(|u| u.side == side && rally::can_rally(rules, u) && u.pursuing == 0)
+                .map(|u| u.id),
+        );
+        {
+            let view = View {
+                battle: self.b,
+                setup,
+            };
+            // Highest priority first; ties by id, so the order is fixed.
+            order.sort_by_key(|&u| (std::cmp::Reverse(self.ai.rally_priority(&view, u)), u));
+        }
+        let cg = setup.captain_generals[side.index()]
+            .filter(|&g| self.commanders[usize::from(g)].available());
+        for &id in &order {
+            self.dice.focus(super::unit_stream(id));
+            if !self.in_radius(setup, id) && self.captain_general_rallies(cg, id) {
+                continue;
+            }
+            if !self.in_radius(setup, id) {
+                self.rally_out_of_radius(id);
+                continue;
+            }
+            self.paid_rallies(id);
+        }
+        self.scratch = order;
+    }
+
+    /// Disorder ends at the rally phase, provided the unit has cleared the difficult ground;
+    /// a unit halted last turn has its move spent now.
+    fn disorder_ends(&mut self) {
+        let setup = self.setup;
+        let side = self.moving;
         for i in 0..self.units.len() {
             let u = &self.units[i];
             if u.side != side {
@@ -254,114 +304,101 @@ impl Battle {
                 u.move_spent_next_turn = true;
             }
         }
-        let mut order = std::mem::take(&mut self.scratch);
-        order.clear();
-        order.extend(
-            self.units
-                .iter()
-                .filter(|u| u.side == side && rally::can_rally(rules, u) && u.pursuing == 0)
-                .map(|u| u.id),
+    }
+
+    /// A unit out of its commander's radius tries to rally on 2D6, for free.
+    fn rally_out_of_radius(&mut self, id: UnitId) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let was_broken = self.units[usize::from(id)].broken;
+        let (sum, ok) =
+            rally::rally_out_of_radius(rules, self.dice, &mut self.b.units[usize::from(id)]);
+        let cv = self.units[usize::from(id)].cv;
+        emit(
+            self.obs,
+            Event::Rally {
+                unit: id,
+                roll: sum,
+                success: ok,
+                cv,
+            },
         );
-        {
-            let view = View {
-                battle: self,
-                setup,
-            };
-            // Highest priority first; ties by id, so the order is fixed.
-            order.sort_by_key(|&u| (std::cmp::Reverse(ai.rally_priority(&view, u)), u));
+        if was_broken && !self.units[usize::from(id)].broken {
+            emit(self.obs, Event::Recovered { unit: id });
         }
-        let cg = setup.captain_generals[side.index()]
-            .filter(|&g| self.commanders[usize::from(g)].available());
-        for &id in &order {
-            dice.focus(super::unit_stream(id));
-            if !self.in_radius(setup, id) && self.captain_general_rallies(setup, cg, id, dice, obs)
+    }
+
+    /// The rallies the doctrine buys for a unit within radius from its command's LPs (free for
+    /// the unit its general leads, dearer for the others then), each with the re-rolls the
+    /// doctrine spends.
+    fn paid_rallies(&mut self, id: UnitId) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let cmd = self.units[usize::from(id)].command;
+        let acting = self.acting_commander(setup, cmd);
+        let near = self.nearest_enemy_distance(id) <= rules.leadership.rally_near_enemy_distance;
+        let attached_here = acting.and_then(|g| self.commanders[usize::from(g)].attached_unit);
+        let (cost, modifier) = match attached_here {
+            Some(a) if a == id => (0, rules.rally.attached_unit_die_modifier),
+            Some(_) => (
+                rally::rally_cost(rules, near) * rules.leadership.unattached_cost_multiplier,
+                rules.rally.attached_other_units_die_modifier,
+            ),
+            None => (rally::rally_cost(rules, near), 0),
+        };
+        let tries = self.ai.rally_attempts(
+            &View {
+                battle: self.b,
+                setup,
+            },
+            id,
+        );
+        for _ in 0..tries {
+            if !rally::can_rally(rules, &self.units[usize::from(id)])
+                || self.commands[usize::from(cmd)].lps < cost
             {
-                continue;
+                break;
             }
-            if !self.in_radius(setup, id) {
-                let was_broken = self.units[usize::from(id)].broken;
-                let (sum, ok) =
-                    rally::rally_out_of_radius(rules, dice, &mut self.units[usize::from(id)]);
-                let cv = self.units[usize::from(id)].cv;
-                emit(
-                    obs,
-                    Event::Rally {
-                        unit: id,
-                        roll: sum,
-                        success: ok,
-                        cv,
-                    },
-                );
-                if was_broken && !self.units[usize::from(id)].broken {
-                    emit(obs, Event::Recovered { unit: id });
-                }
-                continue;
-            }
-            let cmd = self.units[usize::from(id)].command;
-            let acting = self.acting_commander(setup, cmd);
-            let near =
-                self.nearest_enemy_distance(id) <= rules.leadership.rally_near_enemy_distance;
-            let attached_here = acting.and_then(|g| self.commanders[usize::from(g)].attached_unit);
-            let (cost, modifier) = match attached_here {
-                Some(a) if a == id => (0, rules.rally.attached_unit_die_modifier),
-                Some(_) => (
-                    rally::rally_cost(rules, near) * rules.leadership.unattached_cost_multiplier,
-                    rules.rally.attached_other_units_die_modifier,
-                ),
-                None => (rally::rally_cost(rules, near), 0),
-            };
-            let tries = ai.rally_attempts(
+            self.commands[usize::from(cmd)].lps -= cost;
+            let (g, avail) = self.rerolls_for(setup, id);
+            let avail = if self.ai.rerolls_on_rally(
                 &View {
-                    battle: self,
+                    battle: self.b,
                     setup,
                 },
                 id,
-            );
-            for _ in 0..tries {
-                if !rally::can_rally(rules, &self.units[usize::from(id)])
-                    || self.commands[usize::from(cmd)].lps < cost
-                {
-                    break;
-                }
-                self.commands[usize::from(cmd)].lps -= cost;
-                let (g, avail) = self.rerolls_for(setup, id);
-                let avail = if ai.rerolls_on_rally(
-                    &View {
-                        battle: self,
-                        setup,
-                    },
-                    id,
-                ) {
-                    avail
-                } else {
-                    0
-                };
-                let mut rr = Rerolls::new(avail);
-                self.rally_once(rules, id, modifier, &mut rr, dice, obs);
-                self.spend_rerolls(g, rr.used);
-            }
+            ) {
+                avail
+            } else {
+                0
+            };
+            let mut rr = Rerolls::new(avail);
+            self.rally_once(rules, id, modifier, &mut rr);
+            self.spend_rerolls(g, rr.used);
         }
-        self.scratch = order;
     }
 
     /// One paid rally attempt (one D6 <= CV, re-rolls as given), told as it happens.
-    fn rally_once<D: DiceSource, O: Observer>(
+    fn rally_once(
         &mut self,
         rules: &crate::rules::ironsides::IronsidesRules,
         id: UnitId,
         modifier: i8,
         rr: &mut Rerolls,
-        dice: &mut D,
-        obs: &mut O,
     ) {
         let before = self.units[usize::from(id)].cv;
         let was_broken = self.units[usize::from(id)].broken;
-        dice.focus(super::unit_stream(id));
-        let (roll, ok) =
-            rally::rally_attempt(rules, dice, &mut self.units[usize::from(id)], modifier, rr);
+        self.dice.focus(super::unit_stream(id));
+        let (roll, ok) = rally::rally_attempt(
+            rules,
+            self.dice,
+            &mut self.b.units[usize::from(id)],
+            modifier,
+            rr,
+        );
         let cv = self.units[usize::from(id)].cv;
         emit(
-            obs,
+            self.obs,
             Event::Rally {
                 unit: id,
                 roll,
@@ -373,21 +410,15 @@ impl Battle {
             self.units[usize::from(id)].turns_out_of_contact = 0;
         }
         if was_broken && !self.units[usize::from(id)].broken {
-            emit(obs, Event::Recovered { unit: id });
+            emit(self.obs, Event::Recovered { unit: id });
         }
     }
 
     /// A unit beyond its own commander's radius but within the Captain-General's: he may rally
     /// it himself for `rally.captain_general_rally_cost` LPs (one D6 <= CV), spending LPs he
     /// kept after giving them out. True if he tried.
-    fn captain_general_rallies<D: DiceSource, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        cg: Option<CommanderId>,
-        id: UnitId,
-        dice: &mut D,
-        obs: &mut O,
-    ) -> bool {
+    fn captain_general_rallies(&mut self, cg: Option<CommanderId>, id: UnitId) -> bool {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let cost = rules.rally.captain_general_rally_cost;
         let Some(g) = cg else { return false };
@@ -396,46 +427,29 @@ impl Battle {
             return false;
         }
         self.commanders[usize::from(g)].lps -= cost;
-        self.rally_once(rules, id, 0, &mut Rerolls::none(), dice, obs);
+        self.rally_once(rules, id, 0, &mut Rerolls::none());
         true
     }
 
     /// What befalls a general who is hit: the casualty tables, capture, and a replacement.
-    pub fn general_casualty<D: DiceSource, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        g: CommanderId,
-        unit: Option<UnitId>,
-        dice: &mut D,
-        obs: &mut O,
-    ) {
+    pub fn general_casualty(&mut self, g: CommanderId, unit: Option<UnitId>) {
+        let setup = self.setup;
         let rules = &*setup.rules;
-        dice.focus(super::general_stream(self, g));
-        let cas = generals::casualty(rules, dice);
+        self.dice.focus(super::general_stream(self, g));
+        let cas = generals::casualty(rules, self.dice);
         let mut captured = false;
         // Capture threatens only a general caught on his own (contacted or overrun): one hit
         // leading a unit from the front is carried off by his own men.
         if unit.is_none() && cas.capture_risk && cas.result != GeneralResult::Unhurt {
-            captured = generals::captured(rules, dice);
+            captured = generals::captured(rules, self.dice);
         }
-        if cas.result == GeneralResult::HorseStampedes {
-            // 2D6" in a random direction: through an enemy unit, a 50% chance of capture.
-            let dist = f64::from(dice.sum_d6(u32::from(rules.risk.stampede_dice)));
-            let angle = f64::from(dice.below(360)).to_radians();
-            let from = self.commanders[usize::from(g)].pos;
-            let to = from + Vec2::from_facing(angle) * dist;
-            let side = self.commanders[usize::from(g)].side;
-            let through = self
-                .units
-                .iter()
-                .any(|u| u.side != side && u.is_active() && self.rect(u.id).crosses(from, to));
-            if through {
-                captured = dice.d6() <= (rules.risk.stampede_capture_chance * 6.0).round() as u8;
-            }
-            self.commanders[usize::from(g)].pos = to;
+        if cas.result == GeneralResult::HorseStampedes
+            && let Some(c) = self.stampede(g)
+        {
+            captured = c;
         }
         emit(
-            obs,
+            self.obs,
             Event::GeneralCasualty {
                 general: g,
                 result: cas.result,
@@ -457,20 +471,56 @@ impl Battle {
                 c.attached_command = None;
             }
         }
+        self.casualty_cv(g, command, unit, &cas);
+        // A replacement appears two turns later, rolling his character with 1 off.
+        if self.commanders[usize::from(g)].lost {
+            self.replace_general(g);
+        }
+    }
+
+    /// His horse bolts 2D6" in a random direction, carrying him there: through an enemy unit,
+    /// a chance of capture (Some(whether captured)).
+    fn stampede(&mut self, g: CommanderId) -> Option<bool> {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        let mut captured = None;
+        let dist = f64::from(self.dice.sum_d6(u32::from(rules.risk.stampede_dice)));
+        let angle = f64::from(self.dice.below(360)).to_radians();
+        let from = self.commanders[usize::from(g)].pos;
+        let to = from + Vec2::from_facing(angle) * dist;
+        let side = self.commanders[usize::from(g)].side;
+        let through = self
+            .units
+            .iter()
+            .any(|u| u.side != side && u.is_active() && self.rect(u.id).crosses(from, to));
+        if through {
+            captured =
+                Some(self.dice.d6() <= (rules.risk.stampede_capture_chance * 6.0).round() as u8);
+        }
+        self.commanders[usize::from(g)].pos = to;
+        captured
+    }
+
+    /// What a general's casualty does to CV: his own unit's change, and a loss to every unit of
+    /// his `command` (of his side, for the Captain-General).
+    fn casualty_cv(
+        &mut self,
+        g: CommanderId,
+        command: Option<CommandId>,
+        unit: Option<UnitId>,
+        cas: &generals::Casualty,
+    ) {
         if let Some(u) = unit {
             match cas.unit_cv_change.signum() {
                 -1 => {
                     self.lose_cv(
-                        setup,
                         u,
                         cas.unit_cv_change.unsigned_abs(),
                         LossCause::GeneralCasualty,
-                        dice,
-                        obs,
                     );
                 }
                 1 => {
-                    self.gain_cv(u, cas.unit_cv_change as u8, obs);
+                    self.gain_cv(u, cas.unit_cv_change as u8);
                 }
                 _ => {}
             }
@@ -484,52 +534,44 @@ impl Battle {
                     None => u.side == side,
                 };
                 if mine && u.is_active() {
-                    self.lose_cv(
-                        setup,
-                        i as UnitId,
-                        cas.command_cv_loss,
-                        LossCause::GeneralCasualty,
-                        dice,
-                        obs,
-                    );
+                    self.lose_cv(i as UnitId, cas.command_cv_loss, LossCause::GeneralCasualty);
                 }
             }
         }
-        // A replacement appears two turns later, rolling his character with 1 off.
-        if self.commanders[usize::from(g)].lost {
-            dice.focus(super::general_stream(self, g));
-            let rating = leadership::roll_generalship(
-                rules,
-                dice,
-                rules.generals.replacement_skill_roll_modifier,
-            );
-            let c = &mut self.commanders[usize::from(g)];
-            c.rating = rating;
-            c.skill_adjust = 0;
-            c.morale_adjust = 0;
-            c.replacing = true;
-            c.captured = false;
-            c.out_of_action = rules.generals.replacement_delay_turns;
-            let home = self.centroid(self.commanders[usize::from(g)].side);
-            self.commanders[usize::from(g)].pos = home;
-        }
+    }
+
+    /// A replacement for a lost general: his character rolled with 1 off, he appears two turns
+    /// later at his side's centre.
+    fn replace_general(&mut self, g: CommanderId) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
+        self.dice.focus(super::general_stream(self, g));
+        let rating = leadership::roll_generalship(
+            rules,
+            self.dice,
+            rules.generals.replacement_skill_roll_modifier,
+        );
+        let c = &mut self.commanders[usize::from(g)];
+        c.rating = rating;
+        c.skill_adjust = 0;
+        c.morale_adjust = 0;
+        c.replacing = true;
+        c.captured = false;
+        c.out_of_action = rules.generals.replacement_delay_turns;
+        let home = self.centroid(self.commanders[usize::from(g)].side);
+        self.commanders[usize::from(g)].pos = home;
     }
 
     /// Generals of `side` that an enemy unit has just run over or contacted: the risk to
     /// unattached generals.
-    pub(super) fn overrun_generals<D: DiceSource, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        by: UnitId,
-        dice: &mut D,
-        obs: &mut O,
-    ) {
+    pub(super) fn overrun_generals(&mut self, by: UnitId) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let enemy_side: Side = self.units[usize::from(by)].side.other();
         let horse = self.units[usize::from(by)].is_cavalry();
         let rect = self.shape(by);
         for gi in 0..self.commanders.len() {
-            let g = &self.commanders[gi];
+            let g = &self.b.commanders[gi];
             if g.side != enemy_side
                 || !g.available()
                 || g.attached_unit.is_some()
@@ -538,12 +580,13 @@ impl Battle {
             {
                 continue;
             }
-            dice.focus(super::general_stream(self, gi as CommanderId));
+            self.dice
+                .focus(super::general_stream(self, gi as CommanderId));
             if g.is_captain_general {
                 // An army HQ overrun: captured on 1-4, else he escapes losing 3 LPs.
-                if dice.d6() <= rules.risk.hq_overrun_capture {
+                if self.dice.d6() <= rules.risk.hq_overrun_capture {
                     emit(
-                        obs,
+                        self.obs,
                         Event::GeneralCasualty {
                             general: gi as CommanderId,
                             result: GeneralResult::Lost,
@@ -558,8 +601,8 @@ impl Battle {
                     let c = &mut self.commanders[gi];
                     c.lps = c.lps.saturating_sub(rules.risk.hq_overrun_lp_loss);
                 }
-            } else if generals::overrun_hit(rules, dice, horse) {
-                self.general_casualty(setup, gi as CommanderId, None, dice, obs);
+            } else if generals::overrun_hit(rules, self.dice, horse) {
+                self.general_casualty(gi as CommanderId, None);
             } else if let Some(cmd) = self.commanders[gi].command {
                 let c = &mut self.commands[usize::from(cmd)];
                 c.lps = c.lps.saturating_sub(rules.leadership.swept_away_lp_loss);

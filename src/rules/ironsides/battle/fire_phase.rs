@@ -1,7 +1,7 @@
 //! Steps 8-11: a side fires, then the side fired upon tests reaction for every unit that lost
 //! CV; and the reaction test itself, with attached generals and re-rolls, used everywhere.
 
-use super::{Battle, FRONT_ARC, View, emit};
+use super::{Battle, FRONT_ARC, Turn, View, emit};
 use crate::army::UnitId;
 use crate::battlefield::geometry::within_arc;
 use crate::dice::DiceSource;
@@ -17,17 +17,11 @@ pub(crate) fn fire_cv(rules: &IronsidesRules, b: &Battle, setup: &BattleSetup, i
     fire::effective_cv(rules, &b.units[usize::from(id)], b.cg_bonus(setup, id))
 }
 
-impl Battle {
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// One side fires (every unit with a target in range and arc and a shot left, if its
     /// doctrine wishes), then the other side's units that lost CV test reaction.
-    pub(super) fn fire_and_react<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        firing: crate::army::Side,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(super) fn fire_and_react(&mut self, firing: crate::army::Side) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         self.hit_this_phase.clear();
         let mut candidates = std::mem::take(&mut self.scratch);
@@ -90,9 +84,9 @@ impl Battle {
             }
             // In id order (as the grid gives them), as a scan of the side would find them.
             debug_assert!(candidates.windows(2).all(|w| w[0] < w[1]));
-            let Some(target) = ai.fire_target(
+            let Some(target) = self.ai.fire_target(
                 &View {
-                    battle: self,
+                    battle: self.b,
                     setup,
                 },
                 id,
@@ -110,9 +104,16 @@ impl Battle {
                 self.distance(id, target)
             };
             debug_assert_eq!(range.to_bits(), self.distance(id, target).to_bits());
-            self.shoot_at(setup, id, target, range, false, None, dice, obs);
+            self.shoot_at(id, target, range, false, None);
         }
         self.scratch = candidates;
+        self.reactions_to_fire();
+    }
+
+    /// The units hit in a fire phase test reaction, in the order they were hit (each once).
+    fn reactions_to_fire(&mut self) {
+        let setup = self.setup;
+        let rules = &*setup.rules;
         // Reactions, in the order the units were hit.
         let mut k = 0;
         while k < self.hit_this_phase.len() {
@@ -126,41 +127,34 @@ impl Battle {
             if !reaction::must_test_after_fire(rules, self.units[usize::from(id)].cv) {
                 continue;
             }
-            let r = self.react(setup, id, ReactionCause::Fire, dice, ai, obs);
-            self.after_failed_reaction(setup, id, r, dice, ai, obs);
+            let r = self.react(id, ReactionCause::Fire);
+            self.after_failed_reaction(id, r);
         }
     }
 
     /// One shot from `firer` at `target`. `free` shots (a spare emergency response) do not count
     /// against the firer's shots. `modifier` overrides the computed one (pistols in a charge).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn shoot<D: DiceSource, O: Observer>(
+    pub(super) fn shoot(
         &mut self,
-        setup: &BattleSetup,
         firer: UnitId,
         target: UnitId,
         free: bool,
         modifier: Option<i8>,
-        dice: &mut D,
-        obs: &mut O,
     ) -> bool {
         let range = self.distance(firer, target);
-        self.shoot_at(setup, firer, target, range, free, modifier, dice, obs)
+        self.shoot_at(firer, target, range, free, modifier)
     }
 
     /// `shoot` with the range already measured (`self.distance(firer, target)`).
-    #[allow(clippy::too_many_arguments)]
-    fn shoot_at<D: DiceSource, O: Observer>(
+    fn shoot_at(
         &mut self,
-        setup: &BattleSetup,
         firer: UnitId,
         target: UnitId,
         range: f64,
         free: bool,
         modifier: Option<i8>,
-        dice: &mut D,
-        obs: &mut O,
     ) -> bool {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let Some(m) = modifier
             .or_else(|| fire::fire_modifier(rules, &self.units[usize::from(firer)], range, false))
@@ -172,16 +166,16 @@ impl Battle {
         let (g, avail) = self.rerolls_for(setup, firer);
         let giver = self.giver_against(setup, target);
         let mut rr = Rerolls::new((avail + self.gift_of(giver)).min(1));
-        let u = &mut self.units[usize::from(firer)];
+        let u = &mut self.b.units[usize::from(firer)];
         let before = u.shots_fired;
-        dice.focus(super::unit_stream(firer));
-        let shot = fire::fire_shot(rules, dice, u, m, bonus, &mut rr);
+        self.dice.focus(super::unit_stream(firer));
+        let shot = fire::fire_shot(rules, self.dice, u, m, bonus, &mut rr);
         if free {
             u.shots_fired = before;
         }
         self.spend_rerolls_against(g, giver, rr.used);
         emit(
-            obs,
+            self.obs,
             Event::Fired {
                 unit: firer,
                 target,
@@ -192,7 +186,7 @@ impl Battle {
             },
         );
         if shot.hit {
-            self.lose_cv(setup, target, 1, LossCause::Fire, dice, obs);
+            self.lose_cv(target, 1, LossCause::Fire);
             self.hit_this_phase.push(target);
         }
         shot.hit
@@ -201,15 +195,8 @@ impl Battle {
     /// A reaction test for a unit: 2D6 against CV, an attached general taking 2 off each die
     /// and lending his re-rolls (a general with none brings one free); otherwise the commander's
     /// re-rolls within radius, as the doctrine wishes to spend them.
-    pub(crate) fn react<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        cause: ReactionCause,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) -> ReactionResult {
+    pub(crate) fn react(&mut self, id: UnitId, cause: ReactionCause) -> ReactionResult {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let (modifier, general, avail, free) = match self.attached_general(id) {
             Some(g) => {
@@ -229,10 +216,11 @@ impl Battle {
                 (0, g, n, false)
             }
         };
-        let want = ai
+        let want = self
+            .ai
             .reaction_rerolls(
                 &View {
-                    battle: self,
+                    battle: self.b,
                     setup,
                 },
                 id,
@@ -241,8 +229,8 @@ impl Battle {
             .min(avail);
         let mut rr = Rerolls::new(want);
         let cv = self.units[usize::from(id)].cv;
-        dice.focus(super::unit_stream(id));
-        let t = reaction::reaction_test(rules, dice, cv, modifier, &mut rr);
+        self.dice.focus(super::unit_stream(id));
+        let t = reaction::reaction_test(rules, self.dice, cv, modifier, &mut rr);
         match general {
             Some(g) if free => {
                 let c = &mut self.commanders[usize::from(g)];
@@ -251,7 +239,7 @@ impl Battle {
             _ => self.spend_rerolls(general, t.rerolls_used),
         }
         emit(
-            obs,
+            self.obs,
             Event::Reaction {
                 unit: id,
                 cause,
@@ -265,32 +253,26 @@ impl Battle {
 
     /// Pass one: no advance this turn. Fail both: retire at least 4" facing the enemy.
     /// Two sixes: rout.
-    pub(crate) fn after_failed_reaction<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        r: ReactionResult,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(crate) fn after_failed_reaction(&mut self, id: UnitId, r: ReactionResult) {
+        let setup = self.setup;
         match r {
             ReactionResult::PassBoth => {}
             ReactionResult::PassOne => self.units[usize::from(id)].no_advance = true,
             ReactionResult::FailBoth => {
-                let d = ai
+                let d = self
+                    .ai
                     .retreat_distance(
                         &View {
-                            battle: self,
+                            battle: self.b,
                             setup,
                         },
                         id,
                     )
                     .max(setup.rules.reaction.retreat_min);
                 self.units[usize::from(id)].no_advance = true;
-                self.retreat(setup, id, d, obs);
+                self.retreat(id, d);
             }
-            ReactionResult::Rout => self.rout(setup, id, dice, ai, obs),
+            ReactionResult::Rout => self.rout(id),
         }
     }
 }

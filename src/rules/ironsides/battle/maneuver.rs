@@ -5,11 +5,11 @@
 use std::cell::Cell;
 
 use super::cache::Spot;
-use super::{Battle, View, emit};
-use crate::army::{Formation, UnitId, UnitKind, UnitStatus};
+use super::{Battle, Turn, View, emit};
+use crate::army::{Formation, Side, UnitId, UnitKind, UnitStatus};
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{
-    HalfAngle, Shape, ceil_u64, dist_point_segment, march_first_within, reach_limit, within_arc,
+    HalfAngle, March, Shape, ceil_u64, dist_point_segment, reach_limit, within_arc,
 };
 use crate::dice::DiceSource;
 use crate::doctrine::{Doctrine, Order};
@@ -42,23 +42,18 @@ const MARCH_STEP: f64 = 0.5;
 /// The most units of one command costed as possible members of a group (more move alone).
 const MAX_GROUPED: usize = 64;
 
-impl Battle {
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// Step 7: every unit of the moving side gets its order; the command pays LPs; units move,
     /// halting where they first enter an enemy's range band.
-    pub(super) fn movement<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(super) fn movement(&mut self) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let side = self.moving;
         // "An Opportunity Charge at the start or end of their opponent's movement phase": the
         // start's go in at once, before anyone moves.
         self.charges.clear();
-        self.opportunity_charges(setup, true, dice, ai, obs);
-        self.resolve_charges(setup, dice, ai, obs);
+        self.opportunity_charges(true);
+        self.resolve_charges();
         self.pending.clear();
         // While orders are given nothing moves: the doctrine may keep answers until they are.
         self.begin_orders();
@@ -81,16 +76,17 @@ impl Battle {
                 if !u.is_active() || u.pinned || u.pursuing > 0 {
                     continue;
                 }
-                let order = ai.order(
+                let order = self.ai.order(
                     &View {
-                        battle: self,
+                        battle: self.b,
                         setup,
                     },
                     id,
                 );
-                let Some(order) = self.legal_order(setup, id, order, dice) else {
+                let Some(order) = self.legal_order(id, order) else {
                     continue;
                 };
+                let u = &self.units[usize::from(id)];
                 let left =
                     movement::move_allowance(rules, u, matches!(order, Order::FallBack { .. }));
                 self.pending.push(PendingMove {
@@ -112,20 +108,15 @@ impl Battle {
         // Execute in order, halting at range bands.
         for i in 0..self.pending.len() {
             let p = self.pending[i];
-            let left = self.execute(setup, p, true, dice, obs);
+            let left = self.execute(p, true);
             self.pending[i].left = left;
         }
     }
 
     /// Step 12: units that were not stopped by a reaction complete their moves; chargers close
     /// to the stand-off and test reaction, needing both dice to make contact.
-    pub(super) fn complete_movement<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(super) fn complete_movement(&mut self) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         self.charges.clear();
         for i in 0..self.pending.len() {
@@ -145,23 +136,20 @@ impl Battle {
                         // Out of reach: it closes as far as it may.
                         let to = t.pos;
                         self.execute(
-                            setup,
                             PendingMove {
                                 unit: p.unit,
                                 order: Order::Advance { to },
                                 left: p.left,
                             },
                             false,
-                            dice,
-                            obs,
                         );
                         continue;
                     }
                     let standoff = charge_rules::standoff(
                         rules,
-                        ai.standoff(
+                        self.ai.standoff(
                             &View {
-                                battle: self,
+                                battle: self.b,
                                 setup,
                             },
                             target,
@@ -171,14 +159,14 @@ impl Battle {
                     let start = self.units[usize::from(p.unit)].pos;
                     self.close_to(p.unit, target, standoff);
                     emit(
-                        obs,
+                        self.obs,
                         Event::ChargeDeclared {
                             unit: p.unit,
                             target,
                             standoff,
                         },
                     );
-                    let test = self.react(setup, p.unit, ReactionCause::ToCharge, dice, ai, obs);
+                    let test = self.react(p.unit, ReactionCause::ToCharge);
                     match test {
                         ReactionResult::PassBoth => self.charges.push(super::ChargePlan {
                             charger: p.unit,
@@ -188,7 +176,7 @@ impl Battle {
                             opportunity: false,
                         }),
                         ReactionResult::PassOne => emit(
-                            obs,
+                            self.obs,
                             Event::ChargeFailed {
                                 unit: p.unit,
                                 target,
@@ -196,36 +184,30 @@ impl Battle {
                         ),
                         ReactionResult::FailBoth | ReactionResult::Rout => {
                             emit(
-                                obs,
+                                self.obs,
                                 Event::ChargeFailed {
                                     unit: p.unit,
                                     target,
                                 },
                             );
-                            self.after_failed_reaction(setup, p.unit, test, dice, ai, obs);
+                            self.after_failed_reaction(p.unit, test);
                         }
                     }
                 }
                 Order::Advance { .. } | Order::FallBack { .. } if p.left > 0.0 => {
-                    self.execute(setup, p, false, dice, obs);
+                    self.execute(p, false);
                 }
                 _ => {}
             }
         }
-        self.opportunity_charges(setup, false, dice, ai, obs);
+        self.opportunity_charges(false);
     }
 
     /// Opportunity charges: the other side's horse, unengaged and not charged, may charge an
     /// enemy within reach in its front arc at the start or the end of its side's move (2
     /// emergency-response dice).
-    fn opportunity_charges<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        at_start: bool,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    fn opportunity_charges(&mut self, at_start: bool) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let side = self.moving.other();
         for i in 0..self.units.len() {
@@ -271,33 +253,18 @@ impl Battle {
                 continue;
             };
             let v = View {
-                battle: self,
+                battle: self.b,
                 setup,
             };
             let go = if at_start {
-                ai.opportunity_charge_at_start(&v, id, enemy)
+                self.ai.opportunity_charge_at_start(&v, id, enemy)
             } else {
-                ai.opportunity_charge(&v, id, enemy)
+                self.ai.opportunity_charge(&v, id, enemy)
             };
             if !go {
                 continue;
             }
-            let cv = super::fire_cv(rules, self, setup, id);
-            let (g, avail) = self.rerolls_for(setup, id);
-            let mut rr = crate::rules::ironsides::dice_rules::Rerolls::new(avail.min(1));
-            let n = charge_rules::response_dice(rules, None);
-            dice.focus(super::unit_stream(id));
-            let ok = charge_rules::roll_responses(rules, dice, n, cv, &mut rr);
-            self.spend_rerolls(g, rr.used);
-            self.countercharged.push(id);
-            emit(
-                obs,
-                Event::SupportCharge {
-                    unit: id,
-                    target: enemy,
-                    successes: ok,
-                },
-            );
+            let ok = self.countercharge_dice(id, enemy);
             if ok >= 1 {
                 let start = self.units[i].pos;
                 let standoff = dist.clamp(rules.charge.standoff_min, rules.charge.standoff_max);
@@ -311,7 +278,9 @@ impl Battle {
             }
         }
     }
+}
 
+impl Battle {
     /// The LPs a command's orders `pending[first..]` cost: the unit its general leads moves
     /// free (and every other then costs double); guns pay by weight; units moving straight on
     /// together pay 1 LP a group; wheels, formation changes and lone moves 1 LP each.
@@ -431,17 +400,14 @@ impl Battle {
                 WHEEL_LIMIT,
             )
     }
+}
 
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// The engine's legality check on an order: clamps or refuses what the rules forbid.
-    fn legal_order<D: DiceSource>(
-        &self,
-        setup: &BattleSetup,
-        id: UnitId,
-        order: Order,
-        dice: &mut D,
-    ) -> Option<Order> {
+    fn legal_order(&mut self, id: UnitId, order: Order) -> Option<Order> {
+        let setup = self.setup;
         let rules = &*setup.rules;
-        let u = &self.units[usize::from(id)];
+        let u = &self.b.units[usize::from(id)];
         let forward = matches!(
             order,
             Order::Advance { .. } | Order::Charge { .. } | Order::Form(_) | Order::Site { .. }
@@ -456,11 +422,11 @@ impl Battle {
                 || u.kind == UnitKind::Dragoons
                 || u.is_skirmisher()
                 || u.kind == UnitKind::Artillery(crate::army::GunWeight::VeryLight);
-            dice.focus(super::unit_stream(id));
+            self.dice.focus(super::unit_stream(id));
             if !(rules.movement.out_of_radius_half_move
                 && may
                 && matches!(order, Order::Advance { .. })
-                && dice.d6() <= u.cv)
+                && self.dice.d6() <= u.cv)
             {
                 return None;
             }
@@ -503,14 +469,8 @@ impl Battle {
 
     /// Carries out one move; returns the allowance left. With `stop_at_bands`, an advance halts
     /// where it first enters an enemy's range band (the rest is completed in step 12).
-    fn execute<D: DiceSource, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        p: PendingMove,
-        stop_at_bands: bool,
-        dice: &mut D,
-        obs: &mut O,
-    ) -> f64 {
+    fn execute(&mut self, p: PendingMove, stop_at_bands: bool) -> f64 {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let id = p.unit;
         let mut left = p.left;
@@ -520,48 +480,36 @@ impl Battle {
         match p.order {
             Order::Hold => 0.0,
             Order::Form(f) => {
-                let u = &mut self.units[usize::from(id)];
-                u.formation = f;
-                if f == Formation::Dismounted || f == Formation::Hedgehog {
-                    u.frontage = 2.0;
-                }
-                u.moved = true;
-                self.moved(id);
-                emit(obs, Event::FormationChanged { unit: id });
+                self.shift(id, |u| {
+                    u.formation = f;
+                    if f == Formation::Dismounted || f == Formation::Hedgehog {
+                        u.frontage = 2.0;
+                    }
+                    u.moved = true;
+                });
+                emit(self.obs, Event::FormationChanged { unit: id });
                 (left - movement::formation_change_cost(rules)).max(0.0)
             }
             Order::Unlimber => {
-                self.unlimber(id, obs);
+                self.unlimber(id);
                 0.0
             }
             Order::Site { to } => {
                 // Move with what unlimbering leaves, halting at any enemy's range, then site.
                 let cost =
                     movement::unlimber_cost(rules, &self.units[usize::from(id)]).unwrap_or(0.0);
-                self.move_towards(
-                    setup,
-                    id,
-                    to,
-                    (left - cost).max(0.0),
-                    true,
-                    false,
-                    dice,
-                    obs,
-                );
+                self.move_towards(id, to, (left - cost).max(0.0), true, false);
                 if self.units[usize::from(id)].is_active() {
-                    self.unlimber(id, obs);
+                    self.unlimber(id);
                 }
                 0.0
             }
             Order::Advance { to } | Order::FallBack { to } => self.move_towards(
-                setup,
                 id,
                 to,
                 left,
                 stop_at_bands && matches!(p.order, Order::Advance { .. }),
                 matches!(p.order, Order::FallBack { .. }),
-                dice,
-                obs,
             ),
             Order::Charge { target } => {
                 // Before the charge goes in, close towards the target but no nearer than the
@@ -569,45 +517,34 @@ impl Battle {
                 let to = self.units[usize::from(target)].pos;
                 let d = self.distance(id, target);
                 let room = (d - rules.charge.standoff_max).max(0.0);
-                let used = self.move_towards(
-                    setup,
-                    id,
-                    to,
-                    left.min(room),
-                    stop_at_bands,
-                    false,
-                    dice,
-                    obs,
-                );
+                let used = self.move_towards(id, to, left.min(room), stop_at_bands, false);
                 left - (left.min(room) - used)
             }
         }
     }
 
     /// Sites a gun where it stands: the drivers go home, never to limber again.
-    fn unlimber<O: Observer>(&mut self, id: UnitId, obs: &mut O) {
-        let u = &mut self.units[usize::from(id)];
-        u.moved = true;
-        u.formation = Formation::Unlimbered;
-        self.moved(id); // its fire zones changed
-        emit(obs, Event::Unlimbered { unit: id });
+    fn unlimber(&mut self, id: UnitId) {
+        // (Its fire zones change.)
+        self.shift(id, |u| {
+            u.moved = true;
+            u.formation = Formation::Unlimbered;
+        });
+        emit(self.obs, Event::Unlimbered { unit: id });
     }
 
     /// Moves a unit straight towards `to`, paying terrain, wheeling first if it must, never
     /// nearer an enemy than the advance gap, and not through friends while the enemy is within
     /// 12". Returns the allowance left.
-    #[allow(clippy::too_many_arguments)]
-    fn move_towards<D: DiceSource, O: Observer>(
+    fn move_towards(
         &mut self,
-        setup: &BattleSetup,
         id: UnitId,
         to: Vec2,
         mut allowance: f64,
         stop_at_bands: bool,
         away: bool,
-        dice: &mut D,
-        obs: &mut O,
     ) -> f64 {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let from = self.units[usize::from(id)].pos;
         let dir = to - from;
@@ -617,8 +554,7 @@ impl Battle {
         let dir = dir.norm();
         if !away && self.wheels(id, to) {
             allowance -= movement::formation_change_cost(rules);
-            self.units[usize::from(id)].facing = dir.facing();
-            self.moved(id);
+            self.shift(id, |u| u.facing = dir.facing());
             if allowance <= 0.0 {
                 self.units[usize::from(id)].moved = true;
                 return 0.0;
@@ -633,33 +569,35 @@ impl Battle {
             away,
         );
         let dest = from + dir * max_len;
-        dice.focus(super::unit_stream(id));
+        self.dice.focus(super::unit_stream(id));
         let leg = movement::walk(
             rules,
             &setup.ground,
-            &self.units[usize::from(id)],
+            &self.b.units[usize::from(id)],
             from,
             dest,
             allowance,
-            dice,
+            self.dice,
         );
         let end = from + dir * leg.distance;
-        let u = &mut self.units[usize::from(id)];
-        u.pos = end;
-        u.moved = true;
-        if leg.disordered {
-            u.disordered = true;
-        }
-        self.moved(id);
-        emit(obs, Event::moved(id, from, end, leg.disordered));
+        self.shift(id, |u| {
+            u.pos = end;
+            u.moved = true;
+            if leg.disordered {
+                u.disordered = true;
+            }
+        });
+        emit(self.obs, Event::moved(id, from, end, leg.disordered));
         // Falling back off the table is leaving it for the day (advances stay on it).
-        if away && self.leave_if_off_table(setup, id, UnitStatus::OffTable, obs) {
+        if away && self.leave_if_off_table(id, UnitStatus::OffTable) {
             return 0.0;
         }
-        self.overrun_generals(setup, id, dice, obs);
+        self.overrun_generals(id);
         (allowance - leg.spent).max(0.0)
     }
+}
 
+impl Battle {
     /// How far a unit may run along `dir` (up to `len`): stops on reaching an enemy range band
     /// (when asked), short of enemies, short of friends while the enemy is near, and on the table.
     fn clear_run(
@@ -671,171 +609,26 @@ impl Battle {
         stop_at_bands: bool,
         away: bool,
     ) -> f64 {
-        let rules = &*setup.rules;
-        let u = &self.units[usize::from(id)];
-        let start = self.shape(id);
+        let side = self.units[usize::from(id)].side;
+        let (enemy_near, run) = self.plan_run(&setup.rules, id, dir, len, stop_at_bands);
         // (A cell, so that the scans below may read it while `visit` cuts it short.)
         let best = Cell::new(len);
-        let near = self.nearest_known_in_play(id);
-        let enemy_near = match near {
-            Some(d) => d < rules.movement.interpenetration_enemy_distance,
-            None => self.enemy_closer_than(id, rules.movement.interpenetration_enemy_distance),
-        };
-        let near = near.unwrap_or(f64::NEG_INFINITY);
-        // No point of the run comes nearer any enemy than `clear`: the distance changes no
-        // faster than the move. An enemy whose limit is less cannot stop it (the margin is far
-        // above rounding, and `run_past` allows the same).
-        let clear = near - len - 1e-6;
+        let visit = |spot: &Spot, enemy: bool| self.visit_on_run(setup, &run, &best, spot, enemy);
         // Friends matter only while the enemy is near; enemies unless moving away. The order
         // does not matter: the run is cut short to the least of what each unit allows.
-        let friends = (enemy_near && !away).then_some(u.side);
-        let enemies = (!away).then_some(u.side.other());
-        // No limit is larger than this: a unit farther from the path cannot stop it. (Only
-        // range bands use it: not worked out when the move does not stop at them.)
-        let r = &rules.fire.ranges;
-        let farthest = if stop_at_bands {
-            [
-                r.very_light,
-                r.light,
-                r.medium,
-                r.heavy,
-                r.skirmishers,
-                r.pistols,
-                r.infantry,
-            ]
-            .iter()
-            .fold(ADVANCE_GAP, |m, b| m.max(b.long).max(b.short))
-        } else {
-            ADVANCE_GAP
-        };
-        let end = start.centre + dir * len;
-        let (lo, hi) = (
-            Vec2::new(start.centre.x.min(end.x), start.centre.y.min(end.y)),
-            Vec2::new(start.centre.x.max(end.x), start.centre.y.max(end.y)),
-        );
-        // Looks at one unit: cuts the run short to what it allows; false once nothing can.
-        let visit = |spot: &Spot, enemy: bool| {
-            if best.get() <= 0.0 {
-                return false; // nothing can shorten the run further
-            }
-            if spot.id == id {
-                return true;
-            }
-            // Its enclosing circle is farther from the path than any limit: skip it now.
-            let rel = spot.centre - start.centre;
-            let off = rel - dir * rel.dot(dir).clamp(0.0, best.get());
-            // An enemy halts it at the advance gap, or at its fire zones if it shoots.
-            let limit = match (enemy, stop_at_bands) {
-                (false, _) => 0.0,
-                (true, false) => ADVANCE_GAP,
-                (true, true) => ADVANCE_GAP.max(spot.fire_reach.min(farthest)),
-            };
-            if enemy && limit < clear {
-                return true;
-            }
-            let reach = limit + start.radius + spot.radius + 1e-6;
-            if off.dot(off) > reach * reach {
-                return true;
-            }
-            best.set(self.run_past(setup, id, &start, dir, len, best.get(), stop_at_bands, spot));
-            true
-        };
-        // Only units whose circles come within their limit of the path matter: a box about
-        // the path grown by the limit holds them all.
-        let boxed = |grow: f64| {
-            let g = Vec2::new(grow, grow);
-            (lo - g, hi + g)
-        };
-        if let Some(side) = friends {
-            let (a, b) = boxed(start.radius + 1e-6);
+        if enemy_near && !away {
+            let (a, b) = run.boxed(run.start.radius + 1e-6);
             self.spots_near(side, a, b, |spot| visit(spot, false));
         }
-        if let Some(side) = enemies {
-            let gap = boxed(ADVANCE_GAP + start.radius + 1e-6);
-            if !stop_at_bands {
-                // Every enemy's limit is the advance gap.
-                self.spots_near(side, gap.0, gap.1, |spot| visit(spot, true));
-            } else {
-                // Most enemies' limit is the advance gap; only those that shoot farther need
-                // a box grown by the longest range, which holds most of the field. So the few
-                // shooters that may matter are picked first from the side's table (with `best`
-                // as it is now, which only shrinks, and a margin far above rounding: none is
-                // left out that `visit` would measure), then each is visited in its place in id
-                // order among the others from the small box: the same units in the same order
-                // as one scan of the large box, so the run is cut short the same way.
-                let mut far = [None::<Spot>; 8];
-                let mut n_far = 0;
-                let mut overflow = false;
-                let b0 = best.get();
-                // (Some range is longer than the gap; `farthest` is never NaN.)
-                let farther = farthest > ADVANCE_GAP;
-                let (a, b) = boxed(farthest + start.radius + 1e-6);
-                // (With cells, only the shooters in the large box, grown by the margin below
-                // and no larger than the side's longest reach: none when that is the gap.)
-                let reach = farthest.min(self.fire_reach_bound(side));
-                let pick = boxed(reach + start.radius + 1e-3);
-                if reach > ADVANCE_GAP {
-                    self.spots_scan(side, pick.0, pick.1, |spot| {
-                        // Few shoot farther than the gap: that is tested first, on its own
-                        // (`limit` is above the gap just when the reach is, or is NaN, and the
-                        // longest range is: see `farther`).
-                        if spot.fire_reach <= ADVANCE_GAP || !farther {
-                            return true;
-                        }
-                        let limit = ADVANCE_GAP.max(spot.fire_reach.min(farthest));
-                        if limit <= ADVANCE_GAP || limit < clear || !spot.active {
-                            return true;
-                        }
-                        let rel = spot.centre - start.centre;
-                        let off = rel - dir * rel.dot(dir).clamp(0.0, b0);
-                        let reach = limit + start.radius + spot.radius + 1e-3;
-                        if off.dot(off) > reach * reach {
-                            return true;
-                        }
-                        if n_far == far.len() {
-                            overflow = true;
-                            return false;
-                        }
-                        far[n_far] = Some(*spot);
-                        n_far += 1;
-                        true
-                    });
-                }
-                if overflow {
-                    // Too many to keep: one scan of the large box.
-                    self.spots_near(side, a, b, |spot| visit(spot, true));
-                } else {
-                    let mut next = 0;
-                    let mut more = true;
-                    self.spots_near(side, gap.0, gap.1, |spot| {
-                        if spot.fire_reach.min(farthest) > ADVANCE_GAP {
-                            return true; // a shooter: among `far` if it matters
-                        }
-                        while let Some(s) = far[..n_far].get(next).copied().flatten()
-                            && s.id < spot.id
-                        {
-                            next += 1;
-                            if !visit(&s, true) {
-                                more = false;
-                                return false;
-                            }
-                        }
-                        more = visit(spot, true);
-                        more
-                    });
-                    while more && let Some(s) = far[..n_far].get(next).copied().flatten() {
-                        next += 1;
-                        more = visit(&s, true);
-                    }
-                }
-            }
+        if !away {
+            self.visit_enemies(side.other(), &run, &best, visit);
         }
         // Stay on the table unless moving away (routs and retreats may leave it elsewhere).
         let g = &setup.ground;
         let mut best = best.get();
         if !away {
             let mut t = best;
-            while t > 0.0 && !g.on_table(start.centre + dir * t) {
+            while t > 0.0 && !g.on_table(run.start.centre + dir * t) {
                 t = (t - 0.5).max(0.0);
             }
             best = t;
@@ -843,22 +636,184 @@ impl Battle {
         best.max(0.0)
     }
 
-    /// How far `start` may run along `dir` (up to `best` so far, `len` at most) before unit
-    /// `spot` stops it: the range band it fires in (if asked), the advance gap, or a friend in
-    /// the way.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(never)] // out of the scan's loop, which is then small enough to inline
-    fn run_past(
+    /// Sets out a run of `len` along `dir`: whether the enemy is near enough that friends bar
+    /// the way, and what bounds the scans.
+    fn plan_run(
         &self,
-        setup: &BattleSetup,
+        rules: &crate::rules::ironsides::IronsidesRules,
         id: UnitId,
-        start: &Shape,
         dir: Vec2,
         len: f64,
-        mut best: f64,
         stop_at_bands: bool,
+    ) -> (bool, Run) {
+        let start = self.shape(id);
+        let near = self.nearest_known_in_play(id);
+        let enemy_near = match near {
+            Some(d) => d < rules.movement.interpenetration_enemy_distance,
+            None => self.enemy_closer_than(id, rules.movement.interpenetration_enemy_distance),
+        };
+        let near = near.unwrap_or(f64::NEG_INFINITY);
+        let end = start.centre + dir * len;
+        let (lo, hi) = (
+            Vec2::new(start.centre.x.min(end.x), start.centre.y.min(end.y)),
+            Vec2::new(start.centre.x.max(end.x), start.centre.y.max(end.y)),
+        );
+        let run = Run {
+            id,
+            start,
+            dir,
+            len,
+            stop_at_bands,
+            // No point of the run comes nearer any enemy than `clear`: the distance changes no
+            // faster than the move. An enemy whose limit is less cannot stop it (the margin is
+            // far above rounding, and `run_past` allows the same).
+            clear: near - len - 1e-6,
+            farthest: farthest_limit(rules, stop_at_bands),
+            lo,
+            hi,
+        };
+        (enemy_near, run)
+    }
+
+    /// Looks at one unit on the way: cuts the run (`best`) short to what it allows; false once
+    /// nothing can.
+    #[inline]
+    fn visit_on_run(
+        &self,
+        setup: &BattleSetup,
+        run: &Run,
+        best: &Cell<f64>,
         spot: &Spot,
-    ) -> f64 {
+        enemy: bool,
+    ) -> bool {
+        if best.get() <= 0.0 {
+            return false; // nothing can shorten the run further
+        }
+        if spot.id == run.id {
+            return true;
+        }
+        // Its enclosing circle is farther from the path than any limit: skip it now.
+        let rel = spot.centre - run.start.centre;
+        let off = rel - run.dir * rel.dot(run.dir).clamp(0.0, best.get());
+        // An enemy halts it at the advance gap, or at its fire zones if it shoots.
+        let limit = match (enemy, run.stop_at_bands) {
+            (false, _) => 0.0,
+            (true, false) => ADVANCE_GAP,
+            (true, true) => ADVANCE_GAP.max(spot.fire_reach.min(run.farthest)),
+        };
+        if enemy && limit < run.clear {
+            return true;
+        }
+        let reach = limit + run.start.radius + spot.radius + 1e-6;
+        if off.dot(off) > reach * reach {
+            return true;
+        }
+        best.set(self.run_past(setup, run, best.get(), spot));
+        true
+    }
+
+    /// Visits the enemies (`side`) that may halt the run, in id order. Only units whose circles
+    /// come within their limit of the path matter: a box about the path grown by the limit
+    /// holds them all.
+    fn visit_enemies(
+        &self,
+        side: Side,
+        run: &Run,
+        best: &Cell<f64>,
+        visit: impl Fn(&Spot, bool) -> bool,
+    ) {
+        let gap = run.boxed(ADVANCE_GAP + run.start.radius + 1e-6);
+        if !run.stop_at_bands {
+            // Every enemy's limit is the advance gap.
+            self.spots_near(side, gap.0, gap.1, |spot| visit(spot, true));
+            return;
+        }
+        // Most enemies' limit is the advance gap; only those that shoot farther need a box
+        // grown by the longest range, which holds most of the field. So the few shooters that
+        // may matter are picked first (`far_shooters`), then each is visited in its place in id
+        // order among the others from the small box: the same units in the same order as one
+        // scan of the large box, so the run is cut short the same way.
+        let Some((far, n_far)) = self.far_shooters(side, run, best.get()) else {
+            // Too many to keep: one scan of the large box.
+            let (a, b) = run.boxed(run.farthest + run.start.radius + 1e-6);
+            self.spots_near(side, a, b, |spot| visit(spot, true));
+            return;
+        };
+        let mut next = 0;
+        let mut more = true;
+        self.spots_near(side, gap.0, gap.1, |spot| {
+            if spot.fire_reach.min(run.farthest) > ADVANCE_GAP {
+                return true; // a shooter: among `far` if it matters
+            }
+            while let Some(s) = far[..n_far].get(next).copied().flatten()
+                && s.id < spot.id
+            {
+                next += 1;
+                if !visit(&s, true) {
+                    more = false;
+                    return false;
+                }
+            }
+            more = visit(spot, true);
+            more
+        });
+        while more && let Some(s) = far[..n_far].get(next).copied().flatten() {
+            next += 1;
+            more = visit(&s, true);
+        }
+    }
+
+    /// The enemies (`side`) that shoot farther than the advance gap and may halt the run, from
+    /// the side's table, in id order: at most eight (None when there are more). With `b0`, the
+    /// run as it is now, which only shrinks, and a margin far above rounding: none is left out
+    /// that `visit_on_run` would measure.
+    fn far_shooters(&self, side: Side, run: &Run, b0: f64) -> Option<([Option<Spot>; 8], usize)> {
+        let (start, dir, farthest, clear) = (&run.start, run.dir, run.farthest, run.clear);
+        let mut far = [None::<Spot>; 8];
+        let mut n_far = 0;
+        let mut overflow = false;
+        // (Some range is longer than the gap; `farthest` is never NaN.)
+        let farther = farthest > ADVANCE_GAP;
+        // (With cells, only the shooters in the large box, grown by the margin below and no
+        // larger than the side's longest reach: none when that is the gap.)
+        let reach = farthest.min(self.fire_reach_bound(side));
+        let pick = run.boxed(reach + start.radius + 1e-3);
+        if reach > ADVANCE_GAP {
+            self.spots_scan(side, pick.0, pick.1, |spot| {
+                // Few shoot farther than the gap: that is tested first, on its own (`limit` is
+                // above the gap just when the reach is, or is NaN, and the longest range is:
+                // see `farther`).
+                if spot.fire_reach <= ADVANCE_GAP || !farther {
+                    return true;
+                }
+                let limit = ADVANCE_GAP.max(spot.fire_reach.min(farthest));
+                if limit <= ADVANCE_GAP || limit < clear || !spot.active {
+                    return true;
+                }
+                let rel = spot.centre - start.centre;
+                let off = rel - dir * rel.dot(dir).clamp(0.0, b0);
+                let reach = limit + start.radius + spot.radius + 1e-3;
+                if off.dot(off) > reach * reach {
+                    return true;
+                }
+                if n_far == far.len() {
+                    overflow = true;
+                    return false;
+                }
+                far[n_far] = Some(*spot);
+                n_far += 1;
+                true
+            });
+        }
+        (!overflow).then_some((far, n_far))
+    }
+
+    /// How far the run may go past unit `spot` (up to `best` so far, `len` at most) before it
+    /// stops it: the range band it fires in (if asked), the advance gap, or a friend in the way.
+    #[inline(never)] // out of the scan's loop, which is then small enough to inline
+    fn run_past(&self, setup: &BattleSetup, run: &Run, mut best: f64, spot: &Spot) -> f64 {
+        let (id, start, dir, len, stop_at_bands) =
+            (run.id, &run.start, run.dir, run.len, run.stop_at_bands);
         let rules = &*setup.rules;
         let e = &self.units[usize::from(spot.id)];
         let enemy = e.side != self.units[usize::from(id)].side;
@@ -906,9 +861,15 @@ impl Battle {
         };
         if far_limit < 24.0 && lb > choose + 1e-6 && lb > far_limit + 1e-6 {
             let last = ceil_u64(best / MARCH_STEP);
-            if let Some(k) =
-                march_first_within(start, dir, &er, far_limit, MARCH_STEP, 1, last, best, lb)
-            {
+            let march = March {
+                me: start,
+                dir,
+                step: MARCH_STEP,
+                first: 1,
+                last,
+                end: best,
+            };
+            if let Some(k) = march.first_within(&er, far_limit, lb) {
                 best = halt_at(start, dir, &er, far_limit, k, best, enemy);
             }
             return best;
@@ -942,7 +903,15 @@ impl Battle {
         // March along in half-inch steps (the last cut short at `best`) to find where the
         // limit is first reached, then halt there.
         let last = ceil_u64(best / MARCH_STEP);
-        if let Some(k) = march_first_within(start, dir, &er, limit, MARCH_STEP, 1, last, best, d0) {
+        let march = March {
+            me: start,
+            dir,
+            step: MARCH_STEP,
+            first: 1,
+            last,
+            end: best,
+        };
+        if let Some(k) = march.first_within(&er, limit, d0) {
             best = halt_at(start, dir, &er, limit, k, best, enemy);
         }
         best
@@ -955,11 +924,57 @@ impl Battle {
         let dir = (t.centre - c).norm();
         let now = self.distance(charger, target);
         let step = (now - standoff).max(0.0);
-        let u = &mut self.units[usize::from(charger)];
-        u.pos = c + dir * step;
-        u.facing = dir.facing();
-        u.moved = true;
-        self.moved(charger);
+        self.shift(charger, |u| {
+            u.pos = c + dir * step;
+            u.facing = dir.facing();
+            u.moved = true;
+        });
+    }
+}
+
+/// A run being measured: who runs, from where, which way, how far at most, and what halts it.
+struct Run {
+    id: UnitId,
+    /// Its shape where it starts.
+    start: Shape,
+    dir: Vec2,
+    len: f64,
+    stop_at_bands: bool,
+    /// No point of the run comes nearer any enemy than this.
+    clear: f64,
+    /// No limit is larger than this: a unit farther from the path cannot stop it.
+    farthest: f64,
+    /// The corners of the box about the path.
+    lo: Vec2,
+    hi: Vec2,
+}
+
+impl Run {
+    /// The box about the path grown by `grow`.
+    fn boxed(&self, grow: f64) -> (Vec2, Vec2) {
+        let g = Vec2::new(grow, grow);
+        (self.lo - g, self.hi + g)
+    }
+}
+
+/// The largest limit an enemy can halt a run at: its longest range when range bands halt it
+/// (only they use it: not worked out when the move does not stop at them), else the advance gap.
+fn farthest_limit(rules: &crate::rules::ironsides::IronsidesRules, stop_at_bands: bool) -> f64 {
+    let r = &rules.fire.ranges;
+    if stop_at_bands {
+        [
+            r.very_light,
+            r.light,
+            r.medium,
+            r.heavy,
+            r.skirmishers,
+            r.pistols,
+            r.infantry,
+        ]
+        .iter()
+        .fold(ADVANCE_GAP, |m, b| m.max(b.long).max(b.short))
+    } else {
+        ADVANCE_GAP
     }
 }
 

@@ -153,6 +153,32 @@ pub struct Battle {
     pub(crate) countercharged: Vec<UnitId>,
 }
 
+/// What the rules of a turn act with: the battle, its set-up, the dice, the doctrines and the
+/// observer. The rules of the turn's steps are its methods; it reads as the battle itself
+/// (`Deref`), so they read and write the battle's state as `self.units`, `self.charges`...
+pub struct Turn<'a, D, A, O> {
+    pub(crate) b: &'a mut Battle,
+    pub(crate) setup: &'a BattleSetup,
+    pub(crate) dice: &'a mut D,
+    pub(crate) ai: &'a mut A,
+    pub(crate) obs: &'a mut O,
+}
+
+impl<D, A, O> std::ops::Deref for Turn<'_, D, A, O> {
+    type Target = Battle;
+    #[inline]
+    fn deref(&self) -> &Battle {
+        self.b
+    }
+}
+
+impl<D, A, O> std::ops::DerefMut for Turn<'_, D, A, O> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut Battle {
+        self.b
+    }
+}
+
 /// What a doctrine may read: the battle as it stands and the set-up. Never the dice.
 pub struct View<'a> {
     pub battle: &'a Battle,
@@ -283,7 +309,7 @@ impl Battle {
         self.begin_play(setup);
         while self.outcome.is_none() {
             self.turn += 1;
-            self.turn_steps(setup, dice, ai, obs);
+            self.in_turn(setup, dice, ai, obs).turn_steps();
             self.check_end(setup, obs);
         }
         self.end_caching();
@@ -305,8 +331,26 @@ impl Battle {
         obs: &mut O,
     ) {
         self.begin_play(setup);
-        self.turn_steps(setup, dice, ai, obs);
+        self.in_turn(setup, dice, ai, obs).turn_steps();
         self.end_caching();
+    }
+
+    /// The battle with what its rules act with, for the rules of a turn (or any one of them:
+    /// tests and tools call a step's own rule through it).
+    pub fn in_turn<'a, D: DiceSource, A: Doctrine, O: Observer>(
+        &'a mut self,
+        setup: &'a BattleSetup,
+        dice: &'a mut D,
+        ai: &'a mut A,
+        obs: &'a mut O,
+    ) -> Turn<'a, D, A, O> {
+        Turn {
+            b: self,
+            setup,
+            dice,
+            ai,
+            obs,
+        }
     }
 
     /// Play begins: the caches (see `cache`) and each area's band of y (`area_y`).
@@ -324,21 +368,18 @@ impl Battle {
                 })
         }));
     }
+}
 
-    fn turn_steps<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
+    fn turn_steps(&mut self) {
+        let setup = self.setup;
         let rules = &*setup.rules;
-        emit(obs, Event::TurnStarted { turn: self.turn });
-        self.arrivals_and_releases(setup, obs);
+        emit(self.obs, Event::TurnStarted { turn: self.turn });
+        self.b.arrivals_and_releases(setup, self.obs);
         // Step 1: initiative, re-rolled on a tie.
-        dice.focus(streams::COMMON);
+        self.dice.focus(streams::COMMON);
         let (first, rolls) = loop {
-            let (p, r) = (dice.d6(), dice.d6());
+            let (p, r) = (self.dice.d6(), self.dice.d6());
             if p != r {
                 break (
                     if p > r {
@@ -351,7 +392,7 @@ impl Battle {
             }
         };
         emit(
-            obs,
+            self.obs,
             Event::Initiative {
                 turn: self.turn,
                 first,
@@ -362,10 +403,12 @@ impl Battle {
         for (half, side) in [first, first.other()].into_iter().enumerate() {
             self.moving = side;
             self.half = half as u8;
-            self.half_turn(setup, dice, ai, obs);
+            self.half_turn();
         }
     }
+}
 
+impl Battle {
     /// Per-turn bookkeeping: shots, rallies, re-rolls, generals coming back.
     fn start_turn(&mut self, rules: &IronsidesRules) {
         for u in &mut self.units {
@@ -385,46 +428,37 @@ impl Battle {
             }
         }
     }
+}
 
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// Steps 2-15 for the side moving.
-    fn half_turn<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    fn half_turn(&mut self) {
         self.begin_moves();
         for step in Step::HALF_TURN {
-            self.run_step(setup, step, dice, ai, obs);
+            self.run_step(step);
         }
     }
 
     /// One step of the moving side's half-turn.
-    fn run_step<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        step: Step,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    fn run_step(&mut self, step: Step) {
         let side = self.moving;
         match step {
-            Step::MoveGenerals => self.move_generals(setup, ai, obs),
-            Step::Leadership => self.leadership(setup, dice, ai, obs),
-            Step::Rallies => self.rallies(setup, dice, ai, obs),
-            Step::Pursuers => self.pursuers(setup, dice, ai, obs),
-            Step::Movement => self.movement(setup, dice, ai, obs),
-            Step::OtherSideFires => self.fire_and_react(setup, side.other(), dice, ai, obs),
-            Step::MovingSideFires => self.fire_and_react(setup, side, dice, ai, obs),
-            Step::CompleteMovement => self.complete_movement(setup, dice, ai, obs),
-            Step::Charges => self.resolve_charges(setup, dice, ai, obs),
-            Step::ContinuingMelees => self.continuing_melees(setup, dice, ai, obs),
-            Step::EndOfHalf => self.end_of_half(setup, obs),
+            Step::MoveGenerals => self.move_generals(),
+            Step::Leadership => self.leadership(),
+            Step::Rallies => self.rallies(),
+            Step::Pursuers => self.pursuers(),
+            Step::Movement => self.movement(),
+            Step::OtherSideFires => self.fire_and_react(side.other()),
+            Step::MovingSideFires => self.fire_and_react(side),
+            Step::CompleteMovement => self.complete_movement(),
+            Step::Charges => self.resolve_charges(),
+            Step::ContinuingMelees => self.continuing_melees(),
+            Step::EndOfHalf => self.end_of_half(),
         }
     }
+}
 
+impl Battle {
     /// Begins half `half` (0 or 1) of turn `turn` with `side` moving: the bookkeeping of step
     /// 1 (shots, re-rolls and rallies renewed at a turn's first half) without its initiative
     /// roll. With [`Battle::step`], for tests and tools that drive a turn step by step (the
@@ -458,13 +492,16 @@ impl Battle {
         obs: &mut O,
     ) {
         self.begin_play(setup);
-        self.run_step(setup, step, dice, ai, obs);
+        self.in_turn(setup, dice, ai, obs).run_step(step);
         self.end_caching();
     }
+}
 
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// Units that spent a whole half-turn out of contact stop being broken; moves spent by
     /// retreats are used up.
-    fn end_of_half<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
+    fn end_of_half(&mut self) {
+        let setup = self.setup;
         let side = self.moving;
         // (The same answer as `enemy_within`.)
         for i in 0..self.units.len() {
@@ -484,13 +521,15 @@ impl Battle {
                 u.turns_out_of_contact = u.turns_out_of_contact.saturating_add(1);
                 if u.broken && u.turns_out_of_contact >= 2 && !u.halt_next_turn {
                     u.broken = false;
-                    emit(obs, Event::Recovered { unit: i as UnitId });
+                    emit(self.obs, Event::Recovered { unit: i as UnitId });
                 }
             }
         }
         let _ = setup;
     }
+}
 
+impl Battle {
     /// CV lost by a side: lost CV of units on the table plus the whole starting CV of units
     /// destroyed, routed off or pursued off (none of units yet to arrive).
     pub fn cv_lost(&self, side: Side) -> u32 {
@@ -712,18 +751,12 @@ impl Battle {
             c.rerolls_left = c.rerolls_left.saturating_sub(used);
         }
     }
+}
 
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// Applies a CV loss: records the lowest point, rolls for an attached general, and
     /// disintegrates the unit at CV 0.
-    pub fn lose_cv<D: DiceSource, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        n: u8,
-        cause: LossCause,
-        dice: &mut D,
-        obs: &mut O,
-    ) -> u8 {
+    pub fn lose_cv(&mut self, id: UnitId, n: u8, cause: LossCause) -> u8 {
         let u = &mut self.units[usize::from(id)];
         if !u.is_active() || n == 0 {
             return 0;
@@ -731,7 +764,7 @@ impl Battle {
         let lost = u.lose_cv(n);
         let cv = u.cv;
         emit(
-            obs,
+            self.obs,
             Event::CvLost {
                 unit: id,
                 amount: lost,
@@ -745,29 +778,32 @@ impl Battle {
             && cause != LossCause::Pursuit
             && let Some(g) = self.attached_general(id)
         {
-            dice.focus(general_stream(self, g));
-            let (_, hit) = generals::attached_general_hit(dice, lost);
+            self.dice.focus(general_stream(self, g));
+            let (_, hit) = generals::attached_general_hit(self.dice, lost);
             if hit {
-                self.general_casualty(setup, g, Some(id), dice, obs);
+                self.general_casualty(g, Some(id));
             }
         }
         if self.units[usize::from(id)].cv == 0 && self.units[usize::from(id)].is_active() {
-            self.disintegrate(setup, id, obs);
+            self.disintegrate(id);
         }
         lost
     }
 
     /// CV 0: the unit runs away in abject terror; its general returns after a full turn.
-    pub fn disintegrate<O: Observer>(&mut self, setup: &BattleSetup, id: UnitId, obs: &mut O) {
-        let u = &mut self.units[usize::from(id)];
-        u.status = UnitStatus::Destroyed;
-        u.pinned = false;
-        u.engaged_with = None;
-        self.moved(id);
-        emit(obs, Event::Disintegrated { unit: id });
+    pub fn disintegrate(&mut self, id: UnitId) {
+        let setup = self.setup;
+        self.shift(id, |u| {
+            u.status = UnitStatus::Destroyed;
+            u.pinned = false;
+            u.engaged_with = None;
+        });
+        emit(self.obs, Event::Disintegrated { unit: id });
         self.unit_gone(setup, id);
     }
+}
 
+impl Battle {
     /// A unit has left the fight: free whoever was locked with it, send its general back.
     pub fn unit_gone(&mut self, setup: &BattleSetup, id: UnitId) {
         self.moved(id);
@@ -791,10 +827,12 @@ impl Battle {
             }
         }
     }
+}
 
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// Gains CV (never above the starting CV).
-    pub fn gain_cv<O: Observer>(&mut self, id: UnitId, n: u8, obs: &mut O) -> u8 {
-        let u = &mut self.units[usize::from(id)];
+    pub fn gain_cv(&mut self, id: UnitId, n: u8) -> u8 {
+        let u = &mut self.b.units[usize::from(id)];
         if !u.is_active() {
             return 0;
         }
@@ -802,7 +840,7 @@ impl Battle {
         let g = u.gain_cv(n, cap);
         if g > 0 {
             emit(
-                obs,
+                self.obs,
                 Event::CvGained {
                     unit: id,
                     amount: g,
@@ -812,7 +850,7 @@ impl Battle {
             // Regaining a CV ends a unit's brokenness.
             if u.broken {
                 u.broken = false;
-                emit(obs, Event::Recovered { unit: id });
+                emit(self.obs, Event::Recovered { unit: id });
             }
         }
         g

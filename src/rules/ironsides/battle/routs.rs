@@ -1,50 +1,46 @@
 //! Retreats, routs (and the friends they run past), and cavalry in hot pursuit.
 
-use super::{Battle, View, emit};
+use super::{Battle, Turn, View, emit};
 use crate::army::{UnitId, UnitStatus};
 use crate::battlefield::Vec2;
-use crate::battlefield::geometry::{
-    HalfAngle, Rect, Shape, dist_point_segment, march_first_within, within_arc,
-};
+use crate::battlefield::geometry::{HalfAngle, March, Rect, Shape, dist_point_segment, within_arc};
 use crate::dice::DiceSource;
 use crate::doctrine::Doctrine;
 use crate::events::{Event, LossCause, Observer, ReactionCause};
 use crate::rules::ironsides::pursuit;
+use crate::rules::ironsides::tables::IronsidesRules;
 use crate::setup::BattleSetup;
 
 /// Routs set off reactions in friends, which may rout in turn: a bound on the chain.
 const MAX_ROUT_CHAIN: u8 = 4;
 
-impl Battle {
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// Retires `distance` inches straight back towards its own edge, ending facing the enemy;
     /// the move counts as its next one. Off the table, it is gone for the day.
-    pub(crate) fn retreat<O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        distance: f64,
-        obs: &mut O,
-    ) {
+    pub(crate) fn retreat(&mut self, id: UnitId, distance: f64) {
+        let setup = self.setup;
         let distance = self.clear_of_friends(setup, id, distance);
-        let u = &mut self.units[usize::from(id)];
-        let from = u.pos;
-        let home = super::homeward(u.side);
-        u.pos = from + home * distance;
-        // It ends facing the enemy: kept if it already looks that way, else turned to.
-        if Vec2::from_facing(u.facing).dot(home) > 0.0 {
-            u.facing = (home * -1.0).facing();
-        }
-        u.move_spent_next_turn = true;
-        u.pinned = false;
-        u.engaged_with = None;
-        u.moved = true;
-        let to = u.pos;
-        self.moved(id);
-        emit(obs, Event::Retreat { unit: id, distance });
-        emit(obs, Event::moved(id, from, to, false));
-        self.leave_if_off_table(setup, id, UnitStatus::OffTable, obs);
+        let (from, to) = self.shift(id, |u| {
+            let from = u.pos;
+            let home = super::homeward(u.side);
+            u.pos = from + home * distance;
+            // It ends facing the enemy: kept if it already looks that way, else turned to.
+            if Vec2::from_facing(u.facing).dot(home) > 0.0 {
+                u.facing = (home * -1.0).facing();
+            }
+            u.move_spent_next_turn = true;
+            u.pinned = false;
+            u.engaged_with = None;
+            u.moved = true;
+            (from, u.pos)
+        });
+        emit(self.obs, Event::Retreat { unit: id, distance });
+        emit(self.obs, Event::moved(id, from, to, false));
+        self.leave_if_off_table(id, UnitStatus::OffTable);
     }
+}
 
+impl Battle {
     /// How far a retreat of `distance` must go to end clear of friends: a loser that would
     /// stop on its support retires through it and halts behind (E18: "it retires behind its
     /// unit immediately to the rear"), up to `close_combat.retreat_max`; if even that is not
@@ -69,30 +65,18 @@ impl Battle {
         }
         d
     }
+}
 
+impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     /// A rout: 3D6" for foot, 5D6" for horse, straight back towards home, ending facing away;
     /// guns are abandoned; friends within 3" of the path test reaction (not those already
     /// routed: they are running too).
-    pub(crate) fn rout<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
-        self.rout_chain(setup, id, dice, ai, obs, 0);
+    pub(crate) fn rout(&mut self, id: UnitId) {
+        self.rout_chain(id, 0);
     }
 
-    fn rout_chain<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-        depth: u8,
-    ) {
+    fn rout_chain(&mut self, id: UnitId, depth: u8) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         if !self.units[usize::from(id)].is_active() {
             return;
@@ -102,32 +86,31 @@ impl Battle {
         } else {
             rules.reaction.rout_dice_foot
         };
-        dice.focus(super::unit_stream(id));
-        let distance = f64::from(dice.sum_d6(u32::from(n)));
-        let u = &mut self.units[usize::from(id)];
-        let from = u.pos;
-        let away = super::homeward(u.side);
-        u.pos = from + away * distance;
-        u.facing = away.facing();
-        u.broken = true;
-        u.halt_next_turn = true;
-        u.pinned = false;
-        u.engaged_with = None;
-        u.moved = true;
-        u.pursuing = 0;
-        let to = u.pos;
-        let side = u.side;
-        if u.kind.is_gun() {
-            u.status = UnitStatus::Abandoned;
-        }
-        self.moved(id);
+        self.dice.focus(super::unit_stream(id));
+        let distance = f64::from(self.dice.sum_d6(u32::from(n)));
+        let (from, to, side) = self.shift(id, |u| {
+            let from = u.pos;
+            let away = super::homeward(u.side);
+            u.pos = from + away * distance;
+            u.facing = away.facing();
+            u.broken = true;
+            u.halt_next_turn = true;
+            u.pinned = false;
+            u.engaged_with = None;
+            u.moved = true;
+            u.pursuing = 0;
+            if u.kind.is_gun() {
+                u.status = UnitStatus::Abandoned;
+            }
+            (from, u.pos, u.side)
+        });
         self.sweep_away_generals(setup, id);
-        emit(obs, Event::Rout { unit: id, distance });
-        emit(obs, Event::moved(id, from, to, false));
+        emit(self.obs, Event::Rout { unit: id, distance });
+        emit(self.obs, Event::moved(id, from, to, false));
         if self.units[usize::from(id)].status == UnitStatus::Abandoned {
             self.unit_gone(setup, id);
         }
-        self.leave_if_off_table(setup, id, UnitStatus::OffTable, obs);
+        self.leave_if_off_table(id, UnitStatus::OffTable);
         if depth >= MAX_ROUT_CHAIN {
             return;
         }
@@ -152,40 +135,32 @@ impl Battle {
             let fid = f.id;
             let r = self.shape(fid);
             if near_path(&r, from, to, test) {
-                let result = self.react(setup, fid, ReactionCause::RoutPassed, dice, ai, obs);
+                let result = self.react(fid, ReactionCause::RoutPassed);
                 match result {
-                    crate::events::ReactionResult::Rout => {
-                        self.rout_chain(setup, fid, dice, ai, obs, depth + 1)
-                    }
-                    other => self.after_failed_reaction(setup, fid, other, dice, ai, obs),
+                    crate::events::ReactionResult::Rout => self.rout_chain(fid, depth + 1),
+                    other => self.after_failed_reaction(fid, other),
                 }
             }
         }
     }
 
     /// Off the table: the unit leaves with the given status.
-    pub(crate) fn leave_if_off_table<O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        status: UnitStatus,
-        obs: &mut O,
-    ) -> bool {
+    pub(crate) fn leave_if_off_table(&mut self, id: UnitId, status: UnitStatus) -> bool {
+        let setup = self.setup;
         let u = &self.units[usize::from(id)];
         if !u.is_active() || setup.ground.on_table(u.pos) {
             return false;
         }
-        self.units[usize::from(id)].status = status;
-        self.moved(id);
+        self.shift(id, |u| u.status = status);
         match status {
             UnitStatus::LostToPursuit => emit(
-                obs,
+                self.obs,
                 Event::PursuitLost {
                     unit: id,
                     turns: self.units[usize::from(id)].pursuing,
                 },
             ),
-            _ => emit(obs, Event::LeftTable { unit: id }),
+            _ => emit(self.obs, Event::LeftTable { unit: id }),
         }
         self.unit_gone(setup, id);
         true
@@ -194,26 +169,21 @@ impl Battle {
     /// At each rally phase a pursuer tests to halt; failing, it loses another CV and charges
     /// the nearest enemy in its front arc, else the enemy camp. At CV 0 or off the table it is
     /// lost for the day.
-    pub(super) fn pursuers<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(super) fn pursuers(&mut self) {
+        let setup = self.setup;
         let rules = &*setup.rules;
         let side = self.moving;
         for i in 0..self.units.len() {
-            let u = &self.units[i];
+            let u = &self.b.units[i];
             if u.side != side || !u.is_active() || u.pursuing == 0 || u.pinned {
                 continue;
             }
             let id = i as UnitId;
-            dice.focus(super::unit_stream(id));
-            let (_, halted) = pursuit::halt_test(rules, dice, u);
+            self.dice.focus(super::unit_stream(id));
+            let (_, halted) = pursuit::halt_test(rules, self.dice, u);
             if halted {
                 emit(
-                    obs,
+                    self.obs,
                     Event::PursuitHalted {
                         unit: id,
                         turns: u.pursuing,
@@ -226,37 +196,32 @@ impl Battle {
             }
             self.units[i].pursuing = self.units[i].pursuing.saturating_add(1);
             emit(
-                obs,
+                self.obs,
                 Event::PursuitContinued {
                     unit: id,
                     turns: self.units[i].pursuing,
                 },
             );
-            if self.pursuit_cost(setup, id, dice, obs) {
+            if self.pursuit_cost(id) {
                 continue;
             }
             // From now on it charges the nearest enemy in its front arc, not its old quarry.
             self.units[i].pursuit_target = None;
             let distance =
                 crate::rules::ironsides::movement::move_allowance(rules, &self.units[i], false);
-            self.pursue(setup, id, distance, dice, ai, obs);
+            self.pursue(id, distance);
         }
     }
 
     /// The CV a pursuer pays; true if that loses it for the day.
-    pub(super) fn pursuit_cost<D: DiceSource, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        dice: &mut D,
-        obs: &mut O,
-    ) -> bool {
+    pub(super) fn pursuit_cost(&mut self, id: UnitId) -> bool {
+        let setup = self.setup;
         let loss = setup.rules.pursuit.cv_loss;
         if self.units[usize::from(id)].cv <= loss {
-            let u = &mut self.units[usize::from(id)];
+            let u = &mut self.b.units[usize::from(id)];
             let lost = u.lose_cv(loss);
             emit(
-                obs,
+                self.obs,
                 Event::CvLost {
                     unit: id,
                     amount: lost,
@@ -266,7 +231,7 @@ impl Battle {
             );
             u.status = UnitStatus::LostToPursuit;
             emit(
-                obs,
+                self.obs,
                 Event::PursuitLost {
                     unit: id,
                     turns: u.pursuing,
@@ -275,36 +240,75 @@ impl Battle {
             self.unit_gone(setup, id);
             return true;
         }
-        self.lose_cv(setup, id, loss, LossCause::Pursuit, dice, obs);
+        self.lose_cv(id, loss, LossCause::Pursuit);
         !self.units[usize::from(id)].is_active()
     }
 
     /// A pursuer runs `distance` inches at its quarry, else the nearest enemy in its front arc,
     /// else the enemy camp, else straight on; what it meets, it fights at once (2 dice a side).
-    pub(super) fn pursue<D: DiceSource, A: Doctrine, O: Observer>(
-        &mut self,
-        setup: &BattleSetup,
-        id: UnitId,
-        distance: f64,
-        dice: &mut D,
-        ai: &mut A,
-        obs: &mut O,
-    ) {
+    pub(super) fn pursue(&mut self, id: UnitId, distance: f64) {
+        let setup = self.setup;
         let rules = &*setup.rules;
-        let u = &self.units[usize::from(id)];
+        let u = &self.b.units[usize::from(id)];
         let side = u.side;
-        let arc = HalfAngle::new(rules.pursuit.arc_degrees.to_radians());
         let quarry = u
             .pursuit_target
             .filter(|&t| self.units[usize::from(t)].is_active());
-        // The nearest enemy in the arc (ties to the lower id), skipping those whose enclosing
-        // circles are already farther than the best found.
+        let nearest = match quarry {
+            Some(_) => None,
+            None => self.nearest_in_arc(rules, id),
+        };
+        let camp = setup.ground.camps.iter().position(|c| c.side != side);
+        let target_pos = match (quarry.or(nearest), camp) {
+            (Some(t), _) => self.units[usize::from(t)].pos,
+            (None, Some(c))
+                if self.ai.take_camp(
+                    &View {
+                        battle: self.b,
+                        setup,
+                    },
+                    id,
+                ) =>
+            {
+                setup.ground.camps[c].pos
+            }
+            _ => u.pos + Vec2::from_facing(u.facing) * distance,
+        };
+        let from = u.pos;
+        let dir = (target_pos - from).norm();
+        let (run, met) = self.first_met(id, dir, distance);
+        let to = self.shift(id, |u| {
+            u.pos = from + dir * run;
+            u.facing = dir.facing();
+            u.moved = true;
+            u.pos
+        });
+        emit(self.obs, Event::moved(id, from, to, false));
+        if self.leave_if_off_table(id, UnitStatus::LostToPursuit) {
+            return;
+        }
+        self.overrun_generals(id);
+        if let Some(e) = met {
+            self.pursuit_melee(id, e);
+        } else if let Some(c) = camp {
+            let cp = setup.ground.camps[c];
+            if self.units[usize::from(id)].pos.dist(cp.pos) <= cp.radius {
+                self.attack_camp(id, c);
+            }
+        }
+    }
+}
+
+impl Battle {
+    /// The nearest enemy in the pursuit arc of `id`'s front (ties to the lower id), skipping
+    /// those whose enclosing circles are already farther than the best found.
+    fn nearest_in_arc(&self, rules: &IronsidesRules, id: UnitId) -> Option<UnitId> {
+        let u = &self.units[usize::from(id)];
+        let side = u.side;
+        let arc = HalfAngle::new(rules.pursuit.arc_degrees.to_radians());
         let me = self.shape(id);
         let mut nearest: Option<(f64, UnitId)> = None;
         self.with_spots(side.other(), |spots| {
-            if quarry.is_some() {
-                return; // (only wanted without a quarry)
-            }
             for s in spots.iter().filter(|s| s.active) {
                 // Circles surely farther apart than the best found: skipped below anyway (the
                 // bound is past the best), so the arc need not be tried.
@@ -328,25 +332,13 @@ impl Battle {
                 }
             }
         });
-        let nearest = nearest.map(|(_, e)| e);
-        let camp = setup.ground.camps.iter().position(|c| c.side != side);
-        let target_pos = match (quarry.or(nearest), camp) {
-            (Some(t), _) => self.units[usize::from(t)].pos,
-            (None, Some(c))
-                if ai.take_camp(
-                    &View {
-                        battle: self,
-                        setup,
-                    },
-                    id,
-                ) =>
-            {
-                setup.ground.camps[c].pos
-            }
-            _ => u.pos + Vec2::from_facing(u.facing) * distance,
-        };
-        let from = u.pos;
-        let dir = (target_pos - from).norm();
+        nearest.map(|(_, e)| e)
+    }
+
+    /// How far a pursuer runs along `dir` (up to `distance`) before the first enemy it meets,
+    /// looking every half inch; and that enemy.
+    fn first_met(&self, id: UnitId, dir: Vec2, distance: f64) -> (f64, Option<UnitId>) {
+        let side = self.units[usize::from(id)].side;
         // Run until the first enemy met along the way (looking every half inch).
         let r = self.rect(id);
         let me = Rect {
@@ -387,7 +379,15 @@ impl Battle {
             }
             let er = self.shape(s.id);
             let last = (run / 0.5).floor() as u64;
-            let fast = march_first_within(&me, dir, &er, 0.01, 0.5, 0, last, f64::INFINITY, 0.0);
+            let march = March {
+                me: &me,
+                dir,
+                step: 0.5,
+                first: 0,
+                last,
+                end: f64::INFINITY,
+            };
+            let fast = march.first_within(&er, 0.01, 0.0);
             if let Some(k) = fast {
                 let t = 0.5 * k as f64;
                 if t < run || met.is_none() {
@@ -397,25 +397,7 @@ impl Battle {
             }
             true
         });
-        let u = &mut self.units[usize::from(id)];
-        u.pos = from + dir * run;
-        u.facing = dir.facing();
-        u.moved = true;
-        let to = u.pos;
-        self.moved(id);
-        emit(obs, Event::moved(id, from, to, false));
-        if self.leave_if_off_table(setup, id, UnitStatus::LostToPursuit, obs) {
-            return;
-        }
-        self.overrun_generals(setup, id, dice, obs);
-        if let Some(e) = met {
-            self.pursuit_melee(setup, id, e, dice, ai, obs);
-        } else if let Some(c) = camp {
-            let cp = setup.ground.camps[c];
-            if self.units[usize::from(id)].pos.dist(cp.pos) <= cp.radius {
-                self.attack_camp(setup, id, c, dice, ai, obs);
-            }
-        }
+        (run, met)
     }
 }
 
