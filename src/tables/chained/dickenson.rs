@@ -561,24 +561,9 @@ impl<'a> Chain<'a> {
     fn blow_uncached(&mut self, s: &Step, x: usize, first: bool) -> Weights<(u32, u64)> {
         let reg = s.r[x].0;
         let r = self.rules;
-        let fighting = |f: Figure, n: u16| if first { reg.front_rank(f, n, r) } else { n };
         let target = s.r[1 - x].0.main_figure();
         let pike_first = first && reg.rounds == 0;
-        let blows: [(Figure, u16); 2] = match reg.kind {
-            Kind::Foot | Kind::ForlornHope => [
-                (Figure::Pikeman, fighting(Figure::Pikeman, reg.pikemen)),
-                (
-                    Figure::Musketeer,
-                    fighting(Figure::Musketeer, reg.musketeers),
-                ),
-            ],
-            Kind::Horse(f) => [(f, fighting(f, reg.horsemen)), (f, 0)],
-            Kind::Dragoons => [
-                (Figure::Dragoon, fighting(Figure::Dragoon, reg.horsemen)),
-                (Figure::Dragoon, 0),
-            ],
-            Kind::Gun(_) => [(Figure::Gunner, reg.gunners), (Figure::Gunner, 0)],
-        };
+        let blows = reg.fighting(first, r);
         let mut w = Weights::certain((0u32, reg.carried.to_bits()));
         for (figure, n) in blows {
             if n == 0 {

@@ -3,7 +3,7 @@
 //! (pikemen add half again in the first round of a melee), remainders carried; troops fight
 //! only the way they face.
 
-use super::regiment::{Kind, State};
+use super::regiment::State;
 use super::{Battle, emit};
 use crate::dice::DiceSource;
 use crate::events::{Event, Observer};
@@ -124,30 +124,9 @@ impl Battle {
         if self.bearing(x, self.regiments[y].pos) > self.rules.battle.melee_arc_degrees {
             return (0, 0);
         }
-        let fighting = |f: Figure, n: u16| {
-            if first {
-                reg.front_rank(f, n, &self.rules)
-            } else {
-                n
-            }
-        };
         let target = self.regiments[y].main_figure();
         let pike_first = first && reg.rounds == 0;
-        let blows: [(Figure, u16); 2] = match reg.kind {
-            Kind::Foot | Kind::ForlornHope => [
-                (Figure::Pikeman, fighting(Figure::Pikeman, reg.pikemen)),
-                (
-                    Figure::Musketeer,
-                    fighting(Figure::Musketeer, reg.musketeers),
-                ),
-            ],
-            Kind::Horse(f) => [(f, fighting(f, reg.horsemen)), (f, 0)],
-            Kind::Dragoons => [
-                (Figure::Dragoon, fighting(Figure::Dragoon, reg.horsemen)),
-                (Figure::Dragoon, 0),
-            ],
-            Kind::Gun(_) => [(Figure::Gunner, reg.gunners), (Figure::Gunner, 0)],
-        };
+        let blows = reg.fighting(first, &self.rules);
         dice.focus(Self::regiment_stream(x));
         let (mut hits, mut carried, mut thrown) = (0, reg.carried, 0u32);
         for (figure, n) in blows {

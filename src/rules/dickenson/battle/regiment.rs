@@ -372,6 +372,30 @@ impl Regiment {
         n.div_ceil(self.ranks(figure, rules).max(1))
     }
 
+    /// Who strikes in a melee round, body by body: every figure, or only the front rank in the
+    /// first round of a move (gunners fight all together).
+    pub fn fighting(&self, first: bool, rules: &DickensonRules) -> [(Figure, u16); 2] {
+        let rank = |f: Figure, n: u16| {
+            if first {
+                self.front_rank(f, n, rules)
+            } else {
+                n
+            }
+        };
+        match self.kind {
+            Kind::Foot | Kind::ForlornHope => [
+                (Figure::Pikeman, rank(Figure::Pikeman, self.pikemen)),
+                (Figure::Musketeer, rank(Figure::Musketeer, self.musketeers)),
+            ],
+            Kind::Horse(f) => [(f, rank(f, self.horsemen)), (f, 0)],
+            Kind::Dragoons => [
+                (Figure::Dragoon, rank(Figure::Dragoon, self.horsemen)),
+                (Figure::Dragoon, 0),
+            ],
+            Kind::Gun(_) => [(Figure::Gunner, self.gunners), (Figure::Gunner, 0)],
+        }
+    }
+
     /// Its small arm, if it has one.
     pub fn arm(&self) -> Option<Arm> {
         match self.kind {
