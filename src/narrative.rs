@@ -2,7 +2,8 @@
 //! and each unit's CV path at the end; or the same events as tidy CSV.
 //!
 //! One table, [`tell`], says what each event is in words: its CSV fields and its line of the
-//! story. The narrative and the CSV only lay out what it says.
+//! story. The narrative and the CSV only lay out what it says. Strength and losses are told in
+//! the ruleset's [`Currency`]: CV, figures or casualties against stamina.
 
 use std::fmt::{Display, Write as _};
 
@@ -52,6 +53,121 @@ fn general_words(r: GeneralResult) -> &'static str {
     }
 }
 
+/// The unit a replay counts strength and losses in: its ruleset's currency
+/// ([`crate::rules::Ruleset::currency`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Currency {
+    /// Ironsides: combat value.
+    Cv,
+    /// Black Powder: casualties taken against a regiment's stamina.
+    Casualties,
+    /// Dickenson: figures, rank and file.
+    Figures,
+}
+
+impl Currency {
+    /// The currency of a ruleset's key (`cv`, `casualties`, `figures`); `None` for another.
+    pub fn of(key: &str) -> Option<Currency> {
+        match key {
+            "cv" => Some(Currency::Cv),
+            "casualties" => Some(Currency::Casualties),
+            "figures" => Some(Currency::Figures),
+            _ => None,
+        }
+    }
+
+    /// The currency of the ruleset a name picks.
+    pub fn of_ruleset(name: &str) -> crate::error::Result<Currency> {
+        let key = crate::rules::currency(name)?;
+        // Every ruleset's key is one of the three: a new one must be given its words here.
+        Ok(Currency::of(key).unwrap_or(Currency::Cv))
+    }
+
+    /// The CSV column of a unit's strength after an event.
+    pub fn column(self) -> &'static str {
+        match self {
+            Currency::Cv => "cv",
+            Currency::Casualties => "stamina",
+            Currency::Figures => "figures",
+        }
+    }
+
+    /// The CSV kinds of a loss and a gain.
+    fn kinds(self) -> (&'static str, &'static str) {
+        match self {
+            Currency::Cv => ("cv_lost", "cv_gained"),
+            Currency::Casualties => ("casualties_lost", "casualties_recovered"),
+            Currency::Figures => ("figures_lost", "figures_gained"),
+        }
+    }
+
+    /// A loss of `n` as the story tells it.
+    fn lost(self, n: u8) -> String {
+        match self {
+            Currency::Cv => format!("loses {n} CV"),
+            Currency::Casualties => format!("takes {n} {}", plural(n, "casualty", "casualties")),
+            Currency::Figures => format!("loses {n} {}", plural(n, "figure", "figures")),
+        }
+    }
+
+    /// A gain of `n` as the story tells it.
+    fn gained(self, n: u8) -> String {
+        match self {
+            Currency::Cv => format!("gains {n} CV"),
+            Currency::Casualties => {
+                format!("recovers {n} {}", plural(n, "casualty", "casualties"))
+            }
+            Currency::Figures => format!("regains {n} {}", plural(n, "figure", "figures")),
+        }
+    }
+
+    /// A unit's strength `v` as the story tells it.
+    fn left(self, v: u8) -> String {
+        match self {
+            Currency::Cv => format!("CV {v}"),
+            Currency::Casualties => format!("{v} stamina left"),
+            Currency::Figures => format!("{v} figures left"),
+        }
+    }
+
+    /// What a successful rally wins.
+    fn rallied(self) -> &'static str {
+        match self {
+            Currency::Cv => "regains a CV",
+            Currency::Casualties => "recovers",
+            Currency::Figures => "succeeds",
+        }
+    }
+
+    /// What a broken army's `lost` and `start` count (Dickenson breaks on morale points).
+    fn army(self) -> &'static str {
+        match self {
+            Currency::Cv => "CV",
+            Currency::Casualties => "stamina",
+            Currency::Figures => "morale points",
+        }
+    }
+
+    /// What the paths at the end of the story and the numbers on the replay page count.
+    pub fn strength(self) -> &'static str {
+        match self {
+            Currency::Cv => "CV",
+            Currency::Casualties => "stamina left",
+            Currency::Figures => "figures left",
+        }
+    }
+
+    /// [`Currency::strength`] at the start of a line.
+    fn strength_heading(self) -> String {
+        let s = self.strength();
+        s[..1].to_uppercase() + &s[1..]
+    }
+}
+
+fn plural(n: u8, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
+}
+
 /// An event in words: its CSV fields and its line of the story (`None` for events too small
 /// to tell: a general or a unit standing still).
 #[derive(Debug, Clone, PartialEq)]
@@ -95,8 +211,8 @@ impl Told {
     }
 }
 
-/// The battle's names for units and generals.
-struct Names<'a>(&'a BattleSetup);
+/// The battle's names for units and generals, and its currency.
+struct Names<'a>(&'a BattleSetup, Currency);
 
 impl Names<'_> {
     fn u(&self, id: UnitId) -> &str {
@@ -110,8 +226,8 @@ impl Names<'_> {
 /// What an event is, in words: the one table behind the narrative and the CSV. Each family of
 /// events is told by its own function; this match names every event, so a new one must be
 /// given its words before anything compiles.
-pub fn tell(setup: &BattleSetup, e: Event) -> Told {
-    let n = Names(setup);
+pub fn tell(setup: &BattleSetup, currency: Currency, e: Event) -> Told {
+    let n = Names(setup, currency);
     match e {
         Event::RatingRolled { .. }
         | Event::TurnStarted { .. }
@@ -161,7 +277,7 @@ fn tell_command(n: &Names, e: Event) -> Told {
     match e {
         Event::RatingRolled { unit, cv } => Told::new("rating_rolled", Some(unit), None)
             .cv(cv)
-            .line(format!("{} rated CV {cv}", n.u(unit))),
+            .line(format!("{} rated {}", n.u(unit), n.1.left(cv))),
         Event::TurnStarted { turn } => {
             Told::new("turn_started", None, None).line(format!("\n== Turn {turn} =="))
         }
@@ -250,7 +366,7 @@ fn tell_movement(n: &Names, e: Event) -> Told {
             .value(format_args!("{distance:.1}"))
             .line(format!("{} ROUTS {distance:.0}\"", n.u(unit))),
         Event::Disintegrated { unit } => Told::new("disintegrated", Some(unit), None)
-            .line(format!("{} disintegrates (CV 0)", n.u(unit))),
+            .line(format!("{} disintegrates ({})", n.u(unit), n.1.left(0))),
         Event::LeftTable { unit } => Told::new("left_table", Some(unit), None)
             .line(format!("{} leaves the table", n.u(unit))),
         _ => unreachable!("tell routes only movement events here"),
@@ -281,18 +397,25 @@ fn tell_morale(n: &Names, e: Event) -> Told {
             amount,
             cause,
             cv,
-        } => Told::new("cv_lost", Some(unit), None)
+        } => Told::new(n.1.kinds().0, Some(unit), None)
             .value(amount)
             .cv(cv)
             .detail(format_args!("{cause:?}"))
             .line(format!(
-                "{} loses {amount} CV ({cause:?}): CV {cv}",
-                n.u(unit)
+                "{} {} ({cause:?}): {}",
+                n.u(unit),
+                n.1.lost(amount),
+                n.1.left(cv)
             )),
-        Event::CvGained { unit, amount, cv } => Told::new("cv_gained", Some(unit), None)
+        Event::CvGained { unit, amount, cv } => Told::new(n.1.kinds().1, Some(unit), None)
             .value(amount)
             .cv(cv)
-            .line(format!("{} gains {amount} CV: CV {cv}", n.u(unit))),
+            .line(format!(
+                "{} {}: {}",
+                n.u(unit),
+                n.1.gained(amount),
+                n.1.left(cv)
+            )),
         Event::Rally {
             unit,
             roll,
@@ -303,9 +426,10 @@ fn tell_morale(n: &Names, e: Event) -> Told {
             .cv(cv)
             .detail(success)
             .line(format!(
-                "{} rallies: rolls {roll}, {} (CV {cv})",
+                "{} rallies: rolls {roll}, {} ({})",
                 n.u(unit),
-                if success { "regains a CV" } else { "fails" }
+                if success { n.1.rallied() } else { "fails" },
+                n.1.left(cv)
             )),
         Event::Reaction {
             unit,
@@ -489,7 +613,10 @@ fn tell_end(n: &Names, e: Event) -> Told {
         Event::ArmyBroken { side, lost, start } => Told::new("army_broken", None, None)
             .value(lost)
             .detail(format_args!("{side};start={start}"))
-            .line(format!("The {side} army breaks: {lost} of {start} CV lost")),
+            .line(format!(
+                "The {side} army breaks: {lost} of {start} {} lost",
+                n.1.army()
+            )),
         Event::BattleEnded { outcome, turn } => {
             let (detail, line) = match outcome {
                 Outcome::Won(s) => (
@@ -542,8 +669,8 @@ fn destroyed_result(setup: &BattleSetup, w: u16, l: u16, gone: impl Fn(u16) -> b
 
 /// One event as a line of the story; `None` for events too small to tell (a general or a unit
 /// standing still).
-pub fn event_line(setup: &BattleSetup, e: Event) -> Option<String> {
-    tell(setup, e).line
+pub fn event_line(setup: &BattleSetup, currency: Currency, e: Event) -> Option<String> {
+    tell(setup, currency, e).line
 }
 
 /// Each unit's CV (in its ruleset's currency) at the start and at the end of every turn,
@@ -585,8 +712,9 @@ impl CvPaths {
         }
     }
 
-    fn write(&self, setup: &BattleSetup, out: &mut String) {
-        let _ = writeln!(out, "\nCV by turn (start, then each turn's end):");
+    fn write(&self, setup: &BattleSetup, currency: Currency, out: &mut String) {
+        let what = currency.strength_heading();
+        let _ = writeln!(out, "\n{what} by turn (start, then each turn's end):");
         for (i, path) in self.0.iter().enumerate() {
             let p: Vec<String> = path.iter().map(|c| c.to_string()).collect();
             let _ = writeln!(out, "  {:<40} {}", setup.unit_name(i as u16), p.join(" "));
@@ -596,7 +724,7 @@ impl CvPaths {
 
 /// The story of a battle in plain text; `start` is its units as deployed (as its ruleset
 /// counts their strength).
-pub fn narrate(setup: &BattleSetup, start: &[Unit], rec: &Recorder) -> String {
+pub fn narrate(setup: &BattleSetup, currency: Currency, start: &[Unit], rec: &Recorder) -> String {
     let mut out = String::new();
     let mut paths = CvPaths::new(start);
     let mut last_turn = 0;
@@ -613,35 +741,37 @@ pub fn narrate(setup: &BattleSetup, start: &[Unit], rec: &Recorder) -> String {
             } if paths.destroyed(w) || paths.destroyed(l) => {
                 Some(destroyed_result(setup, w, l, |x| paths.destroyed(x)))
             }
-            _ => event_line(setup, e),
+            _ => event_line(setup, currency, e),
         };
         paths.follow(e, line.is_some());
         if let Some(line) = line {
             let _ = writeln!(out, "{line}");
         }
     }
-    paths.write(setup, &mut out);
+    paths.write(setup, currency, &mut out);
     out
 }
 
-/// The columns of the events CSV.
-pub const EVENTS_HEADER: [&str; 10] = [
-    "seq",
-    "turn",
-    "event",
-    "unit",
-    "unit_name",
-    "other",
-    "other_name",
-    "value",
-    "cv",
-    "detail",
-];
+/// The columns of the events CSV: the strength column is named in the currency.
+pub fn events_header(currency: Currency) -> [&'static str; 10] {
+    [
+        "seq",
+        "turn",
+        "event",
+        "unit",
+        "unit_name",
+        "other",
+        "other_name",
+        "value",
+        currency.column(),
+        "detail",
+    ]
+}
 
 /// The event stream as tidy CSV: one event a row.
-pub fn events_csv(setup: &BattleSetup, rec: &Recorder) -> String {
+pub fn events_csv(setup: &BattleSetup, currency: Currency, rec: &Recorder) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record(EVENTS_HEADER);
+    let _ = w.write_record(events_header(currency));
     // Commas in names become semicolons, as they always have, so the columns cut cleanly.
     let id = |u: Option<UnitId>| u.map(|u| u.to_string()).unwrap_or_default();
     let name = |u: Option<UnitId>| {
@@ -649,7 +779,7 @@ pub fn events_csv(setup: &BattleSetup, rec: &Recorder) -> String {
             .unwrap_or_default()
     };
     for (seq, &(turn, e)) in rec.events.iter().enumerate() {
-        let t = tell(setup, e);
+        let t = tell(setup, currency, e);
         let row = [
             seq.to_string(),
             turn.to_string(),
@@ -674,13 +804,14 @@ mod tests {
     use super::*;
     use crate::rules::{BlackPowder, Ironsides, Ruleset};
 
-    fn recorded<R: Ruleset>(ruleset: &R, setup: &BattleSetup) -> (Recorder, Vec<Unit>) {
+    fn recorded<R: Ruleset>(ruleset: &R, setup: &BattleSetup) -> (Recorder, Vec<Unit>, Currency) {
+        let currency = Currency::of(ruleset.currency()).unwrap();
         let mut battle = ruleset.new_battle(setup);
         let mut rec = Recorder::default();
         ruleset.deploy(&mut battle, setup, 21);
         let start = ruleset.units(&battle, setup);
         ruleset.fight(&mut battle, setup, 21, &mut rec);
-        (rec, start)
+        (rec, start, currency)
     }
 
     /// Every event is one CSV row of ten fields, read back as written (quotes and commas in
@@ -692,15 +823,20 @@ mod tests {
             .unwrap();
         setup.names.units[0] = "The \"Old\" Horse, of Hazel".into();
         let bp = BlackPowder::builtin();
-        for (rec, start) in [recorded(&Ironsides, &setup), recorded(&bp, &setup)] {
-            let csv = events_csv(&setup, &rec);
+        let dk = crate::rules::dickenson::battle::Dickenson::builtin();
+        for (rec, start, currency) in [
+            recorded(&Ironsides, &setup),
+            recorded(&bp, &setup),
+            recorded(&dk, &setup),
+        ] {
+            let csv = events_csv(&setup, currency, &rec);
             let mut r = csv::Reader::from_reader(csv.as_bytes());
-            assert_eq!(r.headers().unwrap(), EVENTS_HEADER.as_slice());
+            assert_eq!(r.headers().unwrap(), events_header(currency).as_slice());
             let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
             assert_eq!(rows.len(), rec.events.len());
             let mut lines = 0;
             for (row, &(turn, e)) in rows.iter().zip(&rec.events) {
-                let t = tell(&setup, e);
+                let t = tell(&setup, currency, e);
                 assert_eq!(row.len(), 10);
                 assert_eq!((&row[1], &row[2]), (turn.to_string().as_str(), t.kind));
                 if t.unit == Some(0) {
@@ -708,8 +844,9 @@ mod tests {
                 }
                 lines += usize::from(t.line.is_some());
             }
-            let story = narrate(&setup, &start, &rec);
-            let (told, paths) = story.split_once("\nCV by turn").unwrap();
+            let story = narrate(&setup, currency, &start, &rec);
+            let heading = format!("\n{} by turn", currency.strength_heading());
+            let (told, paths) = story.split_once(&heading).unwrap();
             // Turn headers and the result are told with a blank line before them.
             assert_eq!(told.lines().filter(|l| !l.is_empty()).count(), lines);
             // Each path starts from the unit's strength as its ruleset counts it.

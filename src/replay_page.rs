@@ -13,7 +13,7 @@ use crate::battlefield::geometry::Rect;
 use crate::charts::page::esc;
 use crate::charts::{hex, side_colour};
 use crate::events::{Event, Outcome};
-use crate::narrative::{Recorder, event_line};
+use crate::narrative::{Currency, Recorder, event_line};
 use crate::setup::BattleSetup;
 
 /// A unit as the page draws it: its corners about its centre, to scale.
@@ -251,8 +251,15 @@ go(0);
 "#;
 
 /// The page of battle `index` of a run with master seed `seed`: `start` the units as
-/// deployed (before any rating was rolled), `rec` the battle's events.
-pub fn html(setup: &BattleSetup, start: &[Unit], rec: &Recorder, seed: u64, index: u64) -> String {
+/// deployed (before any rating was rolled), `rec` the battle's events, told in `currency`.
+pub fn html(
+    setup: &BattleSetup,
+    currency: Currency,
+    start: &[Unit],
+    rec: &Recorder,
+    seed: u64,
+    index: u64,
+) -> String {
     let units: Vec<UnitView> = start.iter().map(|u| unit_view(setup, u)).collect();
     let steps: Vec<Step> = rec
         .events
@@ -260,7 +267,10 @@ pub fn html(setup: &BattleSetup, start: &[Unit], rec: &Recorder, seed: u64, inde
         .map(|&(turn, e)| {
             step(
                 turn,
-                event_line(setup, e).unwrap_or_default().trim().to_string(),
+                event_line(setup, currency, e)
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string(),
                 e,
             )
         })
@@ -307,12 +317,13 @@ pub fn html(setup: &BattleSetup, start: &[Unit], rec: &Recorder, seed: u64, inde
     });
     let title = format!("{}: battle {index} of seed {seed}", setup.name);
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{t}</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n<h1>{t}</h1>\n<p class=\"key\">{result}. Units to scale: <span style=\"color:{p}\">&#9632; Parliament</span><span style=\"color:{r}\">&#9632; Royalists</span> the number is CV (paler as it falls); dashed outline: disordered; red outline: routed or broken. Dashed line: a move; dotted: a shot (red a hit); purple: a charge; black: a melee.</p>\n<div id=\"controls\"><button id=\"play\" type=\"button\">Play</button><button id=\"pturn\" type=\"button\">&#9664;&#9664; turn</button><button id=\"prev\" type=\"button\">&#9664;</button><input id=\"step\" type=\"range\" min=\"0\" max=\"{max}\" value=\"0\" aria-label=\"step\"><button id=\"next\" type=\"button\">&#9654;</button><button id=\"nturn\" type=\"button\">turn &#9654;&#9654;</button><span id=\"now\"></span></div>\n<div id=\"wrap\"><div id=\"table\">{map}</div><div id=\"story\">{story}</div></div>\n<script type=\"application/json\" id=\"data\">{json}</script>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{t}</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n<h1>{t}</h1>\n<p class=\"key\">{result}. Units to scale: <span style=\"color:{p}\">&#9632; Parliament</span><span style=\"color:{r}\">&#9632; Royalists</span> the number is {what} (paler as it falls); dashed outline: disordered; red outline: routed or broken. Dashed line: a move; dotted: a shot (red a hit); purple: a charge; black: a melee.</p>\n<div id=\"controls\"><button id=\"play\" type=\"button\">Play</button><button id=\"pturn\" type=\"button\">&#9664;&#9664; turn</button><button id=\"prev\" type=\"button\">&#9664;</button><input id=\"step\" type=\"range\" min=\"0\" max=\"{max}\" value=\"0\" aria-label=\"step\"><button id=\"next\" type=\"button\">&#9654;</button><button id=\"nturn\" type=\"button\">turn &#9654;&#9654;</button><span id=\"now\"></span></div>\n<div id=\"wrap\"><div id=\"table\">{map}</div><div id=\"story\">{story}</div></div>\n<script type=\"application/json\" id=\"data\">{json}</script>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
         t = esc(&title),
         result = esc(&result.unwrap_or_else(|| "Unfinished".into())),
         p = hex(side_colour(Side::Parliament)),
         r = hex(side_colour(Side::Royalist)),
         max = steps.len().saturating_sub(1),
+        what = currency.strength(),
         map = ground(setup),
     )
 }

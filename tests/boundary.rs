@@ -306,9 +306,11 @@ fn replay_is_battle_i_of_a_run(rs: &str) {
         let mut csv_args = args.to_vec();
         csv_args.extend(["--format", "csv"]);
         let events = run_ok(&csv_args);
-        assert!(
-            events.starts_with("seq,turn,event,unit,unit_name,other,other_name,value,cv,detail\n")
-        );
+        // The strength column is named in the ruleset's currency.
+        let strength = if rs == BP { "stamina" } else { "figures" };
+        let header =
+            format!("seq,turn,event,unit,unit_name,other,other_name,value,{strength},detail\n");
+        assert!(events.starts_with(&header), "{rs}");
         assert!(rs != BP || events.contains(",bp_order,"));
         let last: Vec<&str> = events.lines().last().unwrap().split(',').collect();
         assert_eq!(last[2], "battle_ended");

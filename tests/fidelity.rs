@@ -279,7 +279,7 @@ fn the_enemy_of_a_cowardly_wretch_rerolls_against_his_units() {
 /// with a destroyed side gets a line saying so.
 #[test]
 fn the_story_says_destroyed_units_are_destroyed() {
-    use ecw_sim::narrative::{Recorder, narrate};
+    use ecw_sim::narrative::{Currency, Recorder, narrate};
     let setup = marston_moor();
     let mut b = Battle::new(&setup);
     let (mut results, mut lines) = (0, 0);
@@ -298,7 +298,7 @@ fn the_story_says_destroyed_units_are_destroyed() {
                 _ => {}
             }
         }
-        lines += narrate(&setup, &setup.units, &rec)
+        lines += narrate(&setup, Currency::Cv, &setup.units, &rec)
             .lines()
             .filter(|l| {
                 l.ends_with(" is destroyed")

@@ -132,3 +132,79 @@ fn replay_draws_a_map() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Each ruleset's replay (text, events CSV and page) tells strength and losses in its own
+/// currency, the text's loss lines are the CSV's loss rows, and only Ironsides says "CV".
+#[test]
+fn each_ruleset_replays_in_its_own_currency() {
+    // A loss row's line: its amount, cause and what is left, in the ruleset's words.
+    let words = |rs: &str, n: &str, cause: &str, left: &str| match rs {
+        "ironsides" => format!(" loses {n} CV ({cause}): CV {left}"),
+        "black_powder" if n == "1" => format!(" takes 1 casualty ({cause}): {left} stamina left"),
+        "black_powder" => format!(" takes {n} casualties ({cause}): {left} stamina left"),
+        _ if n == "1" => format!(" loses 1 figure ({cause}): {left} figures left"),
+        _ => format!(" loses {n} figures ({cause}): {left} figures left"),
+    };
+    for (rs, kind, column, strength, paths) in [
+        ("ironsides", "cv_lost", "cv", "CV", "CV by turn"),
+        (
+            "black_powder",
+            "casualties_lost",
+            "stamina",
+            "stamina left",
+            "Stamina left by turn",
+        ),
+        (
+            "dickenson",
+            "figures_lost",
+            "figures",
+            "figures left",
+            "Figures left by turn",
+        ),
+    ] {
+        let args = ["replay", "marston_moor", "--ruleset", rs, "--seed", "3"];
+        let text = run_ok(&args);
+        let csv = run_ok(&[&args[..], &["--format", "csv"]].concat());
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        assert_eq!(header[8], column, "{rs}");
+        let rows: Vec<Vec<&str>> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').collect())
+            .collect();
+        let losses: Vec<&Vec<&str>> = rows.iter().filter(|r| r[2] == kind).collect();
+        assert!(!losses.is_empty(), "{rs}: no {kind} rows");
+        // Every loss row is a line of the text, in the currency, with its amount and what is left.
+        let lines: Vec<&str> = text.lines().collect();
+        for r in &losses {
+            let line = format!("{}{}", r[4], words(rs, r[7], r[9], r[8]));
+            assert!(
+                lines.contains(&line.as_str()),
+                "{rs}: no {line:?} in the text"
+            );
+        }
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("{paths} (start"))),
+            "{rs}: no {paths}"
+        );
+        let page = std::env::temp_dir().join(format!("ecw-words-{rs}-{}.html", std::process::id()));
+        run_ok(&[&args[..], &["--html", page.to_str().unwrap(), "--force"]].concat());
+        let html = std::fs::read_to_string(&page).unwrap();
+        let _ = std::fs::remove_file(&page);
+        assert!(
+            html.contains(&format!("the number is {strength} (paler")),
+            "{rs}"
+        );
+        if rs != "ironsides" {
+            assert!(!text.contains("CV"), "{rs}: CV in the text");
+            assert!(
+                !rows.iter().any(|r| r[2].starts_with("cv")),
+                "{rs}: a cv kind in the CSV"
+            );
+            let story = html.split("<div id=\"story\">").nth(1).unwrap();
+            assert!(!story.contains("CV"), "{rs}: CV on the page");
+        }
+    }
+}

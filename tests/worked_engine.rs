@@ -952,7 +952,7 @@ fn e15_the_fourth_regiment_passes_one_response_and_only_refaces() {
 #[test]
 fn a_support_charge_is_named_with_its_own_dice_in_the_melee_lines() {
     use ecw_sim::events::Observer;
-    use ecw_sim::narrative::{Recorder, event_line, events_csv};
+    use ecw_sim::narrative::{Currency, Recorder, event_line, events_csv};
     const GORING_4: UnitId = 12;
     let setup = engagement();
     let mut b = battle(&setup);
@@ -1010,7 +1010,7 @@ fn a_support_charge_is_named_with_its_own_dice_in_the_melee_lines() {
         ],
         "{ev:#?}"
     );
-    let line = event_line(&setup, told[1]).unwrap();
+    let line = event_line(&setup, Currency::Cv, told[1]).unwrap();
     let (name4, name1) = (
         setup.unit_name(GORING_4).to_string(),
         setup.unit_name(GORING_1).to_string(),
@@ -1023,7 +1023,7 @@ fn a_support_charge_is_named_with_its_own_dice_in_the_melee_lines() {
     for e in &ev {
         rec.event(e);
     }
-    let csv = events_csv(&setup, &rec);
+    let csv = events_csv(&setup, Currency::Cv, &rec);
     let row = csv
         .lines()
         .find(|l| l.contains(",supported,"))

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::army::Unit;
 use crate::dice::battle_seed;
 use crate::error::{Error, Result};
-use crate::narrative::{self, Recorder};
+use crate::narrative::{self, Currency, Recorder};
 use crate::rules::{Ruleset, WithRuleset};
 use crate::scenario::Scenario;
 use crate::setup::BattleSetup;
@@ -104,9 +104,11 @@ pub fn run(args: Args) -> Result<()> {
     let scenario = Scenario::open(&args.scenario, &args.set)?;
     let (setup, rec, start, end) =
         replay(&scenario, args.ruleset.as_deref(), args.seed, args.battle)?;
+    let currency =
+        Currency::of_ruleset(super::run::ruleset_name(&scenario, args.ruleset.as_deref()))?;
     let text = match args.format {
-        Format::Text => narrative::narrate(&setup, &start, &rec),
-        Format::Csv => narrative::events_csv(&setup, &rec),
+        Format::Text => narrative::narrate(&setup, currency, &start, &rec),
+        Format::Csv => narrative::events_csv(&setup, currency, &rec),
     };
     if let Some(path) = &args.map {
         let svg = crate::map::svg(&setup, &start, &end, &rec);
@@ -136,7 +138,7 @@ pub fn run(args: Args) -> Result<()> {
             )));
         }
         refuse_existing("--html", path, args.force)?;
-        let page = crate::replay_page::html(&setup, &start, &rec, args.seed, args.battle);
+        let page = crate::replay_page::html(&setup, currency, &start, &rec, args.seed, args.battle);
         crate::io::write_atomic(path, page.as_bytes())?;
     }
     super::print_out(&text)
