@@ -132,6 +132,7 @@ pub fn tell(setup: &BattleSetup, e: Event) -> Told {
         | Event::CvLost { .. }
         | Event::CvGained { .. }
         | Event::Rally { .. }
+        | Event::Remanned { .. }
         | Event::Reaction { .. }
         | Event::Recovered { .. }
         | Event::FootBroke { .. } => tell_morale(&n, e),
@@ -306,6 +307,22 @@ fn tell_morale(n: &Names, e: Event) -> Told {
                 "{} rallies: rolls {roll}, {} (CV {cv})",
                 n.u(unit),
                 if success { "regains a CV" } else { "fails" }
+            )),
+        Event::Remanned {
+            unit,
+            roll,
+            success,
+        } => Told::new("remanned", Some(unit), None)
+            .value(roll)
+            .detail(success)
+            .line(format!(
+                "{}'s gunners return: rolls {roll}, {}",
+                n.u(unit),
+                if success {
+                    "the gun is manned again"
+                } else {
+                    "they hang back"
+                }
             )),
         Event::Reaction {
             unit,
