@@ -111,6 +111,12 @@ pub enum Event {
         success: bool,
         cv: u8,
     },
+    /// Gunners try to return to their abandoned gun (1D6 <= CV): on success it fights again.
+    Remanned {
+        unit: UnitId,
+        roll: u8,
+        success: bool,
+    },
     Moved {
         unit: UnitId,
         from: (f64, f64),

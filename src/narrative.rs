@@ -248,6 +248,7 @@ pub fn tell(setup: &BattleSetup, currency: Currency, e: Event) -> Told {
         | Event::CvLost { .. }
         | Event::CvGained { .. }
         | Event::Rally { .. }
+        | Event::Remanned { .. }
         | Event::Reaction { .. }
         | Event::Recovered { .. }
         | Event::FootBroke { .. } => tell_morale(&n, e),
@@ -430,6 +431,22 @@ fn tell_morale(n: &Names, e: Event) -> Told {
                 n.u(unit),
                 if success { n.1.rallied() } else { "fails" },
                 n.1.left(cv)
+            )),
+        Event::Remanned {
+            unit,
+            roll,
+            success,
+        } => Told::new("remanned", Some(unit), None)
+            .value(roll)
+            .detail(success)
+            .line(format!(
+                "{}'s gunners return: rolls {roll}, {}",
+                n.u(unit),
+                if success {
+                    "the gun is manned again"
+                } else {
+                    "they hang back"
+                }
             )),
         Event::Reaction {
             unit,

@@ -140,7 +140,12 @@ fn step(turn: u16, text: String, e: Event) -> Step {
             u: Some(unit),
             ..s
         },
-        Event::Recovered { unit } => Step {
+        Event::Recovered { unit }
+        | Event::Remanned {
+            unit,
+            success: true,
+            ..
+        } => Step {
             k: "back",
             u: Some(unit),
             ..s

@@ -6,7 +6,7 @@
 //! file shows the engine applies them. Scripted dice fail loudly if a die is missing or left
 //! over, so each test also pins how many dice the step rolls. Readings are in docs/RULES.md.
 
-use ecw_sim::army::{CommandId, CommanderId, Formation, Side, UnitId};
+use ecw_sim::army::{CommandId, CommanderId, Formation, Side, UnitId, UnitStatus};
 use ecw_sim::battlefield::Vec2;
 use ecw_sim::dice::ScriptedDice;
 use ecw_sim::doctrine::{Doctrine, Order, ParamAi, Responses};
@@ -1445,4 +1445,101 @@ fn camp_guards_give_fire_before_the_melee() {
     );
     assert!(b.units[usize::from(RIDER)].pos.dist(camp) <= setup.ground.camps[0].radius);
     assert!(!ev.iter().any(|e| matches!(e, Event::CampCaptured { .. })));
+}
+
+/// Ruling (docs/RULES.md): a gun abandoned by its routing crew stays where it stood; at its
+/// side's rally phase its gunners come back for 1 LP on 1D6 <= CV, but not while an enemy is
+/// within 6" of it; manned again, it fires.
+#[test]
+fn gunners_return_to_their_abandoned_gun_when_no_enemy_is_near() {
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[LIGHT_GUN, DRAGOONS]);
+    place(&mut b, LIGHT_GUN, 36.0, 20.0, 0.0);
+    b.units[usize::from(LIGHT_GUN)].formation = Formation::Unlimbered;
+    place(&mut b, DRAGOONS, 36.0, 25.0, 180.0);
+    let mut p = Player::default();
+    // The dragoons hit the gun (1); its reaction is a pair of sixes: rout, 3D6" (all ones).
+    b.begin_half(&setup, 1, Side::Royalist, 0);
+    let ev = run(
+        &mut b,
+        &setup,
+        Step::MovingSideFires,
+        &[1, 6, 6, 1, 1, 1],
+        &mut p,
+    );
+    assert!(
+        ev.iter().any(|e| matches!(
+            *e,
+            Event::Rout {
+                unit: LIGHT_GUN,
+                ..
+            }
+        )),
+        "{ev:#?}"
+    );
+    let gun = &b.units[usize::from(LIGHT_GUN)];
+    assert_eq!(gun.status, UnitStatus::Abandoned);
+    assert_eq!(
+        gun.pos,
+        Vec2::new(36.0, 20.0),
+        "the gun stays where it stood"
+    );
+    let cmd = usize::from(gun.command);
+    // The dragoons stand within 6" of it: the gunners do not come back; no die, no LP.
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    b.commands[cmd].lps = 1;
+    let ev = run(&mut b, &setup, Step::Rallies, &[], &mut p);
+    assert!(!ev.iter().any(|e| matches!(e, Event::Remanned { .. })));
+    assert_eq!(
+        b.units[usize::from(LIGHT_GUN)].status,
+        UnitStatus::Abandoned
+    );
+    assert_eq!(b.commands[cmd].lps, 1);
+    // The dragoons draw off to 12": the gunners return on a 6 > CV (fail), then on a 4.
+    place(&mut b, DRAGOONS, 36.0, 33.0, 180.0);
+    b.begin_half(&setup, 3, Side::Parliament, 0);
+    b.commands[cmd].lps = 1;
+    let ev = run(&mut b, &setup, Step::Rallies, &[6], &mut p);
+    assert!(ev.contains(&Event::Remanned {
+        unit: LIGHT_GUN,
+        roll: 6,
+        success: false
+    }));
+    assert_eq!(
+        b.units[usize::from(LIGHT_GUN)].status,
+        UnitStatus::Abandoned
+    );
+    assert_eq!(b.commands[cmd].lps, 0, "the try cost its LP");
+    // No LP, no try.
+    b.begin_half(&setup, 4, Side::Parliament, 0);
+    b.commands[cmd].lps = 0;
+    let ev = run(&mut b, &setup, Step::Rallies, &[], &mut p);
+    assert!(!ev.iter().any(|e| matches!(e, Event::Remanned { .. })));
+    b.begin_half(&setup, 5, Side::Parliament, 0);
+    b.commands[cmd].lps = 1;
+    // Manned again (CV 4 after the hit), out of its commander's radius it then tries the free
+    // 2D6 rally as any unit would (6 and 6: it fails).
+    let ev = run(&mut b, &setup, Step::Rallies, &[4, 6, 6], &mut p);
+    assert!(ev.contains(&Event::Remanned {
+        unit: LIGHT_GUN,
+        roll: 4,
+        success: true
+    }));
+    let gun = &b.units[usize::from(LIGHT_GUN)];
+    assert_eq!(gun.status, UnitStatus::Active);
+    assert!(!gun.broken, "manned again, no longer routed");
+    assert_eq!(gun.pos, Vec2::new(36.0, 20.0));
+    // Manned again, it fires at the dragoons (a miss, 6).
+    let ev = run(&mut b, &setup, Step::MovingSideFires, &[6], &mut p);
+    assert!(
+        ev.iter().any(|e| matches!(
+            *e,
+            Event::Fired {
+                unit: LIGHT_GUN,
+                ..
+            }
+        )),
+        "{ev:#?}"
+    );
 }

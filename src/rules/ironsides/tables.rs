@@ -298,6 +298,10 @@ pub struct Rally {
     pub attached_other_units_die_modifier: i8,
     pub out_of_radius_dice: u8,
     pub captain_general_rally_cost: u8,
+    /// LPs of its command for gunners to try to re-man their abandoned gun.
+    pub reman_cost: u8,
+    /// No active enemy may be within this of an abandoned gun for its gunners to return.
+    pub reman_clear_distance: f64,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -1121,7 +1121,7 @@ impl Battle {
 
     /// The least distance to an active enemy, measuring every enemy whose enclosing circle
     /// could be nearer than the best found (the same answer as measuring every one).
-    fn nearest_enemy_fresh(&self, id: UnitId) -> f64 {
+    pub(super) fn nearest_enemy_fresh(&self, id: UnitId) -> f64 {
         let side = self.units[usize::from(id)].side;
         let me = self.shape(id);
         let mut best = f64::INFINITY;

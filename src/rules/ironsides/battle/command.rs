@@ -2,7 +2,7 @@
 //! units rally. Also what befalls a general who is hit.
 
 use super::{Turn, View, emit};
-use crate::army::{CommandId, CommandKind, CommanderId, Side, UnitId};
+use crate::army::{CommandId, CommandKind, CommanderId, Side, UnitId, UnitStatus};
 use crate::battlefield::Vec2;
 use crate::dice::DiceSource;
 use crate::doctrine::Doctrine;
@@ -253,6 +253,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         let rules = &*setup.rules;
         let side = self.moving;
         self.disorder_ends();
+        self.gunners_return();
         let mut order = std::mem::take(&mut self.scratch);
         order.clear();
         order.extend(
@@ -302,6 +303,48 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             if u.halt_next_turn {
                 u.halt_next_turn = false;
                 u.move_spent_next_turn = true;
+            }
+        }
+    }
+
+    /// Ruling: gunners come back to their abandoned gun, where they left it, when no enemy is
+    /// within `rally.reman_clear_distance` of it: for `rally.reman_cost` of their command's
+    /// LPs, on 1D6 <= CV the gun is manned again and rallied.
+    fn gunners_return(&mut self) {
+        let rules = &*self.setup.rules;
+        let (cost, clear) = (rules.rally.reman_cost, rules.rally.reman_clear_distance);
+        for i in 0..self.units.len() {
+            let u = &self.units[i];
+            let cmd = usize::from(u.command);
+            if u.side != self.moving
+                || u.status != UnitStatus::Abandoned
+                || self.commands[cmd].lps < cost
+                || self.nearest_enemy_fresh(u.id) <= clear
+            {
+                continue;
+            }
+            let id = u.id;
+            self.commands[cmd].lps -= cost;
+            self.dice.focus(super::unit_stream(id));
+            let roll = self.dice.d6();
+            let success = roll <= self.units[i].cv;
+            emit(
+                self.obs,
+                Event::Remanned {
+                    unit: id,
+                    roll,
+                    success,
+                },
+            );
+            if success {
+                let was_broken = self.units[i].broken;
+                self.shift(id, |u| {
+                    u.status = UnitStatus::Active;
+                    u.broken = false;
+                });
+                if was_broken {
+                    emit(self.obs, Event::Recovered { unit: id });
+                }
             }
         }
     }

@@ -91,8 +91,12 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         let (from, to, side) = self.shift(id, |u| {
             let from = u.pos;
             let away = super::homeward(u.side);
-            u.pos = from + away * distance;
-            u.facing = away.facing();
+            let to = from + away * distance;
+            // A gun stays where it stood: only its crew runs, and may come back to it later.
+            if !u.kind.is_gun() {
+                u.pos = to;
+                u.facing = away.facing();
+            }
             u.broken = true;
             u.halt_next_turn = true;
             u.pinned = false;
@@ -102,11 +106,13 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             if u.kind.is_gun() {
                 u.status = UnitStatus::Abandoned;
             }
-            (from, u.pos, u.side)
+            (from, to, u.side)
         });
         self.sweep_away_generals(setup, id);
         emit(self.obs, Event::Rout { unit: id, distance });
-        emit(self.obs, Event::moved(id, from, to, false));
+        if !self.units[usize::from(id)].kind.is_gun() {
+            emit(self.obs, Event::moved(id, from, to, false));
+        }
         if self.units[usize::from(id)].status == UnitStatus::Abandoned {
             self.unit_gone(setup, id);
         }
