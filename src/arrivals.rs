@@ -6,10 +6,22 @@
 //! other stream, so a scenario without arrivals draws exactly the dice it always drew and the
 //! same seed gives the same turn under every ruleset.
 
-use crate::army::CommandId;
+use crate::army::{CommandId, CommanderId, UnitId};
+use crate::battlefield::Vec2;
 use crate::dice::{DiceSource, SeededDice};
 use crate::events::{Event, Observer, emit};
 use crate::setup::{ArrivalTime, BattleSetup, ReserveUntil};
+
+/// How an engine brings its own units on: the timetable says when, the engine says how.
+pub trait Arriving {
+    /// Puts waiting unit `id` on the table at `pos`, facing `facing`; false if it was not
+    /// waiting (it came on already, or never left).
+    fn come_on(&mut self, id: UnitId, pos: Vec2, facing: f64) -> bool;
+    /// Puts general `g` where his arriving command comes on.
+    fn place_general(&mut self, g: CommanderId, pos: Vec2);
+    /// After each arrival has come on: whatever the engine keeps of its commands' state.
+    fn arrived(&mut self) {}
+}
 
 /// Arrival streams of the battle's seed start here, far past every other stream.
 pub const ARRIVAL_STREAMS: u64 = 1 << 40;
@@ -76,6 +88,31 @@ impl Schedule {
     #[inline]
     pub fn in_reserve(&self, c: usize) -> bool {
         self.held.get(c) == Some(&true)
+    }
+
+    /// At `turn`, brings on every arrival due: each waiting unit, told to `obs`, then its
+    /// general.
+    pub fn arrive<E: Arriving, O: Observer>(
+        &self,
+        engine: &mut E,
+        setup: &BattleSetup,
+        turn: u16,
+        obs: &mut O,
+    ) {
+        for (k, a) in setup.arrivals.iter().enumerate() {
+            if !self.due(k, turn) {
+                continue;
+            }
+            for &(unit, pos, facing) in &a.units {
+                if engine.come_on(unit, pos, facing) {
+                    emit(obs, Event::Arrived { unit, turn });
+                }
+            }
+            if let Some((g, pos)) = a.general {
+                engine.place_general(g, pos);
+            }
+            engine.arrived();
+        }
     }
 
     /// At `turn`, releases every reserve whose turn has come or that has an enemy within its

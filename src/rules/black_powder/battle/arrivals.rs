@@ -8,9 +8,12 @@
 //! dice it always rolled. A brigade in reserve gives no orders until released; its regiments
 //! still shoot and fight.
 
-use super::{Battle, emit};
+use super::Battle;
 use crate::army::CommandId;
-use crate::events::{Event, Observer};
+use crate::army::{CommanderId, UnitId};
+use crate::arrivals::Arriving;
+use crate::battlefield::Vec2;
+use crate::events::Observer;
 use crate::setup::BattleSetup;
 
 impl Battle {
@@ -38,34 +41,8 @@ impl Battle {
     /// The start of a turn: arrivals due now come on where the scenario puts them (their
     /// general with them), and reserves whose time has come are released.
     pub(super) fn arrivals_and_releases<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
-        for (k, a) in setup.arrivals.iter().enumerate() {
-            if !self.schedule.due(k, self.turn) {
-                continue;
-            }
-            for &(id, pos, facing) in &a.units {
-                let r = usize::from(id);
-                if !self.regiments[r].waiting {
-                    continue;
-                }
-                let reg = &mut self.regiments[r];
-                reg.waiting = false;
-                reg.gone = false;
-                self.stamina_start[reg.side.index()] += u32::from(reg.stamina);
-                self.place(r, pos, facing);
-                emit(
-                    obs,
-                    Event::Arrived {
-                        unit: id,
-                        turn: self.turn,
-                    },
-                );
-            }
-            if let Some((g, pos)) = a.general {
-                self.generals[usize::from(g)].pos = pos;
-            }
-            self.update_brigades();
-        }
         let mut schedule = std::mem::take(&mut self.schedule);
+        schedule.arrive(self, setup, self.turn, obs);
         schedule.release(setup, self.turn, |b, x| self.enemy_near_brigade(b, x), obs);
         self.schedule = schedule;
     }
@@ -87,5 +64,28 @@ impl Battle {
                     .nearest_enemy(r, |_, _| true)
                     .is_some_and(|(_, gap)| gap <= x)
         })
+    }
+}
+
+impl Arriving for Battle {
+    fn come_on(&mut self, id: UnitId, pos: Vec2, facing: f64) -> bool {
+        let r = usize::from(id);
+        if !self.regiments[r].waiting {
+            return false;
+        }
+        let reg = &mut self.regiments[r];
+        reg.waiting = false;
+        reg.gone = false;
+        self.stamina_start[reg.side.index()] += u32::from(reg.stamina);
+        self.place(r, pos, facing);
+        true
+    }
+
+    fn place_general(&mut self, g: CommanderId, pos: Vec2) {
+        self.generals[usize::from(g)].pos = pos;
+    }
+
+    fn arrived(&mut self) {
+        self.update_brigades();
     }
 }

@@ -8,9 +8,12 @@
 //! always rolled. A command in reserve takes no orders (its regiments halt) until released;
 //! they still shoot, fight and test morale.
 
-use super::{Battle, State, emit};
+use super::{Battle, State};
 use crate::army::CommandId;
-use crate::events::{Event, Observer};
+use crate::army::{CommanderId, UnitId};
+use crate::arrivals::Arriving;
+use crate::battlefield::Vec2;
+use crate::events::Observer;
 use crate::setup::BattleSetup;
 
 impl Battle {
@@ -39,35 +42,8 @@ impl Battle {
     /// The start of a move: arrivals due now come on where the scenario puts them (their
     /// general with them), and reserves whose time has come are released.
     pub(super) fn arrivals_and_releases<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
-        for (k, a) in setup.arrivals.iter().enumerate() {
-            if !self.schedule.due(k, self.turn) {
-                continue;
-            }
-            for &(id, pos, facing) in &a.units {
-                let r = usize::from(id);
-                if !self.regiments[r].waiting {
-                    continue;
-                }
-                let reg = &mut self.regiments[r];
-                reg.waiting = false;
-                reg.state = State::Active;
-                reg.pos = pos;
-                reg.facing = facing;
-                let side = reg.side.index();
-                self.points_start[side] += self.points(r);
-                emit(
-                    obs,
-                    Event::Arrived {
-                        unit: id,
-                        turn: self.turn,
-                    },
-                );
-            }
-            if let Some((g, pos)) = a.general {
-                self.generals[usize::from(g)].pos = pos;
-            }
-        }
         let mut schedule = std::mem::take(&mut self.schedule);
+        schedule.arrive(self, setup, self.turn, obs);
         schedule.release(setup, self.turn, |c, x| self.enemy_near_command(c, x), obs);
         self.schedule = schedule;
     }
@@ -89,5 +65,26 @@ impl Battle {
                     .nearest_enemy(r, |_| true)
                     .is_some_and(|(_, gap)| gap <= x)
         })
+    }
+}
+
+impl Arriving for Battle {
+    fn come_on(&mut self, id: UnitId, pos: Vec2, facing: f64) -> bool {
+        let r = usize::from(id);
+        if !self.regiments[r].waiting {
+            return false;
+        }
+        let reg = &mut self.regiments[r];
+        reg.waiting = false;
+        reg.state = State::Active;
+        reg.pos = pos;
+        reg.facing = facing;
+        let side = reg.side.index();
+        self.points_start[side] += self.points(r);
+        true
+    }
+
+    fn place_general(&mut self, g: CommanderId, pos: Vec2) {
+        self.generals[usize::from(g)].pos = pos;
     }
 }

@@ -6,10 +6,13 @@
 //! seed, so a scenario without arrivals draws exactly the dice it always drew.
 
 use crate::army::{CommandId, Side, UnitStatus};
-use crate::events::{Event, Observer};
+use crate::army::{CommanderId, UnitId};
+use crate::arrivals::Arriving;
+use crate::battlefield::Vec2;
+use crate::events::Observer;
 use crate::setup::BattleSetup;
 
-use super::{Battle, emit};
+use super::Battle;
 
 impl Battle {
     /// At reset: each arrival's turn, its units sent off the table, reserves held.
@@ -28,34 +31,8 @@ impl Battle {
     /// The start of a turn: late arrivals due now come on, reserves whose time has come are
     /// released.
     pub(super) fn arrivals_and_releases<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
-        for (k, a) in setup.arrivals.iter().enumerate() {
-            if !self.schedule.due(k, self.turn) {
-                continue;
-            }
-            for &(id, pos, facing) in &a.units {
-                let u = &self.units[usize::from(id)];
-                if u.status != UnitStatus::Waiting {
-                    continue;
-                }
-                self.cv_start[u.side.index()] += u32::from(u.start_cv);
-                self.shift(id, |u| {
-                    u.status = UnitStatus::Active;
-                    u.pos = pos;
-                    u.facing = facing;
-                });
-                emit(
-                    obs,
-                    Event::Arrived {
-                        unit: id,
-                        turn: self.turn,
-                    },
-                );
-            }
-            if let Some((g, pos)) = a.general {
-                self.commanders[usize::from(g)].pos = pos;
-            }
-        }
         let mut schedule = std::mem::take(&mut self.schedule);
+        schedule.arrive(self, setup, self.turn, obs);
         schedule.release(setup, self.turn, |c, x| self.enemy_near_command(c, x), obs);
         self.schedule = schedule;
     }
@@ -77,5 +54,25 @@ impl Battle {
                     .iter()
                     .any(|e| e.side == enemy && e.is_active() && self.within(a, e.id, x))
         })
+    }
+}
+
+impl Arriving for Battle {
+    fn come_on(&mut self, id: UnitId, pos: Vec2, facing: f64) -> bool {
+        let u = &self.units[usize::from(id)];
+        if u.status != UnitStatus::Waiting {
+            return false;
+        }
+        self.cv_start[u.side.index()] += u32::from(u.start_cv);
+        self.shift(id, |u| {
+            u.status = UnitStatus::Active;
+            u.pos = pos;
+            u.facing = facing;
+        });
+        true
+    }
+
+    fn place_general(&mut self, g: CommanderId, pos: Vec2) {
+        self.commanders[usize::from(g)].pos = pos;
     }
 }
