@@ -154,17 +154,7 @@ impl Grid {
         if !self.on {
             return;
         }
-        let (mut lo, mut hi) = (Vec2::new(f64::MAX, f64::MAX), Vec2::new(f64::MIN, f64::MIN));
-        for u in units
-            .iter()
-            .filter(|u| u.pos.x.is_finite() && u.pos.y.is_finite())
-        {
-            lo = Vec2::new(lo.x.min(u.pos.x), lo.y.min(u.pos.y));
-            hi = Vec2::new(hi.x.max(u.pos.x), hi.y.max(u.pos.y));
-        }
-        if lo.x > hi.x {
-            (lo, hi) = (Vec2::new(0.0, 0.0), Vec2::new(0.0, 0.0));
-        }
+        let (lo, hi) = bounds(units);
         self.origin = lo - Vec2::new(CELL, CELL);
         let cols = (((hi.x - lo.x) / CELL) as usize + 3).min(256);
         let rows = (((hi.y - lo.y) / CELL) as usize + 3).min(256);
@@ -349,17 +339,7 @@ impl Cells {
         if !self.on {
             return;
         }
-        let (mut lo, mut hi) = (Vec2::new(f64::MAX, f64::MAX), Vec2::new(f64::MIN, f64::MIN));
-        for u in units
-            .iter()
-            .filter(|u| u.pos.x.is_finite() && u.pos.y.is_finite())
-        {
-            lo = Vec2::new(lo.x.min(u.pos.x), lo.y.min(u.pos.y));
-            hi = Vec2::new(hi.x.max(u.pos.x), hi.y.max(u.pos.y));
-        }
-        if lo.x > hi.x {
-            (lo, hi) = (Vec2::new(0.0, 0.0), Vec2::new(0.0, 0.0));
-        }
+        let (lo, hi) = bounds(units);
         let span = (hi.x - lo.x).max(hi.y - lo.y);
         self.size = CELL_SIDE.max(span / (MAX_CELLS - 3) as f64);
         self.inv = 1.0 / self.size;
@@ -1259,6 +1239,23 @@ pub(crate) fn circles_within(me: &Shape, s: &Spot, limit: f64) -> bool {
     let reach = limit + me.radius + s.radius;
     let d = s.centre - me.centre;
     reach >= 0.0 && d.dot(d) <= reach * reach
+}
+
+/// The corners of the box around every unit on the table (units off it have no finite
+/// place); the origin alone when there are none.
+fn bounds(units: &[Unit]) -> (Vec2, Vec2) {
+    let (mut lo, mut hi) = (Vec2::new(f64::MAX, f64::MAX), Vec2::new(f64::MIN, f64::MIN));
+    for u in units
+        .iter()
+        .filter(|u| u.pos.x.is_finite() && u.pos.y.is_finite())
+    {
+        lo = Vec2::new(lo.x.min(u.pos.x), lo.y.min(u.pos.y));
+        hi = Vec2::new(hi.x.max(u.pos.x), hi.y.max(u.pos.y));
+    }
+    if lo.x > hi.x {
+        return (Vec2::new(0.0, 0.0), Vec2::new(0.0, 0.0));
+    }
+    (lo, hi)
 }
 
 #[cfg(test)]
