@@ -53,18 +53,27 @@ pub fn mean_interval(n: u64, sum: i128, sum_sq: i128) -> Option<Estimate> {
         return None;
     }
     let n128 = i128::from(n);
-    let mean = sum as f64 / n as f64;
+    let var = if n > 1 {
+        (n128 * sum_sq - sum * sum) as f64 / (n128 * (n128 - 1)) as f64
+    } else {
+        0.0
+    };
+    Some(normal_interval(n, sum as f64 / n as f64, var))
+}
+
+/// The normal 95% interval of a mean of `n` observations (at least one) with sample variance
+/// `var` (negative rounding taken as 0).
+pub fn normal_interval(n: u64, mean: f64, var: f64) -> Estimate {
     let half = if n > 1 {
-        let var = (n128 * sum_sq - sum * sum) as f64 / (n128 * (n128 - 1)) as f64;
         Z95 * (var.max(0.0) / n as f64).sqrt()
     } else {
         0.0
     };
-    Some(Estimate {
+    Estimate {
         estimate: mean,
         low: mean - half,
         high: mean + half,
-    })
+    }
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ pub(crate) mod testing;
 
 pub use collector::{BattleRow, Collector};
 pub use histogram::Histogram;
-pub use interval::{Estimate, Z95, mean_interval, wilson};
+pub use interval::{Estimate, Z95, mean_interval, normal_interval, wilson};
 pub use layout::{
     CommandInfo, CommanderEffects, CommanderInfo, Layout, UnitInfo, currency_label, losses_file,
 };

@@ -15,7 +15,7 @@ use crate::events::Outcome;
 use crate::rules::{Ruleset, WithRuleset};
 use crate::runner::{self, RunPlan};
 use crate::setup::BattleSetup;
-use crate::stats::{BattleRow, Estimate, Z95, wilson};
+use crate::stats::{BattleRow, Estimate, normal_interval, wilson};
 
 /// Sums of a real-valued observation, added in battle order (so the same on any thread count).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -39,17 +39,12 @@ impl MeanSums {
         }
         let n = self.n as f64;
         let mean = self.sum / n;
-        let half = if self.n > 1 {
-            let var = ((self.sum_sq - self.sum * mean) / (n - 1.0)).max(0.0);
-            Z95 * (var / n).sqrt()
+        let var = if self.n > 1 {
+            (self.sum_sq - self.sum * mean) / (n - 1.0)
         } else {
             0.0
         };
-        Some(Estimate {
-            estimate: mean,
-            low: mean - half,
-            high: mean + half,
-        })
+        Some(normal_interval(self.n, mean, var))
     }
 }
 
