@@ -125,10 +125,11 @@ impl Battle {
 
     /// Friendly regiments not engaged with an element within 6" of regiment `x`'s.
     fn supports(&self, x: usize) -> u8 {
-        let side = self.regiments[x].side;
         let mut n = 0u8;
-        for (r, reg) in self.regiments.iter().enumerate() {
-            if r == x || reg.side != side || reg.gone || reg.engaged.is_some() {
+        let range = self.rules.melee.support_range;
+        for &r in self.side(self.regiments[x].side) {
+            let (r, reg) = (usize::from(r), &self.regiments[usize::from(r)]);
+            if r == x || reg.gone || reg.engaged.is_some() || self.apart(r, x, range) {
                 continue;
             }
             let near = self.element_range(r).any(|e| {

@@ -2,7 +2,7 @@
 //! the seed's modifiers, the target saves on its morale, casualties go against the regiment's
 //! stamina; closing fire meets a charge.
 
-use super::{Battle, emit};
+use super::{APART_MARGIN, Battle, emit};
 use crate::army::Side;
 use crate::battlefield::geometry::dist_point_segment;
 use crate::battlefield::{AreaKind, Vec2};
@@ -25,14 +25,17 @@ impl Battle {
         dice: &mut D,
         obs: &mut O,
     ) {
-        for e in 0..self.elements.len() {
-            let r = usize::from(self.elements[e].regiment);
-            let reg = &self.regiments[r];
-            if reg.side != side || reg.gone || reg.engaged.is_some() {
-                continue;
-            }
-            if let Some(t) = self.target_of(e) {
-                self.volley(e, t, false, setup, dice, obs);
+        // The side's elements in index order (a regiment's elements are consecutive).
+        for i in 0..self.side(side).len() {
+            let r = usize::from(self.side(side)[i]);
+            for e in self.element_range(r) {
+                let reg = &self.regiments[r];
+                if reg.gone || reg.engaged.is_some() {
+                    continue;
+                }
+                if let Some(t) = self.target_of(e) {
+                    self.volley(e, t, false, setup, dice, obs);
+                }
             }
         }
     }
@@ -46,8 +49,9 @@ impl Battle {
         }
         let reg = &self.regiments[usize::from(el.regiment)];
         let mut best: Option<(usize, f64)> = None;
-        for (o, oreg) in self.regiments.iter().enumerate() {
-            if oreg.side == reg.side || oreg.gone || oreg.engaged.is_some() {
+        for &o in self.side(reg.side.other()) {
+            let (o, oreg) = (usize::from(o), &self.regiments[usize::from(o)]);
+            if oreg.gone || oreg.engaged.is_some() {
                 continue;
             }
             // Out of range whatever its elements: skip the regiment whole.
@@ -82,19 +86,25 @@ impl Battle {
             Vec2::new(a.x.min(b.x) - gap, a.y.min(b.y) - gap),
             Vec2::new(a.x.max(b.x) + gap, a.y.max(b.y) + gap),
         );
-        for (k, o) in self.elements.iter().enumerate() {
-            // Outside the line's box, it is not within the gap of the line.
-            if o.pos.x < lo.x || o.pos.y < lo.y || o.pos.x > hi.x || o.pos.y > hi.y {
+        let outside =
+            |p: Vec2, m: f64| p.x < lo.x - m || p.y < lo.y - m || p.x > hi.x + m || p.y > hi.y + m;
+        let (re, rt) = (self.elements[e].regiment, self.elements[t].regiment);
+        // Which elements are in the way does not depend on the order they are looked at in.
+        for (o, oreg) in self.regiments.iter().enumerate() {
+            // A regiment whose centre is outside the box grown by its reach has no element in it.
+            if oreg.gone
+                || o == usize::from(re)
+                || o == usize::from(rt)
+                || outside(oreg.pos, oreg.reach + APART_MARGIN)
+            {
                 continue;
             }
-            if o.regiment == self.elements[e].regiment || o.regiment == self.elements[t].regiment {
-                continue;
-            }
-            let oreg = &self.regiments[usize::from(o.regiment)];
-            if oreg.gone || k == e || k == t {
-                continue;
-            }
-            if dist_point_segment(o.pos, a, b) < gap {
+            for k in self.element_range(o) {
+                let p = self.elements[k].pos;
+                // Outside the line's box, it is not within the gap of the line.
+                if outside(p, 0.0) || dist_point_segment(p, a, b) >= gap {
+                    continue;
+                }
                 if oreg.side == side {
                     friend = true;
                 } else {

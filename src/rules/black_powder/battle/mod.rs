@@ -235,14 +235,29 @@ pub struct Battle {
     schedule: crate::arrivals::Schedule,
     /// Melee pairs of the phase (reused buffer).
     pairs: Vec<(u16, u16)>,
+    /// Each side's regiments, in index order (sides never change): scans for enemies or
+    /// friends walk only their side's half.
+    sides: [Vec<u16>; 2],
+    /// Each brigade's (regiments on the table or broken, of them broken, shaken or gone), counted
+    /// in one pass over the regiments (reused buffer).
+    brigade_counts: Vec<(u32, u32)>,
 }
 
 pub(crate) use crate::events::emit;
+
+/// Inches added to a bound that rules a pair of regiments out of reach, far above the rounding
+/// of table distances (a few hundred inches at most), so that the bound never rules out a pair
+/// the exact element-by-element test would keep.
+const APART_MARGIN: f64 = 1e-6;
 
 impl Battle {
     /// A battle for this set-up: every regiment derived once (figures, stamina, elements).
     pub fn new(rules: Arc<BlackPowderRules>, setup: &BattleSetup) -> Battle {
         let template = derive_template(&rules, setup);
+        let mut sides = [Vec::new(), Vec::new()];
+        for (r, reg) in template.0.iter().enumerate() {
+            sides[reg.side.index()].push(r as u16);
+        }
         let scenario_turn_limit = setup
             .scenario_turn_limit
             .unwrap_or(rules.derive.default_turn_limit);
@@ -264,6 +279,8 @@ impl Battle {
             seed: 0,
             schedule: crate::arrivals::Schedule::default(),
             pairs: Vec::new(),
+            sides,
+            brigade_counts: Vec::new(),
         };
         b.reset();
         b
@@ -428,8 +445,9 @@ impl Battle {
     ) -> Option<(usize, f64)> {
         let me = &self.regiments[r];
         let mut best: Option<(usize, f64)> = None;
-        for (o, reg) in self.regiments.iter().enumerate() {
-            if reg.side == me.side || reg.gone {
+        for &o in self.side(me.side.other()) {
+            let (o, reg) = (usize::from(o), &self.regiments[usize::from(o)]);
+            if reg.gone {
                 continue;
             }
             // No element of `o` can be nearer than its centre less both regiments' reach.
@@ -450,6 +468,23 @@ impl Battle {
             }
         }
         best
+    }
+
+    /// A side's regiments (gone ones too), in index order.
+    #[inline]
+    pub fn side(&self, side: Side) -> &[u16] {
+        &self.sides[side.index()]
+    }
+
+    /// Whether no element of regiment `a` can be within `within` of one of regiment `b`'s, as
+    /// `gap` measures: their centres are further apart than both reaches and `within` (with a
+    /// margin for rounding, so that only pairs certainly apart are ruled out).
+    #[inline]
+    pub fn apart(&self, a: usize, b: usize, within: f64) -> bool {
+        let (x, y) = (&self.regiments[a], &self.regiments[b]);
+        let bound = x.reach + y.reach + within + APART_MARGIN;
+        let (dx, dy) = (x.pos.x - y.pos.x, x.pos.y - y.pos.y);
+        dx * dx + dy * dy > bound * bound
     }
 
     /// How far a regiment's elements reach from its centre, as `gap` measures (offset plus half
@@ -489,18 +524,18 @@ impl Battle {
     /// Updates which brigades are broken (half or more units broken, shaken or gone) and which
     /// are on the table; regiments still to arrive count for neither.
     pub fn update_brigades(&mut self) {
-        for b in 0..self.brigades.len() {
-            let (mut n, mut out) = (0, 0);
-            for r in self
-                .regiments
-                .iter()
-                .filter(|r| usize::from(r.brigade) == b && !r.waiting)
-            {
-                n += 1;
-                out += u32::from(r.gone || r.shaken);
+        let counts = &mut self.brigade_counts;
+        counts.clear();
+        counts.resize(self.brigades.len(), (0, 0));
+        for r in self.regiments.iter().filter(|r| !r.waiting) {
+            if let Some(c) = counts.get_mut(usize::from(r.brigade)) {
+                c.0 += 1;
+                c.1 += u32::from(r.gone || r.shaken);
             }
-            self.brigades[b].present = n > 0;
-            self.brigades[b].broken = super::morale::brigade_broken(n, out, &self.rules);
+        }
+        for (brigade, &(n, out)) in self.brigades.iter_mut().zip(counts.iter()) {
+            brigade.present = n > 0;
+            brigade.broken = super::morale::brigade_broken(n, out, &self.rules);
         }
     }
 

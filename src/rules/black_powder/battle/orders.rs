@@ -455,34 +455,59 @@ impl Battle {
         let mut pike = None;
         let me = &self.regiments[r];
         let reach_r = self.reach(r);
-        for o in &self.elements {
-            let oreg = &self.regiments[usize::from(o.regiment)];
-            if usize::from(o.regiment) == r || oreg.gone {
+        let contact = self.rules.movement.contact_gap;
+        // The elements in index order, a regiment's at a time (they are consecutive).
+        for (n, oreg) in self.regiments.iter().enumerate() {
+            if n == r || oreg.gone || (oreg.side == side && !self.has_pike(n)) {
                 continue;
             }
-            // Beyond the move plus every reach: never in the way.
-            let far = max + reach_r + o.offset.abs() + o.depth + self.rules.movement.contact_gap;
-            if me.pos.dist(o.pos) > far {
+            // Every element of `n` is beyond the bound below when its centre is beyond the
+            // move, both reaches and the gap, plus its reach again (offset plus whole depth).
+            let bound = max + reach_r + contact + 2.0 * oreg.reach + super::APART_MARGIN;
+            let (dx, dy) = (me.pos.x - oreg.pos.x, me.pos.y - oreg.pos.y);
+            if dx * dx + dy * dy > bound * bound {
                 continue;
             }
-            let gap = if oreg.side != side {
-                self.rules.movement.contact_gap
-            } else if o.troop == Troop::Pike {
-                0.0
-            } else {
-                continue;
-            };
-            for e in self.element_range(r) {
-                let el = &self.elements[e];
-                let reach = (el.depth + o.depth) / 2.0 + gap;
-                let s = ray_hit(el.pos, dir, o.pos, reach);
-                if s < limit {
-                    limit = s;
-                    pike = (oreg.side == side).then_some(usize::from(o.regiment));
-                }
+            for o in &self.elements[self.element_range(n)] {
+                self.clear_run_element(r, o, (dir, max), &mut limit, &mut pike);
             }
         }
         (limit.max(0.0), pike)
+    }
+
+    /// `clear_run` for one other element `o`: lowers `limit` (and sets `pike`) if it stops
+    /// regiment `r` sooner.
+    fn clear_run_element(
+        &self,
+        r: usize,
+        o: &super::Element,
+        (dir, max): (Vec2, f64),
+        limit: &mut f64,
+        pike: &mut Option<usize>,
+    ) {
+        let me = &self.regiments[r];
+        let oreg = &self.regiments[usize::from(o.regiment)];
+        // Beyond the move plus every reach: never in the way.
+        let far = max + self.reach(r) + o.offset.abs() + o.depth + self.rules.movement.contact_gap;
+        if me.pos.dist(o.pos) > far {
+            return;
+        }
+        let gap = if oreg.side != me.side {
+            self.rules.movement.contact_gap
+        } else if o.troop == Troop::Pike {
+            0.0
+        } else {
+            return;
+        };
+        for e in self.element_range(r) {
+            let el = &self.elements[e];
+            let reach = (el.depth + o.depth) / 2.0 + gap;
+            let s = ray_hit(el.pos, dir, o.pos, reach);
+            if s < *limit {
+                *limit = s;
+                *pike = (oreg.side == me.side).then_some(usize::from(o.regiment));
+            }
+        }
     }
 
     /// The seed: a unit that cannot pass a friendly pike block is disordered and makes its way
@@ -548,9 +573,11 @@ impl Battle {
         dice: &mut D,
         obs: &mut O,
     ) {
-        for r in 0..self.regiments.len() {
+        let range = self.rules.hedgehog.horse_range;
+        for i in 0..self.side(self.regiments[h].side.other()).len() {
+            let r = usize::from(self.side(self.regiments[h].side.other())[i]);
             let reg = &self.regiments[r];
-            if reg.side == self.regiments[h].side || reg.gone || reg.hedgehog {
+            if reg.gone || reg.hedgehog || self.apart(r, h, range) {
                 continue;
             }
             let close = self.element_range(r).any(|e| {
