@@ -7,6 +7,7 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use super::bench_scale::thread_cpu;
 use crate::dice::{StreamDice, battle_seed, dice_floor, mix64};
 use crate::error::{Error, Result};
 use crate::events::NullObserver;
@@ -80,6 +81,27 @@ fn fight_range<R: Ruleset>(
     fp
 }
 
+/// Why the speed-up falls short of the thread count, from each thread's CPU time: the threads
+/// slowing each other down (more CPU for the same battles: caches, memory, shared lines), one
+/// thread left with more work than another, or the threads waiting for a core the machine's
+/// other work holds (wall time beyond the busiest thread's CPU time). Nothing where the system
+/// reports no thread CPU time.
+fn print_cpu_scaling(one_cpu: Duration, cpus: &[Duration], wall: Duration) {
+    let busiest = cpus.iter().max().copied().unwrap_or_default();
+    let sum: Duration = cpus.iter().sum();
+    if one_cpu.is_zero() || busiest.is_zero() {
+        return;
+    }
+    let mean = sum.as_secs_f64() / cpus.len() as f64;
+    println!(
+        "  thread CPU time   {:>10.3} of one thread's for the same battles; busiest thread {:.3} of the mean; {:.3} of the wall time on a core; speed-up in CPU time {:.2}",
+        sum.as_secs_f64() / one_cpu.as_secs_f64(),
+        busiest.as_secs_f64() / mean,
+        busiest.as_secs_f64() / wall.as_secs_f64(),
+        one_cpu.as_secs_f64() / busiest.as_secs_f64()
+    );
+}
+
 fn per_battle(t: Duration, n: u64) -> f64 {
     t.as_secs_f64() * 1e9 / n as f64
 }
@@ -150,9 +172,9 @@ fn measure<R: Ruleset>(
 
     // One thread.
     let mut dice = vec![0u64; n as usize];
-    let t = Instant::now();
+    let (t, c) = (Instant::now(), thread_cpu());
     let fp_one = fight_range(ruleset, setup, seed, 0..n, &mut dice);
-    let one = t.elapsed();
+    let (one, one_cpu) = (t.elapsed(), thread_cpu().saturating_sub(c));
     let total_dice: u64 = dice.iter().sum();
 
     // The dice floor: the same dice, battle by battle, from the same streams.
@@ -195,13 +217,14 @@ fn measure<R: Ruleset>(
         .map_err(|e| Error::Usage(format!("cannot start {threads} threads: {e}")))?;
     let next = AtomicU64::new(0);
     let t = Instant::now();
-    let parts: Vec<(u64, u64)> = pool.broadcast(|_| {
+    let parts: Vec<(u64, u64, Duration)> = pool.broadcast(|_| {
+        let c = thread_cpu();
         let mut battle = ruleset.new_battle(setup);
         let (mut fp, mut d) = (0u64, 0u64);
         loop {
             let a = next.fetch_add(CHUNK, Ordering::Relaxed);
             if a >= n {
-                return (fp, d);
+                return (fp, d, thread_cpu().saturating_sub(c));
             }
             for i in a..(a + CHUNK).min(n) {
                 let s = ruleset.fight(&mut battle, setup, battle_seed(seed, i), &mut NullObserver);
@@ -253,6 +276,8 @@ fn measure<R: Ruleset>(
             "; DIFFERENT battles: a bug"
         }
     );
+    let cpus: Vec<Duration> = parts.iter().map(|p| p.2).collect();
+    print_cpu_scaling(one_cpu, &cpus, all);
     if let Some(kib) = runner::peak_memory_kib() {
         println!(
             "  peak memory       {:>10.1} MiB (VmHWM of this process)",

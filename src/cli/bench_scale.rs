@@ -53,7 +53,7 @@ impl Measured {
 }
 
 /// The CPU time this thread has used (zero where the system cannot tell).
-fn thread_cpu() -> Duration {
+pub(super) fn thread_cpu() -> Duration {
     let mut t = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,

@@ -2,7 +2,7 @@
 //! the seed's modifiers, the target saves on its morale, casualties go against the regiment's
 //! stamina; closing fire meets a charge.
 
-use super::{APART_MARGIN, Battle, emit};
+use super::{Battle, Target, emit};
 use crate::army::Side;
 use crate::battlefield::geometry::dist_point_segment;
 use crate::battlefield::{AreaKind, Vec2};
@@ -25,6 +25,19 @@ impl Battle {
         dice: &mut D,
         obs: &mut O,
     ) {
+        // Volleys change no regiment's place, melee or presence: the targets stand all phase.
+        let mut targets = std::mem::take(&mut self.targets);
+        targets.clear();
+        for &o in self.side(side.other()) {
+            let reg = &self.regiments[usize::from(o)];
+            if !reg.gone && reg.engaged.is_none() {
+                targets.push(Target {
+                    regiment: o,
+                    pos: reg.pos,
+                    reach: reg.reach,
+                });
+            }
+        }
         // The side's elements in index order (a regiment's elements are consecutive).
         for i in 0..self.side(side).len() {
             let r = usize::from(self.side(side)[i]);
@@ -33,15 +46,17 @@ impl Battle {
                 if reg.gone || reg.engaged.is_some() {
                     continue;
                 }
-                if let Some(t) = self.target_of(e) {
+                if let Some(t) = self.target_of(e, &targets) {
                     self.volley(e, t, false, setup, dice, obs);
                 }
             }
         }
+        self.targets = targets;
     }
 
-    /// The nearest enemy element in range, in the front arc, and not in melee.
-    fn target_of(&self, e: usize) -> Option<usize> {
+    /// The nearest element of `targets` (enemies not in melee, in index order) in range and in
+    /// the front arc.
+    fn target_of(&self, e: usize, targets: &[Target]) -> Option<usize> {
         let el = &self.elements[e];
         let range = max_range(el.troop, &self.rules);
         if range <= 0.0 {
@@ -49,18 +64,14 @@ impl Battle {
         }
         let reg = &self.regiments[usize::from(el.regiment)];
         let mut best: Option<(usize, f64)> = None;
-        for &o in self.side(reg.side.other()) {
-            let (o, oreg) = (usize::from(o), &self.regiments[usize::from(o)]);
-            if oreg.gone || oreg.engaged.is_some() {
-                continue;
-            }
+        for t in targets {
             // Out of range whatever its elements: skip the regiment whole.
-            let bound = range + oreg.reach + el.depth / 2.0;
-            let (dx, dy) = (el.pos.x - oreg.pos.x, el.pos.y - oreg.pos.y);
+            let bound = range + t.reach + el.depth / 2.0;
+            let (dx, dy) = (el.pos.x - t.pos.x, el.pos.y - t.pos.y);
             if dx * dx + dy * dy > bound * bound {
                 continue;
             }
-            for k in self.element_range(o) {
+            for k in self.element_range(usize::from(t.regiment)) {
                 let g = self.gap(e, k);
                 if g > range || best.is_some_and(|(_, b)| g >= b) {
                     continue;
@@ -86,25 +97,19 @@ impl Battle {
             Vec2::new(a.x.min(b.x) - gap, a.y.min(b.y) - gap),
             Vec2::new(a.x.max(b.x) + gap, a.y.max(b.y) + gap),
         );
-        let outside =
-            |p: Vec2, m: f64| p.x < lo.x - m || p.y < lo.y - m || p.x > hi.x + m || p.y > hi.y + m;
-        let (re, rt) = (self.elements[e].regiment, self.elements[t].regiment);
-        // Which elements are in the way does not depend on the order they are looked at in.
-        for (o, oreg) in self.regiments.iter().enumerate() {
-            // A regiment whose centre is outside the box grown by its reach has no element in it.
-            if oreg.gone
-                || o == usize::from(re)
-                || o == usize::from(rt)
-                || outside(oreg.pos, oreg.reach + APART_MARGIN)
-            {
+        for (k, o) in self.elements.iter().enumerate() {
+            // Outside the line's box, it is not within the gap of the line.
+            if o.pos.x < lo.x || o.pos.y < lo.y || o.pos.x > hi.x || o.pos.y > hi.y {
                 continue;
             }
-            for k in self.element_range(o) {
-                let p = self.elements[k].pos;
-                // Outside the line's box, it is not within the gap of the line.
-                if outside(p, 0.0) || dist_point_segment(p, a, b) >= gap {
-                    continue;
-                }
+            if o.regiment == self.elements[e].regiment || o.regiment == self.elements[t].regiment {
+                continue;
+            }
+            let oreg = &self.regiments[usize::from(o.regiment)];
+            if oreg.gone || k == e || k == t {
+                continue;
+            }
+            if dist_point_segment(o.pos, a, b) < gap {
                 if oreg.side == side {
                     friend = true;
                 } else {

@@ -238,9 +238,23 @@ pub struct Battle {
     /// Each side's regiments, in index order (sides never change): scans for enemies or
     /// friends walk only their side's half.
     sides: [Vec<u16>; 2],
+    /// Each side's regiments with a horse (or dragoon) element, in index order.
+    horse: [Vec<u16>; 2],
+    /// Each side's regiments with a pike block, in index order.
+    pikes: [Vec<u16>; 2],
     /// Each brigade's (regiments on the table or broken, of them broken, shaken or gone), counted
     /// in one pass over the regiments (reused buffer).
     brigade_counts: Vec<(u32, u32)>,
+    /// The shooting phase's possible targets (reused buffer).
+    targets: Vec<Target>,
+}
+
+/// An enemy regiment a shooting phase may shoot at: where it stands and how far it reaches.
+#[derive(Debug, Clone, Copy)]
+struct Target {
+    regiment: u16,
+    pos: Vec2,
+    reach: f64,
 }
 
 pub(crate) use crate::events::emit;
@@ -254,9 +268,18 @@ impl Battle {
     /// A battle for this set-up: every regiment derived once (figures, stamina, elements).
     pub fn new(rules: Arc<BlackPowderRules>, setup: &BattleSetup) -> Battle {
         let template = derive_template(&rules, setup);
-        let mut sides = [Vec::new(), Vec::new()];
+        let mut sides: [Vec<u16>; 2] = Default::default();
+        let (mut horse, mut pikes) = (sides.clone(), sides.clone());
         for (r, reg) in template.0.iter().enumerate() {
-            sides[reg.side.index()].push(r as u16);
+            let s = reg.side.index();
+            sides[s].push(r as u16);
+            let troops = || template.1[usize::from(reg.first)..][..usize::from(reg.count)].iter();
+            if troops().any(|e| e.troop.is_cavalry()) {
+                horse[s].push(r as u16);
+            }
+            if troops().any(|e| e.troop == Troop::Pike) {
+                pikes[s].push(r as u16);
+            }
         }
         let scenario_turn_limit = setup
             .scenario_turn_limit
@@ -280,7 +303,10 @@ impl Battle {
             schedule: crate::arrivals::Schedule::default(),
             pairs: Vec::new(),
             sides,
+            horse,
+            pikes,
             brigade_counts: Vec::new(),
+            targets: Vec::new(),
         };
         b.reset();
         b
@@ -443,9 +469,20 @@ impl Battle {
         r: usize,
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> Option<(usize, f64)> {
+        self.nearest_of(r, self.side(self.regiments[r].side.other()), ok)
+    }
+
+    /// `nearest_enemy` over the enemy regiments `among` (in index order; every regiment with an
+    /// element `ok` accepts).
+    fn nearest_of(
+        &self,
+        r: usize,
+        among: &[u16],
+        ok: impl Fn(&Regiment, &Element) -> bool,
+    ) -> Option<(usize, f64)> {
         let me = &self.regiments[r];
         let mut best: Option<(usize, f64)> = None;
-        for &o in self.side(me.side.other()) {
+        for &o in among {
             let (o, reg) = (usize::from(o), &self.regiments[usize::from(o)]);
             if reg.gone {
                 continue;
@@ -476,6 +513,12 @@ impl Battle {
         &self.sides[side.index()]
     }
 
+    /// A side's regiments with a pike block (gone ones too), in index order.
+    #[inline]
+    pub fn pikes(&self, side: Side) -> &[u16] {
+        &self.pikes[side.index()]
+    }
+
     /// Whether no element of regiment `a` can be within `within` of one of regiment `b`'s, as
     /// `gap` measures: their centres are further apart than both reaches and `within` (with a
     /// margin for rounding, so that only pairs certainly apart are ruled out).
@@ -496,7 +539,8 @@ impl Battle {
 
     /// The nearest enemy horse element's gap to regiment `r`.
     pub fn nearest_enemy_horse(&self, r: usize) -> Option<f64> {
-        self.nearest_enemy(r, |_, e| e.troop.is_cavalry())
+        let enemy = self.regiments[r].side.other();
+        self.nearest_of(r, &self.horse[enemy.index()], |_, e| e.troop.is_cavalry())
             .map(|(_, g)| g)
     }
 

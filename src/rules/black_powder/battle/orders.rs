@@ -456,9 +456,19 @@ impl Battle {
         let me = &self.regiments[r];
         let reach_r = self.reach(r);
         let contact = self.rules.movement.contact_gap;
-        // The elements in index order, a regiment's at a time (they are consecutive).
-        for (n, oreg) in self.regiments.iter().enumerate() {
-            if n == r || oreg.gone || (oreg.side == side && !self.has_pike(n)) {
+        // Enemy elements and friendly pike blocks (no other friend stops it) in index order, a
+        // regiment's at a time (they are consecutive): the first to stop it soonest counts.
+        let (mut enemies, mut pikes) = (
+            self.side(side.other()).iter().peekable(),
+            self.pikes(side).iter().peekable(),
+        );
+        while let Some(&n) = match (enemies.peek(), pikes.peek()) {
+            (Some(a), Some(b)) if a < b => enemies.next(),
+            (Some(_), None) => enemies.next(),
+            _ => pikes.next(),
+        } {
+            let (n, oreg) = (usize::from(n), &self.regiments[usize::from(n)]);
+            if n == r || oreg.gone {
                 continue;
             }
             // Every element of `n` is beyond the bound below when its centre is beyond the
