@@ -73,6 +73,6 @@ impl Arriving for Battle {
     }
 
     fn place_general(&mut self, g: CommanderId, pos: Vec2) {
-        self.commanders[usize::from(g)].pos = pos;
+        self.place_general_at(g, pos);
     }
 }

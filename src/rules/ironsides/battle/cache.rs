@@ -17,7 +17,7 @@ use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
 use super::Battle;
-use crate::army::{Side, Unit, UnitId};
+use crate::army::{Commander, CommanderId, Side, Unit, UnitId};
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::Shape;
 use crate::rules::ironsides::fire;
@@ -527,6 +527,165 @@ impl Cells {
     }
 }
 
+/// No general.
+const NO_GENERAL: CommanderId = CommanderId::MAX;
+/// Generals an overrun gathers from the cells at most (with more about it, every general is
+/// looked at).
+pub(crate) const GENERALS_NEAR: usize = 64;
+
+/// Where the generals are in play, so that neither a unit's move nor an overrun looks at
+/// every general: the generals riding with each unit, and (in a battle with cells) each
+/// side's generals standing in each cell, as lists threaded through the generals. Kept by the
+/// engine's only writes, in play, of whom a general leads and where he stands
+/// (`Battle::attach_general`, `Battle::place_general_at`, and `Battle::moved` for those
+/// riding with the unit); built afresh when play begins.
+#[derive(Debug, Clone, Default)]
+struct Generals {
+    /// Each unit's first general riding with it, and each general's next riding with the same
+    /// unit: in id order.
+    rider: Vec<CommanderId>,
+    next_rider: Vec<CommanderId>,
+    /// With cells: each side's first general in each cell (as the cells' `head`), each
+    /// general's neighbours in his cell's list, and his cell.
+    head: [Vec<CommanderId>; 2],
+    next: Vec<CommanderId>,
+    prev: Vec<CommanderId>,
+    at: Vec<usize>,
+    /// In play: the riders are kept.
+    on: bool,
+    /// In play in a battle with cells: the cells' lists are kept.
+    in_cells: bool,
+}
+
+impl Generals {
+    /// Indexes the generals as they stand: by the unit each leads, and by cell when `cells`
+    /// are in use.
+    fn build(&mut self, units: usize, commanders: &[Commander], cells: &Cells) {
+        self.on = true;
+        self.rider.clear();
+        self.rider.resize(units, NO_GENERAL);
+        self.next_rider.clear();
+        self.next_rider.resize(commanders.len(), NO_GENERAL);
+        for (gi, g) in commanders.iter().enumerate() {
+            if let Some(u) = g.attached_unit.filter(|&u| usize::from(u) < units) {
+                self.ride(gi as CommanderId, u);
+            }
+        }
+        self.in_cells = cells.on;
+        if !self.in_cells {
+            return;
+        }
+        for h in &mut self.head {
+            h.clear();
+            h.resize(cells.head[0].len(), NO_GENERAL);
+        }
+        for v in [&mut self.next, &mut self.prev] {
+            v.clear();
+            v.resize(commanders.len(), NO_GENERAL);
+        }
+        self.at.clear();
+        self.at.resize(commanders.len(), OFF);
+        for (gi, g) in commanders.iter().enumerate() {
+            self.place(cells, g.side, gi as CommanderId, g.pos);
+        }
+    }
+
+    /// General `g` rides with unit `u`: put in its list, in id order.
+    fn ride(&mut self, g: CommanderId, u: UnitId) {
+        let (gi, first) = (usize::from(g), self.rider[usize::from(u)]);
+        if first == NO_GENERAL || first > g {
+            self.next_rider[gi] = first;
+            self.rider[usize::from(u)] = g;
+            return;
+        }
+        let mut p = first;
+        loop {
+            let n = self.next_rider[usize::from(p)];
+            if n == NO_GENERAL || n > g {
+                self.next_rider[gi] = n;
+                self.next_rider[usize::from(p)] = g;
+                return;
+            }
+            p = n;
+        }
+    }
+
+    /// General `g` no longer rides with unit `u`: taken out of its list.
+    fn unride(&mut self, g: CommanderId, u: UnitId) {
+        let gi = usize::from(g);
+        if self.rider[usize::from(u)] == g {
+            self.rider[usize::from(u)] = self.next_rider[gi];
+            return;
+        }
+        let mut p = self.rider[usize::from(u)];
+        while p != NO_GENERAL {
+            let n = self.next_rider[usize::from(p)];
+            if n == g {
+                self.next_rider[usize::from(p)] = self.next_rider[gi];
+                return;
+            }
+            p = n;
+        }
+    }
+
+    /// General `g` of `side` stands at `pos`: moved to the list of its cell.
+    fn place(&mut self, cells: &Cells, side: Side, g: CommanderId, pos: Vec2) {
+        let (gi, cell) = (usize::from(g), cells.index(pos));
+        let at = self.at[gi];
+        if cell == at {
+            return;
+        }
+        let head = &mut self.head[side.index()];
+        if at != OFF {
+            let (p, x) = (self.prev[gi], self.next[gi]);
+            if p == NO_GENERAL {
+                head[at] = x;
+            } else {
+                self.next[usize::from(p)] = x;
+            }
+            if x != NO_GENERAL {
+                self.prev[usize::from(x)] = p;
+            }
+        }
+        let first = head[cell];
+        self.next[gi] = first;
+        self.prev[gi] = NO_GENERAL;
+        if first != NO_GENERAL {
+            self.prev[usize::from(first)] = g;
+        }
+        head[cell] = g;
+        self.at[gi] = cell;
+    }
+
+    /// Writes into `out`, in id order, the generals of `side` in the cells of the box
+    /// `lo`-`hi` (every general standing in the box is among them) and returns how many; None
+    /// when more than `out` holds.
+    fn near(
+        &self,
+        cells: &Cells,
+        side: Side,
+        lo: Vec2,
+        hi: Vec2,
+        out: &mut [CommanderId],
+    ) -> Option<usize> {
+        let ((c0, r0), (c1, r1)) = (cells.cell(lo), cells.cell(hi));
+        let head = &self.head[side.index()];
+        let mut k = 0;
+        for row in r0..=r1 {
+            for col in c0..=c1 {
+                let mut g = head[row * cells.cols + col];
+                while g != NO_GENERAL {
+                    *out.get_mut(k)? = g;
+                    k += 1;
+                    g = self.next[usize::from(g)];
+                }
+            }
+        }
+        out[..k].sort_unstable();
+        Some(k)
+    }
+}
+
 /// A unit's nearest enemy as last worked out: in which play, after how many logged moves of
 /// each side.
 #[derive(Debug, Clone, Copy)]
@@ -583,7 +742,9 @@ pub(crate) struct Caches {
     /// to `GRID_UNITS` units, the cells' lists in a larger one.
     grid: Grid,
     cells: Cells,
-    /// Tests: a large battle looks at every unit instead of asking the cells.
+    generals: Generals,
+    /// Tests: a large battle looks at every unit instead of asking the cells, and every
+    /// battle at every general instead of asking the index of generals.
     #[cfg(test)]
     no_cells: bool,
 }
@@ -636,12 +797,20 @@ impl Battle {
         // A general leading the unit rides with it (the one rule kept here: every write to a
         // unit's position comes through this call).
         let pos = self.units[usize::from(id)].pos;
-        for g in self
-            .commanders
-            .iter_mut()
-            .filter(|g| g.attached_unit == Some(id))
-        {
-            g.pos = pos;
+        if self.cache.generals.on {
+            let mut g = self.cache.generals.rider[usize::from(id)];
+            while g != NO_GENERAL {
+                self.place_general_at(g, pos);
+                g = self.cache.generals.next_rider[usize::from(g)];
+            }
+        } else {
+            for g in self
+                .commanders
+                .iter_mut()
+                .filter(|g| g.attached_unit == Some(id))
+            {
+                g.pos = pos;
+            }
         }
         let c = &mut self.cache;
         c.epoch = c.epoch.wrapping_add(1);
@@ -658,6 +827,80 @@ impl Battle {
             log.push(id);
             c.last_move[usize::from(id)] = log.len();
         }
+    }
+
+    /// Makes general `g` lead unit `unit` (None: no unit): the one way the engine changes
+    /// whom a general leads, so that the index of riders follows.
+    pub(crate) fn attach_general(&mut self, g: CommanderId, unit: Option<UnitId>) {
+        let old = self.commanders[usize::from(g)].attached_unit;
+        if old == unit {
+            return;
+        }
+        self.commanders[usize::from(g)].attached_unit = unit;
+        let x = &mut self.cache.generals;
+        if x.on {
+            if let Some(u) = old {
+                x.unride(g, u);
+            }
+            if let Some(u) = unit {
+                x.ride(g, u);
+            }
+        }
+    }
+
+    /// Puts general `g` at `pos`: the one way the engine moves a general, so that the cells'
+    /// lists of generals follow.
+    pub(crate) fn place_general_at(&mut self, g: CommanderId, pos: Vec2) {
+        let c = &mut self.commanders[usize::from(g)];
+        c.pos = pos;
+        let (side, cache) = (c.side, &mut self.cache);
+        if cache.generals.in_cells {
+            cache.generals.place(&cache.cells, side, g, pos);
+        }
+    }
+
+    /// The first general, in id order, leading unit `id` for whom `f` holds.
+    pub(crate) fn rider_where(
+        &self,
+        id: UnitId,
+        mut f: impl FnMut(&Commander) -> bool,
+    ) -> Option<CommanderId> {
+        let x = &self.cache.generals;
+        if !x.on {
+            return self
+                .commanders
+                .iter()
+                .find(|c| c.attached_unit == Some(id) && f(c))
+                .map(|c| c.id);
+        }
+        let mut g = x.rider.get(usize::from(id)).copied().unwrap_or(NO_GENERAL);
+        while g != NO_GENERAL {
+            let c = &self.commanders[usize::from(g)];
+            debug_assert_eq!(c.attached_unit, Some(id));
+            if f(c) {
+                return Some(c.id);
+            }
+            g = x.next_rider[usize::from(g)];
+        }
+        None
+    }
+
+    /// In a battle with cells, writes into `out`, in id order, the generals of `side` who may
+    /// stand within `reach` of `centre` each way (every one who does is among them), and
+    /// returns how many; None without cells or when more than `out` holds stand about it.
+    pub(crate) fn generals_about(
+        &self,
+        side: Side,
+        centre: Vec2,
+        reach: f64,
+        out: &mut [CommanderId],
+    ) -> Option<usize> {
+        let x = &self.cache.generals;
+        if !x.in_cells || reach.is_nan() || reach == f64::INFINITY {
+            return None;
+        }
+        let r = Vec2::new(reach, reach);
+        x.near(&self.cache.cells, side, centre - r, centre + r, out)
     }
 
     /// Play begins: answers may be kept from here until `end_caching`.
@@ -678,6 +921,11 @@ impl Battle {
         #[cfg(test)]
         if c.no_cells {
             c.cells.on = false;
+        }
+        c.generals.build(n, &self.commanders, &c.cells);
+        #[cfg(test)]
+        if c.no_cells {
+            c.generals.on = false;
         }
         c.on = true;
     }
@@ -733,6 +981,8 @@ impl Battle {
     /// Play ends: from here every answer is measured afresh.
     pub(crate) fn end_caching(&mut self) {
         self.cache.on = false;
+        self.cache.generals.on = false;
+        self.cache.generals.in_cells = false;
         for m in &mut self.cache.moves {
             m.clear();
         }
@@ -1332,8 +1582,74 @@ mod tests {
         }
     }
 
-    /// FNV-1a over the debug form of every event.
-    struct Fingerprint(u64, usize);
+    /// The generals' index follows every attachment and move of generals and units in play
+    /// (off the table and back): each unit's riders are the generals a scan finds leading it,
+    /// in id order, and the generals about a place include every general of the side there.
+    #[test]
+    fn generals_index_follows_every_move() {
+        let setup = crate::scenario::generate::generated(600)
+            .and_then(|s| s.setup())
+            .expect("generated battle");
+        let mut b = Battle::new(&setup);
+        b.begin_caching(&setup.rules);
+        assert!(b.cache.generals.on && b.cache.generals.in_cells);
+        let size = Vec2::new(setup.ground.width, setup.ground.depth);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut uniform =
+            |lo: f64, hi: f64| lo + (hi - lo) * (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let (units, generals) = (b.units.len(), b.commanders.len());
+        for round in 0..2000 {
+            let pick = |x: f64, n: usize| (x as usize).min(n - 1);
+            let g = pick(uniform(0.0, generals as f64), generals) as CommanderId;
+            let u = pick(uniform(0.0, units as f64), units) as UnitId;
+            let at = Vec2::new(uniform(-20.0, size.x + 20.0), uniform(-20.0, size.y + 20.0));
+            match round % 4 {
+                0 => b.attach_general(g, Some(u)),
+                1 => b.attach_general(g, None),
+                2 => b.place_general_at(g, at),
+                _ => {
+                    b.units[usize::from(u)].pos = at;
+                    b.moved(u);
+                    for g in b.commanders.iter().filter(|g| g.attached_unit == Some(u)) {
+                        assert_eq!(g.pos, at, "general {} rides with unit {u}", g.id);
+                    }
+                }
+            }
+            let u = pick(uniform(0.0, units as f64), units) as UnitId;
+            let scan: Vec<_> = b
+                .commanders
+                .iter()
+                .filter(|c| c.attached_unit == Some(u))
+                .map(|c| c.id)
+                .collect();
+            let mut riders = Vec::new();
+            b.rider_where(u, |c| {
+                riders.push(c.id);
+                false
+            });
+            assert_eq!(riders, scan, "riders of unit {u}");
+            let c = Vec2::new(uniform(-10.0, size.x + 10.0), uniform(-10.0, size.y + 10.0));
+            let reach = uniform(0.0, 12.0);
+            for side in [Side::Parliament, Side::Royalist] {
+                let mut out = [0; GENERALS_NEAR];
+                let k = b.generals_about(side, c, reach, &mut out).expect("fits");
+                let near = &out[..k];
+                assert!(near.windows(2).all(|w| w[0] < w[1]), "id order");
+                for g in &b.commanders {
+                    let d = g.pos - c;
+                    let inside = d.x.abs() <= reach && d.y.abs() <= reach;
+                    assert!(!(g.side == side && inside) || near.contains(&g.id));
+                    assert!(!near.contains(&g.id) || g.side == side);
+                }
+            }
+        }
+        b.end_caching();
+        assert!(!b.cache.generals.on);
+    }
+
+    /// FNV-1a over the debug form of every event, with the count of events, and of routs and
+    /// of generals' casualties (so that a test can tell the chains and overruns were fought).
+    struct Fingerprint(u64, usize, [usize; 2]);
 
     impl crate::events::Observer for Fingerprint {
         fn event(&mut self, e: &crate::events::Event) {
@@ -1341,11 +1657,16 @@ mod tests {
                 self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
             }
             self.1 += 1;
+            match e {
+                crate::events::Event::Rout { .. } => self.2[0] += 1,
+                crate::events::Event::GeneralCasualty { .. } => self.2[1] += 1,
+                _ => {}
+            }
         }
     }
 
-    /// A large battle fights the same with the cells as looking at every unit: every event of
-    /// a few generated battles, to the bit.
+    /// A large battle fights the same with the cells and the generals' index as looking at
+    /// every unit and every general: every event of a few generated battles, to the bit.
     #[test]
     fn cells_fight_the_same_battles_as_full_scans() {
         let setup = crate::scenario::generate::generated(400)
@@ -1354,15 +1675,20 @@ mod tests {
         let fight = |no_cells: bool| {
             let mut b = Battle::new(&setup);
             b.cache.no_cells = no_cells;
-            let mut fp = Fingerprint(0xcbf2_9ce4_8422_2325, 0);
+            let mut fp = Fingerprint(0xcbf2_9ce4_8422_2325, 0, [0; 2]);
             for i in 0..3 {
                 b.fight(&setup, crate::dice::battle_seed(5, i), &mut fp);
             }
             assert_eq!(b.cache.cells.on, !no_cells);
-            (fp.0, fp.1)
+            (fp.0, fp.1, fp.2)
         };
         let (with, without) = (fight(false), fight(true));
         assert!(with.1 > 1000, "{} events", with.1);
+        assert!(
+            with.2[0] > 10 && with.2[1] > 0,
+            "routs, casualties {:?}",
+            with.2
+        );
         assert_eq!(with, without);
     }
 }

@@ -91,21 +91,22 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             } else {
                 from + (dest - from).norm() * budget
             };
-            let g = &mut self.b.commanders[gi];
-            g.pos = to;
-            // Attaching needs him to reach the unit this turn; otherwise he rides towards it.
-            g.attached_unit = if reached { attach } else { None };
-            g.attached_command = if reached || join.is_none() {
+            let attached_command = if reached || join.is_none() {
                 join
             } else {
                 g.attached_command
             };
+            self.place_general_at(gi as CommanderId, to);
+            // Attaching needs him to reach the unit this turn; otherwise he rides towards it.
+            let attached_to = if reached { attach } else { None };
+            self.attach_general(gi as CommanderId, attached_to);
+            self.commanders[gi].attached_command = attached_command;
             emit(
                 self.obs,
                 Event::GeneralMoved {
                     general: gi as CommanderId,
                     distance: from.dist(to),
-                    attached_to: g.attached_unit,
+                    attached_to,
                 },
             );
         }
@@ -510,9 +511,11 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             if cas.lost || captured {
                 c.lost = true;
                 c.captured = captured;
-                c.attached_unit = None;
                 c.attached_command = None;
             }
+        }
+        if cas.lost || captured {
+            self.attach_general(g, None);
         }
         self.casualty_cv(g, command, unit, &cas);
         // A replacement appears two turns later, rolling his character with 1 off.
@@ -540,7 +543,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             captured =
                 Some(self.dice.d6() <= (rules.risk.stampede_capture_chance * 6.0).round() as u8);
         }
-        self.commanders[usize::from(g)].pos = to;
+        self.place_general_at(g, to);
         captured
     }
 
@@ -602,65 +605,94 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         c.captured = false;
         c.out_of_action = rules.generals.replacement_delay_turns;
         let home = self.centroid(self.commanders[usize::from(g)].side);
-        self.commanders[usize::from(g)].pos = home;
+        self.place_general_at(g, home);
     }
 
     /// Generals of `side` that an enemy unit has just run over or contacted: the risk to
     /// unattached generals.
     pub(super) fn overrun_generals(&mut self, by: UnitId) {
+        let enemy_side: Side = self.units[usize::from(by)].side.other();
+        let rect = self.shape(by);
+        // With cells, only the generals about the unit: found before any is dealt with, as
+        // dealing with one moves no other who may be caught (only himself, and the attached,
+        // who may not), nor makes one who may not be caught catchable (a general swept away
+        // or lost is out of action).
+        let reach = (0.5 + rect.radius) * (1.0 + 1e-9) + 1e-6;
+        let mut near = [0; super::cache::GENERALS_NEAR];
+        match self.generals_about(enemy_side, rect.centre, reach, &mut near) {
+            Some(k) => {
+                for &g in &near[..k] {
+                    self.overrun_general(usize::from(g), by, &rect);
+                }
+            }
+            None => {
+                for gi in 0..self.commanders.len() {
+                    self.overrun_general(gi, by, &rect);
+                }
+            }
+        }
+    }
+
+    /// General `gi`, if unit `by` (whose shape is `rect`) has just run over or contacted him:
+    /// an army HQ captured or losing LPs, another general hit or his command losing LPs; who
+    /// survives escapes to the nearest friendly unit.
+    fn overrun_general(
+        &mut self,
+        gi: usize,
+        by: UnitId,
+        rect: &crate::battlefield::geometry::Shape,
+    ) {
         let setup = self.setup;
         let rules = &*setup.rules;
         let enemy_side: Side = self.units[usize::from(by)].side.other();
         let horse = self.units[usize::from(by)].is_cavalry();
-        let rect = self.shape(by);
-        for gi in 0..self.commanders.len() {
-            let g = &self.b.commanders[gi];
-            if g.side != enemy_side
-                || !g.available()
-                || g.attached_unit.is_some()
-                || far_from(&rect, g.pos, 0.5)
-                || rect.dist_to_point(g.pos) > 0.5
+        let g = &self.b.commanders[gi];
+        if g.side != enemy_side
+            || !g.available()
+            || g.attached_unit.is_some()
+            || far_from(rect, g.pos, 0.5)
+            || rect.dist_to_point(g.pos) > 0.5
+        {
+            return;
+        }
+        self.dice
+            .focus(super::general_stream(self, gi as CommanderId));
+        if g.is_captain_general {
+            // An army HQ overrun: captured on 1-4, else he escapes losing 3 LPs.
+            if self.dice.d6() <= rules.risk.hq_overrun_capture {
+                emit(
+                    self.obs,
+                    Event::GeneralCasualty {
+                        general: gi as CommanderId,
+                        result: GeneralResult::Lost,
+                        captured: true,
+                    },
+                );
+                let c = &mut self.commanders[gi];
+                c.lost = true;
+                c.captured = true;
+                c.attached_command = None;
+            } else {
+                let c = &mut self.commanders[gi];
+                c.lps = c.lps.saturating_sub(rules.risk.hq_overrun_lp_loss);
+            }
+        } else if generals::overrun_hit(rules, self.dice, horse) {
+            self.general_casualty(gi as CommanderId, None);
+        } else if let Some(cmd) = self.commanders[gi].command {
+            let c = &mut self.commands[usize::from(cmd)];
+            c.lps = c.lps.saturating_sub(rules.leadership.swept_away_lp_loss);
+        }
+        // Whoever survives escapes to the nearest friendly unit.
+        if !self.commanders[gi].lost {
+            let pos = self.commanders[gi].pos;
+            if let Some(f) = self
+                .units
+                .iter()
+                .filter(|u| u.side == enemy_side && u.is_active())
+                .min_by(|a, b| a.pos.dist(pos).total_cmp(&b.pos.dist(pos)))
             {
-                continue;
-            }
-            self.dice
-                .focus(super::general_stream(self, gi as CommanderId));
-            if g.is_captain_general {
-                // An army HQ overrun: captured on 1-4, else he escapes losing 3 LPs.
-                if self.dice.d6() <= rules.risk.hq_overrun_capture {
-                    emit(
-                        self.obs,
-                        Event::GeneralCasualty {
-                            general: gi as CommanderId,
-                            result: GeneralResult::Lost,
-                            captured: true,
-                        },
-                    );
-                    let c = &mut self.commanders[gi];
-                    c.lost = true;
-                    c.captured = true;
-                    c.attached_command = None;
-                } else {
-                    let c = &mut self.commanders[gi];
-                    c.lps = c.lps.saturating_sub(rules.risk.hq_overrun_lp_loss);
-                }
-            } else if generals::overrun_hit(rules, self.dice, horse) {
-                self.general_casualty(gi as CommanderId, None);
-            } else if let Some(cmd) = self.commanders[gi].command {
-                let c = &mut self.commands[usize::from(cmd)];
-                c.lps = c.lps.saturating_sub(rules.leadership.swept_away_lp_loss);
-            }
-            // Whoever survives escapes to the nearest friendly unit.
-            if !self.commanders[gi].lost {
-                let pos = self.commanders[gi].pos;
-                if let Some(f) = self
-                    .units
-                    .iter()
-                    .filter(|u| u.side == enemy_side && u.is_active())
-                    .min_by(|a, b| a.pos.dist(pos).total_cmp(&b.pos.dist(pos)))
-                {
-                    self.commanders[gi].pos = f.pos;
-                }
+                let to = f.pos;
+                self.place_general_at(gi as CommanderId, to);
             }
         }
     }

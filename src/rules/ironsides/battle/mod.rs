@@ -657,10 +657,7 @@ impl Battle {
 
     /// The general leading this unit from the front, if any.
     pub fn attached_general(&self, id: UnitId) -> Option<CommanderId> {
-        self.commanders
-            .iter()
-            .find(|c| c.attached_unit == Some(id) && c.available())
-            .map(|c| c.id)
+        self.rider_where(id, |c| c.available())
     }
 
     /// Whether a unit is within its acting commander's radius.
@@ -820,11 +817,10 @@ impl Battle {
     /// their command after one full turn.
     pub(crate) fn sweep_away_generals(&mut self, setup: &BattleSetup, id: UnitId) {
         let delay = setup.rules.generals.swept_away_delay_turns;
-        for c in &mut self.commanders {
-            if c.attached_unit == Some(id) {
-                c.attached_unit = None;
-                c.out_of_action = c.out_of_action.max(delay + 1);
-            }
+        while let Some(g) = self.rider_where(id, |_| true) {
+            let c = &mut self.commanders[usize::from(g)];
+            c.out_of_action = c.out_of_action.max(delay + 1);
+            self.attach_general(g, None);
         }
     }
 }

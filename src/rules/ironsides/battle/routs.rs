@@ -120,32 +120,16 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         if depth >= MAX_ROUT_CHAIN {
             return;
         }
-        // Friends within 3" of the line of flight test reaction.
+        // Friends within 3" of the line of flight test reaction, in id order, each as the
+        // chain so far has left it.
         let test = rules.reaction.rout_path_test_distance;
-        let (mid, half) = (from + (to - from) * 0.5, from.dist(to) * 0.5);
-        for i in 0..self.units.len() {
-            let f = &self.units[i];
-            if f.side != side || f.id == id || !f.is_active() || f.pinned || f.broken {
-                continue;
-            }
-            // The path lies in the circle of radius `half` about its middle, and the friend in
-            // one of radius (frontage + depth) / 2 about its centre: circles that far apart fail
-            // `near_path`'s own first test (margins far above rounding).
-            let rb = (f.frontage + f.depth) * 0.5 * (1.0 + 1e-9) + 1e-9;
-            let reach = (half + rb + test) * (1.0 + 1e-9) + 1e-6;
-            let d = f.pos - mid;
-            if d.dot(d) > reach * reach {
-                debug_assert!(!near_path(&self.shape(f.id), from, to, test));
-                continue;
-            }
-            let fid = f.id;
-            let r = self.shape(fid);
-            if near_path(&r, from, to, test) {
-                let result = self.react(fid, ReactionCause::RoutPassed);
-                match result {
-                    crate::events::ReactionResult::Rout => self.rout_chain(fid, depth + 1),
-                    other => self.after_failed_reaction(fid, other),
-                }
+        let mut after = 0;
+        while let Some(fid) = self.next_passed(id, side, (from, to), test, after) {
+            after = usize::from(fid) + 1;
+            let result = self.react(fid, ReactionCause::RoutPassed);
+            match result {
+                crate::events::ReactionResult::Rout => self.rout_chain(fid, depth + 1),
+                other => self.after_failed_reaction(fid, other),
             }
         }
     }
@@ -306,6 +290,58 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
 }
 
 impl Battle {
+    /// The first friend of `side` from id `after` on, other than the routing `id`, that its
+    /// flight along `path` passes within `test` of and that tests reaction for it (active, not
+    /// pinned, not already broken). With cells, only the friends about the path are looked at.
+    fn next_passed(
+        &self,
+        id: UnitId,
+        side: crate::army::Side,
+        path: (Vec2, Vec2),
+        test: f64,
+        after: usize,
+    ) -> Option<UnitId> {
+        let (from, to) = path;
+        let (mid, half) = (from + (to - from) * 0.5, from.dist(to) * 0.5);
+        let passes = |f: &crate::army::Unit| {
+            if f.side != side || f.id == id || !f.is_active() || f.pinned || f.broken {
+                return false;
+            }
+            // The path lies in the circle of radius `half` about its middle, and the friend in
+            // one of radius (frontage + depth) / 2 about its centre: circles that far apart
+            // fail `near_path`'s own first test (margins far above rounding).
+            let rb = (f.frontage + f.depth) * 0.5 * (1.0 + 1e-9) + 1e-9;
+            let reach = (half + rb + test) * (1.0 + 1e-9) + 1e-6;
+            let d = f.pos - mid;
+            if d.dot(d) > reach * reach {
+                debug_assert!(!near_path(&self.shape(f.id), from, to, test));
+                return false;
+            }
+            near_path(&self.shape(f.id), from, to, test)
+        };
+        if !self.in_cells() {
+            return self
+                .units
+                .get(after..)?
+                .iter()
+                .find(|f| passes(f))
+                .map(|f| f.id);
+        }
+        // A friend near the path has its centre within `half + test` of the middle and its
+        // own enclosing radius (`near_path`'s first test): the cells' box allows for the
+        // largest radius.
+        let reach = (half + test) * (1.0 + 1e-9) + 1e-6;
+        let mut found = None;
+        self.spots_around(side, mid, reach, |s| {
+            let hit = usize::from(s.id) >= after && passes(&self.units[usize::from(s.id)]);
+            if hit {
+                found = Some(s.id);
+            }
+            !hit
+        });
+        found
+    }
+
     /// The nearest enemy in the pursuit arc of `id`'s front (ties to the lower id), skipping
     /// those whose enclosing circles are already farther than the best found.
     fn nearest_in_arc(&self, rules: &IronsidesRules, id: UnitId) -> Option<UnitId> {
