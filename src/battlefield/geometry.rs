@@ -446,17 +446,31 @@ pub fn reach_limit(
     outside: f64,
     inside: f64,
 ) -> f64 {
-    let within = |s: f64| me.at(me.centre + dir * s).dist(other) <= limit;
+    let dist = |s: f64| me.at(me.centre + dir * s).dist(other);
     let (mut lo, mut hi) = (outside, inside);
-    if !within(hi) {
+    // What is known of the distance at `lo` (at least) and at `hi` (at most): it changes no
+    // faster than the move, so a midpoint whose bound settles which side of the limit it is on
+    // (with a margin far above rounding) need not be measured. The same halvings, the same end.
+    let mut d_lo = f64::NEG_INFINITY;
+    let mut d_hi = dist(hi);
+    if d_hi.is_nan() || d_hi > limit {
         return lo; // rounding at the edge: the known point outside is the safe answer
     }
     while hi - lo > 1e-3 {
         let mid = 0.5 * (lo + hi);
-        if within(mid) {
-            hi = mid;
+        let (above, below) = (d_lo - (mid - lo), d_hi + (hi - mid));
+        let (within, d) = if below < limit - 1e-9 {
+            (true, below)
+        } else if above > limit + 1e-9 {
+            (false, above)
         } else {
-            lo = mid;
+            let d = dist(mid);
+            (d <= limit, d)
+        };
+        if within {
+            (hi, d_hi) = (mid, d);
+        } else {
+            (lo, d_lo) = (mid, d);
         }
     }
     hi
@@ -733,6 +747,73 @@ mod tests {
             return 0.0;
         }
         best
+    }
+
+    #[test]
+    fn reach_limit_halves_as_measuring_every_midpoint_would() {
+        // The bisection as first written, measuring at every midpoint.
+        fn reference(me: &Shape, dir: Vec2, other: &Shape, limit: f64, lo: f64, hi: f64) -> f64 {
+            let within = |s: f64| me.at(me.centre + dir * s).dist(other) <= limit;
+            let (mut lo, mut hi) = (lo, hi);
+            if !within(hi) {
+                return lo;
+            }
+            while hi - lo > 1e-3 {
+                let mid = 0.5 * (lo + hi);
+                if within(mid) {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            hi
+        }
+        let mut seed = 777u64;
+        let mut rnd = move || {
+            seed = crate::dice::mix64(seed);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut checked = 0;
+        for _ in 0..20_000 {
+            let rect = |c: Vec2, f: f64, w: f64, d: f64| Rect {
+                centre: c,
+                facing: f,
+                frontage: w,
+                depth: d,
+            };
+            let me = rect(
+                Vec2::new(0.0, 0.0),
+                rnd() * 6.3,
+                1.0 + rnd() * 4.0,
+                0.5 + rnd(),
+            );
+            let other = rect(
+                Vec2::new(rnd() * 20.0 - 10.0, 4.0 + rnd() * 20.0),
+                rnd() * 6.3,
+                1.0 + rnd() * 4.0,
+                0.5 + rnd(),
+            );
+            let (me, other) = (me.shape(), other.shape());
+            // Mostly towards the other, sometimes obliquely.
+            let dir = (other.centre + Vec2::new(rnd() * 8.0 - 4.0, 0.0) - me.centre).norm();
+            let limit = [2.0, 6.0, 12.0, rnd() * 12.0][checked % 4];
+            // The half-inch step of the march that first comes within the limit (as
+            // `run_past` asks), or any step.
+            let within = |k: u64| me.at(me.centre + dir * (0.5 * k as f64)).dist(&other) <= limit;
+            let any = (rnd() * 60.0) as u64 + 1;
+            let k = (1..=80).find(|&k| within(k)).unwrap_or(any);
+            let (lo, hi) = (0.5 * (k - 1) as f64, 0.5 * k as f64);
+            let want = reference(&me, dir, &other, limit, lo, hi);
+            let got = reach_limit(&me, dir, &other, limit, lo, hi);
+            assert_eq!(
+                got.to_bits(),
+                want.to_bits(),
+                "{me:?} {other:?} {dir:?} {limit} {k}"
+            );
+            checked += usize::from(want > lo && want < hi);
+        }
+        // Most cases cross the limit inside the step, where the halving works.
+        assert!(checked > 5_000, "{checked}");
     }
 
     #[test]

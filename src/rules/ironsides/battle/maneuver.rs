@@ -332,24 +332,25 @@ impl Battle {
     /// `leadership.group_second_line_distance` (a second line following its first).
     fn count_groups(&self, rules: &crate::rules::ironsides::IronsidesRules, idx: &[usize]) -> u8 {
         let l = &rules.leadership;
-        // Union-find over the few units of one command, on the stack.
-        let mut parent = [0usize; MAX_GROUPED];
+        // Union-find over the few units of one command (at most `MAX_GROUPED`), on the stack.
+        let mut parent = [0u8; MAX_GROUPED];
         for (k, p) in parent.iter_mut().enumerate().take(idx.len()) {
-            *p = k;
+            *p = k as u8;
         }
-        fn root(parent: &mut [usize], mut k: usize) -> usize {
-            while parent[k] != k {
-                parent[k] = parent[parent[k]];
-                k = parent[k];
+        fn root(parent: &mut [u8], k: usize) -> usize {
+            let mut k = k as u8;
+            while parent[usize::from(k)] != k {
+                parent[usize::from(k)] = parent[usize::from(parent[usize::from(k)])];
+                k = parent[usize::from(k)];
             }
-            k
+            usize::from(k)
         }
         for a in 0..idx.len() {
             for b in a + 1..idx.len() {
                 let (pa, pb) = (self.pending[idx[a]], self.pending[idx[b]]);
                 if self.move_together(l, pa, pb) {
                     let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-                    parent[ra] = rb;
+                    parent[ra] = rb as u8;
                 }
             }
         }
@@ -378,7 +379,11 @@ impl Battle {
         if kind(a.order) != kind(b.order) || fa.dot(fb) < WHEEL_LIMIT.cos {
             return false;
         }
-        if self.distance(a.unit, b.unit) <= l.group_gap {
+        // Side by side: the enclosing circles first (a pair farther apart than the gap by a
+        // margin far above rounding measures farther), then the distance.
+        let (sa, sb) = (self.shape(a.unit), self.shape(b.unit));
+        let lb = sa.dist_lower_bound(&sb);
+        if (lb.is_nan() || lb <= l.group_gap + 1e-9) && sa.dist(&sb) <= l.group_gap {
             return true;
         }
         // One behind the other: the second line's centre within the first's frontage.
