@@ -308,3 +308,131 @@ fn the_replay_tells_the_detail_in_figures() {
         assert!(csv.contains(&format!(",{kind},")), "no {kind} in the CSV");
     }
 }
+
+/// Melee casualties are credited to the striker: the worked charge of example e7 (impetus, two
+/// rounds: the charger loses 2 troopers, the charged 5) reaches `measures.csv` as 5
+/// `melee_casualties` for the charger and 2 for the charged, by unit, command and side, beside
+/// the figures each lost.
+#[test]
+fn melee_casualties_are_credited_to_the_striker() {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 20.0),
+    ]);
+    let (layout, t) = tally(&s, 1, |b, c| {
+        let mut d = ScriptedDice::new(&[]);
+        b.charge(0, 1, &s, &mut d, c);
+        let mut d = ScriptedDice::new(&[
+            4, 5, 6, 1, 2, 3, // impetus
+            5, 1, 1, 1, 1, // saves, then rank and file
+            3, 4, 6, // first round
+            1, 1, 1, 1, // saves and rank and file
+            2, 2, 2, 1, 1, 1, // second round
+            1, 1, 1, 1, 1, 1,
+        ]);
+        b.melee_phase(&mut d, c);
+        d.finish();
+        assert_eq!((b.regiments[0].horsemen, b.regiments[1].horsemen), (10, 7));
+    });
+    let csv = Csv::of(&layout, &t);
+    for (scope, id, dealt, lost) in [
+        ("unit", "0", 5.0, 2.0),
+        ("command", "0", 5.0, 2.0),
+        ("side", "parliament", 5.0, 2.0),
+        ("unit", "1", 2.0, 5.0),
+        ("side", "royalist", 2.0, 5.0),
+    ] {
+        assert_eq!(csv.estimate(scope, id, "melee_casualties_mean"), dealt);
+        assert_eq!(csv.estimate(scope, id, "horsemen_lost_mean"), lost);
+        assert_eq!(csv.estimate(scope, id, "volley_casualties_mean"), 0.0);
+    }
+}
+
+/// Commanders lost by command and side: the general of example e11 rides with the Royalist
+/// troopers when a volley strikes them and is killed (6, then 1); `commanders_lost` counts him
+/// to the troopers, their command and side, none to Parliament. Unhorsed (6, then 5) he is
+/// `commanders_unhorsed` instead.
+#[test]
+fn commanders_lost_reach_measures_csv_by_command_and_side() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 17.0),
+    ]);
+    for (last, lost, unhorsed) in [(1, 1.0, 0.0), (5, 0.0, 1.0)] {
+        let (layout, t) = tally(&s, 1, |b, c| {
+            b.regiments[1].facing = 0.0;
+            b.generals[1].with = Some(1);
+            let mut d = ScriptedDice::new(&[6, 5, 2, 1, 2, 3, 4, 5, 6, 4, 1, 1, 1, 1, 1, 6, last]);
+            b.fire_phase(&s, &mut d, c);
+            d.finish();
+        });
+        let csv = Csv::of(&layout, &t);
+        for (scope, id) in [("unit", "1"), ("command", "1"), ("side", "royalist")] {
+            assert_eq!(csv.estimate(scope, id, "commanders_lost_mean"), lost);
+            assert_eq!(
+                csv.estimate(scope, id, "commanders_unhorsed_mean"),
+                unhorsed
+            );
+        }
+        for (scope, id) in [("command", "0"), ("side", "parliament")] {
+            assert_eq!(csv.estimate(scope, id, "commanders_lost_mean"), 0.0);
+            assert_eq!(csv.estimate(scope, id, "commanders_unhorsed_mean"), 0.0);
+        }
+        // The same general in commanders.csv's tally: lost to the battle or not.
+        assert_eq!(t.commanders[1].lost, lost as u64);
+    }
+}
+
+/// Whole battles (Marston Moor): every melee casualty and every commander lost is counted
+/// once, to the striker and to the regiment the general rode with: each side's
+/// `melee_casualties` are the melee losses the events give its regiments as the striker, and
+/// its `commanders_lost` are its commanders lost in the shared commanders tally.
+#[test]
+fn melee_credit_and_commanders_lost_agree_with_the_events_in_whole_battles() {
+    use ecw_sim::events::EventLog;
+    use ecw_sim::rules::dickenson::events::{Detail, Source};
+    let setup = Scenario::open("marston_moor", &[])
+        .unwrap()
+        .setup()
+        .unwrap();
+    let dk = Dickenson::builtin();
+    let layout = dk.layout(&setup);
+    let mut b = dk.new_battle(&setup);
+    let mut c = Collector::new(&layout, false);
+    let mut dealt = [0i128; 2];
+    for i in 0..30 {
+        let mut obs = (c, EventLog::default());
+        obs.0.begin(i, i);
+        let summary = dk.fight(&mut b, &setup, battle_seed(9, i), &mut obs);
+        obs.0.end(summary.dice_rolled);
+        let log;
+        (c, log) = obs;
+        for e in &log.0 {
+            if let Event::Dickenson(Detail::Losses {
+                by,
+                source: Source::Melee,
+                hits,
+                saved,
+                ..
+            }) = *e
+            {
+                let side = layout.units[usize::from(by)].side;
+                dealt[side.index()] += i128::from(hits - saved);
+            }
+        }
+    }
+    let (t, _) = c.take();
+    let mut any_lost = 0;
+    for side in Side::BOTH {
+        let s = &t.sides[side.index()];
+        assert_eq!(s.own[measure::MELEE_CASUALTIES].sum(), dealt[side.index()]);
+        let lost: u64 = (0..layout.commanders.len())
+            .filter(|&g| layout.commanders[g].side == side)
+            .map(|g| t.commanders[g].lost)
+            .sum();
+        assert_eq!(s.own[measure::COMMANDERS_LOST].sum(), i128::from(lost));
+        any_lost += lost;
+    }
+    assert!(dealt.iter().all(|&d| d > 0), "both sides strike in melee");
+    assert!(any_lost > 0, "some commander falls in 30 battles");
+}

@@ -7,6 +7,7 @@ use super::gunnery::Calibre;
 use super::morale::MoraleResult;
 use super::volley::{Arm, Band};
 use crate::army::UnitId;
+use crate::events::GeneralResult;
 
 /// Where a gun's shot fell against the regiment it was laid on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -74,14 +75,23 @@ pub struct Figures {
     /// Lobsters, troopers or dragoons.
     pub horsemen: u16,
     pub gunners: u16,
+    /// A limbered gun's team: its horses and mounted drivers (not rank and file).
+    pub horses: u16,
+    pub drivers: u16,
 }
 
 impl Figures {
+    /// Rank and file (a gun's gunners): the figures a regiment is counted in.
     pub fn total(&self) -> u32 {
         u32::from(self.pikemen)
             + u32::from(self.musketeers)
             + u32::from(self.horsemen)
             + u32::from(self.gunners)
+    }
+
+    /// A gun team's figures.
+    pub fn team(&self) -> u32 {
+        u32::from(self.horses) + u32::from(self.drivers)
     }
 }
 
@@ -139,6 +149,16 @@ pub enum Detail {
     },
     /// At the end of the battle: the morale points the regiment lost (all of them if gone).
     PointsLost { unit: UnitId, points: u16 },
+    /// A sited gun turned by its trail to bear on an enemy outside its front arc.
+    Pivoted { unit: UnitId },
+    /// The general riding with `unit` was hit when it lost men: `out` of the battle (killed
+    /// or wounded) or only unhorsed for a while.
+    CommanderHit {
+        unit: UnitId,
+        general: u16,
+        result: GeneralResult,
+        out: bool,
+    },
 }
 
 impl Detail {
@@ -151,7 +171,9 @@ impl Detail {
             | Detail::AmmunitionExhausted { unit }
             | Detail::AmmunitionBlown { unit, .. }
             | Detail::Morale { unit, .. }
-            | Detail::PointsLost { unit, .. } => unit,
+            | Detail::PointsLost { unit, .. }
+            | Detail::Pivoted { unit }
+            | Detail::CommanderHit { unit, .. } => unit,
         }
     }
 
@@ -174,6 +196,8 @@ impl Detail {
             Detail::AmmunitionBlown { .. } => "dk_ammunition_blown",
             Detail::Morale { .. } => "dk_morale",
             Detail::PointsLost { .. } => "dk_points_lost",
+            Detail::Pivoted { .. } => "dk_pivoted",
+            Detail::CommanderHit { .. } => "dk_commander_hit",
         }
     }
 }
@@ -235,6 +259,8 @@ impl std::fmt::Display for Detail {
                     (lost.musketeers, "musketeer", "musketeers"),
                     (lost.horsemen, "horseman", "horsemen"),
                     (lost.gunners, "gunner", "gunners"),
+                    (lost.horses, "team horse", "team horses"),
+                    (lost.drivers, "driver", "drivers"),
                     (u16::from(officers), "officer", "officers"),
                 ] {
                     if n > 0 {
@@ -280,6 +306,16 @@ impl std::fmt::Display for Detail {
             Detail::PointsLost { points, .. } => {
                 write!(f, "ends the battle {points} morale points down")
             }
+            Detail::Pivoted { .. } => f.write_str("the gun turns by its trail to bear"),
+            Detail::CommanderHit { general, out, .. } => write!(
+                f,
+                "general {general} riding with it is hit: {}",
+                if out {
+                    "lost to the battle"
+                } else {
+                    "unhorsed"
+                }
+            ),
         }
     }
 }

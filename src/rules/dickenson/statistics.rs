@@ -1,6 +1,7 @@
-//! Dickenson's statistics in its own currency: figures lost by type, officers and standards,
-//! morale points, volleys and their casualties, guns' shots and where they fell, powder out or
-//! blown up, falls back and routs on the chart. Declared here and counted from the engine's
+//! Dickenson's statistics in its own currency: figures lost by type (a limbered gun's team
+//! too), officers and standards, commanders hit with a regiment, morale points, volleys, guns'
+//! shots and melee and the casualties each dealt, where shots fell, powder out or blown up,
+//! falls back and routs on the chart. Declared here and counted from the engine's
 //! [`Detail`] events; the collector sums them by unit, command and side (`measures.csv`).
 
 use super::events::{Detail, Fall, Source};
@@ -28,6 +29,11 @@ pub mod measure {
     pub const ROUTED: usize = 17;
     pub const AMMUNITION_EXHAUSTED: usize = 18;
     pub const AMMUNITION_BLOWN_UP: usize = 19;
+    pub const MELEE_CASUALTIES: usize = 20;
+    pub const COMMANDERS_LOST: usize = 21;
+    pub const COMMANDERS_UNHORSED: usize = 22;
+    pub const HORSES_LOST: usize = 23;
+    pub const DRIVERS_LOST: usize = 24;
 }
 
 /// The measures, in the order of [`measure`]; `docs/RULES-DICKENSON.md` defines each.
@@ -53,6 +59,11 @@ pub const MEASURES: Measures = Measures {
         ("routed_on_the_chart", Report::Happened),
         ("ammunition_exhausted", Report::Happened),
         ("ammunition_blown_up", Report::Happened),
+        ("melee_casualties", Report::Total),
+        ("commanders_lost", Report::Total),
+        ("commanders_unhorsed", Report::Total),
+        ("horses_lost", Report::Total),
+        ("drivers_lost", Report::Total),
     ],
     counter: Counter { wants, count },
 };
@@ -83,13 +94,15 @@ fn count(e: &Event, c: &mut Counts) {
             c.add(unit, MUSKETEERS_LOST, u32::from(lost.musketeers));
             c.add(unit, HORSEMEN_LOST, u32::from(lost.horsemen));
             c.add(unit, GUNNERS_LOST, u32::from(lost.gunners));
+            c.add(unit, HORSES_LOST, u32::from(lost.horses));
+            c.add(unit, DRIVERS_LOST, u32::from(lost.drivers));
             c.add(unit, OFFICERS_LOST, u32::from(officers));
             c.add(unit, STANDARDS_LOST, u32::from(standard));
             let casualties = u32::from(hits.saturating_sub(saved));
             match source {
                 Source::Volley => c.add(by, VOLLEY_CASUALTIES, casualties),
                 Source::Gun | Source::Blast => c.add(by, GUN_CASUALTIES, casualties),
-                Source::Melee => {}
+                Source::Melee => c.add(by, MELEE_CASUALTIES, casualties),
             }
         }
         Detail::Volley { unit, hits, .. } => {
@@ -109,6 +122,18 @@ fn count(e: &Event, c: &mut Counts) {
         Detail::AmmunitionExhausted { unit } => c.add(unit, AMMUNITION_EXHAUSTED, 1),
         Detail::AmmunitionBlown { unit, .. } => c.add(unit, AMMUNITION_BLOWN_UP, 1),
         Detail::PointsLost { unit, points } => c.add(unit, MORALE_POINTS_LOST, u32::from(points)),
+        Detail::Pivoted { .. } => {}
+        // Generals are not units: each is counted to the regiment he rode with, so to its
+        // command and side.
+        Detail::CommanderHit { unit, out, .. } => c.add(
+            unit,
+            if out {
+                COMMANDERS_LOST
+            } else {
+                COMMANDERS_UNHORSED
+            },
+            1,
+        ),
     }
 }
 
@@ -137,7 +162,12 @@ mod tests {
         assert_eq!(name(GUN_CASUALTIES), "gun_casualties");
         assert_eq!(name(FELL_BACK), "fell_back");
         assert_eq!(name(AMMUNITION_BLOWN_UP), "ammunition_blown_up");
-        assert_eq!(MEASURES.declared.len(), AMMUNITION_BLOWN_UP + 1);
+        assert_eq!(name(MELEE_CASUALTIES), "melee_casualties");
+        assert_eq!(name(COMMANDERS_LOST), "commanders_lost");
+        assert_eq!(name(COMMANDERS_UNHORSED), "commanders_unhorsed");
+        assert_eq!(name(HORSES_LOST), "horses_lost");
+        assert_eq!(name(DRIVERS_LOST), "drivers_lost");
+        assert_eq!(MEASURES.declared.len(), DRIVERS_LOST + 1);
     }
 
     /// A gun's shot on a regiment: the figures lost by type and the officer to the regiment,
@@ -181,6 +211,35 @@ mod tests {
             officers: 0,
             standard: true,
         });
-        assert_eq!(melee, vec![(3, HORSEMEN_LOST, 1), (3, STANDARDS_LOST, 1)]);
+        // Melee casualties are credited to the striker.
+        assert_eq!(
+            melee,
+            vec![
+                (3, HORSEMEN_LOST, 1),
+                (3, STANDARDS_LOST, 1),
+                (7, MELEE_CASUALTIES, 2)
+            ]
+        );
+    }
+
+    /// A general hit with a regiment counts to that regiment: lost to the battle or unhorsed.
+    #[test]
+    fn commanders_hit_count_to_the_regiment_they_rode_with() {
+        use crate::events::GeneralResult;
+        use measure::*;
+        let hit = |result, out| Detail::CommanderHit {
+            unit: 4,
+            general: 1,
+            result,
+            out,
+        };
+        assert_eq!(
+            counted(hit(GeneralResult::HorribleDeath, true)),
+            vec![(4, COMMANDERS_LOST, 1)]
+        );
+        assert_eq!(
+            counted(hit(GeneralResult::HorseFalls, false)),
+            vec![(4, COMMANDERS_UNHORSED, 1)]
+        );
     }
 }

@@ -30,6 +30,7 @@ pub struct DickensonRules {
     pub gun_on_gun: GunOnGun,
     pub formations: Formations,
     pub gun_drill: GunDrill,
+    pub gun_team: GunTeam,
     pub impetus: Impetus,
     pub melee: Melee,
     pub generals: Generals,
@@ -356,6 +357,18 @@ pub struct GunDrill {
     pub fire_share: f64,
     /// Loads of its gun's balls and powder one ammunition wagon carries.
     pub wagon_loads: u8,
+    /// A sited gun turns to a target in this share of its limbering time.
+    pub pivot_share_of_limber: f64,
+}
+
+/// A gun's horses and mounted drivers, figures while it is limbered.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GunTeam {
+    /// Their saving throw.
+    pub save: u8,
+    /// Drivers a gun needs to be drawn at all.
+    pub drivers_needed: u8,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -697,6 +710,10 @@ impl DickensonRules {
             ),
             ("formations.change_share", self.formations.change_share),
             ("gun_drill.fire_share", self.gun_drill.fire_share),
+            (
+                "gun_drill.pivot_share_of_limber",
+                self.gun_drill.pivot_share_of_limber,
+            ),
             ("guns.falcon.limber_share", self.guns.falcon.limber_share),
             ("guns.saker.limber_share", self.guns.saker.limber_share),
             (
@@ -744,6 +761,7 @@ impl DickensonRules {
             ("saves.pikeman".into(), s.pikeman),
             ("saves.musketeer".into(), s.musketeer),
             ("saves.gunner".into(), s.gunner),
+            ("gun_team.save".into(), self.gun_team.save),
             ("impetus.lobster".into(), i.lobster),
             ("impetus.trooper".into(), i.trooper),
             ("impetus.dragoon".into(), i.dragoon),

@@ -415,6 +415,11 @@ impl Battle {
                 dice.focus(Self::regiment_stream(r));
                 let damage = gunnery::gun_on_gun(dice.d6(), firer, target, &self.rules);
                 self.damage_gun(u, damage, r, Source::Gun, dice, obs);
+                // A limbered gun's team are figures under the area too.
+                let touched = (f64::from(reg.team()) * f).ceil() as u32;
+                let n = left.min(touched);
+                left -= n;
+                self.hit_bodies(u, 0, n, r, Source::Gun, dice, obs);
                 continue;
             }
             let touched = (f64::from(reg.figures()) * f).ceil() as u32;
@@ -468,7 +473,7 @@ impl Battle {
                 g.wheel = self.rules.gun_on_gun.wheel_repair_moves.saturating_add(1);
             }
             GunDamage::Gunners(n) => {
-                self.hit(u, u32::from(n), by, source, dice, obs);
+                self.hit_bodies(u, u32::from(n), 0, by, source, dice, obs);
             }
         }
     }
@@ -507,6 +512,8 @@ impl Battle {
             if let Kind::Gun(c) = reg.kind {
                 let damage = gunnery::gun_on_gun(dice.d6(), c, c, &self.rules);
                 self.damage_gun(u, damage, by, Source::Blast, dice, obs);
+                let n = (0..reg.team()).filter(|_| dice.d6() >= on).count() as u32;
+                self.hit_bodies(u, 0, n, by, Source::Blast, dice, obs);
             } else {
                 let n = (0..reg.figures()).filter(|_| dice.d6() >= on).count() as u32;
                 self.hit(u, n, by, Source::Blast, dice, obs);

@@ -19,8 +19,9 @@ use crate::rules::dickenson::tables::DickensonRules;
 impl Battle {
     /// `n` casualties on regiment `r` from regiment `by` before saves: each saved on its
     /// figures' throw; of the rest a die of 6 strikes an officer, then the standard; otherwise
-    /// rank and file (of a foot regiment, from the larger body). A general with it may be hit.
-    /// Returns the figures lost.
+    /// rank and file (of a foot regiment, from the larger body). A limbered gun's team shares
+    /// them (see [`Battle::team_hits`]). A general with it may be hit. Returns the figures
+    /// lost, team included.
     pub fn hit<D: DiceSource, O: Observer>(
         &mut self,
         r: usize,
@@ -30,13 +31,70 @@ impl Battle {
         dice: &mut D,
         obs: &mut O,
     ) -> u16 {
+        let team = self.team_hits(r, n);
+        self.hit_bodies(r, n - team, team, by, source, dice, obs)
+    }
+
+    /// Of `n` hits on regiment `r`, those on its team: a limbered gun's horses and drivers
+    /// are figures beside its gunners, and each hit goes to the larger of team and crew (the
+    /// team on a tie; ruling). None while it is sited (the team stands back with the limber).
+    fn team_hits(&self, r: usize, n: u32) -> u32 {
+        let reg = &self.regiments[r];
+        let (mut team, mut crew, mut hits) = (u32::from(reg.team()), u32::from(reg.gunners), 0);
+        if team == 0 {
+            return 0;
+        }
+        for _ in 0..n {
+            if team == 0 && crew == 0 {
+                break;
+            }
+            if team >= crew {
+                team -= 1;
+                hits += 1;
+            } else {
+                crew -= 1;
+            }
+        }
+        hits
+    }
+
+    /// `crew` hits on regiment `r`'s rank and file (as [`Battle::hit`]) and `team` on its gun
+    /// team: saved on the team's throw, each of the rest from the larger of horses and drivers
+    /// (horses on a tie).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn hit_bodies<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        crew: u32,
+        team: u32,
+        by: usize,
+        source: Source,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> u16 {
+        let n = crew + team;
         if n == 0 || self.regiments[r].state == State::Gone {
             return 0;
         }
         dice.focus(Self::regiment_stream(r));
         let main = self.regiments[r].main_figure();
-        let casualties = figures::after_saves(dice, main, n, &self.rules);
+        let casualties = figures::after_saves(dice, main, crew, &self.rules);
+        let save = self.rules.gun_team.save;
+        let team_down = (0..team).filter(|_| dice.d6() < save).count() as u32;
         let mut lost = Figures::default();
+        for _ in 0..team_down {
+            let g = &mut self.regiments[r];
+            if g.horses + g.drivers == 0 {
+                break;
+            }
+            if g.horses >= g.drivers {
+                g.horses -= 1;
+                lost.horses += 1;
+            } else {
+                g.drivers -= 1;
+                lost.drivers += 1;
+            }
+        }
         let (mut officers, mut standard) = (0u8, false);
         for _ in 0..casualties {
             let reg = self.regiments[r];
@@ -82,27 +140,31 @@ impl Battle {
                 by: self.regiments[by].unit,
                 source,
                 hits: n.min(u32::from(u16::MAX)) as u16,
-                saved: n.saturating_sub(casualties).min(u32::from(u16::MAX)) as u16,
+                saved: n
+                    .saturating_sub(casualties + team_down)
+                    .min(u32::from(u16::MAX)) as u16,
                 lost,
                 officers,
                 standard,
             }),
         );
-        let lost = lost.total().min(u32::from(u16::MAX)) as u16;
+        let rank_and_file = lost.total().min(u32::from(u16::MAX)) as u16;
+        let all = (lost.total() + lost.team()).min(u32::from(u16::MAX)) as u16;
         let reg = &mut self.regiments[r];
-        reg.lost_this_move += lost;
-        if lost > 0 {
+        reg.lost_this_move += all;
+        // The team is not counted in the regiment's figures (its CV).
+        if rank_and_file > 0 {
             emit(
                 obs,
                 Event::CvLost {
                     unit: reg.unit,
-                    amount: lost.min(255) as u8,
+                    amount: rank_and_file.min(255) as u8,
                     cause: source.cause(),
                     cv: reg.figures_u8(),
                 },
             );
         }
-        if lost > 0 || struck {
+        if all > 0 || struck {
             self.general_risk(r, dice, obs);
         }
         if self.regiments[r].figures() == 0 {
@@ -115,7 +177,7 @@ impl Battle {
                 },
             );
         }
-        lost
+        all
     }
 
     /// A general with a unit that lost men: on the rules' score he is hit, then killed,
@@ -140,10 +202,11 @@ impl Battle {
         };
         let general = &mut self.generals[g];
         general.with = None;
-        if result == GeneralResult::HorseFalls {
-            general.back_on = self.turn + u16::from(self.rules.battle.unhorsed_moves) + 1;
-        } else {
+        let out = result != GeneralResult::HorseFalls;
+        if out {
             general.lost = true;
+        } else {
+            general.back_on = self.turn + u16::from(self.rules.battle.unhorsed_moves) + 1;
         }
         emit(
             obs,
@@ -152,6 +215,15 @@ impl Battle {
                 result,
                 captured: false,
             },
+        );
+        emit(
+            obs,
+            Event::Dickenson(Detail::CommanderHit {
+                unit: self.regiments[r].unit,
+                general: g as u16,
+                result,
+                out,
+            }),
         );
     }
 

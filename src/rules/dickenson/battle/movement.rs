@@ -13,6 +13,7 @@ use crate::dice::DiceSource;
 use crate::events::{Event, Observer, ReactionCause, ReactionResult};
 use crate::rules::black_powder::battle::doctrine::{self, Plan, Situation};
 use crate::rules::black_powder::tables::DoctrineKnobs;
+use crate::rules::dickenson::events::Detail;
 use crate::rules::dickenson::morale::{self, Add, Adds, MoraleResult};
 use crate::setup::BattleSetup;
 
@@ -693,9 +694,11 @@ impl Battle {
     }
 
     /// A gun's move (ruling): limbered, it unlimbers once an enemy is within its maximum
-    /// range, else its horses draw it on when the plan advances (to its effective range of the
-    /// nearest enemy); sited with nobody in range in its front, its crew pull it round and on
-    /// if that brings the enemy in range (the pull takes the move), else it limbers to advance.
+    /// range (or its team can no longer draw it), else its horses draw it on when the plan
+    /// advances (to its effective range of the nearest enemy); sited with nobody in range in
+    /// its front, it pivots to an enemy in range outside its arc, else its crew pull it round
+    /// and on if that brings the enemy in range (the pull takes the move), else it limbers to
+    /// advance if its team can draw it.
     fn serve_gun<O: Observer>(
         &mut self,
         r: usize,
@@ -714,8 +717,9 @@ impl Battle {
             return;
         }
         let aim = (self.regiments[t].pos - reg.pos).facing();
+        let drawn = reg.team_share(&self.rules) > 0.0;
         if reg.limbered {
-            if gap <= gun.maximum_range {
+            if gap <= gun.maximum_range || !drawn {
                 let g = &mut self.regiments[r];
                 g.limbered = false;
                 g.facing = aim;
@@ -730,6 +734,10 @@ impl Battle {
         if self.in_arc_and_range(r, gun.maximum_range) {
             return;
         }
+        if gap <= gun.maximum_range {
+            self.pivot(r, aim, gun.limber_share, obs);
+            return;
+        }
         // Ruling: a reduced crew pulls its share of the full crew's distance.
         let pull = gun.crew_pull * f64::from(reg.gunners) / f64::from(reg.full_crew.max(1));
         if gap <= gun.maximum_range + pull {
@@ -737,7 +745,7 @@ impl Battle {
             let run = self.clear_run(r, Vec2::from_facing(aim), aim, by, None);
             self.step(r, aim, Vec2::from_facing(aim) * run, false, obs);
             self.regiments[r].spent = 1.0;
-        } else if plan == Plan::Advance {
+        } else if plan == Plan::Advance && drawn {
             let g = &mut self.regiments[r];
             g.limbered = true;
             g.spent = (g.spent + gun.limber_share).min(1.0);
@@ -745,6 +753,16 @@ impl Battle {
             let limit = (gap - gun.effective_range).max(0.0);
             self.advance(r, aim, Gait::Trot, Some(limit), setup, obs);
         }
+    }
+
+    /// A sited gun `r` turns by its trail to face `aim` without limbering (ruling: in the
+    /// rules' share of its limbering time, `limber_share` of a move).
+    fn pivot<O: Observer>(&mut self, r: usize, aim: f64, limber_share: f64, obs: &mut O) {
+        let share = self.rules.gun_drill.pivot_share_of_limber * limber_share;
+        let g = &mut self.regiments[r];
+        g.facing = aim;
+        g.spent = (g.spent + share).min(1.0);
+        emit(obs, Event::Dickenson(Detail::Pivoted { unit: g.unit }));
     }
 
     /// Morale points regiment `r` has lost so far.

@@ -80,6 +80,9 @@ pub struct Regiment {
     pub horsemen: u16,
     pub gunners: u16,
     pub full_crew: u16,
+    /// A gun's team, figures while it is limbered: horses and mounted drivers.
+    pub horses: u16,
+    pub drivers: u16,
     pub officer: bool,
     pub mounted_officer: bool,
     pub standard: bool,
@@ -171,12 +174,13 @@ impl Regiment {
                 (Kind::Gun(calibre), 0, 0, 0)
             }
         };
-        let (gunners, balls, powder) = match kind {
+        let (gunners, horses, drivers, balls, powder) = match kind {
             Kind::Gun(c) => {
                 let g = c.gun(rules);
-                (u16::from(g.crew_foot), g.balls, g.powder)
+                let team = (u16::from(g.horses), u16::from(g.crew_mounted));
+                (u16::from(g.crew_foot), team.0, team.1, g.balls, g.powder)
             }
-            _ => (0, 0, 0),
+            _ => (0, 0, 0, 0, 0),
         };
         let mut reg = Regiment {
             unit: u.id,
@@ -192,6 +196,8 @@ impl Regiment {
             horsemen,
             gunners,
             full_crew: gunners,
+            horses,
+            drivers,
             officer: true,
             mounted_officer: kind == Kind::Foot,
             standard: !matches!(kind, Kind::ForlornHope | Kind::Gun(_)),
@@ -419,7 +425,9 @@ impl Regiment {
         let horse = match self.kind {
             Kind::Foot if self.pikemen > 0 => return foot(&m.pikemen),
             Kind::Foot | Kind::ForlornHope => return foot(&m.musketeers),
-            Kind::Gun(c) if self.limbered => return c.gun(rules).drawn_move,
+            Kind::Gun(c) if self.limbered => {
+                return c.gun(rules).drawn_move * self.team_share(rules);
+            }
             Kind::Gun(_) => return 0.0,
             Kind::Horse(Figure::Lobster) => m.lobsters,
             Kind::Horse(_) => m.troopers,
@@ -440,6 +448,29 @@ impl Regiment {
         } else {
             Gait::Trot
         }
+    }
+
+    /// Its gun team's figures on the table: horses and drivers while limbered (sited, they
+    /// stand back with the limber).
+    pub fn team(&self) -> u16 {
+        if self.limbered {
+            self.horses + self.drivers
+        } else {
+            0
+        }
+    }
+
+    /// The share of its drawn move a gun's team still gives (ruling): horses left of the full
+    /// team, none without the drivers it needs.
+    pub fn team_share(&self, rules: &DickensonRules) -> f64 {
+        let Kind::Gun(c) = self.kind else {
+            return 0.0;
+        };
+        let full = c.gun(rules).horses;
+        if self.drivers < u16::from(rules.gun_team.drivers_needed) || full == 0 {
+            return 0.0;
+        }
+        f64::from(self.horses.min(u16::from(full))) / f64::from(full)
     }
 
     pub fn disordered(&self, turn: u16) -> bool {

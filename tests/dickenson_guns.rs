@@ -1,0 +1,273 @@
+//! Dickenson guns' teams and pivots, hand-worked and fought through the engine with scripted
+//! dice that must be used up exactly: a limbered gun's horses and mounted drivers are figures
+//! (hit by volleys and hit areas, and losing them slows or stops the gun), and a sited gun
+//! turns by its trail to bear on an enemy outside its front arc.
+//!
+//! Figures at 1:20: 720 foot are 18 pikemen and 18 musketeers. Every regiment is 3" wide and
+//! 1" deep, every gun 0.5" wide and 1" deep; Parliament faces +y, the Royalists -y. The rules'
+//! numbers used are in `configs/rulesets/dickenson.toml` (`[guns.*]`, `[gun_team]`,
+//! `[gun_drill]`).
+
+mod dickenson_common;
+
+use dickenson_common::{battle, setup};
+use ecw_sim::army::{FootBalance, GunWeight, Side, UnitKind};
+use ecw_sim::dice::ScriptedDice;
+use ecw_sim::events::{Event, EventLog};
+use ecw_sim::rules::dickenson::battle::Battle;
+use ecw_sim::rules::dickenson::events::{Detail, Fall, Figures, Source};
+use ecw_sim::setup::BattleSetup;
+
+const FOOT: UnitKind = UnitKind::Foot(FootBalance::Normal);
+const FALCON: UnitKind = UnitKind::Artillery(GunWeight::VeryLight);
+const SAKER: UnitKind = UnitKind::Artillery(GunWeight::Medium);
+const CULVERIN: UnitKind = UnitKind::Artillery(GunWeight::Heavy);
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-6
+}
+
+/// The losses told for regiment `unit`.
+fn losses(l: &EventLog, unit: u16) -> Vec<(Source, u16, u16, Figures)> {
+    l.0.iter()
+        .filter_map(|e| match *e {
+            Event::Dickenson(Detail::Losses {
+                unit: u,
+                source,
+                hits,
+                saved,
+                lost,
+                ..
+            }) if u == unit => Some((source, hits, saved, lost)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// One movement phase with no dice (nobody charges or throws).
+fn move_once(b: &mut Battle, s: &BattleSetup, l: &mut EventLog) {
+    let mut d = ScriptedDice::new(&[]);
+    b.movement_phase(s, &mut d, l);
+    d.finish();
+}
+
+/// TEAM UNDER FIRE: a limbered saker (2 horses, 1 driver, 5 gunners) 6" from foot takes their
+/// volley at medium range: 3, 4, 1 less 2 are 3 hits. Each goes to the larger of team and
+/// crew, the team on a tie (ruling): crew (3 v 5), crew (3 v 4), team (3 v 3). The gunners
+/// save on 4+ (1: lost, 5: saved), the team on a 6 (2: lost); the gunner's officer die (1)
+/// strikes rank and file; the team's loss is a horse (2 horses to 1 driver). Sited, the same
+/// volley falls on the gunners alone.
+#[test]
+fn g1_a_limbered_guns_horses_and_drivers_are_hit_by_fire() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, SAKER, 0, 36.0, 17.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[1].limbered = true;
+    assert_eq!((b.regiments[1].horses, b.regiments[1].drivers), (2, 1));
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[3, 4, 1, 1, 5, 2, 1]);
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    let lost = Figures {
+        gunners: 1,
+        horses: 1,
+        ..Figures::default()
+    };
+    assert_eq!(losses(&l, 1), vec![(Source::Volley, 3, 1, lost)]);
+    let g = b.regiments[1];
+    assert_eq!((g.gunners, g.horses, g.drivers), (4, 1, 1));
+    // The team is not in the regiment's figures: only the gunner is a figure lost.
+    assert!(l.0.contains(&Event::CvLost {
+        unit: 1,
+        amount: 1,
+        cause: ecw_sim::events::LossCause::Fire,
+        cv: 4
+    }));
+    assert_eq!(g.lost_this_move, 2, "both count for its morale throw");
+
+    // Sited: the team stands back with the limber; the three hits are the gunners' (saves
+    // 1, 5, 2: two lost, officer dice 1, 1). Facing away, the gun does not answer.
+    let mut b = battle(&s);
+    b.regiments[1].facing = 0.0;
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[3, 4, 1, 1, 5, 2, 1, 1]);
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    let g = b.regiments[1];
+    assert_eq!((g.gunners, g.horses, g.drivers), (3, 2, 1));
+}
+
+/// TEAM UNDER A HIT AREA: a saker 20" from a limbered falcon (1 horse, 1 driver): coloured 3
+/// and white 3 lay the ball on it; the effect die (maximum range: one die) is 4. The piece
+/// throws on the gun-on-gun table (1, saker at falcon +1: 2 gunners hit, saves 4 and 1: one
+/// falls, officer die 1); its team are figures under the area: 2 of the effect's 4, saved on a
+/// 6 (1, 1): the horse and the driver fall. With neither it cannot be drawn.
+#[test]
+fn g2_a_hit_area_strikes_a_limbered_guns_team() {
+    let s = setup(&[
+        (Side::Parliament, SAKER, 0, 36.0, 10.0),
+        (Side::Royalist, FALCON, 0, 36.0, 30.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[1].limbered = true;
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[3, 3, 4, 1, 4, 1, 1, 1, 1]);
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert!(l.0.iter().any(|e| matches!(
+        e,
+        Event::Dickenson(Detail::GunShot {
+            unit: 0,
+            fall: Fall::OnTarget,
+            effect: 4,
+            ..
+        })
+    )));
+    let team = Figures {
+        horses: 1,
+        drivers: 1,
+        ..Figures::default()
+    };
+    let crew = Figures {
+        gunners: 1,
+        ..Figures::default()
+    };
+    assert_eq!(
+        losses(&l, 1),
+        vec![(Source::Gun, 2, 1, crew), (Source::Gun, 2, 0, team)]
+    );
+    let f = b.regiments[1];
+    assert_eq!((f.gunners, f.horses, f.drivers), (4, 0, 0));
+    assert_eq!(
+        f.move_at(
+            f.gait,
+            &ecw_sim::rules::dickenson::DickensonRules::builtin()
+        ),
+        0.0
+    );
+}
+
+/// LOSING THE TEAM STOPS THE GUN: a limbered saker 40" from foot (beyond its 36" range) is
+/// drawn 10" by its two horses; with one horse left it is drawn at half the team's move, 5"
+/// (ruling); with no driver it cannot be drawn at all: it unlimbers where it stands (half a
+/// move) for its crew to serve it, and once sited with the enemy beyond its range and pull it
+/// does not limber again.
+#[test]
+fn g3_losing_horses_slows_and_losing_drivers_stops_a_drawn_gun() {
+    let s = setup(&[
+        (Side::Parliament, SAKER, 0, 36.0, 4.0),
+        (Side::Royalist, FOOT, 720, 36.0, 46.0),
+    ]);
+    for (horses, drivers, y, limbered) in
+        [(2, 1, 14.0, true), (1, 1, 9.0, true), (2, 0, 4.0, false)]
+    {
+        let mut b = battle(&s);
+        b.regiments[0].limbered = true;
+        b.regiments[0].horses = horses;
+        b.regiments[0].drivers = drivers;
+        b.regiments[1].halt_until = 99;
+        let mut l = EventLog::default();
+        move_once(&mut b, &s, &mut l);
+        let g = b.regiments[0];
+        assert!(
+            close(g.pos.y, y),
+            "{horses} horses, {drivers} drivers: {}",
+            g.pos.y
+        );
+        assert_eq!(g.limbered, limbered, "{horses} horses, {drivers} drivers");
+        if !limbered {
+            assert!(close(g.spent, 0.5));
+            b.turn += 1;
+            b.regiments[0].spent = 0.0;
+            move_once(&mut b, &s, &mut l);
+            assert!(!b.regiments[0].limbered && close(b.regiments[0].pos.y, 4.0));
+        }
+    }
+}
+
+/// GUNS PIVOT: a sited falcon faces up the table; foot stand 14" to its right, in its range
+/// (24") but outside its 45-degree front arc. Without its move it cannot bear (no shot). In its
+/// move it turns by its trail, without limbering, in half its limbering time (ruling: 1/8 of a
+/// move), so it fires the same move: coloured 3 and white 3 lay the ball on the foot, the
+/// effect's half die (a D3 of 6) is 3, saved on 6s (1, 1, 1), officer dice 1, 1, 1: rank and
+/// file, each from the larger body (18 and 18: a musketeer, then a pikeman, then a musketeer). A culverin's pivot takes half a move (its limbering is a full one).
+#[test]
+fn g4_a_sited_gun_pivots_to_bear_on_a_target_outside_its_arc() {
+    let s = setup(&[
+        (Side::Parliament, FALCON, 0, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 50.0, 10.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[1].halt_until = 99;
+    b.regiments[1].facing = std::f64::consts::PI / 2.0; // facing away from the gun
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[]);
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert!(
+        !l.0.iter()
+            .any(|e| matches!(e, Event::Dickenson(Detail::GunShot { .. })))
+    );
+
+    move_once(&mut b, &s, &mut l);
+    let g = b.regiments[0];
+    assert!(!g.limbered && close(g.pos.y, 10.0) && close(g.pos.x, 36.0));
+    assert!(close(g.spent, 0.125), "{}", g.spent);
+    assert!(b.bearing(0, b.regiments[1].pos) < 1e-6);
+    assert!(l.0.contains(&Event::Dickenson(Detail::Pivoted { unit: 0 })));
+    let mut d = ScriptedDice::new(&[3, 3, 6, 1, 1, 1, 1, 1, 1]);
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    let three = Figures {
+        pikemen: 1,
+        musketeers: 2,
+        ..Figures::default()
+    };
+    assert_eq!(losses(&l, 1), vec![(Source::Gun, 3, 0, three)]);
+
+    let s = setup(&[
+        (Side::Parliament, CULVERIN, 0, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 50.0, 10.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[1].halt_until = 99;
+    let mut l = EventLog::default();
+    move_once(&mut b, &s, &mut l);
+    assert!(close(b.regiments[0].spent, 0.5) && !b.regiments[0].limbered);
+}
+
+/// WAGONS IN A BUILT-IN BATTLE: Naseby's New Model train brings an ammunition wagon with each
+/// of its five gun units, and nobody else has any; under Dickenson each is a full load more
+/// (a demi-culverin is a saker here: 6 balls, 12 portions).
+#[test]
+fn g5_nasebys_train_comes_with_its_wagons() {
+    use ecw_sim::rules::Ruleset;
+    use ecw_sim::rules::dickenson::battle::Dickenson;
+    let s = ecw_sim::scenario::Scenario::open("naseby", &[])
+        .unwrap()
+        .setup()
+        .unwrap();
+    let with: Vec<(Side, u8)> = s
+        .units
+        .iter()
+        .filter(|u| u.wagons > 0)
+        .map(|u| (u.side, u.wagons))
+        .collect();
+    assert_eq!(with, vec![(Side::Parliament, 1); 5]);
+    let b = Dickenson::builtin().new_battle(&s);
+    let guns = b.regiments.iter().filter(|r| r.is_gun()).count();
+    assert_eq!(
+        b.regiments.iter().filter(|r| r.wagons == 1).count(),
+        5,
+        "of {guns} guns"
+    );
+    let mut b = b;
+    let i = b.regiments.iter().position(|r| r.wagons == 1).unwrap();
+    b.regiments[i].balls = 0;
+    b.turn = 1;
+    b.reload_phase();
+    let g = b.regiments[i];
+    assert_eq!((g.balls, g.powder, g.wagons), (6, 24, 0));
+}
