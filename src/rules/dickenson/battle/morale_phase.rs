@@ -321,9 +321,9 @@ impl Battle {
         }
     }
 
-    /// Falls back a full move facing the enemy, disordered, over the ground as any move and
-    /// short of enemies and (unless the rulings let it through) friends; off the table it is
-    /// gone.
+    /// Falls back a full move facing the enemy, disordered (from now: its move is told so),
+    /// over the ground as any move and short of enemies and (unless the rulings let it
+    /// through) friends; off the table it is gone.
     fn fall_back<O: Observer>(&mut self, r: usize, obs: &mut O) {
         self.disengage(r);
         let reg = self.regiments[r];
@@ -340,7 +340,7 @@ impl Battle {
             },
         );
         let through = self.rules.battle.fall_backs_pass_friends;
-        self.withdraw(r, reg.facing + PI, reg.facing, distance, through, true, obs);
+        self.withdraw(r, reg.facing + PI, reg.facing, distance, through, obs);
     }
 
     /// Routs: at full gait away from the enemy, every move, until rallied or off the table.

@@ -65,6 +65,14 @@ fn apart(a: &Shape, b: &Shape, gap: f64) -> bool {
     a.centre.dist(b.centre) > a.radius + b.radius + gap || a.dist(b) >= gap
 }
 
+/// Whether friend `s` stands in the way of a regiment moving along its axis to `end`: more than
+/// half across its line of march (ruling: neighbours in a line, whose corners brush as their
+/// aims converge, do not hold each other).
+fn in_the_way(end: &Shape, s: &Shape) -> bool {
+    let across = (s.centre - end.centre).dot(end.fwd.right()).abs();
+    across < (end.half_frontage + s.half_frontage) / 2.0
+}
+
 /// Whether the point `at` inches along obstacle `i` lies in a gap hacked in it.
 fn in_gap(gaps: &[Gap], i: usize, at: f64) -> bool {
     gaps.iter()
@@ -467,9 +475,9 @@ impl Battle {
 
     /// Whether regiment `r`, going straight along its facing `facing` from where it stands to
     /// `pos`, keeps clear all the way of those that `holds` it: the contact gap from enemies,
-    /// no overlap with friends it may not pass (touching is allowed). An enemy already within
-    /// the gap where it starts holds it only by its coming closer; a friend it already
-    /// overlaps, not at all.
+    /// no overlap with friends in its way that it may not pass (touching is allowed). An enemy
+    /// already within the gap where it starts holds it only by its coming closer; a friend it
+    /// already overlaps, not at all.
     fn clear_way(&self, r: usize, pos: Vec2, facing: f64, holds: Holds) -> bool {
         let from = self.regiments[r].pos;
         let end = self.shape_at(r, pos, facing);
@@ -503,6 +511,7 @@ impl Battle {
             }
             !holds.friends()
                 || self.passes(r, o)
+                || !in_the_way(&end, &s)
                 || within.centre.dist(s.centre) > within.radius + s.radius
                 || within.dist(&s) > 0.0
                 || start_within.dist(&s) == 0.0
@@ -603,7 +612,6 @@ impl Battle {
         facing: f64,
         distance: f64,
         through: bool,
-        disorders: bool,
         obs: &mut O,
     ) {
         let dir = Vec2::from_facing(heading);
@@ -618,13 +626,7 @@ impl Battle {
             self.leave(r, obs);
             return;
         }
-        self.step(
-            r,
-            facing,
-            dir * run,
-            disorders || (going.disorders && run > 0.0),
-            obs,
-        );
+        self.step(r, facing, dir * run, going.disorders && run > 0.0, obs);
         if going.high_wall && run > 0.0 {
             self.regiments[r].spent = 1.0;
         }
@@ -644,7 +646,7 @@ impl Battle {
             distance = reg.move_at(Gait::Canter, &self.rules);
         }
         let through = self.rules.battle.routers_pass_friends;
-        self.withdraw(r, away, away, distance, through, false, obs);
+        self.withdraw(r, away, away, distance, through, obs);
     }
 
     /// Whether a point is on the table.
@@ -822,7 +824,7 @@ impl Battle {
         }
         let rest = (self.regiments[r].move_at(gait, &self.rules) - need).max(0.0);
         let back = aim + PI;
-        self.withdraw(r, back, back, rest, false, false, obs);
+        self.withdraw(r, back, back, rest, false, obs);
     }
 
     /// The least run of regiment `r` facing `aim` that brings it into contact with `t`, at
