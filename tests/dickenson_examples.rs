@@ -353,7 +353,7 @@ fn e7_horse_charge_home_with_impetus_and_two_rounds() {
     let mut b = battle(&s);
     let mut l = EventLog::default();
     let mut d = ScriptedDice::new(&[]);
-    b.charge(0, 1, &s, &mut d, &mut l);
+    b.charge(0, 1, &mut d, &mut l);
     d.finish();
     assert_eq!(b.regiments[0].engaged, Some(1));
     assert_eq!(b.regiments[0].gait, Gait::Trot, "no gallop from a halt");
@@ -421,7 +421,7 @@ fn e8_horse_on_pike_closing_fire_the_throw_and_the_breach() {
         script.extend_from_slice(rest);
         let mut d = ScriptedDice::new(&script);
         let mut l = EventLog::default();
-        b.charge(0, 1, &s, &mut d, &mut l);
+        b.charge(0, 1, &mut d, &mut l);
         d.finish();
         assert_eq!(b.regiments[0].horsemen, 8);
         let throw = l.0.iter().find_map(|e| match *e {
@@ -462,7 +462,7 @@ fn e9_foot_charge_foot_without_a_throw_and_pikes_add_half_in_the_first_round() {
     let mut b = battle(&s);
     let mut l = EventLog::default();
     let mut d = ScriptedDice::new(&[1, 1, 1]);
-    b.charge(0, 1, &s, &mut d, &mut l);
+    b.charge(0, 1, &mut d, &mut l);
     d.finish();
     assert_eq!(b.regiments[0].engaged, Some(1));
     assert!(!l.0.iter().any(|e| matches!(e, Event::Reaction { .. })));
@@ -642,7 +642,7 @@ fn e13_movement_by_formation_gait_and_ground() {
         let mut b = battle(&s);
         let gait = b.regiments[0].next_gait();
         let mut l = EventLog::default();
-        b.advance(0, 0.0, gait, None, &s, &mut l);
+        b.advance(0, 0.0, gait, None, &mut l);
         assert!(
             close(b.regiments[0].pos.y, y),
             "{kind:?}: at {}",
@@ -659,8 +659,8 @@ fn e13_movement_by_formation_gait_and_ground() {
     let mut b = battle(&s);
     assert_eq!(b.regiments[0].next_gait(), Gait::Trot);
     let mut l = EventLog::default();
-    b.advance(0, 0.0, Gait::Trot, None, &s, &mut l);
+    b.advance(0, 0.0, Gait::Trot, None, &mut l);
     assert_eq!(b.regiments[0].next_gait(), Gait::Canter);
-    b.advance(0, 0.0, Gait::Canter, None, &s, &mut l);
+    b.advance(0, 0.0, Gait::Canter, None, &mut l);
     assert!(close(b.regiments[0].pos.y, 34.0));
 }

@@ -183,7 +183,7 @@ fn f3_squares_against_horse_cannot_be_charged() {
         );
         let mut d = ScriptedDice::new(&[]);
         let mut l = EventLog::default();
-        b.charge(1, 0, &s, &mut d, &mut l);
+        b.charge(1, 0, &mut d, &mut l);
         d.finish();
         assert!(l.0.contains(&Event::ChargeFailed { unit: 1, target: 0 }));
         assert!(b.regiments[1].engaged.is_none() && b.gap(0, 1) > 0.0);
@@ -261,7 +261,7 @@ fn f4_pike_in_one_rank_throw_first_in_two_the_horse_throw() {
         );
         let mut d = ScriptedDice::new(&script);
         let mut l = EventLog::default();
-        b.charge(0, 1, &s, &mut d, &mut l);
+        b.charge(0, 1, &mut d, &mut l);
         d.finish();
         assert_eq!(throws(&l), vec![(thrower, throw)], "{pikemen} pikemen");
         assert_eq!(b.regiments[0].engaged, Some(1));
@@ -292,7 +292,7 @@ fn f5_musketeers_in_two_ranks_or_one_throw_when_charged_by_horse() {
         b.regiments[1].loaded = false;
         let mut d = ScriptedDice::new(&dice);
         let mut l = EventLog::default();
-        b.charge(0, 1, &s, &mut d, &mut l);
+        b.charge(0, 1, &mut d, &mut l);
         d.finish();
         assert_eq!(
             throws(&l),

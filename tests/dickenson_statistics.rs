@@ -321,7 +321,7 @@ fn melee_casualties_are_credited_to_the_striker() {
     ]);
     let (layout, t) = tally(&s, 1, |b, c| {
         let mut d = ScriptedDice::new(&[]);
-        b.charge(0, 1, &s, &mut d, c);
+        b.charge(0, 1, &mut d, c);
         let mut d = ScriptedDice::new(&[
             4, 5, 6, 1, 2, 3, // impetus
             5, 1, 1, 1, 1, // saves, then rank and file

@@ -154,17 +154,13 @@ fn the_morale_chart_by_monte_carlo() {
 }
 
 /// What one charge of the chain came to in the engine: the table's outcome.
-fn engine_end(
-    b: &mut Battle,
-    s: &ecw_sim::setup::BattleSetup,
-    dice: &mut SeededDice,
-) -> chain::End {
+fn engine_end(b: &mut Battle, dice: &mut SeededDice) -> chain::End {
     b.reset();
     b.turn = 1;
     b.first = Side::Parliament;
     // Cantering, so it charges at the gallop.
     b.regiments[0].gait = Gait::Canter;
-    b.charge(0, 1, s, dice, &mut NullObserver);
+    b.charge(0, 1, dice, &mut NullObserver);
     let contact = b.regiments[0].engaged == Some(1);
     b.melee_phase(dice, &mut NullObserver);
     let mut log = EventLog::default();
@@ -230,7 +226,7 @@ fn the_charge_chain_by_monte_carlo_through_the_engine() {
         let mut dice = SeededDice::new(40 + k as u64);
         let mut sampled = chain::Weights::default();
         for _ in 0..N {
-            sampled.add(engine_end(&mut b, &s, &mut dice), 1.0 / f64::from(N));
+            sampled.add(engine_end(&mut b, &mut dice), 1.0 / f64::from(N));
         }
         let seen = chain::values(&sampled);
         for ((name, p), q) in chain::COLUMNS.iter().zip(exact).zip(seen) {

@@ -16,21 +16,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x2992fec8e6fa2208),
-    ("marston_moor", 0x378109acf0a95b6e),
-    ("naseby", 0x0e1332d4eb623bb0),
-    ("roundway_down", 0x990e4fd3dee8e609),
-    ("adwalton_moor", 0x08c920a03db42554),
-    ("lansdown", 0xcac7cbc23f3f48ba),
-    ("first_newbury", 0x0123453f1d498bfa),
-    ("langport", 0x13ac37e2c7130af8),
-    ("small_action", 0xb333c67eb8023fec),
+    ("edgehill", 0x746ae81bd088a01b),
+    ("marston_moor", 0x090ef2b612714a27),
+    ("naseby", 0xfd9858dac42bb3c1),
+    ("roundway_down", 0x8e58e04baee95cd0),
+    ("adwalton_moor", 0x921cdd6e8774adc7),
+    ("lansdown", 0x3a86a562997127a4),
+    ("first_newbury", 0x69dc1a46e882c187),
+    ("langport", 0x8f2b5444d6d6b834),
+    ("small_action", 0x40303f0165ffa274),
     ("duel_horse", 0xf10a41f81e6db38b),
-    ("duel_foot_vs_horse", 0x677d9943415242fa),
-    ("bp_duel_pike_vs_horse", 0x446d175c2514fd0c),
-    ("bp_duel_shot", 0x2081e4d8845f3210),
-    ("bp_duel_gun_vs_foot", 0x94146c9239452589),
-    ("balance_template", 0xd23e5d299c85576f),
+    ("duel_foot_vs_horse", 0x4cd020a3aa33b0c4),
+    ("bp_duel_pike_vs_horse", 0x77a2b7f4e3769b31),
+    ("bp_duel_shot", 0x9b673991d3034dad),
+    ("bp_duel_gun_vs_foot", 0xae14138abfb86606),
+    ("balance_template", 0x52f6b046f7616a03),
 ];
 
 /// FNV-1a over the debug form of every event.

@@ -94,11 +94,15 @@ impl Area {
 pub enum ObstacleKind {
     Hedge,
     Wall,
+    /// A wall too high to ride over (rules without the distinction cross it as a wall).
+    HighWall,
     Ditch,
     Stream,
+    /// The stretch of a river where it is forded (rules without fords cross it as a stream).
+    Ford,
 }
 
-/// A hedge, wall, ditch or stream: a line segment with a crossing cost multiplier
+/// A hedge, wall, ditch, stream or ford: a line segment with a crossing cost multiplier
 /// ("double effect or worse"; 0 = impassable).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LinearObstacle {
@@ -142,8 +146,16 @@ impl Ground {
     }
     /// The obstacles a straight leg crosses.
     pub fn obstacles_crossed(&self, a: Vec2, b: Vec2) -> impl Iterator<Item = &LinearObstacle> {
+        self.obstacles_crossed_at(a, b).map(|(_, o)| o)
+    }
+    /// The obstacles a straight leg crosses, each with its index in `obstacles`.
+    pub fn obstacles_crossed_at(
+        &self,
+        a: Vec2,
+        b: Vec2,
+    ) -> impl Iterator<Item = (usize, &LinearObstacle)> {
         let leg = Bounds::of_segment(a, b);
-        self.obstacles.iter().filter(move |o| {
+        self.obstacles.iter().enumerate().filter(move |(_, o)| {
             // A square segment whose box the leg's does not touch is not crossed: not even
             // computed (`Bounds::clear_of`).
             !(square(o.a, o.b) && leg.clear_of(&Bounds::of_segment(o.a, o.b)))

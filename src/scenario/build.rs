@@ -458,7 +458,7 @@ impl Builder<'_> {
             );
             let hard = match o.cover {
                 Some(c) => c == Cover::Hard,
-                None => o.kind == ObstacleKind::Wall,
+                None => matches!(o.kind, ObstacleKind::Wall | ObstacleKind::HighWall),
             };
             for w in pts.windows(2) {
                 let (a, b) = (Vec2::new(w[0][0], w[0][1]), Vec2::new(w[1][0], w[1][1]));

@@ -132,7 +132,7 @@ pub enum Cover {
     Hard,
 }
 
-/// A hedge, wall, ditch or stream: one segment (`from`, `to`) or a line of segments (`points`).
+/// A hedge, wall, high wall, ditch, stream or ford: one segment (`from`, `to`) or a line of segments (`points`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ObstacleSpec {

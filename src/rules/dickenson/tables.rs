@@ -460,6 +460,12 @@ pub struct BattleRules {
     pub charge_range_share: f64,
     pub rally_reach: f64,
     pub unhorsed_moves: u8,
+    /// Routing regiments flee through friends (never through enemies).
+    pub routers_pass_friends: bool,
+    /// Regiments falling back go through friends.
+    pub fall_backs_pass_friends: bool,
+    /// A forlorn hope (skirmishers) goes through friends, and friends through it.
+    pub forlorn_hope_open_order: bool,
 }
 
 impl DickensonRules {

@@ -174,6 +174,10 @@ pub struct Battle {
     pub first: Side,
     /// The hills of the ground (for the enemy-downhill add).
     pub hills: Vec<crate::battlefield::Area>,
+    /// The ground every move crosses (the set-up's, kept for the moves of the morale phase).
+    pub ground: crate::battlefield::Ground,
+    /// Gaps hacked in hedges this battle (seed: the hedge "is then removed").
+    pub gaps: Vec<movement::Gap>,
     template: (Vec<Regiment>, Vec<General>),
     dice: StreamDice,
     /// The battle's seed (late arrivals' dice come from their own streams of it).
@@ -208,6 +212,9 @@ impl Battle {
                 .filter(|a| a.kind == crate::battlefield::AreaKind::Hill)
                 .cloned()
                 .collect(),
+            ground: setup.ground.clone(),
+            // Room for a gap a regiment a move, so that battles rarely need to grow it.
+            gaps: Vec::with_capacity(template.0.len() * usize::from(setup.turn_limit.max(1))),
             template,
             dice: StreamDice::default(),
             seed: 0,
@@ -226,6 +233,7 @@ impl Battle {
         self.turn_limit = self.rules.army.default_turn_limit;
         self.outcome = None;
         self.pairs.clear();
+        self.gaps.clear();
         self.points_start = [0; 2];
         for r in 0..self.regiments.len() {
             let p = self.points(r);

@@ -393,16 +393,16 @@ impl Battle {
         }
     }
 
-    /// Falls back a full move facing the enemy, disordered; off the table it is gone.
+    /// Falls back a full move facing the enemy, disordered (from now: its move is told so),
+    /// over the ground as any move and short of enemies and (unless the rulings let it
+    /// through) friends; off the table it is gone.
     fn fall_back<O: Observer>(&mut self, r: usize, obs: &mut O) {
         self.disengage(r);
         let reg = self.regiments[r];
         // Ruling: horse fall back at the trot.
         let distance = self.rules.morale.fall_back_move * reg.move_at(Gait::Trot, &self.rules);
-        let to = reg.pos - Vec2::from_facing(reg.facing) * distance;
-        let turn = self.turn;
         let g = &mut self.regiments[r];
-        g.disordered_until = turn + 1;
+        g.disordered_until = self.turn + 1;
         g.gait = Gait::Halt;
         emit(
             obs,
@@ -411,12 +411,8 @@ impl Battle {
                 distance,
             },
         );
-        if !self.on_table_strict(to) {
-            self.leave(r, obs);
-            return;
-        }
-        self.regiments[r].pos = to;
-        emit(obs, Event::moved(reg.unit, reg.pos, to, true));
+        let through = self.rules.battle.fall_backs_pass_friends;
+        self.withdraw(r, reg.facing + PI, reg.facing, distance, through, obs);
     }
 
     /// Routs: at full gait away from the enemy, every move, until rallied or off the table.

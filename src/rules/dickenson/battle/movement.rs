@@ -1,6 +1,8 @@
 //! The start of a move (per-move state cleared, generals placed, routing units rallied), then
 //! movement: routing units flee, the others follow their doctrine's plan: hold, advance, or
-//! charge with the formation rules' throws, closing fire and the pistol breach.
+//! charge with the formation rules' throws, closing fire and the pistol breach. Every move, a
+//! fall back's and a rout's too, pays the ground, stops short of enemies and of friends (unless
+//! the rulings let it through), and leaves gaps in the hedges foot hack through.
 
 use std::f64::consts::PI;
 
@@ -8,7 +10,7 @@ use super::regiment::{Formation, Gait, Kind, Regiment, State};
 use super::{Battle, emit};
 use crate::army::Side;
 use crate::battlefield::geometry::Shape;
-use crate::battlefield::{AreaKind, ObstacleKind, Vec2};
+use crate::battlefield::{AreaKind, LinearObstacle, ObstacleKind, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, Observer, ReactionCause, ReactionResult};
 use crate::rules::black_powder::battle::doctrine::{self, Plan, Situation};
@@ -28,6 +30,66 @@ pub struct Going {
     pub no_gallop: bool,
     pub no_charge: bool,
     pub blocked: bool,
+    /// A high wall on the way: foot take a full move to the other side.
+    pub high_wall: bool,
+}
+
+/// A frontage of hedge hacked down (seed: "which is then removed"): on obstacle `obstacle`,
+/// the stretch `half` inches either side of `at` inches from its first end.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Gap {
+    pub obstacle: usize,
+    pub at: f64,
+    pub half: f64,
+}
+
+/// Who stops a move: everyone, enemies only (friends let through: routers, fall backs if the
+/// rulings say), or friends only (a charge's way to its target).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Holds {
+    Everyone,
+    Enemies,
+    Friends,
+}
+
+impl Holds {
+    fn enemies(self) -> bool {
+        self != Holds::Friends
+    }
+    fn friends(self) -> bool {
+        self != Holds::Enemies
+    }
+}
+
+/// Whether two footprints are surely farther apart than `gap` (their circles first).
+fn apart(a: &Shape, b: &Shape, gap: f64) -> bool {
+    a.centre.dist(b.centre) > a.radius + b.radius + gap || a.dist(b) >= gap
+}
+
+/// Whether friend `s` stands in the way of a regiment moving along its axis to `end`: more than
+/// half across its line of march (ruling: neighbours in a line, whose corners brush as their
+/// aims converge, do not hold each other).
+fn in_the_way(end: &Shape, s: &Shape) -> bool {
+    let across = (s.centre - end.centre).dot(end.fwd.right()).abs();
+    across < (end.half_frontage + s.half_frontage) / 2.0
+}
+
+/// Whether the point `at` inches along obstacle `i` lies in a gap hacked in it.
+fn in_gap(gaps: &[Gap], i: usize, at: f64) -> bool {
+    gaps.iter()
+        .any(|g| g.obstacle == i && (g.at - at).abs() <= g.half)
+}
+
+/// Where leg `a`-`b` crosses obstacle `o`: the share of the leg and the inches along `o`.
+fn crossing(a: Vec2, b: Vec2, o: &LinearObstacle) -> Option<(f64, f64)> {
+    let (r, s) = (b - a, o.b - o.a);
+    let denom = r.cross(s);
+    if denom.abs() < 1e-12 {
+        return None;
+    }
+    let t = (o.a - a).cross(s) / denom;
+    let u = (o.a - a).cross(r) / denom;
+    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| (t, u * s.len()))
 }
 
 impl Battle {
@@ -209,7 +271,7 @@ impl Battle {
         };
         let plan = doctrine::plan(d, &knobs, &situation);
         if reg.is_gun() {
-            self.serve_gun(r, t, gap, plan, setup, obs);
+            self.serve_gun(r, t, gap, plan, obs);
             return;
         }
         if reg.kind == Kind::Foot {
@@ -221,14 +283,14 @@ impl Battle {
                 // Ruling: an advance goes no faster than a canter; only a charge gallops.
                 let gait = charge_gait.min(Gait::Canter);
                 let aim = (target.pos - reg.pos).facing();
-                self.advance(r, aim, gait, None, setup, obs);
+                self.advance(r, aim, gait, None, obs);
             }
-            Plan::Charge => self.charge(r, t, setup, dice, obs),
+            Plan::Charge => self.charge(r, t, dice, obs),
         }
     }
 
     /// What the ground does to regiment `r` moving from `a` to `b`.
-    pub fn going(&self, r: usize, a: Vec2, b: Vec2, setup: &BattleSetup) -> Going {
+    pub fn going(&self, r: usize, a: Vec2, b: Vec2) -> Going {
         let t = &self.rules.terrain;
         let reg = &self.regiments[r];
         let horse = reg.is_horse();
@@ -239,8 +301,9 @@ impl Battle {
             no_gallop: false,
             no_charge: false,
             blocked: false,
+            high_wall: false,
         };
-        let (from, to) = (setup.ground.area_at(a), setup.ground.area_at(b));
+        let (from, to) = (self.ground.area_at(a), self.ground.area_at(b));
         match to {
             Some(AreaKind::Woods) if horse && !t.woods_cavalry => g.blocked = true,
             Some(AreaKind::Woods) if reg.kind == Kind::ForlornHope => {
@@ -255,6 +318,17 @@ impl Battle {
                 g.disorders = true;
             }
             _ => {}
+        }
+        // Seed: horse cannot enter woods, not even to ride through them.
+        if horse
+            && !t.woods_cavalry
+            && self
+                .ground
+                .areas
+                .iter()
+                .any(|w| w.kind == AreaKind::Woods && w.length_inside(a, b) > 0.0)
+        {
+            g.blocked = true;
         }
         // Seed: roads add a sixth, to columns only.
         if reg.formation == Formation::Column
@@ -280,18 +354,37 @@ impl Battle {
         } else if down {
             g.share *= 1.0 + t.hill_infantry_down_gain;
         }
-        for o in setup.ground.obstacles_crossed(a, b) {
+        for (i, o) in self.ground.obstacles_crossed_at(a, b) {
             match o.kind {
-                ObstacleKind::Stream if o.severity <= 0.0 => g.blocked = true,
+                ObstacleKind::Stream | ObstacleKind::Ford if o.severity <= 0.0 => g.blocked = true,
                 ObstacleKind::Stream => {
                     g.share *= t.stream_share;
                     g.disorders = true;
                 }
-                // Ruling: a scenario's walls are low walls; ditches are crossed as hedges.
-                ObstacleKind::Hedge | ObstacleKind::Ditch | ObstacleKind::Wall if horse => {
+                // Seed: a ford halves the river's crossing (the stream's loss).
+                ObstacleKind::Ford => {
+                    g.share *= 1.0 - (1.0 - t.stream_share) * t.ford_share;
+                    g.disorders = true;
+                }
+                ObstacleKind::Hedge if self.hacked(i, a, b) => {}
+                ObstacleKind::HighWall if horse && !t.high_wall_cavalry => g.blocked = true,
+                // Ruling: ditches are crossed as hedges (horse let over a high wall, as a low one).
+                ObstacleKind::Hedge
+                | ObstacleKind::Ditch
+                | ObstacleKind::Wall
+                | ObstacleKind::HighWall
+                    if horse =>
+                {
                     g.extra += t.hedge_cavalry_extra;
                     g.no_gallop |= !t.hedge_cavalry_gallop;
-                    g.no_charge |= o.kind == ObstacleKind::Wall && !t.low_wall_charge;
+                    g.no_charge |= matches!(o.kind, ObstacleKind::Wall | ObstacleKind::HighWall)
+                        && !t.low_wall_charge;
+                }
+                // Foot: the move ends at its foot, or over it (`over_ground`).
+                ObstacleKind::HighWall => {
+                    g.high_wall = true;
+                    g.disorders = true;
+                    g.no_charge = true;
                 }
                 ObstacleKind::Wall => {
                     g.share *= t.low_wall_infantry_share;
@@ -305,19 +398,74 @@ impl Battle {
     }
 
     /// The distance a move of `full` inches along `dir` gets over the ground, and the going.
-    fn over_ground(&self, r: usize, dir: Vec2, full: f64, setup: &BattleSetup) -> (f64, Going) {
+    /// Foot meeting a high wall stop at its foot; standing there with the move it takes still
+    /// to spend, they go over to as far beyond it as the contact gap (ruling).
+    fn over_ground(&self, r: usize, dir: Vec2, full: f64) -> (f64, Going) {
         let from = self.regiments[r].pos;
         let mut want = full;
-        let mut g = self.going(r, from, from + dir * want, setup);
+        let mut g = self.going(r, from, from + dir * want);
+        if g.high_wall {
+            let foot = self.high_wall_share(from, from + dir * want) * want;
+            let gap = self.rules.battle.contact_gap;
+            let needs = self.rules.terrain.high_wall_infantry_share;
+            if foot > gap + 1e-9 {
+                want = foot - gap;
+                g = self.going(r, from, from + dir * want);
+            } else if 1.0 - self.regiments[r].spent + 1e-9 >= needs {
+                let over = foot + gap;
+                return (over, self.going(r, from, from + dir * over));
+            } else {
+                return (0.0, g);
+            }
+        }
         // Ruling: short of ground it may not enter.
         while g.blocked && want > 0.25 {
             want *= 0.5;
-            g = self.going(r, from, from + dir * want, setup);
+            g = self.going(r, from, from + dir * want);
         }
         if g.blocked {
             return (0.0, g);
         }
         ((want * g.share - g.extra).max(0.0), g)
+    }
+
+    /// The share of leg `a`-`b` before its first high wall (1 with none).
+    fn high_wall_share(&self, a: Vec2, b: Vec2) -> f64 {
+        self.ground
+            .obstacles_crossed(a, b)
+            .filter(|o| o.kind == ObstacleKind::HighWall)
+            .filter_map(|o| crossing(a, b, o).map(|(t, _)| t))
+            .fold(1.0, f64::min)
+    }
+
+    /// Whether leg `a`-`b` crosses hedge `i` through a gap hacked in it.
+    fn hacked(&self, i: usize, a: Vec2, b: Vec2) -> bool {
+        crossing(a, b, &self.ground.obstacles[i]).is_some_and(|(_, at)| in_gap(&self.gaps, i, at))
+    }
+
+    /// Foot (and guns, which cross ground as foot) crossing a hedge from `a` to `b` hack down
+    /// their frontage of it, open for every later move of the battle (seed).
+    fn hack(&mut self, r: usize, a: Vec2, b: Vec2) {
+        let reg = &self.regiments[r];
+        if reg.is_horse() {
+            return;
+        }
+        let half = reg.frontage / 2.0;
+        let (ground, gaps) = (&self.ground, &mut self.gaps);
+        for (i, o) in ground.obstacles_crossed_at(a, b) {
+            if o.kind != ObstacleKind::Hedge {
+                continue;
+            }
+            if let Some((_, at)) = crossing(a, b, o)
+                && !in_gap(gaps, i, at)
+            {
+                gaps.push(Gap {
+                    obstacle: i,
+                    at,
+                    half,
+                });
+            }
+        }
     }
 
     /// The footprint of regiment `r` were it at `pos` facing `facing`.
@@ -326,32 +474,71 @@ impl Battle {
         Shape::new(pos, Vec2::from_facing(facing), reg.frontage, reg.depth)
     }
 
-    /// Whether regiment `r` at `pos` keeps the contact gap from every enemy but `target`
-    /// (which it may touch).
-    fn clear_at(&self, r: usize, pos: Vec2, facing: f64, target: Option<usize>) -> bool {
-        let me = self.shape_at(r, pos, facing);
+    /// Whether regiment `r`, going straight along its facing `facing` from where it stands to
+    /// `pos`, keeps clear all the way of those that `holds` it: the contact gap from enemies,
+    /// no overlap with friends in its way that it may not pass (touching is allowed). An enemy
+    /// already within the gap where it starts holds it only by its coming closer; a friend it
+    /// already overlaps, not at all.
+    fn clear_way(&self, r: usize, pos: Vec2, facing: f64, holds: Holds) -> bool {
+        let from = self.regiments[r].pos;
+        let end = self.shape_at(r, pos, facing);
+        let start = end.at(from);
+        let way = Shape::new(
+            (from + pos) * 0.5,
+            end.fwd,
+            2.0 * end.half_frontage,
+            2.0 * end.half_depth + from.dist(pos),
+        );
+        // A hair inside the footprint, so that friends side by side are not overlapping.
+        let inside = |s: Shape| Shape {
+            half_depth: (s.half_depth - 1e-6).max(0.0),
+            half_frontage: (s.half_frontage - 1e-6).max(0.0),
+            ..s
+        };
+        let (within, start_within) = (inside(way), inside(start));
         let side = self.regiments[r].side;
         let gap = self.rules.battle.contact_gap;
         self.regiments.iter().enumerate().all(|(o, reg)| {
-            if reg.side == side || reg.state == State::Gone || Some(o) == target {
+            if o == r || reg.state == State::Gone {
                 return true;
             }
             let s = self.shape(o);
-            me.centre.dist(s.centre) > me.radius + s.radius + gap || me.dist(&s) >= gap
+            if reg.side != side {
+                if !holds.enemies() || apart(&way, &s, gap) {
+                    return true;
+                }
+                let was = start.dist(&s);
+                return was < gap && end.dist(&s) >= was;
+            }
+            !holds.friends()
+                || self.passes(r, o)
+                || !in_the_way(&end, &s)
+                || within.centre.dist(s.centre) > within.radius + s.radius
+                || within.dist(&s) > 0.0
+                || start_within.dist(&s) == 0.0
         })
     }
 
-    /// How far along `dir` (up to `max`) regiment `r` goes before it would come within the
-    /// contact gap of an enemy other than `target`.
-    fn clear_run(&self, r: usize, dir: Vec2, facing: f64, max: f64, target: Option<usize>) -> f64 {
+    /// Whether regiment `r` may move through its friend `o` (ruling: a forlorn hope's open
+    /// order, either way).
+    fn passes(&self, r: usize, o: usize) -> bool {
+        self.rules.battle.forlorn_hope_open_order
+            && (self.regiments[r].kind == Kind::ForlornHope
+                || self.regiments[o].kind == Kind::ForlornHope)
+    }
+
+    /// How far along `dir` (its facing `facing`, or straight back) regiment `r` goes, up to
+    /// `max`, before those that `holds` it stop it (found by halving: the way only grows).
+    fn clear_run(&self, r: usize, dir: Vec2, facing: f64, max: f64, holds: Holds) -> f64 {
         let from = self.regiments[r].pos;
-        if self.clear_at(r, from + dir * max, facing, target) {
+        let clear = |d: f64| self.clear_way(r, from + dir * d, facing, holds);
+        if clear(max) {
             return max;
         }
         let (mut lo, mut hi) = (0.0, max);
         for _ in 0..12 {
             let mid = (lo + hi) / 2.0;
-            if self.clear_at(r, from + dir * mid, facing, target) {
+            if clear(mid) {
                 lo = mid;
             } else {
                 hi = mid;
@@ -365,39 +552,44 @@ impl Battle {
         Vec2::new(p.x.clamp(0.0, self.table.0), p.y.clamp(0.0, self.table.1))
     }
 
-    /// Moves regiment `r` facing `aim` at `gait` over the ground, short of every enemy (but up
-    /// to `limit` inches if given). Returns the distance moved.
+    /// Moves regiment `r` facing `aim` at `gait` over the ground, short of every enemy and of
+    /// friends it may not pass (but up to `limit` inches if given). Foot going over a high
+    /// wall spend the whole move. Returns the distance moved.
     pub fn advance<O: Observer>(
         &mut self,
         r: usize,
         aim: f64,
         gait: Gait,
         limit: Option<f64>,
-        setup: &BattleSetup,
         obs: &mut O,
     ) -> f64 {
         let dir = Vec2::from_facing(aim);
         let mut gait = gait;
         let full = self.regiments[r].move_at(gait, &self.rules);
-        let (mut dist, going) = self.over_ground(r, dir, self.left_of(r, full), setup);
+        let (mut dist, going) = self.over_ground(r, dir, self.left_of(r, full));
         if going.no_gallop && gait == Gait::Gallop {
             gait = Gait::Canter;
             let canter = self.regiments[r].move_at(gait, &self.rules);
-            dist = self.over_ground(r, dir, self.left_of(r, canter), setup).0;
+            dist = self.over_ground(r, dir, self.left_of(r, canter)).0;
         }
         let dist = limit.map_or(dist, |l| dist.min(l));
-        let run = self.clear_run(r, dir, aim, dist, None);
+        let run = self.clear_run(r, dir, aim, dist, Holds::Everyone);
         self.step(r, aim, dir * run, going.disorders && run > 0.0, obs);
         let reg = &mut self.regiments[r];
         reg.gait = gait;
         reg.full_move = full;
+        if going.high_wall && run > 0.0 {
+            reg.spent = 1.0;
+        }
         run
     }
 
-    /// Places regiment `r` `by` inches on, facing `facing`, and says so.
+    /// Places regiment `r` `by` inches on, facing `facing`, and says so; hedges it crossed are
+    /// hacked open.
     fn step<O: Observer>(&mut self, r: usize, facing: f64, by: Vec2, disorders: bool, obs: &mut O) {
         let from = self.regiments[r].pos;
         let to = self.on_table(from + by);
+        self.hack(r, from, to);
         let turn = self.turn;
         let reg = &mut self.regiments[r];
         reg.pos = to;
@@ -411,22 +603,51 @@ impl Battle {
         }
     }
 
-    /// A routing regiment flees a full move at its best gait towards its own edge; off the
-    /// table it is gone.
+    /// Regiment `r` goes `distance` inches towards `heading`, facing `facing` (a fall back, a
+    /// rout, horse turned about): over the ground as any move, short of enemies and, unless
+    /// `through` them, of friends it may not pass; carried off the table it is gone.
+    pub fn withdraw<O: Observer>(
+        &mut self,
+        r: usize,
+        heading: f64,
+        facing: f64,
+        distance: f64,
+        through: bool,
+        obs: &mut O,
+    ) {
+        let dir = Vec2::from_facing(heading);
+        let (dist, going) = self.over_ground(r, dir, distance);
+        let holds = if through {
+            Holds::Enemies
+        } else {
+            Holds::Everyone
+        };
+        let run = self.clear_run(r, dir, facing, dist, holds);
+        if !self.on_table_strict(self.regiments[r].pos + dir * run) {
+            self.leave(r, obs);
+            return;
+        }
+        self.step(r, facing, dir * run, going.disorders && run > 0.0, obs);
+        if going.high_wall && run > 0.0 {
+            self.regiments[r].spent = 1.0;
+        }
+    }
+
+    /// A routing regiment flees a full move at its best gait towards its own edge (at a canter
+    /// where the ground forbids the gallop), through friends (ruling); off the table it is gone.
     pub fn flee<O: Observer>(&mut self, r: usize, obs: &mut O) {
         let reg = self.regiments[r];
         let away = match reg.side {
             Side::Parliament => PI,
             Side::Royalist => 0.0,
         };
-        let distance = reg.move_at(Gait::Gallop, &self.rules);
-        let to = reg.pos + Vec2::from_facing(away) * distance;
-        self.regiments[r].facing = away;
-        if !self.on_table_strict(to) {
-            self.leave(r, obs);
-            return;
+        let dir = Vec2::from_facing(away);
+        let mut distance = reg.move_at(Gait::Gallop, &self.rules);
+        if reg.is_horse() && self.over_ground(r, dir, distance).1.no_gallop {
+            distance = reg.move_at(Gait::Canter, &self.rules);
         }
-        self.step(r, away, to - reg.pos, false, obs);
+        let through = self.rules.battle.routers_pass_friends;
+        self.withdraw(r, away, away, distance, through, obs);
     }
 
     /// Whether a point is on the table.
@@ -501,7 +722,6 @@ impl Battle {
         &mut self,
         r: usize,
         t: usize,
-        setup: &BattleSetup,
         dice: &mut D,
         obs: &mut O,
     ) {
@@ -510,16 +730,12 @@ impl Battle {
         let aim = (self.regiments[t].pos - reg.pos).facing();
         let dir = Vec2::from_facing(aim);
         let mut gait = reg.next_gait();
-        let (mut reach, mut going) = self.over_ground(
-            r,
-            dir,
-            self.left_of(r, reg.move_at(gait, &self.rules)),
-            setup,
-        );
+        let (mut reach, mut going) =
+            self.over_ground(r, dir, self.left_of(r, reg.move_at(gait, &self.rules)));
         if going.no_gallop && gait == Gait::Gallop {
             gait = Gait::Canter;
             let canter = self.left_of(r, reg.move_at(gait, &self.rules));
-            (reach, going) = self.over_ground(r, dir, canter, setup);
+            (reach, going) = self.over_ground(r, dir, canter);
         }
         self.regiments[r].facing = aim;
         let need = self.gap(r, t);
@@ -537,8 +753,12 @@ impl Battle {
             b.regiments[r].gait = gait;
         };
         let uncharged = reg.is_horse() && self.regiments[t].uncharged_by_horse(&self.rules);
-        if need > reach || going.no_charge || uncharged {
-            self.advance(r, aim, gait, None, setup, obs);
+        // The charge must reach contact over the ground; a friend in the way stops it (ruling:
+        // it does not go round).
+        let run = self.contact_run(r, t, aim, need);
+        let blocked = self.clear_run(r, dir, aim, run, Holds::Friends) < run;
+        if run > reach + 1e-6 || going.no_charge || uncharged || blocked {
+            self.advance(r, aim, gait, None, obs);
             fail(self, obs);
             return;
         }
@@ -547,7 +767,7 @@ impl Battle {
         let threw = horse && self.throws_against_horse(t);
         if threw && !self.stands_against_horse(t, r, dice, obs) {
             // The charged unit fell back or routed: the charge finds nobody to strike.
-            self.advance(r, aim, gait, Some(need), setup, obs);
+            self.advance(r, aim, gait, Some(need), obs);
             fail(self, obs);
             return;
         }
@@ -561,7 +781,7 @@ impl Battle {
         if horse && (fired_upon || (pikestand && !threw)) {
             let adds = Adds::of(&[Add::Attacker]);
             if !self.formation_throw(r, adds, false, ReactionCause::ToCharge, dice, obs) {
-                self.turned_away(r, aim, gait, need, setup, obs);
+                self.turned_away(r, aim, gait, need, obs);
                 fail(self, obs);
                 return;
             }
@@ -569,17 +789,17 @@ impl Battle {
         if pikestand && !self.breach(r, t, dice, obs) {
             // Held at the pikes' points.
             let pikes = self.rules.formations.pike_extend;
-            self.advance(r, aim, gait, Some((need - pikes).max(0.0)), setup, obs);
+            self.advance(r, aim, gait, Some((need - pikes).max(0.0)), obs);
             fail(self, obs);
             return;
         }
         if self.regiments[t].state != State::Active {
             // The breach's pistols left nobody to strike.
-            self.advance(r, aim, gait, Some(need), setup, obs);
+            self.advance(r, aim, gait, Some(need), obs);
             fail(self, obs);
             return;
         }
-        self.contact(r, t, aim, need, going.disorders, obs);
+        self.step(r, aim, dir * run, going.disorders, obs);
         let (a, d) = (&mut self.regiments[r], t as u16);
         a.gait = gait;
         a.engaged = Some(d);
@@ -597,40 +817,20 @@ impl Battle {
     /// A charge's bad throw: trotting or cantering horse turn about and use the rest of the
     /// move; galloping horse swerve past the target and complete the move (ruling: they end it
     /// beside the target, out of contact).
-    fn turned_away<O: Observer>(
-        &mut self,
-        r: usize,
-        aim: f64,
-        gait: Gait,
-        need: f64,
-        setup: &BattleSetup,
-        obs: &mut O,
-    ) {
+    fn turned_away<O: Observer>(&mut self, r: usize, aim: f64, gait: Gait, need: f64, obs: &mut O) {
         if gait == Gait::Gallop {
             let gap = self.rules.battle.contact_gap;
-            self.advance(r, aim, gait, Some((need - gap).max(0.0)), setup, obs);
+            self.advance(r, aim, gait, Some((need - gap).max(0.0)), obs);
             return;
         }
         let rest = (self.regiments[r].move_at(gait, &self.rules) - need).max(0.0);
         let back = aim + PI;
-        let to = self.regiments[r].pos + Vec2::from_facing(back) * rest;
-        if !self.on_table_strict(to) {
-            self.leave(r, obs);
-            return;
-        }
-        self.step(r, back, to - self.regiments[r].pos, false, obs);
+        self.withdraw(r, back, back, rest, false, obs);
     }
 
-    /// Brings regiment `r` facing `aim` into contact with `t` (the least run that touches it).
-    fn contact<O: Observer>(
-        &mut self,
-        r: usize,
-        t: usize,
-        aim: f64,
-        need: f64,
-        disorders: bool,
-        obs: &mut O,
-    ) {
+    /// The least run of regiment `r` facing `aim` that brings it into contact with `t`, at
+    /// least the gap `need` between them (more when it comes at the target aslant).
+    fn contact_run(&self, r: usize, t: usize, aim: f64, need: f64) -> f64 {
         let (from, dir) = (self.regiments[r].pos, Vec2::from_facing(aim));
         let target = self.shape(t);
         let touches = |d: f64| self.shape_at(r, from + dir * d, aim).dist(&target) <= 1e-6;
@@ -643,7 +843,7 @@ impl Battle {
                 lo = mid;
             }
         }
-        self.step(r, aim, dir * hi, disorders, obs);
+        hi
     }
 
     /// What is left of a move of `full` inches once the move's formation change, limbering or
@@ -699,15 +899,7 @@ impl Battle {
     /// its front, it pivots to an enemy in range outside its arc, else its crew pull it round
     /// and on if that brings the enemy in range (the pull takes the move), else it limbers to
     /// advance if its team can draw it.
-    fn serve_gun<O: Observer>(
-        &mut self,
-        r: usize,
-        t: usize,
-        gap: f64,
-        plan: Plan,
-        setup: &BattleSetup,
-        obs: &mut O,
-    ) {
+    fn serve_gun<O: Observer>(&mut self, r: usize, t: usize, gap: f64, plan: Plan, obs: &mut O) {
         let reg = self.regiments[r];
         let Kind::Gun(c) = reg.kind else {
             return;
@@ -727,7 +919,7 @@ impl Battle {
                 emit(obs, Event::Unlimbered { unit: g.unit });
             } else if plan == Plan::Advance {
                 let limit = (gap - gun.effective_range).max(0.0);
-                self.advance(r, aim, Gait::Trot, Some(limit), setup, obs);
+                self.advance(r, aim, Gait::Trot, Some(limit), obs);
             }
             return;
         }
@@ -742,7 +934,7 @@ impl Battle {
         let pull = gun.crew_pull * f64::from(reg.gunners) / f64::from(reg.full_crew.max(1));
         if gap <= gun.maximum_range + pull {
             let by = (gap - gun.maximum_range).max(0.0);
-            let run = self.clear_run(r, Vec2::from_facing(aim), aim, by, None);
+            let run = self.clear_run(r, Vec2::from_facing(aim), aim, by, Holds::Everyone);
             self.step(r, aim, Vec2::from_facing(aim) * run, false, obs);
             self.regiments[r].spent = 1.0;
         } else if plan == Plan::Advance && drawn {
@@ -751,7 +943,7 @@ impl Battle {
             g.spent = (g.spent + gun.limber_share).min(1.0);
             emit(obs, Event::FormationChanged { unit: g.unit });
             let limit = (gap - gun.effective_range).max(0.0);
-            self.advance(r, aim, Gait::Trot, Some(limit), setup, obs);
+            self.advance(r, aim, Gait::Trot, Some(limit), obs);
         }
     }
 

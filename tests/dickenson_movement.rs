@@ -1,0 +1,413 @@
+//! Dickenson movement over friends and ground, hand-worked and fought through the engine with
+//! scripted dice that must be used up exactly (most of these moves throw none): moves stop
+//! short of friends (routers, fall backs and a forlorn hope as the rulings say), fall backs and
+//! routs pay the ground and stop at ground they may not enter, hedges hacked down stay open for
+//! the rest of the battle, high walls and fords; then whole battles of the fixture
+//! `tests/fixtures/walls_and_fords.toml`, where foot go over a high wall and regiments wade a ford.
+//!
+//! Every regiment is 3" wide and 1" deep; Parliament faces +y and flees to -y, the Royalists
+//! the other way. The rules' numbers used are in `configs/rulesets/dickenson.toml`: foot in line
+//! 6", troopers 10/20/30", the contact gap 0.25".
+
+mod dickenson_common;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use dickenson_common::{battle, setup, setup_with};
+use ecw_sim::army::{FootBalance, HorseKind, Side, UnitKind};
+use ecw_sim::battlefield::{Area, AreaKind, Ground, LinearObstacle, ObstacleKind, Vec2};
+use ecw_sim::dice::ScriptedDice;
+use ecw_sim::events::{Event, EventLog};
+use ecw_sim::rules::Ruleset;
+use ecw_sim::rules::dickenson::battle::regiment::Gait;
+use ecw_sim::rules::dickenson::battle::{Battle, Dickenson, State};
+use ecw_sim::rules::dickenson::morale::MoraleResult;
+use ecw_sim::scenario::Scenario;
+
+const FOOT: UnitKind = UnitKind::Foot(FootBalance::Normal);
+const FORLORN: UnitKind = UnitKind::ForlornHope;
+const TROOPERS: UnitKind = UnitKind::Horse(HorseKind::Trotters);
+
+/// Within the halving's reach (12 halvings of a move of at most 30").
+fn near(a: f64, b: f64) -> bool {
+    (a - b).abs() < 0.01
+}
+
+fn y(b: &Battle, r: usize) -> f64 {
+    b.regiments[r].pos.y
+}
+
+/// A line across the table at `y`.
+fn across(kind: ObstacleKind, y: f64, severity: f64) -> LinearObstacle {
+    LinearObstacle {
+        kind,
+        a: Vec2::new(0.0, y),
+        b: Vec2::new(72.0, y),
+        severity,
+        hard_cover: false,
+    }
+}
+
+/// A band of ground across the table from `y0` to `y1`.
+fn band(kind: AreaKind, y0: f64, y1: f64) -> Area {
+    Area {
+        kind,
+        points: vec![
+            Vec2::new(0.0, y0),
+            Vec2::new(72.0, y0),
+            Vec2::new(72.0, y1),
+            Vec2::new(0.0, y1),
+        ],
+    }
+}
+
+fn ground(areas: &[Area], obstacles: &[LinearObstacle]) -> Ground {
+    let mut g = Ground::open(72.0, 48.0);
+    g.areas.extend_from_slice(areas);
+    g.obstacles.extend_from_slice(obstacles);
+    g
+}
+
+/// Regiment `r` advances straight ahead at `gait` (no dice are thrown).
+fn advance(b: &mut Battle, r: usize, gait: Gait) {
+    let mut l = EventLog::default();
+    let facing = b.regiments[r].facing;
+    b.advance(r, facing, gait, None, &mut l);
+}
+
+/// Regiment `r` flees (it routs): no dice.
+fn flee(b: &mut Battle, r: usize) -> EventLog {
+    b.regiments[r].state = State::Routing;
+    let mut l = EventLog::default();
+    b.flee(r, &mut l);
+    l
+}
+
+/// FRIENDS (ruling, the text is silent): foot advancing 6" from y 10 with a friend standing at
+/// y 14 stop touching it (y 13: fronts and backs half an inch from the centre), where they
+/// would reach y 16; a friend beside them, touching, does not hold them; a forlorn hope in
+/// open order is passed through, and passes through friends itself (its musketeers' 8").
+#[test]
+fn m1_an_advance_stops_short_of_friends_but_passes_a_forlorn_hope() {
+    let enemy = (Side::Royalist, FOOT, 720, 36.0, 44.0);
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Parliament, FOOT, 720, 36.0, 14.0),
+        enemy,
+    ]);
+    let mut b = battle(&s);
+    advance(&mut b, 0, Gait::Trot);
+    assert!(
+        y(&b, 0) <= 13.0 + 1e-9 && near(y(&b, 0), 13.0),
+        "{}",
+        y(&b, 0)
+    );
+    assert_eq!(y(&b, 1), 14.0);
+
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Parliament, FOOT, 720, 39.0, 10.0),
+        enemy,
+    ]);
+    let mut b = battle(&s);
+    advance(&mut b, 0, Gait::Trot);
+    assert!(near(y(&b, 0), 16.0), "side by side: {}", y(&b, 0));
+
+    for (mover, stander) in [(FOOT, FORLORN), (FORLORN, FOOT)] {
+        let s = setup(&[
+            (Side::Parliament, mover, 720, 36.0, 10.0),
+            (Side::Parliament, stander, 720, 36.0, 14.0),
+            enemy,
+        ]);
+        let mut b = battle(&s);
+        let full = b.regiments[0].move_at(Gait::Trot, &b.rules);
+        advance(&mut b, 0, Gait::Trot);
+        assert!(near(y(&b, 0), 10.0 + full), "{mover:?}: {}", y(&b, 0));
+        // Without the open-order ruling the forlorn hope (half an inch deep) holds them too.
+        let mut b = battle(&s);
+        Arc::make_mut(&mut b.rules).battle.forlorn_hope_open_order = false;
+        advance(&mut b, 0, Gait::Trot);
+        assert!(near(y(&b, 0), 13.25), "{mover:?} closed: {}", y(&b, 0));
+    }
+}
+
+/// A charge with a friend in the way fails (ruling: it does not go round): troopers cantering
+/// (so charging at the gallop, 30") on foot 13" off, their own foot between, stop touching
+/// their friend. No dice: without the friend the pike would throw.
+#[test]
+fn m2_a_friend_in_the_way_stops_a_charge() {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
+        (Side::Parliament, FOOT, 720, 36.0, 16.0),
+        (Side::Royalist, FOOT, 720, 36.0, 24.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[0].gait = Gait::Canter;
+    let mut d = ScriptedDice::new(&[]);
+    let mut l = EventLog::default();
+    b.charge(0, 2, &mut d, &mut l);
+    d.finish();
+    assert!(
+        l.0.iter()
+            .any(|e| matches!(e, Event::ChargeFailed { unit: 0, target: 2 }))
+    );
+    assert_eq!(b.regiments[0].engaged, None);
+    assert!(near(y(&b, 0), 15.0), "{}", y(&b, 0));
+}
+
+/// ROUTERS flee through friends (ruling): foot routing 6" from y 20 through a friend at y 16
+/// reach y 14; with the ruling off they stop touching it (y 17). A FALL BACK (a full move
+/// facing the enemy) stops short of a friend behind it (ruling), y 17 again, where in the open
+/// it falls back to y 14.
+#[test]
+fn m3_routers_pass_friends_and_fall_backs_stop_short_of_them() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 20.0),
+        (Side::Parliament, FOOT, 720, 36.0, 16.0),
+        (Side::Royalist, FOOT, 720, 36.0, 44.0),
+    ]);
+    let mut b = battle(&s);
+    flee(&mut b, 0);
+    assert!(near(y(&b, 0), 14.0), "{}", y(&b, 0));
+    let mut b = battle(&s);
+    Arc::make_mut(&mut b.rules).battle.routers_pass_friends = false;
+    flee(&mut b, 0);
+    assert!(near(y(&b, 0), 17.0), "{}", y(&b, 0));
+
+    let mut b = battle(&s);
+    let mut l = EventLog::default();
+    b.obey(0, MoraleResult::FallBack, &mut l);
+    assert!(near(y(&b, 0), 17.0), "{}", y(&b, 0));
+    assert_eq!(b.regiments[0].facing, 0.0, "still facing the enemy");
+    let mut b = battle(&s);
+    Arc::make_mut(&mut b.rules).battle.fall_backs_pass_friends = true;
+    b.obey(0, MoraleResult::FallBack, &mut l);
+    assert!(near(y(&b, 0), 14.0), "{}", y(&b, 0));
+}
+
+/// ROUTS AND FALL BACKS OVER THE GROUND: foot fleeing 6" into woods go at half speed (y 20 to
+/// 17); horse cannot enter woods, not even to ride through, so troopers fleeing 30" from y 28
+/// stop short of woods at y 10-16 (the move halved until clear: 7.5", y 20.5) where in the
+/// open they leave the table;
+/// foot falling back 6" over a low wall lose half (y 20 to 17, disordered); foot at the table
+/// edge behind an impassable river stay on the table; troopers fleeing over a hedge cannot
+/// gallop: a canter's 20" less 4" for the hedge (y 40 to 24), 30" in the open (y 10).
+#[test]
+fn m4_routs_and_fall_backs_pay_the_ground() {
+    let open = |specs: &[dickenson_common::Spec], areas: &[Area], obs: &[LinearObstacle]| {
+        let s = setup_with(specs, "rupert", ground(areas, obs));
+        battle(&s)
+    };
+    let foot_at = |y: f64| {
+        [
+            (Side::Parliament, FOOT, 720, 36.0, y),
+            (Side::Royalist, FOOT, 720, 60.0, 46.0),
+        ]
+    };
+    let horse_at = |y: f64| {
+        [
+            (Side::Parliament, TROOPERS, 240, 36.0, y),
+            (Side::Royalist, FOOT, 720, 60.0, 46.0),
+        ]
+    };
+    let woods = band(AreaKind::Woods, 10.0, 16.0);
+
+    let mut b = open(&foot_at(20.0), std::slice::from_ref(&woods), &[]);
+    flee(&mut b, 0);
+    assert!(near(y(&b, 0), 17.0), "foot into woods: {}", y(&b, 0));
+    let mut b = open(&foot_at(20.0), &[], &[]);
+    flee(&mut b, 0);
+    assert!(near(y(&b, 0), 14.0), "foot in the open: {}", y(&b, 0));
+
+    let mut b = open(&horse_at(28.0), std::slice::from_ref(&woods), &[]);
+    flee(&mut b, 0);
+    assert_eq!(b.regiments[0].state, State::Routing);
+    assert!(near(y(&b, 0), 20.5), "horse short of woods: {}", y(&b, 0));
+    let mut b = open(&horse_at(28.0), &[], &[]);
+    let l = flee(&mut b, 0);
+    assert_eq!(b.regiments[0].state, State::Gone);
+    assert!(
+        l.0.iter()
+            .any(|e| matches!(e, Event::LeftTable { unit: 0 }))
+    );
+
+    let wall = across(ObstacleKind::Wall, 18.0, 1.0);
+    let mut b = open(&foot_at(20.0), &[], &[wall]);
+    let mut l = EventLog::default();
+    b.obey(0, MoraleResult::FallBack, &mut l);
+    assert!(near(y(&b, 0), 17.0), "fall back over a wall: {}", y(&b, 0));
+    assert!(b.regiments[0].disordered(b.turn + 1));
+
+    let river = across(ObstacleKind::Stream, 2.0, 0.0);
+    let mut b = open(&foot_at(3.0), &[], &[river]);
+    flee(&mut b, 0);
+    assert_eq!(b.regiments[0].state, State::Routing);
+    assert!(near(y(&b, 0), 2.25), "behind the river: {}", y(&b, 0));
+
+    let hedge = across(ObstacleKind::Hedge, 30.0, 1.0);
+    let mut b = open(&horse_at(40.0), &[], &[hedge]);
+    flee(&mut b, 0);
+    assert!(near(y(&b, 0), 24.0), "horse over a hedge: {}", y(&b, 0));
+    let mut b = open(&horse_at(40.0), &[], &[]);
+    flee(&mut b, 0);
+    assert!(near(y(&b, 0), 10.0), "{}", y(&b, 0));
+}
+
+/// HEDGES HACKED DOWN (seed: "which is then removed"): foot crossing a hedge at y 12 lose half
+/// their 6" (y 10 to 13) and leave a gap of their 3" frontage; foot crossing again through the
+/// gap pay nothing (y 16), but 4" along the hedge, beyond the gap, they pay again (y 13).
+/// Troopers cantering through the gap go their full 20" (y 2 to 22), not 16" as over the hedge.
+/// A new battle has the hedge whole again.
+#[test]
+fn m5_hedges_hacked_down_stay_open() {
+    let hedge = across(ObstacleKind::Hedge, 12.0, 1.0);
+    let specs = [
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Parliament, TROOPERS, 240, 36.0, 2.0),
+        (Side::Royalist, FOOT, 720, 36.0, 44.0),
+    ];
+    let s = setup_with(&specs, "rupert", ground(&[], &[hedge]));
+    let mut b = battle(&s);
+    advance(&mut b, 0, Gait::Trot);
+    assert!(near(y(&b, 0), 13.0), "{}", y(&b, 0));
+    assert_eq!(b.gaps.len(), 1);
+    b.regiments[0].pos = Vec2::new(36.0, 10.0);
+    advance(&mut b, 0, Gait::Trot);
+    assert!(near(y(&b, 0), 16.0), "through the gap: {}", y(&b, 0));
+    assert_eq!(b.gaps.len(), 1, "no new gap where there is one");
+    b.regiments[0].pos = Vec2::new(40.0, 10.0);
+    advance(&mut b, 0, Gait::Trot);
+    assert!(near(y(&b, 0), 13.0), "beside the gap: {}", y(&b, 0));
+    assert_eq!(b.gaps.len(), 2);
+
+    b.regiments[0].pos = Vec2::new(60.0, 30.0);
+    advance(&mut b, 1, Gait::Canter);
+    assert!(near(y(&b, 1), 22.0), "horse through the gap: {}", y(&b, 1));
+
+    b.reset();
+    assert!(b.gaps.is_empty());
+    b.turn = 1;
+    b.regiments[0].pos = Vec2::new(60.0, 30.0);
+    advance(&mut b, 1, Gait::Canter);
+    assert!(
+        near(y(&b, 1), 18.0),
+        "the hedge is whole again: {}",
+        y(&b, 1)
+    );
+}
+
+/// HIGH WALLS (seed: no horse; foot a full move to the other side, disordered): foot 3" from a
+/// high wall stop at its foot, the contact gap short of it (y 10 to 12.75); next move, with the
+/// whole move to spend, they go over to as far beyond it (y 13.25), disordered, the move spent;
+/// with half the move gone (a change of formation) they cannot. Troopers stop short of it
+/// (the move halved until clear: y 12.5). FORDS (seed: half the river's cost): foot lose half
+/// their 6" over a stream (y 10 to 13) but a quarter over a ford (y 14.5), disordered.
+#[test]
+fn m6_high_walls_and_fords_cost_what_the_text_says() {
+    let enemy = (Side::Royalist, FOOT, 720, 36.0, 44.0);
+    let wall = across(ObstacleKind::HighWall, 13.0, 1.0);
+    let s = setup_with(
+        &[(Side::Parliament, FOOT, 720, 36.0, 10.0), enemy],
+        "rupert",
+        ground(&[], &[wall]),
+    );
+    let mut b = battle(&s);
+    advance(&mut b, 0, Gait::Trot);
+    assert!(near(y(&b, 0), 12.75), "at the wall: {}", y(&b, 0));
+    assert!(y(&b, 0) <= 12.75 + 1e-9);
+    let at_wall = b.regiments[0];
+    b.regiments[0].spent = 0.5;
+    advance(&mut b, 0, Gait::Trot);
+    assert!(
+        near(y(&b, 0), 12.75),
+        "half a move is not enough: {}",
+        y(&b, 0)
+    );
+    b.regiments[0] = at_wall;
+    b.turn = 2;
+    advance(&mut b, 0, Gait::Trot);
+    assert!(near(y(&b, 0), 13.25), "over the wall: {}", y(&b, 0));
+    assert!(b.regiments[0].disordered(3));
+    assert_eq!(b.regiments[0].spent, 1.0);
+
+    let s = setup_with(
+        &[(Side::Parliament, TROOPERS, 240, 36.0, 10.0), enemy],
+        "rupert",
+        ground(&[], &[wall]),
+    );
+    let mut b = battle(&s);
+    advance(&mut b, 0, Gait::Trot);
+    assert!(near(y(&b, 0), 12.5), "horse at a high wall: {}", y(&b, 0));
+
+    for (kind, to) in [(ObstacleKind::Stream, 13.0), (ObstacleKind::Ford, 14.5)] {
+        let s = setup_with(
+            &[(Side::Parliament, FOOT, 720, 36.0, 10.0), enemy],
+            "rupert",
+            ground(&[], &[across(kind, 12.0, 1.0)]),
+        );
+        let mut b = battle(&s);
+        advance(&mut b, 0, Gait::Trot);
+        assert!(near(y(&b, 0), to), "{kind:?}: {}", y(&b, 0));
+        assert!(b.regiments[0].disordered(2));
+    }
+}
+
+/// Whether the move `from`-`to` crosses the segment `a`-`b`.
+fn crosses(from: (f64, f64), to: (f64, f64), a: (f64, f64), b: (f64, f64)) -> bool {
+    let side = |p: (f64, f64), q: (f64, f64), r: (f64, f64)| {
+        (q.0 - p.0) * (r.1 - p.1) - (q.1 - p.1) * (r.0 - p.0)
+    };
+    side(a, b, from) * side(a, b, to) < 0.0 && side(from, to, a) * side(from, to, b) < 0.0
+}
+
+/// THE FIXTURE'S BATTLES: in 60 whole battles of `walls_and_fords.toml` foot go over the park's
+/// high wall, each time by at most twice the contact gap (the whole move spent) and disordered,
+/// and no horse ever crosses it; regiments wade the ford, disordered, each such move at most
+/// three quarters of the longest move of its kind (foot 7.5", horse 30"), and cross the river
+/// elsewhere at no more than half.
+#[test]
+fn m7_the_fixture_puts_high_walls_and_fords_in_battles() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/walls_and_fords.toml");
+    let s = Scenario::load(&path, &[]).unwrap().setup().unwrap();
+    let d = Dickenson::builtin();
+    let mut b = d.new_battle(&s);
+    let horse = |u: u16| s.units[usize::from(u)].kind.arm() != ecw_sim::army::Arm::Foot;
+    let longest = |u: u16| if horse(u) { 30.0 } else { 7.5 };
+    let (mut walls, mut fords, mut rivers) = (0, 0, 0);
+    for seed in 0..60 {
+        let mut l = EventLog::default();
+        d.fight(&mut b, &s, seed, &mut l);
+        for e in &l.0 {
+            let Event::Moved {
+                unit,
+                from,
+                to,
+                disordered,
+            } = *e
+            else {
+                continue;
+            };
+            let len = ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt();
+            if crosses(from, to, (0.0, 14.0), (24.0, 14.0)) {
+                walls += 1;
+                assert!(!horse(unit), "horse over the high wall: {e:?}");
+                assert!(disordered && len <= 0.5 + 1e-9, "{e:?}");
+            }
+            if crosses(from, to, (30.0, 26.0), (42.0, 26.0)) {
+                fords += 1;
+                assert!(disordered && len <= 0.75 * longest(unit) + 1e-9, "{e:?}");
+            }
+            if crosses(from, to, (0.0, 26.0), (30.0, 26.0))
+                || crosses(from, to, (42.0, 26.0), (72.0, 26.0))
+            {
+                rivers += 1;
+                assert!(disordered && len <= 0.5 * longest(unit) + 1e-9, "{e:?}");
+            }
+        }
+    }
+    assert!(
+        walls > 0 && fords > 0 && rivers > 0,
+        "{walls} {fords} {rivers}"
+    );
+}
