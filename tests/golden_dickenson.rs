@@ -16,21 +16,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x2196e578f538afad),
-    ("marston_moor", 0x52d3dace12cb55d1),
-    ("naseby", 0xe5133a658d15660b),
-    ("roundway_down", 0x79fe2446506ac54e),
-    ("adwalton_moor", 0x07235444c0d33fda),
-    ("lansdown", 0x531d1313fb4550c1),
-    ("first_newbury", 0x9770f1d75b54e2c7),
-    ("langport", 0x1da3625e10bba91b),
-    ("small_action", 0x6da7b52f60d37371),
+    ("edgehill", 0xb05458ba7257a0c4),
+    ("marston_moor", 0x77e3e2c68a794fd6),
+    ("naseby", 0x9fd8eab78370d030),
+    ("roundway_down", 0xbf9826c8b5fa952c),
+    ("adwalton_moor", 0x58a71930f9b5cda4),
+    ("lansdown", 0x323d779bc143b21b),
+    ("first_newbury", 0x20d28633f4ad7a7b),
+    ("langport", 0x5f91e4e34f835ced),
+    ("small_action", 0xbee502842d380a22),
     ("duel_horse", 0x0fbe9d92f6697d73),
-    ("duel_foot_vs_horse", 0xe6281dd2efd6aa30),
-    ("bp_duel_pike_vs_horse", 0xe36723e8ac7af91f),
-    ("bp_duel_shot", 0x108531d8f699269d),
+    ("duel_foot_vs_horse", 0xd765d7c14e4a3cb6),
+    ("bp_duel_pike_vs_horse", 0x1f772ba3c175f021),
+    ("bp_duel_shot", 0xb5a432cc626f6af8),
     ("bp_duel_gun_vs_foot", 0x31701a965e4775c6),
-    ("balance_template", 0x6a62f8da31051ea7),
+    ("balance_template", 0x5c10014c3eccd156),
 ];
 
 /// FNV-1a over the debug form of every event.

@@ -109,6 +109,7 @@ fn count(e: &Event, c: &mut Counts) {
         Detail::AmmunitionExhausted { unit } => c.add(unit, AMMUNITION_EXHAUSTED, 1),
         Detail::AmmunitionBlown { unit, .. } => c.add(unit, AMMUNITION_BLOWN_UP, 1),
         Detail::PointsLost { unit, points } => c.add(unit, MORALE_POINTS_LOST, u32::from(points)),
+        Detail::FormationThrow { .. } => {}
     }
 }
 
