@@ -156,7 +156,8 @@ fn f2_columns_do_not_fire_and_a_change_of_formation_takes_half_a_move() {
 /// (within their 10" trot), form square: 18 pikemen stand three deep (4 a rank at least), so
 /// the horse cannot charge them (a declared charge fails and stops short, no dice thrown), and
 /// they add 1 on the morale chart for pike in more than two ranks. A doctrine that does not
-/// (rupert) stays in line, and 10 pikemen (two ranks' worth) cannot form square.
+/// (rupert) stays in line, and 10 pikemen (two ranks' worth) cannot form square. Nor does a
+/// regiment whose new footprint would come within the contact gap of the enemy.
 #[test]
 fn f3_squares_against_horse_cannot_be_charged() {
     let specs = [
@@ -188,6 +189,21 @@ fn f3_squares_against_horse_cannot_be_charged() {
         d.finish();
         assert!(l.0.contains(&Event::ChargeFailed { unit: 1, target: 0 }));
         assert!(b.regiments[1].engaged.is_none() && b.gap(0, 1) > 0.0);
+    }
+    // No room: the square's front (1.94" a side, drawn on its centre) would come within the
+    // 1/4" contact gap of troopers whose front is 1/2" before the line's: it stays in line.
+    for (y, square) in [(11.8, true), (11.5, false)] {
+        let mut near = specs;
+        near[1].4 = y;
+        let s = setup_with(&near, "hold_the_line", Ground::open(72.0, 48.0));
+        let mut b = battle(&s);
+        b.regiments[1].halt_until = 99;
+        b.regiments[0].loaded = false;
+        let mut l = EventLog::default();
+        let mut d = ScriptedDice::new(&[]);
+        b.movement_phase(&s, &mut d, &mut l);
+        d.finish();
+        assert_eq!(b.regiments[0].formation == Formation::Square, square, "{y}");
     }
     let s = setup(&specs);
     let mut b = battle(&s);
