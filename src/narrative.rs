@@ -663,6 +663,7 @@ fn tell_end(n: &Names, e: Event) -> Told {
             let with = match d {
                 DkDetail::Volley { .. } | DkDetail::GunShot { .. } => " at ",
                 DkDetail::Losses { .. } => ", from ",
+                DkDetail::FormationThrow { .. } => " charging ",
                 _ => ", by ",
             };
             match d.other() {

@@ -156,12 +156,13 @@ fn the_referee_finds_nothing_wrong_in_any_built_in_battle() {
                     Event::CvLost { unit, .. }
                     | Event::Moved { unit, .. }
                     | Event::Rally { unit, .. }
-                    | Event::Reaction { unit, .. }
                     | Event::Dickenson(Detail::Morale { unit, .. } | Detail::Losses { unit, .. })
                     | Event::Rout { unit, .. }
                     | Event::Retreat { unit, .. } => &[*unit],
                     Event::Dickenson(
-                        Detail::Volley { unit, target, .. } | Detail::GunShot { unit, target, .. },
+                        Detail::Volley { unit, target, .. }
+                        | Detail::GunShot { unit, target, .. }
+                        | Detail::FormationThrow { unit, target, .. },
                     )
                     | Event::ChargeDeclared { unit, target, .. } => &[*unit, *target],
                     Event::Melee {

@@ -14,7 +14,7 @@ use dickenson_common::{battle, setup, setup_with};
 use ecw_sim::army::{FootBalance, GunWeight, HorseKind, Side, UnitKind};
 use ecw_sim::battlefield::{Area, AreaKind, Ground, LinearObstacle, ObstacleKind, Vec2};
 use ecw_sim::dice::ScriptedDice;
-use ecw_sim::events::{Event, EventLog, GeneralResult, Outcome, ReactionCause, ReactionResult};
+use ecw_sim::events::{Event, EventLog, GeneralResult, Outcome, ReactionResult};
 use ecw_sim::rules::dickenson::battle::State;
 use ecw_sim::rules::dickenson::battle::regiment::Gait;
 use ecw_sim::rules::dickenson::events::{Detail, Fall, Figures, Source};
@@ -424,19 +424,21 @@ fn e8_horse_on_pike_closing_fire_the_throw_and_the_breach() {
         b.charge(0, 1, &mut d, &mut l);
         d.finish();
         assert_eq!(b.regiments[0].horsemen, 8);
+        // Dickenson's own detail: 2D6 + 1 attacker - 2 points lost (4 troopers of 12).
         let throw = l.0.iter().find_map(|e| match *e {
-            Event::Reaction {
+            Event::Dickenson(Detail::FormationThrow {
                 unit: 0,
-                cause: ReactionCause::ToCharge,
-                result,
-                ..
-            } => Some(result),
+                target: 1,
+                dice,
+                adds: 1,
+                points_lost: 2,
+                total,
+                good,
+            }) => Some((dice, total, good)),
             _ => None,
         });
-        assert_eq!(
-            throw.is_some_and(|r| r == ReactionResult::PassBoth),
-            rest[0] == 6
-        );
+        let total = i16::from(rest[0]) * 2 - 1;
+        assert_eq!(throw, Some(([rest[0], rest[1]], total, rest[0] == 6)));
         assert_eq!(b.regiments[0].engaged.is_some(), home, "{rest:?}");
         if let Some(g) = held {
             assert!(close(b.gap(0, 1), g), "held at the pikes: {}", b.gap(0, 1));
@@ -465,7 +467,10 @@ fn e9_foot_charge_foot_without_a_throw_and_pikes_add_half_in_the_first_round() {
     b.charge(0, 1, &mut d, &mut l);
     d.finish();
     assert_eq!(b.regiments[0].engaged, Some(1));
-    assert!(!l.0.iter().any(|e| matches!(e, Event::Reaction { .. })));
+    assert!(
+        !l.0.iter()
+            .any(|e| matches!(e, Event::Dickenson(Detail::FormationThrow { .. })))
+    );
     assert!(morale(&l).is_empty());
     let mut script = vec![6, 6, 4, 1, 1, 2];
     script.extend(vec![1; 2 * 11 + 2 * 2]); // first round's casualties: unsaved, rank and file

@@ -1,7 +1,8 @@
 //! Dickenson formations and guns, hand-worked and fought through the engine with scripted dice
 //! that must be used up exactly: column and square (their moves, the cost of a change, when the
 //! doctrine forms them), pike in one, two or three ranks and musketeers in one or two against
-//! horse, guns limbered, drawn, unlimbered and pulled by their crews, ammunition wagons.
+//! horse, guns limbered, drawn, unlimbered and pulled by their crews, ammunition wagons; each
+//! formation's footprint, the shot drawn up before the pike, forlorn hope and dragoons in file.
 //!
 //! Figures at 1:20: 720 foot are 18 pikemen and 18 musketeers; 240 horse are 12 troopers.
 //! Every regiment is 3" wide and 1" deep, every gun 0.5" wide and 1" deep; Parliament faces
@@ -15,9 +16,9 @@ use dickenson_common::{battle, setup, setup_with};
 use ecw_sim::army::{FootBalance, GunWeight, HorseKind, Side, UnitKind};
 use ecw_sim::battlefield::{Area, AreaKind, Ground, Vec2};
 use ecw_sim::dice::ScriptedDice;
-use ecw_sim::events::{Event, EventLog, ReactionCause, ReactionResult};
+use ecw_sim::events::{Event, EventLog};
 use ecw_sim::rules::Ruleset;
-use ecw_sim::rules::dickenson::battle::regiment::Formation;
+use ecw_sim::rules::dickenson::battle::regiment::{Formation, Gait};
 use ecw_sim::rules::dickenson::battle::{Battle, Dickenson};
 use ecw_sim::rules::dickenson::events::{Detail, Fall};
 use ecw_sim::rules::dickenson::morale::Add;
@@ -155,7 +156,8 @@ fn f2_columns_do_not_fire_and_a_change_of_formation_takes_half_a_move() {
 /// (within their 10" trot), form square: 18 pikemen stand three deep (4 a rank at least), so
 /// the horse cannot charge them (a declared charge fails and stops short, no dice thrown), and
 /// they add 1 on the morale chart for pike in more than two ranks. A doctrine that does not
-/// (rupert) stays in line, and 10 pikemen (two ranks' worth) cannot form square.
+/// (rupert) stays in line, and 10 pikemen (two ranks' worth) cannot form square. Nor does a
+/// regiment whose new footprint would come within the contact gap of the enemy.
 #[test]
 fn f3_squares_against_horse_cannot_be_charged() {
     let specs = [
@@ -188,6 +190,21 @@ fn f3_squares_against_horse_cannot_be_charged() {
         assert!(l.0.contains(&Event::ChargeFailed { unit: 1, target: 0 }));
         assert!(b.regiments[1].engaged.is_none() && b.gap(0, 1) > 0.0);
     }
+    // No room: the square's front (1.94" a side, drawn on its centre) would come within the
+    // 1/4" contact gap of troopers whose front is 1/2" before the line's: it stays in line.
+    for (y, square) in [(11.8, true), (11.5, false)] {
+        let mut near = specs;
+        near[1].4 = y;
+        let s = setup_with(&near, "hold_the_line", Ground::open(72.0, 48.0));
+        let mut b = battle(&s);
+        b.regiments[1].halt_until = 99;
+        b.regiments[0].loaded = false;
+        let mut l = EventLog::default();
+        let mut d = ScriptedDice::new(&[]);
+        b.movement_phase(&s, &mut d, &mut l);
+        d.finish();
+        assert_eq!(b.regiments[0].formation == Formation::Square, square, "{y}");
+    }
     let s = setup(&specs);
     let mut b = battle(&s);
     b.regiments[0].pikemen = 10;
@@ -206,10 +223,10 @@ fn fired(e: &Event, who: Option<u16>) -> bool {
     }
 }
 
-/// A throw of a charge: a formation throw (pass or fail) or a throw on the morale chart.
+/// A throw of a charge: the horse's formation throw (good or not) or a throw on the chart.
 #[derive(Debug, PartialEq)]
 enum Throw {
-    Formation(ReactionCause, ReactionResult),
+    Formation(bool),
     Chart(MoraleResult),
 }
 
@@ -217,12 +234,9 @@ enum Throw {
 fn throws(l: &EventLog) -> Vec<(u16, Throw)> {
     l.0.iter()
         .filter_map(|e| match *e {
-            Event::Reaction {
-                unit,
-                cause,
-                result,
-                ..
-            } => Some((unit, Throw::Formation(cause, result))),
+            Event::Dickenson(Detail::FormationThrow { unit, good, .. }) => {
+                Some((unit, Throw::Formation(good)))
+            }
             Event::Dickenson(Detail::Morale { unit, result, .. }) => {
                 Some((unit, Throw::Chart(result)))
             }
@@ -245,11 +259,7 @@ fn f4_pike_in_one_rank_throw_first_in_two_the_horse_throw() {
     ]);
     let script = [6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1];
     for (pikemen, thrower, throw) in [
-        (
-            18,
-            0,
-            Throw::Formation(ReactionCause::ToCharge, ReactionResult::PassBoth),
-        ),
+        (18, 0, Throw::Formation(true)),
         (3, 1, Throw::Chart(MoraleResult::Good)),
     ] {
         let mut b = battle(&s);
@@ -504,4 +514,267 @@ fn f9_ammunition_wagons_from_the_scenario() {
     assert!(e.contains("bad_wagons.toml"), "{e}");
     assert!(e.contains("wagons"), "{e}");
     assert!(e.contains("only guns have ammunition wagons"), "{e}");
+}
+
+/// The footprint of regiment `r`: (frontage, depth).
+fn footprint(b: &Battle, r: usize) -> (f64, f64) {
+    (b.regiments[r].frontage, b.regiments[r].depth)
+}
+
+/// FOOTPRINTS: the scenario's 3" x 1" draws the line of 18 pikemen and 18 musketeers, each
+/// body two deep: 9 + 9 files of 1/6", 2 ranks of 1/2". Marching in column each body stands 4
+/// deep (4 figures a rank fill 4 of its 6 ranks): 5 + 5 files, 1 2/3" wide and 2" deep. A
+/// square (pike 3 deep: 6 files; shot 2 deep: 9 files, 15 files, 3 ranks, 2.5" x 1.5") is drawn
+/// square on the same ground: sqrt(3.75)" a side. Contact, fire and paths see the footprint:
+/// foot charging foot 6" off stop on the column's front, 1/2" nearer than a line's; muskets
+/// (12" long range) reach a column whose centre is 13.2" off but not a line; a column slips
+/// past an enemy 2.6" to its side that stops a line 1/4" short of it.
+#[test]
+fn f10_a_column_is_drawn_narrower_and_deeper_and_the_engine_sees_it() {
+    let specs = [
+        (Side::Parliament, FOOT, 720, 36.0, 4.0),
+        (Side::Royalist, FOOT, 720, 36.0, 44.0),
+    ];
+    let s = setup(&specs);
+    let mut b = battle(&s);
+    b.regiments[1].halt_until = 99;
+    b.turn = 0;
+    assert!(close(footprint(&b, 0).0, 3.0) && close(footprint(&b, 0).1, 1.0));
+    let mut l = EventLog::default();
+    next_move(&mut b, &s, &mut l);
+    assert_eq!(b.regiments[0].formation, Formation::Column);
+    let (w, d) = footprint(&b, 0);
+    assert!(close(w, 10.0 / 6.0) && close(d, 2.0), "{w} x {d}");
+    // The replay draws it so.
+    let u = &Dickenson::builtin().units(&b, &s)[0];
+    assert!(close(u.frontage, w) && close(u.depth, d));
+    let (w, d) = b.regiments[0].footprint(Formation::Square, &b.rules);
+    assert!(close(w, 3.75f64.sqrt()) && close(d, w), "{w} x {d}");
+
+    // Contact: a column's front stands 1" before its centre, a line's 1/2".
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 16.0),
+    ]);
+    for (column, at) in [(false, 15.0), (true, 14.5)] {
+        let mut b = battle(&s);
+        b.regiments[1].loaded = false; // no closing fire: no dice
+        if column {
+            let rules = b.rules.clone();
+            b.regiments[1].form(Formation::Column, &rules);
+        }
+        let mut d = ScriptedDice::new(&[]);
+        let mut l = EventLog::default();
+        b.charge(0, 1, &mut d, &mut l);
+        d.finish();
+        assert_eq!(b.regiments[0].engaged, Some(1));
+        assert!(close(b.regiments[0].pos.y, at), "{}", b.regiments[0].pos.y);
+    }
+
+    // Fire: from the firer's front (10.5) the column's front (23.2 - 1) is 11.7" off, in long
+    // range; the line's (23.2 - 1/2) 12.2", beyond it.
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 23.2),
+    ]);
+    for column in [false, true] {
+        let mut b = battle(&s);
+        b.regiments[1].loaded = false;
+        if column {
+            let rules = b.rules.clone();
+            b.regiments[1].form(Formation::Column, &rules);
+        }
+        // 18 muskets at long range: three volleys of six, 1s less 3: no hits.
+        let script: &[u8] = if column { &[1, 1, 1] } else { &[] };
+        let mut d = ScriptedDice::new(script);
+        let mut l = EventLog::default();
+        b.fire_phase(&s, &mut d, &mut l);
+        d.finish();
+        assert_eq!(count(&l, |e| fired(e, Some(0))), usize::from(column));
+    }
+
+    // Paths: the enemy's centre 2.6" to the side of the line of advance: its near edge
+    // (37.1") lies 0.27" beyond a column's flank (36.83", more than the 1/4" contact gap) but
+    // within a line's (37.5"): the column makes its full 7.5", the line stops 1/4" short.
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 38.6, 17.0),
+    ]);
+    for (column, to) in [(false, 15.75), (true, 17.5)] {
+        let mut b = battle(&s);
+        if column {
+            let rules = b.rules.clone();
+            b.regiments[0].form(Formation::Column, &rules);
+        }
+        let mut l = EventLog::default();
+        b.advance(0, 0.0, Gait::Trot, None, &mut l);
+        let y = b.regiments[0].pos.y;
+        assert!((y - to).abs() < 0.01, "column {column}: {y}");
+    }
+}
+
+/// SHOT BEFORE THE PIKE (seed: "pikemen in one rank ... with a front rank of musketeers"):
+/// 540 shot-heavy foot are 9 pikemen and 18 musketeers. Their 9 pike fill only two ranks, too
+/// few for a square; closing up against troopers 8" off (hold_the_line), they draw their 18
+/// musketeers up in one rank before the pike in one: 18 files, 2 ranks (the line's 5 + 9
+/// files of 3/14", 2 ranks of 1/2": 3 6/7" x 1"), everyone in the front rank of the first
+/// melee round. Charged by the horse, the pike in one rank throw first (6+6 = 12: good, they
+/// stand) and the horse need no throw; the breach as f4 (4 hits, unsaved, all musketeers).
+/// In line the pike are two deep: the horse throw instead (6+6 + 1 = 13, good). A doctrine
+/// that does not close up (rupert), the key off, or fewer musketeers than pikemen: line.
+#[test]
+fn f11_foot_draw_their_shot_up_before_the_pike_against_horse() {
+    let specs = [
+        (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
+        (
+            Side::Royalist,
+            UnitKind::Foot(FootBalance::ShotHeavy),
+            540,
+            36.0,
+            19.0,
+        ),
+    ];
+    let formed = |doctrine: &str, off: bool, musketeers: Option<u16>| {
+        let s = setup_with(&specs, doctrine, Ground::open(72.0, 48.0));
+        let mut b = battle(&s);
+        b.first = Side::Royalist;
+        b.regiments[0].halt_until = 99;
+        if off {
+            std::sync::Arc::make_mut(&mut b.rules)
+                .formations
+                .doctrine
+                .shot_before_pike = false;
+        }
+        if let Some(m) = musketeers {
+            b.regiments[1].musketeers = m;
+        }
+        let mut l = EventLog::default();
+        let mut d = ScriptedDice::new(&[]);
+        b.movement_phase(&s, &mut d, &mut l);
+        d.finish();
+        (b, s)
+    };
+    let (b, _) = formed("hold_the_line", false, None);
+    let f = b.regiments[1];
+    assert_eq!((f.pikemen, f.musketeers), (9, 18));
+    assert!(!f.can_form(Formation::Square, &b.rules));
+    assert_eq!(f.formation, Formation::ShotBeforePike);
+    assert!(
+        close(f.spent, 0.5) && close(f.pos.y, 19.0),
+        "formed in place"
+    );
+    assert_eq!(f.pike_ranks(&b.rules), 1);
+    assert!(close(f.frontage, 18.0 * 3.0 / 14.0) && close(f.depth, 1.0));
+    use ecw_sim::rules::dickenson::figures::Figure;
+    assert_eq!(
+        f.fighting(true, &b.rules),
+        [(Figure::Pikeman, 9), (Figure::Musketeer, 18)]
+    );
+    for (doctrine, off, musketeers) in [
+        ("rupert", false, None),
+        ("hold_the_line", true, None),
+        ("hold_the_line", false, Some(8)),
+    ] {
+        let (b, _) = formed(doctrine, off, musketeers);
+        assert_eq!(
+            b.regiments[1].formation,
+            Formation::Line,
+            "{doctrine} {off} {musketeers:?}"
+        );
+        assert_eq!(
+            b.regiments[1].fighting(true, &b.rules),
+            [
+                (Figure::Pikeman, 5),
+                (Figure::Musketeer, musketeers.unwrap_or(18) / 2)
+            ]
+        );
+    }
+
+    // The charge: who throws goes by the formation.
+    let script = [6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1];
+    for (before, thrower, throw) in [
+        (true, 1, Throw::Chart(MoraleResult::Good)),
+        (false, 0, Throw::Formation(true)),
+    ] {
+        let (mut b, _) = formed(if before { "hold_the_line" } else { "rupert" }, false, None);
+        b.regiments[1].loaded = false;
+        b.regiments[0].halt_until = 0;
+        b.regiments[1].pos.y = 20.0;
+        let mut d = ScriptedDice::new(&script);
+        let mut l = EventLog::default();
+        b.charge(0, 1, &mut d, &mut l);
+        d.finish();
+        assert_eq!(throws(&l), vec![(thrower, throw)], "before {before}");
+        assert_eq!(b.regiments[0].engaged, Some(1));
+        assert_eq!(b.regiments[1].musketeers, 14);
+    }
+}
+
+/// FORLORN HOPE AND DRAGOONS IN COLUMN (seed, ROADS: "only column or file of musketeers"):
+/// far from the enemy they file off two abreast (ruling) to advance, at half a move for the
+/// change. A forlorn hope of 120 men (6 musketeers, one rank of 1/2" files, 1/2" deep) files
+/// off 2 x 3: 1" wide, 1 1/2" deep, and marches at the musketeers' column move: 5" of its 10";
+/// on a road a sixth more (5 5/6"). Dragoons (240 men, 12 figures: 6 files of 1/2", 2 ranks
+/// of 1/2") file off 2 x 6: 1" x 3", and trot 6" of their 12"; on the road 7". In line
+/// neither gains on a road. A column of dragoons does not charge.
+#[test]
+fn f12_forlorn_hope_and_dragoons_file_off_in_column_on_roads() {
+    let road = || {
+        let mut ground = Ground::open(72.0, 48.0);
+        ground.areas.push(Area {
+            kind: AreaKind::Road,
+            points: vec![
+                Vec2::new(30.0, 0.0),
+                Vec2::new(42.0, 0.0),
+                Vec2::new(42.0, 48.0),
+                Vec2::new(30.0, 48.0),
+            ],
+        });
+        ground
+    };
+    for (kind, men, (w, d), [open, on_road]) in [
+        (
+            UnitKind::ForlornHope,
+            120,
+            (1.0, 1.5),
+            [5.0, 5.0 * 7.0 / 6.0],
+        ),
+        (UnitKind::Dragoons, 240, (1.0, 3.0), [6.0, 7.0]),
+    ] {
+        for (ground, by) in [(Ground::open(72.0, 48.0), open), (road(), on_road)] {
+            let specs = [
+                (Side::Parliament, kind, men, 36.0, 4.0),
+                (Side::Royalist, FOOT, 720, 36.0, 44.0),
+            ];
+            let s = setup_with(&specs, "rupert", ground);
+            let mut b = battle(&s);
+            b.regiments[1].halt_until = 99;
+            b.turn = 0;
+            let mut l = EventLog::default();
+            next_move(&mut b, &s, &mut l);
+            let r = b.regiments[0];
+            assert_eq!(r.formation, Formation::Column, "{kind:?}");
+            assert!(close(r.frontage, w) && close(r.depth, d), "{kind:?}");
+            assert!(close(r.pos.y, 4.0 + by), "{kind:?}: {}", r.pos.y);
+            assert!(l.0.contains(&Event::FormationChanged { unit: 0 }));
+        }
+    }
+    // In line on the road: no sixth (the dragoons held in line by a near enemy's 20").
+    let specs = [
+        (Side::Parliament, UnitKind::Dragoons, 240, 36.0, 4.0),
+        (Side::Royalist, FOOT, 720, 36.0, 26.0),
+    ];
+    let s = setup_with(&specs, "rupert", road());
+    let mut b = battle(&s);
+    b.regiments[1].halt_until = 99;
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[]);
+    b.movement_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert_eq!(b.regiments[0].formation, Formation::Line);
+    assert!(
+        close(b.regiments[0].pos.y, 16.0),
+        "{}",
+        b.regiments[0].pos.y
+    );
 }

@@ -95,8 +95,12 @@ proptest! {
         let mut gone = vec![false; start.len()];
         for e in &log.0 {
             let acting: &[u16] = match e {
-                Event::Moved { unit, .. } | Event::CvLost { unit, .. } | Event::Reaction { unit, .. } => &[*unit],
-                Event::Dickenson(Detail::Volley { unit, target, .. } | Detail::GunShot { unit, target, .. })
+                Event::Moved { unit, .. } | Event::CvLost { unit, .. } => &[*unit],
+                Event::Dickenson(
+                    Detail::Volley { unit, target, .. }
+                    | Detail::GunShot { unit, target, .. }
+                    | Detail::FormationThrow { unit, target, .. },
+                )
                 | Event::ChargeDeclared { unit, target, .. } => &[*unit, *target],
                 Event::Melee { attacker, defender, .. } => &[*attacker, *defender],
                 _ => &[],

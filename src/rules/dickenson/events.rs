@@ -1,6 +1,6 @@
 //! Dickenson's own detail in the event stream, in figures: volleys with the men firing and the
 //! range band, guns' shots with their fall, losses by figure type with the saves, powder out or
-//! blown up, morale throws with their points and adds. The shared events still carry the
+//! blown up, morale throws with their points and adds, the formation rules' throws to charge. The shared events still carry the
 //! figures left (`CvLost`), routs, rallies, generals hit and the end of the battle.
 
 use super::gunnery::Calibre;
@@ -159,6 +159,18 @@ pub enum Detail {
         result: GeneralResult,
         out: bool,
     },
+    /// A throw the formation rules call for (seed, FORMATIONS and MELEE Contacts): horse
+    /// charging `target`, fired on or entering a pikestand, throw to go in: the dice, the
+    /// adds' total, the points lost so far, the modified total, good or not.
+    FormationThrow {
+        unit: UnitId,
+        target: UnitId,
+        dice: [u8; 2],
+        adds: i8,
+        points_lost: u16,
+        total: i16,
+        good: bool,
+    },
 }
 
 impl Detail {
@@ -173,14 +185,17 @@ impl Detail {
             | Detail::Morale { unit, .. }
             | Detail::PointsLost { unit, .. }
             | Detail::Pivoted { unit }
-            | Detail::CommanderHit { unit, .. } => unit,
+            | Detail::CommanderHit { unit, .. }
+            | Detail::FormationThrow { unit, .. } => unit,
         }
     }
 
     /// The other unit, when there is one.
     pub fn other(&self) -> Option<UnitId> {
         match *self {
-            Detail::Volley { target, .. } | Detail::GunShot { target, .. } => Some(target),
+            Detail::Volley { target, .. }
+            | Detail::GunShot { target, .. }
+            | Detail::FormationThrow { target, .. } => Some(target),
             Detail::Losses { by, .. } | Detail::AmmunitionBlown { by, .. } => Some(by),
             _ => None,
         }
@@ -198,6 +213,7 @@ impl Detail {
             Detail::PointsLost { .. } => "dk_points_lost",
             Detail::Pivoted { .. } => "dk_pivoted",
             Detail::CommanderHit { .. } => "dk_commander_hit",
+            Detail::FormationThrow { .. } => "dk_formation_throw",
         }
     }
 }
@@ -316,6 +332,24 @@ impl std::fmt::Display for Detail {
                     "unhorsed"
                 }
             ),
+            Detail::FormationThrow {
+                dice,
+                adds,
+                points_lost,
+                total,
+                good,
+                ..
+            } => {
+                write!(f, "throws to charge home: {}+{}", dice[0], dice[1])?;
+                if adds != 0 {
+                    write!(f, " {adds:+} adds")?;
+                }
+                write!(
+                    f,
+                    " - {points_lost} points lost = {total}: {}",
+                    if good { "good, it goes in" } else { "bad" }
+                )
+            }
         }
     }
 }
@@ -383,6 +417,23 @@ mod tests {
         assert_eq!(
             throw.to_string(),
             "morale: 1+5 +2 adds -1 - 3 points lost = 4: fall back"
+        );
+        let charge = Detail::FormationThrow {
+            unit: 0,
+            target: 1,
+            dice: [3, 2],
+            adds: 1,
+            points_lost: 0,
+            total: 6,
+            good: false,
+        };
+        assert_eq!(
+            charge.to_string(),
+            "throws to charge home: 3+2 +1 adds - 0 points lost = 6: bad"
+        );
+        assert_eq!(
+            (charge.kind(), charge.other()),
+            ("dk_formation_throw", Some(1))
         );
         assert_eq!((losses.unit(), losses.other()), (1, Some(0)));
         assert_eq!(shot.kind(), "dk_gun_shot");

@@ -255,7 +255,12 @@ pub fn formation_throw<D: DiceSource>(
     } else {
         0
     };
-    modified(dice, adds, points_lost, other, rules) >= rules.morale.formation_throw_good_at_least
+    formation_good(modified(dice, adds, points_lost, other, rules), rules)
+}
+
+/// Whether a formation throw's modified total is good.
+pub fn formation_good(total: i16, rules: &DickensonRules) -> bool {
+    total >= rules.morale.formation_throw_good_at_least
 }
 
 #[cfg(test)]

@@ -134,6 +134,7 @@ fn count(e: &Event, c: &mut Counts) {
             },
             1,
         ),
+        Detail::FormationThrow { .. } => {}
     }
 }
 

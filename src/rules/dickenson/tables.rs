@@ -321,6 +321,8 @@ pub struct Formations {
     pub per_rank_at_least: u8,
     /// Whether a regiment in column fires.
     pub column_fires: bool,
+    /// Figures abreast in a forlorn hope's or dragoons' column (a file of musketeers).
+    pub file_abreast: u8,
     pub ranks: FormationRanks,
     pub doctrine: FormationDoctrine,
 }
@@ -339,6 +341,8 @@ pub struct FormationRanks {
     pub line: BodyRanks,
     pub column: BodyRanks,
     pub square: BodyRanks,
+    /// Pike with a front rank of musketeers: the shot drawn up before the pike.
+    pub shot_before_pike: BodyRanks,
 }
 
 /// When the engine's doctrine forms column or square.
@@ -347,6 +351,9 @@ pub struct FormationRanks {
 pub struct FormationDoctrine {
     /// Foot advance in column while the nearest enemy is farther than this.
     pub column_beyond: f64,
+    /// Foot that close up against horse but cannot stand pike three deep draw their shot up
+    /// before the pike, when they have shot enough to line its front.
+    pub shot_before_pike: bool,
 }
 
 /// Guns served on the table.
@@ -801,7 +808,7 @@ impl DickensonRules {
         v
     }
 
-    fn counts(&self) -> [(&'static str, u32); 20] {
+    fn counts(&self) -> [(&'static str, u32); 23] {
         let k = &self.formations.ranks;
         let p = &self.morale_points;
         [
@@ -841,6 +848,18 @@ impl DickensonRules {
             ("formations.ranks.column", u32::from(k.column.musketeers)),
             ("formations.ranks.square", u32::from(k.square.pikemen)),
             ("formations.ranks.square", u32::from(k.square.musketeers)),
+            (
+                "formations.ranks.shot_before_pike",
+                u32::from(k.shot_before_pike.pikemen),
+            ),
+            (
+                "formations.ranks.shot_before_pike",
+                u32::from(k.shot_before_pike.musketeers),
+            ),
+            (
+                "formations.file_abreast",
+                u32::from(self.formations.file_abreast),
+            ),
             ("battle.horse_ranks", u32::from(self.battle.horse_ranks)),
             (
                 "battle.forlorn_hope_ranks",

@@ -122,12 +122,14 @@ impl Ruleset for Dickenson {
         battle.reset();
     }
 
-    /// Each regiment where it stands, its CV the figures it has left; gone regiments off.
+    /// Each regiment where it stands in the footprint of its formation, its CV the figures it
+    /// has left; gone regiments off.
     fn units(&self, battle: &Battle, setup: &BattleSetup) -> Vec<crate::army::Unit> {
         let mut units = setup.units.clone();
         for (u, r) in units.iter_mut().zip(&battle.regiments) {
             u.pos = r.pos;
             u.facing = r.facing;
+            (u.frontage, u.depth) = (r.frontage, r.depth);
             u.start_cv = r.start_figures.min(u16::from(u8::MAX)) as u8;
             u.cv = r.figures_u8().min(u.start_cv);
             if r.state == State::Gone {

@@ -12,7 +12,7 @@ use crate::army::Side;
 use crate::battlefield::geometry::Shape;
 use crate::battlefield::{AreaKind, LinearObstacle, ObstacleKind, Vec2};
 use crate::dice::DiceSource;
-use crate::events::{Event, Observer, ReactionCause, ReactionResult};
+use crate::events::{Event, Observer, ReactionResult};
 use crate::rules::black_powder::battle::doctrine::{self, Plan, Situation};
 use crate::rules::black_powder::tables::DoctrineKnobs;
 use crate::rules::dickenson::events::Detail;
@@ -247,11 +247,11 @@ impl Battle {
             Kind::Gun(c) => c.gun(&self.rules).maximum_range,
             _ => reg.arm().map_or(0.0, |a| a.weapon(&self.rules).long),
         };
-        // Ruling: only foot in line charge; horse cannot charge pike three deep.
+        // Ruling: only foot in line charge, and no column; horse cannot charge pike three deep.
         let may_charge = match reg.kind {
             Kind::ForlornHope | Kind::Gun(_) => false,
             Kind::Foot => reg.formation == Formation::Line,
-            _ => !target.uncharged_by_horse(&self.rules),
+            _ => reg.formation != Formation::Column && !target.uncharged_by_horse(&self.rules),
         };
         let situation = Situation {
             turn: self.turn,
@@ -274,7 +274,7 @@ impl Battle {
             self.serve_gun(r, t, gap, plan, obs);
             return;
         }
-        if reg.kind == Kind::Foot {
+        if reg.can_form(Formation::Column, &self.rules) {
             self.dress(r, plan, gap, d.hedgehog_vs_horse, obs);
         }
         match plan {
@@ -519,6 +519,21 @@ impl Battle {
         })
     }
 
+    /// Whether regiment `r`'s footprint where it stands keeps the contact gap from every enemy
+    /// (a change of formation must: unlike a move, it has no way to be "already within").
+    fn clear_of_enemies(&self, r: usize) -> bool {
+        let me = self.shape(r);
+        let side = self.regiments[r].side;
+        let gap = self.rules.battle.contact_gap;
+        self.regiments.iter().enumerate().all(|(o, reg)| {
+            if reg.side == side || reg.state == State::Gone {
+                return true;
+            }
+            let s = self.shape(o);
+            me.centre.dist(s.centre) > me.radius + s.radius + gap || me.dist(&s) >= gap
+        })
+    }
+
     /// Whether regiment `r` may move through its friend `o` (ruling: a forlorn hope's open
     /// order, either way).
     fn passes(&self, r: usize, o: usize) -> bool {
@@ -686,32 +701,32 @@ impl Battle {
         reg.carried = 0.0;
     }
 
-    /// A throw the formation rules call for (good or not), with the adds that apply to it.
+    /// The throw horse `r` charging `t` make when the formation rules call for it (fired on,
+    /// or entering a pikestand), with the adds that apply: good or not.
     pub fn formation_throw<D: DiceSource, O: Observer>(
         &mut self,
         r: usize,
+        t: usize,
         adds: Adds,
-        forlorn: bool,
-        cause: ReactionCause,
         dice: &mut D,
         obs: &mut O,
     ) -> bool {
         dice.focus(Self::regiment_stream(r));
+        let points_lost = self.points_lost(r);
         let mut w = Watch::new(dice);
-        let good = morale::formation_throw(&mut w, adds, self.points_lost(r), forlorn, &self.rules);
+        let total = morale::modified(&mut w, adds, points_lost, 0, &self.rules);
+        let good = morale::formation_good(total, &self.rules);
         emit(
             obs,
-            Event::Reaction {
+            Event::Dickenson(Detail::FormationThrow {
                 unit: self.regiments[r].unit,
-                cause,
+                target: self.regiments[t].unit,
                 dice: w.last,
-                result: if good {
-                    ReactionResult::PassBoth
-                } else {
-                    ReactionResult::FailBoth
-                },
-                rerolls_used: 0,
-            },
+                adds: adds.total(&self.rules).clamp(-128, 127) as i8,
+                points_lost: points_lost.min(u32::from(u16::MAX)) as u16,
+                total,
+                good,
+            }),
         );
         good
     }
@@ -780,7 +795,7 @@ impl Battle {
         // Seed: a pikestand that threw first and stood spares the horse its throw.
         if horse && (fired_upon || (pikestand && !threw)) {
             let adds = Adds::of(&[Add::Attacker]);
-            if !self.formation_throw(r, adds, false, ReactionCause::ToCharge, dice, obs) {
+            if !self.formation_throw(r, t, adds, dice, obs) {
                 self.turned_away(r, aim, gait, need, obs);
                 fail(self, obs);
                 return;
@@ -852,27 +867,42 @@ impl Battle {
         full * (1.0 - self.regiments[r].spent).max(0.0)
     }
 
-    /// The formation foot regiment `r` takes for its plan (ruling: column to advance far from
-    /// the enemy; square, if its doctrine closes up against horse, when enemy horse could
-    /// charge it next move and its pike can stand three deep; else line), paying the change's
-    /// share of the move.
-    fn dress<O: Observer>(&mut self, r: usize, plan: Plan, gap: f64, square: bool, obs: &mut O) {
-        let f = &self.rules.formations;
+    /// The formation regiment `r` takes for its plan (ruling): column to advance far from the
+    /// enemy; against enemy horse that could charge it next move, if its doctrine closes up,
+    /// square when its pike can stand three deep, else the shot drawn up before the pike when
+    /// it has the shot; else line. The change pays its share of the move, and the new
+    /// footprint must keep the contact gap from every enemy (else it stays as it is).
+    fn dress<O: Observer>(&mut self, r: usize, plan: Plan, gap: f64, close_up: bool, obs: &mut O) {
+        let rules = &self.rules;
+        let f = &rules.formations;
         let reg = self.regiments[r];
+        let can = |want: Formation| reg.can_form(want, rules);
         let want = if plan == Plan::Advance && gap > f.doctrine.column_beyond {
             Formation::Column
-        } else if square && reg.can_form(Formation::Square, &self.rules) && self.horse_threatens(r)
+        } else if close_up
+            && (can(Formation::Square) || f.doctrine.shot_before_pike)
+            && self.horse_threatens(r)
         {
-            Formation::Square
+            if can(Formation::Square) {
+                Formation::Square
+            } else {
+                Formation::ShotBeforePike
+            }
         } else {
             Formation::Line
         };
-        if want == reg.formation || !reg.can_form(want, &self.rules) {
+        if want == reg.formation || !can(want) {
+            return;
+        }
+        let share = f.change_share;
+        let was = reg;
+        self.regiments[r].form(want, &self.rules);
+        if !self.clear_of_enemies(r) {
+            self.regiments[r] = was;
             return;
         }
         let reg = &mut self.regiments[r];
-        reg.formation = want;
-        reg.spent = (reg.spent + f.change_share).min(1.0);
+        reg.spent = (reg.spent + share).min(1.0);
         emit(obs, Event::FormationChanged { unit: reg.unit });
     }
 

@@ -46,13 +46,17 @@ impl Gait {
     }
 }
 
-/// A foot regiment's formation (seed, MOVE DISTANCES: in line, in column, in square).
+/// A regiment's formation (seed, MOVE DISTANCES: in line, in column, in square; FORMATIONS:
+/// pike with a front rank of musketeers; ROADS: column or file of musketeers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Formation {
     Line,
+    /// Foot six deep; a forlorn hope or dragoons in file, a few abreast.
     Column,
     /// Closed up, pike three deep: horse cannot charge it.
     Square,
+    /// Pike in one rank with a front rank of musketeers before it.
+    ShotBeforePike,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -72,8 +76,12 @@ pub struct Regiment {
     pub kind: Kind,
     pub pos: Vec2,
     pub facing: f64,
+    /// Its footprint in its present formation.
     pub frontage: f64,
     pub depth: f64,
+    /// Inches a file and a rank take: the scenario's footprint over its line's files and ranks.
+    pub file_width: f64,
+    pub rank_depth: f64,
     pub pikemen: u16,
     pub musketeers: u16,
     /// Lobsters, troopers or dragoons.
@@ -191,6 +199,8 @@ impl Regiment {
             facing: u.facing,
             frontage: u.frontage,
             depth: u.depth,
+            file_width: 0.0,
+            rank_depth: 0.0,
             pikemen,
             musketeers,
             horsemen,
@@ -204,11 +214,7 @@ impl Regiment {
             start_figures: pikemen + musketeers + horsemen + gunners,
             state: State::Active,
             gait: Gait::Halt,
-            formation: match (kind, u.formation) {
-                (Kind::Foot, Order::MarchColumn) => Formation::Column,
-                (Kind::Foot, Order::Hedgehog) => Formation::Square,
-                _ => Formation::Line,
-            },
+            formation: Formation::Line,
             limbered: matches!(kind, Kind::Gun(_)) && u.formation == Order::Limbered,
             spent: 0.0,
             disordered_until: 0,
@@ -244,7 +250,77 @@ impl Regiment {
             },
         };
         reg.start_points = reg.points(rules).min(u32::from(u16::MAX)) as u16;
+        // The scenario draws the line: its files and ranks set the figures' spacing.
+        let (files, ranks) = reg.files_and_ranks(Formation::Line, rules);
+        reg.file_width = u.frontage / f64::from(files);
+        reg.rank_depth = u.depth / f64::from(ranks);
+        let start = match u.formation {
+            Order::MarchColumn => Formation::Column,
+            Order::Hedgehog => Formation::Square,
+            _ => Formation::Line,
+        };
+        if start != Formation::Line && reg.can_form(start, rules) {
+            reg.form(start, rules);
+        }
         reg
+    }
+
+    /// Takes formation `f`, drawn on its centre with the footprint of its figures in it.
+    pub fn form(&mut self, f: Formation, rules: &DickensonRules) {
+        self.formation = f;
+        (self.frontage, self.depth) = self.footprint(f, rules);
+    }
+
+    /// Frontage and depth of its figures in formation `f` (ruling): files and ranks at its
+    /// spacing; a square closes its files and ranks into a square on the same ground. Horse
+    /// and guns keep the scenario's footprint.
+    pub fn footprint(&self, f: Formation, rules: &DickensonRules) -> (f64, f64) {
+        if self.file_width <= 0.0
+            || !matches!(self.kind, Kind::Foot | Kind::ForlornHope | Kind::Dragoons)
+        {
+            return (self.frontage, self.depth);
+        }
+        let (files, ranks) = self.files_and_ranks(f, rules);
+        let (w, d) = (
+            f64::from(files) * self.file_width,
+            f64::from(ranks) * self.rank_depth,
+        );
+        if f == Formation::Square {
+            let side = (w * d).sqrt();
+            (side, side)
+        } else {
+            (w, d)
+        }
+    }
+
+    /// Files and ranks of its figures in formation `f` (at least one of each): foot bodies
+    /// side by side, but the shot before the pike one behind the other; a forlorn hope or
+    /// dragoons in their ranks (in column a file `file_abreast` wide).
+    fn files_and_ranks(&self, f: Formation, rules: &DickensonRules) -> (u16, u16) {
+        let (files, ranks) = match self.kind {
+            Kind::Foot => {
+                let body = |n: u16, figure: Figure| {
+                    if n == 0 {
+                        (0, 0)
+                    } else {
+                        let k = self.ranks_in(f, figure, rules);
+                        (n.div_ceil(k), k)
+                    }
+                };
+                let (pf, pr) = body(self.pikemen, Figure::Pikeman);
+                let (mf, mr) = body(self.musketeers, Figure::Musketeer);
+                if f == Formation::ShotBeforePike {
+                    (pf.max(mf), pr + mr)
+                } else {
+                    (pf + mf, pr.max(mr))
+                }
+            }
+            _ => {
+                let ranks = self.ranks_in(f, self.main_figure(), rules).max(1);
+                (self.figures().div_ceil(ranks), ranks)
+            }
+        };
+        (files.max(1), ranks.max(1))
     }
 
     /// Rank-and-file figures left (a gun's gunners).
@@ -317,6 +393,7 @@ impl Regiment {
             Formation::Line => r.line,
             Formation::Column => r.column,
             Formation::Square => r.square,
+            Formation::ShotBeforePike => r.shot_before_pike,
         }
     }
 
@@ -338,6 +415,11 @@ impl Regiment {
                 let filled = n / u16::from(rules.formations.per_rank_at_least.max(1));
                 filled.clamp(1, u16::from(most.max(1)))
             }
+            // A file of musketeers (or of dragoons): `file_abreast` a rank.
+            Kind::ForlornHope | Kind::Dragoons if f == Formation::Column => self
+                .figures()
+                .div_ceil(u16::from(rules.formations.file_abreast.max(1)))
+                .max(1),
             Kind::ForlornHope => u16::from(b.forlorn_hope_ranks),
             Kind::Horse(_) | Kind::Dragoons => u16::from(b.horse_ranks),
             Kind::Gun(_) => 1,
@@ -358,12 +440,19 @@ impl Regiment {
         self.pike_ranks(rules) >= u16::from(rules.formations.pike_uncharged_ranks)
     }
 
-    /// Whether it can stand in formation `f`: column and line are any foot regiment's; a
-    /// square needs pikemen enough to stand deep enough that horse cannot charge them.
+    /// Whether it can stand in formation `f`: line is anyone's; column any foot regiment's,
+    /// a forlorn hope's or dragoons' (seed, ROADS: "file of musketeers"); a square needs
+    /// pikemen enough to stand deep enough that horse cannot charge them; the shot before the
+    /// pike needs pikemen and musketeers enough to line their rank.
     pub fn can_form(&self, f: Formation, rules: &DickensonRules) -> bool {
         match f {
             Formation::Line => true,
-            Formation::Column => self.kind == Kind::Foot,
+            Formation::Column => {
+                matches!(self.kind, Kind::Foot | Kind::ForlornHope | Kind::Dragoons)
+            }
+            Formation::ShotBeforePike => {
+                self.kind == Kind::Foot && self.pikemen > 0 && self.musketeers >= self.pikemen
+            }
             Formation::Square => {
                 self.kind == Kind::Foot
                     && self.pikemen > 0
@@ -418,7 +507,7 @@ impl Regiment {
     pub fn move_at(&self, gait: Gait, rules: &DickensonRules) -> f64 {
         let m = &rules.movement;
         let foot = |f: &crate::rules::dickenson::tables::FootMoves| match self.formation {
-            Formation::Line => f.line,
+            Formation::Line | Formation::ShotBeforePike => f.line,
             Formation::Column => f.column,
             Formation::Square => f.square.unwrap_or(f.line),
         };
