@@ -279,9 +279,24 @@ fn the_charge_chain_of_horse_on_foot_by_monte_carlo_through_the_engine() {
     chain_by_monte_carlo(|s| s.attacker.is_horse() && !s.defender.is_horse());
 }
 
+/// Foot on foot, one test for each kind of foot charging (each a few seconds).
+fn foot_charging(kind: usize) -> impl Fn(&chain::Spec) -> bool {
+    move |s: &chain::Spec| s.attacker == chain::FOOT[kind].2
+}
+
 #[test]
 fn the_charge_chain_of_foot_on_foot_by_monte_carlo_through_the_engine() {
-    chain_by_monte_carlo(|s| !s.attacker.is_horse());
+    chain_by_monte_carlo(foot_charging(0));
+}
+
+#[test]
+fn the_charge_chain_of_pike_heavy_foot_on_foot_by_monte_carlo_through_the_engine() {
+    chain_by_monte_carlo(foot_charging(1));
+}
+
+#[test]
+fn the_charge_chain_of_shot_heavy_foot_on_foot_by_monte_carlo_through_the_engine() {
+    chain_by_monte_carlo(foot_charging(2));
 }
 
 #[test]

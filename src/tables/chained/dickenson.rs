@@ -323,6 +323,9 @@ type Blow = (u32, f64);
 type HitKey = (u32, Figure, u32, bool, u16);
 /// Officers struck, the standard struck, figures lost.
 type Struck3 = (u32, bool, u16);
+/// A blow: the figures it hits (before saves), the points its striker carries after (as
+/// bits), the chance.
+type Strike = (u32, u64, f64);
 /// A regiment after casualties: its index, the figures it lost, the chance.
 type Hit = (u32, u16, f64);
 /// One regiment's judges (index in [`Chain::cores`]), each with the chances of its melee losses
@@ -393,7 +396,7 @@ struct Chain<'a> {
     struck: Map<HitKey, Vec<(Struck3, f64)>>,
     good: Map<u32, f64>,
     hits: Map<(u32, u32), Rc<[Hit]>>,
-    blows: Map<BlowKey, Rc<[(u32, u64, f64)]>>,
+    blows: Map<BlowKey, Rc<[Strike]>>,
     blow_hits: Map<BlowKey, Rc<[(u32, f64)]>>,
     finals: Map<(u32, BlowKey), Rc<[Outcome]>>,
     judges: Map<u32, u32>,
@@ -842,7 +845,7 @@ impl<'a> Chain<'a> {
     /// The figures a regiment of `face` hits in a round on one of `target`'s face (before
     /// saves), and the points it carries after, as the engine's `blow`: front ranks only in the
     /// first round, each body's dice in turn.
-    fn blow(&mut self, g: &Regiment, first: bool, target: &Face) -> Rc<[(u32, u64, f64)]> {
+    fn blow(&mut self, g: &Regiment, first: bool, target: &Face) -> Rc<[Strike]> {
         let key = blow_key(&face(g), first, target);
         if let Some(w) = self.blows.get(&key) {
             return w.clone();
@@ -878,7 +881,7 @@ impl<'a> Chain<'a> {
                 out
             });
         }
-        let w: Rc<[(u32, u64, f64)]> = w.items.into_iter().map(|((h, c), p)| (h, c, p)).collect();
+        let w: Rc<[Strike]> = w.items.into_iter().map(|((h, c), p)| (h, c, p)).collect();
         self.blows.insert(key, w.clone());
         w
     }
@@ -1283,7 +1286,7 @@ fn only_regiments(w: Weights<(u32, u16)>) -> Spread {
 }
 
 /// A blow parted by the points it carries, in the order first met: for each, the figures hit.
-fn by_carried(blow: &[(u32, u64, f64)]) -> Vec<(u64, Vec<(u32, f64)>)> {
+fn by_carried(blow: &[Strike]) -> Vec<(u64, Vec<(u32, f64)>)> {
     let mut out: Vec<(u64, Vec<(u32, f64)>)> = Vec::new();
     for &(h, c, p) in blow {
         match out.iter_mut().find(|(d, _)| *d == c) {
@@ -1586,9 +1589,22 @@ mod tests {
                 let f: f64 = v[6 + 4 * i..10 + 4 * i].iter().sum();
                 assert!((f - 1.0).abs() < 1e-9, "{s:?}");
             }
-            // The winner rarely routs; the loser more often than the winner.
-            assert!(v[9] < v[13] + 0.5 && v[3] > 0.0 && v[4] > 0.0, "{v:?}");
+            // Either side may win.
+            assert!(v[3] > 0.0 && v[4] > 0.0, "{v:?}");
         }
+        // Closing fire costs foot charging foot figures before the melee: without it the
+        // charger wins more often and routs less.
+        let fired = &specs()[10].2;
+        assert!(fired.closing_fire && !fired.attacker.is_horse());
+        let v = values(&follow(&r, fired));
+        let calm = values(&follow(
+            &r,
+            &Spec {
+                closing_fire: false,
+                ..*fired
+            },
+        ));
+        assert!(calm[3] > v[3] && calm[9] < v[9], "{calm:?} {v:?}");
         // Lobsters (impetus 3+, save 4+) beat troopers more often than troopers beat them.
         let v = values(&follow(&r, &specs()[2].2));
         assert!(v[3] > v[4], "{v:?}");
