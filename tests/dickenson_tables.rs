@@ -158,10 +158,22 @@ fn engine_end(b: &mut Battle, dice: &mut SeededDice) -> chain::End {
     b.reset();
     b.turn = 1;
     b.first = Side::Parliament;
-    // Cantering, so it charges at the gallop.
-    b.regiments[0].gait = Gait::Canter;
+    // Horse cantering, so it charges at the gallop (foot charge at their one pace).
+    if b.regiments[0].is_horse() {
+        b.regiments[0].gait = Gait::Canter;
+    }
+    let pistols = b.regiments[0].pistols;
     b.charge(0, 1, dice, &mut NullObserver);
-    let contact = b.regiments[0].engaged == Some(1);
+    let charge = if b.regiments[0].engaged == Some(1) {
+        chain::Charge::Contact
+    } else if b.regiments[0].state == State::Gone {
+        chain::Charge::Nobody
+    } else if b.regiments[0].pistols < pistols {
+        // The pistol breach was fired and the charge did not go in.
+        chain::Charge::HeldAtPikes
+    } else {
+        chain::Charge::TurnedAway
+    };
     b.melee_phase(dice, &mut NullObserver);
     let mut log = EventLog::default();
     b.morale_phase(dice, &mut log);
@@ -182,46 +194,60 @@ fn engine_end(b: &mut Battle, dice: &mut SeededDice) -> chain::End {
         }
     }
     chain::End {
-        charge: if contact {
-            chain::Charge::Contact
-        } else {
-            chain::Charge::TurnedAway
-        },
+        charge,
         won: [b.regiments[0].won_melee, b.regiments[1].won_melee],
         fate,
     }
 }
 
-#[test]
-fn the_charge_chain_by_monte_carlo_through_the_engine() {
+/// The gap the charger starts at: horse from 20" or so (beyond a musket's range, and more
+/// than half their gallop); foot from within musket range and more than half their move.
+fn start_gap(r: &DickensonRules, spec: &chain::Spec) -> Option<f64> {
+    if spec.attacker.is_horse() {
+        return None;
+    }
+    let half = r.volley.closing_fire_min_move * r.movement.pikemen.line;
+    Some((half + r.movement.pikemen.line) / 2.0)
+}
+
+/// The table's charges of one block fought through the engine, N each with their own seed:
+/// every column of the table within 5 s.e. of the sampled share.
+fn chain_by_monte_carlo(block: impl Fn(&chain::Spec) -> bool) {
     let r = DickensonRules::builtin();
     for (k, (aid, did, spec)) in chain::specs().into_iter().enumerate() {
+        if !block(&spec) {
+            continue;
+        }
         let exact = chain::values(&chain::follow(&r, &spec));
-        // The two regiments of the chain, head on, 20" apart: the charger gallops into contact.
         let men = |kind: UnitKind| match kind {
             UnitKind::Foot(_) => r.battle.men.foot,
             _ => r.battle.men.horse,
         };
-        let s = dickenson_common::setup(&[
-            (
-                Side::Parliament,
-                spec.attacker,
-                men(spec.attacker),
-                36.0,
-                12.0,
-            ),
-            (
-                Side::Royalist,
-                spec.defender,
-                men(spec.defender),
-                36.0,
-                34.0,
-            ),
-        ]);
+        // The two regiments of the chain, head on, the charger 22" behind its target's
+        // centre, or moved up to start at the block's gap.
+        let place = |y: f64| {
+            dickenson_common::setup(&[
+                (Side::Parliament, spec.attacker, men(spec.attacker), 36.0, y),
+                (
+                    Side::Royalist,
+                    spec.defender,
+                    men(spec.defender),
+                    36.0,
+                    34.0,
+                ),
+            ])
+        };
+        let mut s = place(12.0);
+        if let Some(gap) = start_gap(&r, &spec) {
+            let now = dickenson_common::battle(&s).gap(0, 1);
+            s = place(12.0 + now - gap);
+            let moved = dickenson_common::battle(&s).gap(0, 1);
+            assert!((moved - gap).abs() < 1e-6, "{aid} on {did}: gap {moved}");
+        }
         let mut b = dickenson_common::battle(&s);
         assert_eq!(
-            [b.regiments[0], b.regiments[1]].map(|g| g.figures()),
-            chain::regiments(&r, &spec).map(|g| g.figures())
+            [b.regiments[0], b.regiments[1]].map(|g| (g.figures(), g.formation)),
+            chain::regiments(&r, &spec).map(|g| (g.figures(), g.formation))
         );
         let mut dice = SeededDice::new(40 + k as u64);
         let mut sampled = chain::Weights::default();
@@ -237,6 +263,36 @@ fn the_charge_chain_by_monte_carlo_through_the_engine() {
             );
         }
     }
+}
+
+#[test]
+fn the_charge_chain_of_horse_on_horse_by_monte_carlo_through_the_engine() {
+    chain_by_monte_carlo(|s| s.attacker.is_horse() && s.defender.is_horse());
+}
+
+#[test]
+fn the_charge_chain_of_horse_on_foot_by_monte_carlo_through_the_engine() {
+    chain_by_monte_carlo(|s| s.attacker.is_horse() && !s.defender.is_horse());
+}
+
+/// Foot on foot, one test for each kind of foot charging (each a few seconds).
+fn foot_charging(kind: usize) -> impl Fn(&chain::Spec) -> bool {
+    move |s: &chain::Spec| s.attacker == chain::FOOT[kind].2
+}
+
+#[test]
+fn the_charge_chain_of_foot_on_foot_by_monte_carlo_through_the_engine() {
+    chain_by_monte_carlo(foot_charging(0));
+}
+
+#[test]
+fn the_charge_chain_of_pike_heavy_foot_on_foot_by_monte_carlo_through_the_engine() {
+    chain_by_monte_carlo(foot_charging(1));
+}
+
+#[test]
+fn the_charge_chain_of_shot_heavy_foot_on_foot_by_monte_carlo_through_the_engine() {
+    chain_by_monte_carlo(foot_charging(2));
 }
 
 #[test]
