@@ -5,10 +5,9 @@
 //! To print the current fingerprints: `ECW_GOLDEN_PRINT=1 cargo test --release --test golden
 //! -- --nocapture`.
 
-use ecw_sim::dice::battle_seed;
-use ecw_sim::events::{Event, Observer};
-use ecw_sim::rules::ironsides::battle::Battle;
-use ecw_sim::scenario::{Scenario, builtin_names};
+mod golden_common;
+
+use ecw_sim::rules::Ironsides;
 
 /// Battles per scenario.
 const BATTLES: u64 = 150;
@@ -32,52 +31,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("balance_template", 0x7b1a69aa6af4f124),
 ];
 
-/// FNV-1a over the debug form of every event: stable across platforms and Rust versions
-/// (the standard library's hasher is not), exact to the bit for positions.
-struct Fingerprint(u64);
-
-impl Fingerprint {
-    fn add(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
-
-impl Observer for Fingerprint {
-    fn event(&mut self, e: &Event) {
-        self.add(format!("{e:?}\n").as_bytes());
-    }
-}
-
-fn fingerprint(name: &str) -> u64 {
-    let setup = Scenario::open(name, &[]).unwrap().setup().unwrap();
-    let mut b = Battle::new(&setup);
-    let mut fp = Fingerprint(0xcbf2_9ce4_8422_2325);
-    for i in 0..BATTLES {
-        b.fight(&setup, battle_seed(1, i), &mut fp);
-    }
-    fp.0
-}
-
 #[test]
 fn every_builtin_scenario_fights_its_golden_battles() {
-    let now: Vec<(&str, u64)> = builtin_names().map(|n| (n, fingerprint(n))).collect();
-    if std::env::var_os("ECW_GOLDEN_PRINT").is_some() {
-        for (n, f) in &now {
-            println!("    (\"{n}\", {f:#018x}),");
-        }
-    }
-    let moved: Vec<String> = now
-        .iter()
-        .filter(|(n, f)| GOLDEN.iter().find(|(g, _)| g == n).map(|(_, v)| v) != Some(f))
-        .map(|(n, f)| format!("{n}: now {f:#018x}"))
-        .collect();
-    assert!(
-        moved.is_empty(),
-        "golden battles moved (a change in how battles are fought must update tests/golden.rs \
-         and say why):\n{}",
-        moved.join("\n")
-    );
+    golden_common::check(&Ironsides, BATTLES, GOLDEN, "tests/golden.rs");
 }
