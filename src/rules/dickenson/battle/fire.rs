@@ -380,7 +380,7 @@ impl Battle {
             return None;
         }
         if reg.is_gun() {
-            let ammo = reg.pos - Vec2::from_facing(reg.facing) * self.rules.ammunition.kept_within;
+            let ammo = reg.pos - self.front(u) * self.rules.ammunition.kept_within;
             if under(at, ammo, 0.0, 0.0) > 0.0 {
                 return Some(Under::Ammunition(ammo));
             }
@@ -434,7 +434,7 @@ impl Battle {
     fn covered(&self, u: usize, at: &Impact) -> f64 {
         let reg = &self.regiments[u];
         let aim = at.aim;
-        let fwd = Vec2::from_facing(reg.facing);
+        let fwd = self.front(u);
         let right = aim.right();
         let along = fwd.dot(aim).abs() * reg.depth + fwd.right().dot(aim).abs() * reg.frontage;
         let across = fwd.dot(right).abs() * reg.depth + fwd.right().dot(right).abs() * reg.frontage;

@@ -16,6 +16,7 @@ mod morale_phase;
 mod movement;
 pub mod regiment;
 
+use std::cell::Cell;
 use std::sync::Arc;
 
 pub use regiment::{Kind, Regiment, State};
@@ -188,6 +189,10 @@ pub struct Battle {
     schedule: crate::arrivals::Schedule,
     /// Melee pairs of the phase (reused buffer).
     pairs: Vec<(u16, u16)>,
+    /// Each regiment's facing and its unit vector as last worked out: footprints are asked
+    /// for every regiment at each step of every path, and their sines and cosines were a
+    /// third of a battle.
+    fronts: Vec<Cell<(f64, Vec2)>>,
 }
 
 pub(crate) use crate::events::emit;
@@ -222,6 +227,7 @@ impl Battle {
             seed: 0,
             schedule: crate::arrivals::Schedule::default(),
             pairs: Vec::new(),
+            fronts: Vec::new(),
         };
         b.reset();
         b
@@ -236,6 +242,9 @@ impl Battle {
         self.outcome = None;
         self.pairs.clear();
         self.gaps.clear();
+        self.fronts.clear();
+        let unknown = Cell::new((f64::NAN, Vec2::new(0.0, 0.0)));
+        self.fronts.resize(self.regiments.len(), unknown);
         self.points_start = [0; 2];
         for r in 0..self.regiments.len() {
             let p = self.points(r);
@@ -387,12 +396,20 @@ impl Battle {
     /// A regiment's footprint.
     pub fn shape(&self, r: usize) -> Shape {
         let reg = &self.regiments[r];
-        Shape::new(
-            reg.pos,
-            Vec2::from_facing(reg.facing),
-            reg.frontage,
-            reg.depth,
-        )
+        Shape::new(reg.pos, self.front(r), reg.frontage, reg.depth)
+    }
+
+    /// The unit vector of regiment `r`'s facing, worked out again only when the facing
+    /// changed (the same bits as `Vec2::from_facing`).
+    pub fn front(&self, r: usize) -> Vec2 {
+        let facing = self.regiments[r].facing;
+        let (known, fwd) = self.fronts[r].get();
+        if known.to_bits() == facing.to_bits() {
+            return fwd;
+        }
+        let fwd = Vec2::from_facing(facing);
+        self.fronts[r].set((facing, fwd));
+        fwd
     }
 
     /// Nearest-edge gap between two regiments.

@@ -284,7 +284,7 @@ impl Battle {
             * reg
                 .move_at(Gait::Trot, &self.rules)
                 .max(self.rules.movement.pikemen.line);
-        let right = Vec2::from_facing(reg.facing).right();
+        let right = self.front(r).right();
         let (mut any, mut l, mut rt) = (false, false, false);
         for (o, f) in self.regiments.iter().enumerate() {
             if o == r || f.side != reg.side || f.state != State::Active || f.engaged.is_some() {
