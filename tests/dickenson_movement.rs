@@ -411,3 +411,146 @@ fn m7_the_fixture_puts_high_walls_and_fords_in_battles() {
         "{walls} {fords} {rivers}"
     );
 }
+
+/// One move for everybody: its start (no dice: nobody routs, no general), then movement.
+fn next_move(b: &mut Battle, s: &ecw_sim::setup::BattleSetup) {
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[]);
+    b.turn += 1;
+    b.start_of_move(s, &mut d, &mut l);
+    b.movement_phase(s, &mut d, &mut l);
+    d.finish();
+}
+
+/// Three troopers abreast (x 24, 30, 36) and one halted enemy regiment of foot off centre.
+fn three_abreast(
+    enemy: (f64, f64),
+    straight_beyond: Option<f64>,
+) -> (Battle, ecw_sim::setup::BattleSetup) {
+    let specs = [
+        (Side::Parliament, TROOPERS, 240, 24.0, 4.0),
+        (Side::Parliament, TROOPERS, 240, 30.0, 4.0),
+        (Side::Parliament, TROOPERS, 240, 36.0, 4.0),
+        (Side::Royalist, FOOT, 720, enemy.0, enemy.1),
+    ];
+    let s = setup(&specs);
+    let mut rules = ecw_sim::rules::dickenson::DickensonRules::builtin();
+    if let Some(d) = straight_beyond {
+        rules.battle.advance_straight_beyond = d;
+    }
+    let mut b = Dickenson::new(rules).new_battle(&s);
+    b.turn = 0;
+    b.first = Side::Parliament;
+    b.regiments[3].halt_until = 99;
+    (b, s)
+}
+
+/// LANES: three horse abreast, the enemy 40" off and 8" to the right of the right-hand one
+/// (within 45 degrees of every front, beyond the ruling's 12"). They advance in their lanes, a
+/// trot (10") then a canter (20"), still abreast 6" apart, facing ahead. With the key set past the
+/// table's length (turn on the nearest enemy at any distance) the same advance converges on it.
+#[test]
+fn m8_an_advance_keeps_its_lane_until_near() {
+    let (mut b, s) = three_abreast((44.0, 44.0), None);
+    for want in [14.0, 34.0] {
+        next_move(&mut b, &s);
+        for (r, x) in [(0, 24.0), (1, 30.0), (2, 36.0)] {
+            let reg = b.regiments[r];
+            assert!(
+                near(reg.pos.x, x) && near(reg.pos.y, want),
+                "{r}: {:?}",
+                reg.pos
+            );
+            assert!(near(reg.facing, 0.0), "{r} faces ahead");
+        }
+    }
+    let (mut b, s) = three_abreast((44.0, 44.0), Some(100.0));
+    next_move(&mut b, &s);
+    for (r, x) in [(0, 24.0), (1, 30.0), (2, 36.0)] {
+        let reg = b.regiments[r];
+        assert!(
+            reg.pos.x > x + 1.0 && reg.pos.y < 14.0,
+            "{r} converges: {:?}",
+            reg.pos
+        );
+    }
+    assert!(
+        b.regiments[0].pos.x - 24.0 > b.regiments[2].pos.x - 36.0,
+        "the far one most"
+    );
+}
+
+/// TURN: the enemy 11" off (within the ruling's 12", beyond the trot's 10" charge reach) and to
+/// the right: the advance turns on it and stops short of it; at 13" it still goes straight. Far
+/// off but more than 45 degrees to the flank, it turns too.
+#[test]
+fn m9_an_advance_turns_on_an_enemy_near_or_off_to_a_flank() {
+    // The foot's front edge is 0.5" before its centre, the horse's 0.5" behind its own.
+    for (gap, turns) in [(11.0, true), (13.0, false)] {
+        let (mut b, s) = three_abreast((40.0, 4.0 + 1.0 + gap), None);
+        let before = b.regiments[2].pos;
+        next_move(&mut b, &s);
+        let reg = b.regiments[2];
+        assert_eq!(
+            reg.facing.abs() > 0.01,
+            turns,
+            "{gap}: facing {}",
+            reg.facing
+        );
+        assert_eq!(reg.pos.x > before.x + 0.1, turns, "{gap}: {:?}", reg.pos);
+        if turns {
+            assert!(
+                b.gap(2, 3) >= b.rules.battle.contact_gap - 1e-9,
+                "short of it"
+            );
+        }
+    }
+    let (mut b, s) = three_abreast((70.0, 20.0), None);
+    next_move(&mut b, &s);
+    let reg = b.regiments[0];
+    assert!(
+        reg.pos.x > 24.5 && reg.facing.abs() > 0.5,
+        "{:?} {}",
+        reg.pos,
+        reg.facing
+    );
+}
+
+/// The key in whole battles: in 20 Marston Moor battles, count each regiment's first move that
+/// goes straight along the way it faced at the start. Lanes keep over ten times as many
+/// straight as the same battles with the key past the table's length, every advance aimed at its
+/// nearest enemy (1,083 against 29 when written).
+#[test]
+fn m10_lanes_keep_marston_moor_advances_straight() {
+    let s = Scenario::open("marston_moor", &[])
+        .unwrap()
+        .setup()
+        .unwrap();
+    let straight = |beyond: f64| {
+        let mut rules = ecw_sim::rules::dickenson::DickensonRules::builtin();
+        rules.battle.advance_straight_beyond = beyond;
+        let d = Dickenson::new(rules);
+        let mut b = d.new_battle(&s);
+        let mut n = 0;
+        for seed in 0..20 {
+            let mut l = EventLog::default();
+            d.fight(&mut b, &s, seed, &mut l);
+            let mut seen = vec![false; s.units.len()];
+            for e in &l.0 {
+                let Event::Moved { unit, from, to, .. } = *e else {
+                    continue;
+                };
+                let u = usize::from(unit);
+                if std::mem::replace(&mut seen[u], true) {
+                    continue;
+                }
+                let way = Vec2::new(to.0 - from.0, to.1 - from.1);
+                let ahead = Vec2::from_facing(s.units[u].facing);
+                n += usize::from(way.dot(ahead) > 0.9999 * way.dot(way).sqrt());
+            }
+        }
+        n
+    };
+    let (lanes, aimed) = (straight(12.0), straight(100.0));
+    assert!(lanes > 10 * aimed, "lanes {lanes}, aimed {aimed}");
+}

@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xc4693c9be0146e55),
-    ("marston_moor", 0x2ec27ff3f638732a),
-    ("naseby", 0x576cf012fcea0d76),
-    ("roundway_down", 0x326af9d6f5895b4c),
-    ("adwalton_moor", 0x3152607b788f250b),
-    ("lansdown", 0xcf8c37629069f953),
-    ("first_newbury", 0x8d602ad02681a4c4),
-    ("langport", 0x400a7f3fe3dc0874),
-    ("small_action", 0x20fbf89c7726f881),
+    ("edgehill", 0xc28fe4d13d2d5372),
+    ("marston_moor", 0xcbceea3a8da8ef12),
+    ("naseby", 0x338a5c2adc697327),
+    ("roundway_down", 0x43002e45995bf049),
+    ("adwalton_moor", 0x5339860a42ca1a6a),
+    ("lansdown", 0xc4c1343d82ad635c),
+    ("first_newbury", 0x518ae0a0f988d1ce),
+    ("langport", 0x97954f274bf2b201),
+    ("small_action", 0xfc015554e7180074),
     ("duel_horse", 0xf10a41f81e6db38b),
     ("duel_foot_vs_horse", 0x16c974f33abb0cad),
     ("bp_duel_pike_vs_horse", 0x1fb77ec50e9ea1d7),
     ("bp_duel_shot", 0xd6a466fbac399e8a),
     ("bp_duel_gun_vs_foot", 0xae14138abfb86606),
-    ("balance_template", 0xd1cfc6d4926b5ca8),
+    ("balance_template", 0x28956ed4af367f4c),
 ];
 
 #[test]

@@ -467,6 +467,10 @@ pub struct BattleRules {
     pub charge_range_share: f64,
     pub rally_reach: f64,
     pub unhorsed_moves: u8,
+    /// An advance goes straight along the regiment's front while its nearest enemy is farther
+    /// than this (inches) and within `advance_flank_degrees` of its front.
+    pub advance_straight_beyond: f64,
+    pub advance_flank_degrees: f64,
     /// Routing regiments flee through friends (never through enemies).
     pub routers_pass_friends: bool,
     /// Regiments falling back go through friends.
@@ -641,6 +645,14 @@ impl DickensonRules {
             ),
             ("battle.contact_gap".into(), self.battle.contact_gap),
             ("battle.rally_reach".into(), self.battle.rally_reach),
+            (
+                "battle.advance_straight_beyond".into(),
+                self.battle.advance_straight_beyond,
+            ),
+            (
+                "battle.advance_flank_degrees".into(),
+                self.battle.advance_flank_degrees,
+            ),
             (
                 "battle.front_arc_degrees".into(),
                 self.battle.front_arc_degrees,

@@ -282,10 +282,23 @@ impl Battle {
             Plan::Advance => {
                 // Ruling: an advance goes no faster than a canter; only a charge gallops.
                 let gait = charge_gait.min(Gait::Canter);
-                let aim = (target.pos - reg.pos).facing();
+                let aim = self.advance_aim(r, t, gap);
                 self.advance(r, aim, gait, None, obs);
             }
             Plan::Charge => self.charge(r, t, dice, obs),
+        }
+    }
+
+    /// Ruling: an advance keeps the regiment's own lane, straight ahead as its neighbours go,
+    /// so a wing does not converge on one enemy; once its nearest enemy `t` is within `gap`
+    /// of the ruling's distance, or off to a flank, it turns on it.
+    fn advance_aim(&self, r: usize, t: usize, gap: f64) -> f64 {
+        let b = &self.rules.battle;
+        let (me, enemy) = (self.regiments[r].pos, self.regiments[t].pos);
+        if gap > b.advance_straight_beyond && self.bearing(r, enemy) <= b.advance_flank_degrees {
+            self.regiments[r].facing
+        } else {
+            (enemy - me).facing()
         }
     }
 
