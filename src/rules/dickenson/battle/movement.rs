@@ -493,6 +493,18 @@ impl Battle {
     /// already within the gap where it starts holds it only by its coming closer; a friend it
     /// already overlaps, not at all.
     fn clear_way(&self, r: usize, pos: Vec2, facing: f64, holds: Holds) -> bool {
+        self.clear_way_of(r, pos, facing, holds, 0..self.regiments.len())
+    }
+
+    /// `clear_way` asking only the regiments `among` (the rest known not to hold it).
+    fn clear_way_of(
+        &self,
+        r: usize,
+        pos: Vec2,
+        facing: f64,
+        holds: Holds,
+        mut among: impl Iterator<Item = usize>,
+    ) -> bool {
         let from = self.regiments[r].pos;
         let end = self.shape_at(r, pos, facing);
         let start = end.at(from);
@@ -511,7 +523,8 @@ impl Battle {
         let (within, start_within) = (inside(way), inside(start));
         let side = self.regiments[r].side;
         let gap = self.rules.battle.contact_gap;
-        self.regiments.iter().enumerate().all(|(o, reg)| {
+        among.all(|o| {
+            let reg = &self.regiments[o];
             if o == r || reg.state == State::Gone {
                 return true;
             }
@@ -559,7 +572,17 @@ impl Battle {
     /// `max`, before those that `holds` it stop it (found by halving: the way only grows).
     fn clear_run(&self, r: usize, dir: Vec2, facing: f64, max: f64, holds: Holds) -> f64 {
         let from = self.regiments[r].pos;
-        let clear = |d: f64| self.clear_way(r, from + dir * d, facing, holds);
+        let (near, n) = self.near_way(r, dir, facing, max);
+        let clear = |d: f64| match n {
+            Some(n) => self.clear_way_of(
+                r,
+                from + dir * d,
+                facing,
+                holds,
+                near[..n].iter().map(|&o| usize::from(o)),
+            ),
+            None => self.clear_way(r, from + dir * d, facing, holds),
+        };
         if clear(max) {
             return max;
         }
@@ -573,6 +596,37 @@ impl Battle {
             }
         }
         lo
+    }
+
+    /// The regiments that could hold regiment `r` anywhere on a run of up to `max` along
+    /// `dir` (at most 64; `None` when there are more): every way of the run lies within half
+    /// the run of its middle plus the longest way's half diagonal, so a regiment beyond that
+    /// and the contact gap is apart from each of them. The run's halving asks only these.
+    fn near_way(&self, r: usize, dir: Vec2, facing: f64, max: f64) -> ([u16; 64], Option<usize>) {
+        let from = self.regiments[r].pos;
+        let run = dir.len() * max;
+        let end = self.shape_at(r, from, facing);
+        let middle = from + dir * (max / 2.0);
+        let reach = run / 2.0
+            + Shape::radius_of(2.0 * end.half_frontage, 2.0 * end.half_depth + run)
+            + self.rules.battle.contact_gap
+            + 1e-9;
+        let mut near = [0u16; 64];
+        let mut n = 0;
+        for (o, reg) in self.regiments.iter().enumerate() {
+            if o == r
+                || reg.state == State::Gone
+                || reg.pos.dist(middle) > reach + Shape::radius_of(reg.frontage, reg.depth)
+            {
+                continue;
+            }
+            if n == near.len() {
+                return (near, None);
+            }
+            near[n] = o as u16;
+            n += 1;
+        }
+        (near, Some(n))
     }
 
     /// Keeps a point on the table.
