@@ -555,8 +555,7 @@ impl Battle {
             if reg.side == side || reg.state == State::Gone {
                 return true;
             }
-            let s = self.shape(o);
-            me.centre.dist(s.centre) > me.radius + s.radius + gap || me.dist(&s) >= gap
+            apart(&me, &self.shape(o), gap)
         })
     }
 
@@ -572,7 +571,7 @@ impl Battle {
     /// `max`, before those that `holds` it stop it (found by halving: the way only grows).
     fn clear_run(&self, r: usize, dir: Vec2, facing: f64, max: f64, holds: Holds) -> f64 {
         let from = self.regiments[r].pos;
-        let (near, n) = self.near_way(r, dir, facing, max);
+        let (near, n) = self.near_way(r, dir, max);
         let clear = |d: f64| match n {
             Some(n) => self.clear_way_of(
                 r,
@@ -602,13 +601,12 @@ impl Battle {
     /// `dir` (at most 64; `None` when there are more): every way of the run lies within half
     /// the run of its middle plus the longest way's half diagonal, so a regiment beyond that
     /// and the contact gap is apart from each of them. The run's halving asks only these.
-    fn near_way(&self, r: usize, dir: Vec2, facing: f64, max: f64) -> ([u16; 64], Option<usize>) {
-        let from = self.regiments[r].pos;
+    fn near_way(&self, r: usize, dir: Vec2, max: f64) -> ([u16; 64], Option<usize>) {
+        let me = &self.regiments[r];
         let run = dir.len() * max;
-        let end = self.shape_at(r, from, facing);
-        let middle = from + dir * (max / 2.0);
+        let middle = me.pos + dir * (max / 2.0);
         let reach = run / 2.0
-            + Shape::radius_of(2.0 * end.half_frontage, 2.0 * end.half_depth + run)
+            + Shape::radius_of(me.frontage, me.depth + run)
             + self.rules.battle.contact_gap
             + 1e-9;
         let mut near = [0u16; 64];
@@ -1031,8 +1029,9 @@ impl Battle {
         let pull = gun.crew_pull * f64::from(reg.gunners) / f64::from(reg.full_crew.max(1));
         if gap <= gun.maximum_range + pull {
             let by = (gap - gun.maximum_range).max(0.0);
-            let run = self.clear_run(r, Vec2::from_facing(aim), aim, by, Holds::Everyone);
-            self.step(r, aim, Vec2::from_facing(aim) * run, false, obs);
+            let dir = Vec2::from_facing(aim);
+            let run = self.clear_run(r, dir, aim, by, Holds::Everyone);
+            self.step(r, aim, dir * run, false, obs);
             self.regiments[r].spent = 1.0;
         } else if plan == Plan::Advance && drawn {
             let g = &mut self.regiments[r];
