@@ -23,6 +23,7 @@ const IRETON_3: UnitId = 2;
 const IRETON_4: UnitId = 3;
 const LIGHT_GUN: UnitId = 8;
 const GORING_1: UnitId = 9;
+const GORING_4: UnitId = 12;
 const DRAGOONS: UnitId = 13;
 const ROYALIST_FOOT: UnitId = 14;
 // Commands.
@@ -880,21 +881,16 @@ fn an_attached_general_rides_with_his_unit_and_is_swept_away_by_its_rout() {
     assert!(!g.available(), "out of action for a full turn");
 }
 
-/// E15, step 14. Goring's fourth regiment could reach the fight by refacing and charging. It
-/// makes no reaction test but rolls 2D6 for the emergency response (Goring's RRs went on E14's
-/// double six) and passes only one (1 and 6): it needs two successes, reface and charge, so it
-/// only refaces, "in a better position if things go badly", and stays out of the melee.
-#[test]
-fn e15_the_fourth_regiment_passes_one_response_and_only_refaces() {
-    const GORING_4: UnitId = 12;
-    let setup = engagement();
-    let mut b = battle(&setup);
+/// E15's situation up to step 14: Ireton's first regiment has moved to charge Goring's first,
+/// and Goring's fourth stands beside the fight facing the wrong way (the charger is behind its
+/// front arc); Goring has no re-rolls left.
+fn goring_fourth_beside_the_fight(setup: &BattleSetup) -> (Battle, Player) {
+    let mut b = battle(setup);
     clear_away(&mut b, &[IRETON_1, GORING_1, GORING_4]);
     place(&mut b, IRETON_1, 50.0, 24.0, 0.0);
     place(&mut b, GORING_1, 50.0, 31.0, 180.0);
-    // Beside the fight, facing the wrong way: the charger is behind its front arc.
     place(&mut b, GORING_4, 56.0, 33.0, 0.0);
-    b.begin_half(&setup, 2, Side::Parliament, 0);
+    b.begin_half(setup, 2, Side::Parliament, 0);
     let ireton = commander_of(&b, IRETON);
     b.commanders[usize::from(ireton)].pos = Vec2::new(44.0, 14.0);
     b.commands[usize::from(IRETON)].lps = 6;
@@ -906,8 +902,19 @@ fn e15_the_fourth_regiment_passes_one_response_and_only_refaces() {
         support: true,
         ..Player::default()
     };
-    run(&mut b, &setup, Step::Movement, &[], &mut p);
-    run(&mut b, &setup, Step::CompleteMovement, &[1, 2], &mut p);
+    run(&mut b, setup, Step::Movement, &[], &mut p);
+    run(&mut b, setup, Step::CompleteMovement, &[1, 2], &mut p);
+    (b, p)
+}
+
+/// E15, step 14. Goring's fourth regiment could reach the fight by refacing and charging. It
+/// makes no reaction test but rolls 2D6 for the emergency response (Goring's RRs went on E14's
+/// double six) and passes only one (1 and 6): it needs two successes, reface and charge, so it
+/// only refaces, "in a better position if things go badly", and stays out of the melee.
+#[test]
+fn e15_the_fourth_regiment_passes_one_response_and_only_refaces() {
+    let setup = engagement();
+    let (mut b, mut p) = goring_fourth_beside_the_fight(&setup);
     let before = b.units[usize::from(GORING_4)].facing;
     let dice = [
         1, 2, // Goring 1 reacts: passes both
@@ -953,27 +960,8 @@ fn e15_the_fourth_regiment_passes_one_response_and_only_refaces() {
 fn a_support_charge_is_named_with_its_own_dice_in_the_melee_lines() {
     use ecw_sim::events::Observer;
     use ecw_sim::narrative::{Currency, Recorder, event_line, events_csv};
-    const GORING_4: UnitId = 12;
     let setup = engagement();
-    let mut b = battle(&setup);
-    clear_away(&mut b, &[IRETON_1, GORING_1, GORING_4]);
-    place(&mut b, IRETON_1, 50.0, 24.0, 0.0);
-    place(&mut b, GORING_1, 50.0, 31.0, 180.0);
-    place(&mut b, GORING_4, 56.0, 33.0, 0.0);
-    b.begin_half(&setup, 2, Side::Parliament, 0);
-    let ireton = commander_of(&b, IRETON);
-    b.commanders[usize::from(ireton)].pos = Vec2::new(44.0, 14.0);
-    b.commands[usize::from(IRETON)].lps = 6;
-    let goring = commander_of(&b, 4);
-    b.commanders[usize::from(goring)].rerolls_left = 0;
-    let mut p = Player {
-        orders: vec![(IRETON_1, Order::Charge { target: GORING_1 })],
-        reaction_rerolls: Some(0),
-        support: true,
-        ..Player::default()
-    };
-    run(&mut b, &setup, Step::Movement, &[], &mut p);
-    run(&mut b, &setup, Step::CompleteMovement, &[1, 2], &mut p);
+    let (mut b, mut p) = goring_fourth_beside_the_fight(&setup);
     let dice = [
         1, 2, // Goring 1 reacts: passes both
         1, 1, // its two responses: countercharge and the free shot
@@ -1239,7 +1227,6 @@ fn the_enemy_of_a_cowardly_wretch_rerolls_one_die_a_turn_against_his_units() {
 fn a_unit_makes_one_support_charge_a_half_turn() {
     const IRETON_2: UnitId = 1;
     const GORING_2: UnitId = 10;
-    const GORING_4: UnitId = 12;
     let setup = engagement();
     let mut b = battle(&setup);
     clear_away(&mut b, &[IRETON_1, IRETON_2, GORING_1, GORING_2, GORING_4]);
