@@ -2,7 +2,7 @@
 //! units rally. Also what befalls a general who is hit.
 
 use super::{Turn, emit};
-use crate::army::{CommandId, CommandKind, CommanderId, Side, UnitId, UnitStatus};
+use crate::army::{CommandId, CommandKind, Commander, CommanderId, Side, UnitId, UnitStatus};
 use crate::battlefield::Vec2;
 use crate::dice::DiceSource;
 use crate::doctrine::Doctrine;
@@ -597,8 +597,11 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 }
             }
             None => {
+                // (The cheap test inline: most generals ride with a unit or far off.)
                 for gi in 0..self.commanders.len() {
-                    self.overrun_general(gi, by, &rect);
+                    if exposed(&self.commanders[gi], enemy_side, &rect) {
+                        self.overrun_general(gi, by, &rect);
+                    }
                 }
             }
         }
@@ -618,12 +621,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         let enemy_side: Side = self.units[usize::from(by)].side.other();
         let horse = self.units[usize::from(by)].is_cavalry();
         let g = &self.b.commanders[gi];
-        if g.side != enemy_side
-            || !g.available()
-            || g.attached_unit.is_some()
-            || far_from(rect, g.pos, 0.5)
-            || rect.dist_to_point(g.pos) > 0.5
-        {
+        if !exposed(g, enemy_side, rect) || rect.dist_to_point(g.pos) > 0.5 {
             return;
         }
         self.dice
@@ -667,6 +665,14 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             }
         }
     }
+}
+
+/// Whether general `g` may be run over by an enemy of `side` whose shape is `rect`: one of
+/// `side`, available, riding alone and within reach of its enclosing circle (the exact
+/// distance is measured after).
+#[inline]
+fn exposed(g: &Commander, side: Side, rect: &crate::battlefield::geometry::Shape) -> bool {
+    g.side == side && g.available() && g.attached_unit.is_none() && !far_from(rect, g.pos, 0.5)
 }
 
 /// Whether point `p` is surely farther than `limit` from `r` (its enclosing circle is, with a
