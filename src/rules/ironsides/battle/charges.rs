@@ -2,7 +2,7 @@
 //! charges join in; then the charge goes home (step 15 follows in `close_combat`).
 
 use super::close_combat::Fighter;
-use super::{Battle, Turn, View, emit, fire_cv};
+use super::{Battle, Turn, emit, fire_cv};
 use crate::army::{Formation, UnitId, UnitKind, UnitStatus};
 use crate::battlefield::{Vec2, angle_diff};
 use crate::dice::DiceSource;
@@ -79,13 +79,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 ReactionResult::FailBoth => {
                     let d = self
                         .ai
-                        .retreat_distance(
-                            &View {
-                                battle: self.b,
-                                setup,
-                            },
-                            target,
-                        )
+                        .retreat_distance(&self.b.view(setup), target)
                         .max(rules.reaction.retreat_min);
                     self.retreat(target, d);
                     // The charger may still reach a target that ran, with distance to spare.
@@ -140,14 +134,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         let (charger, target) = (plan.charger, plan.target);
         let n = charge_rules::response_dice(rules, Some(passed));
         let mut successes = self.response_successes(target, n);
-        let wanted = self.ai.responses(
-            &View {
-                battle: self.b,
-                setup,
-            },
-            target,
-            charger,
-        );
+        let wanted = self.ai.responses(&self.b.view(setup), target, charger);
         let mut approach = Approach::Standing;
         let mut refaced = false;
         let mut countercharged = false;
@@ -218,14 +205,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         let (g, avail) = self.rerolls_for(setup, target);
         let want = self
             .ai
-            .reaction_rerolls(
-                &View {
-                    battle: self.b,
-                    setup,
-                },
-                target,
-                avail,
-            )
+            .reaction_rerolls(&self.b.view(setup), target, avail)
             .min(avail);
         let mut rr = Rerolls::new(want);
         self.dice.focus(super::unit_stream(target));
@@ -349,14 +329,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             if dist > reach {
                 continue;
             }
-            if !self.ai.support_charge(
-                &View {
-                    battle: self.b,
-                    setup,
-                },
-                id,
-                charger,
-            ) {
+            if !self.ai.support_charge(&self.b.view(setup), id, charger) {
                 continue;
             }
             let needs = if self.in_front_arc(id, charger) { 1 } else { 2 };

@@ -1,7 +1,7 @@
 //! Step 15, close combat: dice, modifiers, flank attacks striking first, foot breaking to
 //! horse, results, victory, pursuit; continuing melees; and camps.
 
-use super::{Battle, Turn, View, emit, fire_cv};
+use super::{Battle, Turn, emit, fire_cv};
 use crate::army::UnitId;
 use crate::battlefield::AreaKind;
 use crate::dice::DiceSource;
@@ -296,35 +296,17 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                     }
                 }
                 CombatResult::Hold => {
-                    let d = self
-                        .ai
-                        .retreat_distance(
-                            &View {
-                                battle: self.b,
-                                setup,
-                            },
-                            f.id,
-                        )
-                        .clamp(
-                            rules.close_combat.horse_hold_retire_min,
-                            rules.close_combat.horse_hold_retire_max,
-                        );
+                    let d = self.ai.retreat_distance(&self.b.view(setup), f.id).clamp(
+                        rules.close_combat.horse_hold_retire_min,
+                        rules.close_combat.horse_hold_retire_max,
+                    );
                     self.retreat(f.id, d);
                 }
                 CombatResult::Retreat => {
-                    let d = self
-                        .ai
-                        .retreat_distance(
-                            &View {
-                                battle: self.b,
-                                setup,
-                            },
-                            f.id,
-                        )
-                        .clamp(
-                            rules.close_combat.retreat_min,
-                            rules.close_combat.retreat_max,
-                        );
+                    let d = self.ai.retreat_distance(&self.b.view(setup), f.id).clamp(
+                        rules.close_combat.retreat_min,
+                        rules.close_combat.retreat_max,
+                    );
                     self.retreat(f.id, d);
                     // The winner takes the ground (horse pursue instead).
                     let w = &self.units[usize::from(w0)];

@@ -1,8 +1,8 @@
 //! Steps 2-6: generals move and attach, leadership points are rolled, given and capped, and
 //! units rally. Also what befalls a general who is hit.
 
-use super::{Turn, View, emit};
-use crate::army::{CommandId, CommandKind, CommanderId, Side, UnitId, UnitStatus};
+use super::{Turn, emit};
+use crate::army::{CommandId, CommandKind, Commander, CommanderId, Side, UnitId, UnitStatus};
 use crate::battlefield::Vec2;
 use crate::dice::DiceSource;
 use crate::doctrine::Doctrine;
@@ -46,13 +46,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             if !g.available() {
                 continue;
             }
-            let order = self.ai.general(
-                &View {
-                    battle: self.b,
-                    setup,
-                },
-                gi as CommanderId,
-            );
+            let order = self.ai.general(&self.b.view(setup), gi as CommanderId);
             let g = &self.commanders[gi];
             // Legality: he may only lead units of his own command (the Captain-General, any).
             let attach = order.attach.filter(|&u| {
@@ -177,16 +171,8 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 }
             }
         }
-        self.ai.split_lps(
-            &View {
-                battle: self.b,
-                setup,
-            },
-            cg,
-            lps,
-            &reach,
-            given,
-        );
+        self.ai
+            .split_lps(&self.b.view(setup), cg, lps, &reach, given);
         // Enforce: only to reachable commands, never more than he rolled.
         let mut left = lps;
         for (i, gv) in given.iter_mut().enumerate() {
@@ -264,10 +250,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 .map(|u| u.id),
         );
         {
-            let view = View {
-                battle: self.b,
-                setup,
-            };
+            let view = self.b.view(setup);
             // Highest priority first; ties by id, so the order is fixed.
             order.sort_by_key(|&u| (std::cmp::Reverse(self.ai.rally_priority(&view, u)), u));
         }
@@ -390,13 +373,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             ),
             None => (rally::rally_cost(rules, near), 0),
         };
-        let tries = self.ai.rally_attempts(
-            &View {
-                battle: self.b,
-                setup,
-            },
-            id,
-        );
+        let tries = self.ai.rally_attempts(&self.b.view(setup), id);
         for _ in 0..tries {
             if !rally::can_rally(rules, &self.units[usize::from(id)])
                 || self.commands[usize::from(cmd)].lps < cost
@@ -405,13 +382,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             }
             self.commands[usize::from(cmd)].lps -= cost;
             let (g, avail) = self.rerolls_for(setup, id);
-            let avail = if self.ai.rerolls_on_rally(
-                &View {
-                    battle: self.b,
-                    setup,
-                },
-                id,
-            ) {
+            let avail = if self.ai.rerolls_on_rally(&self.b.view(setup), id) {
                 avail
             } else {
                 0
@@ -626,8 +597,11 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 }
             }
             None => {
+                // (The cheap test inline: most generals ride with a unit or far off.)
                 for gi in 0..self.commanders.len() {
-                    self.overrun_general(gi, by, &rect);
+                    if exposed(&self.commanders[gi], enemy_side, &rect) {
+                        self.overrun_general(gi, by, &rect);
+                    }
                 }
             }
         }
@@ -647,12 +621,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         let enemy_side: Side = self.units[usize::from(by)].side.other();
         let horse = self.units[usize::from(by)].is_cavalry();
         let g = &self.b.commanders[gi];
-        if g.side != enemy_side
-            || !g.available()
-            || g.attached_unit.is_some()
-            || far_from(rect, g.pos, 0.5)
-            || rect.dist_to_point(g.pos) > 0.5
-        {
+        if !exposed(g, enemy_side, rect) || rect.dist_to_point(g.pos) > 0.5 {
             return;
         }
         self.dice
@@ -696,6 +665,14 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             }
         }
     }
+}
+
+/// Whether general `g` may be run over by an enemy of `side` whose shape is `rect`: one of
+/// `side`, available, riding alone and within reach of its enclosing circle (the exact
+/// distance is measured after).
+#[inline]
+fn exposed(g: &Commander, side: Side, rect: &crate::battlefield::geometry::Shape) -> bool {
+    g.side == side && g.available() && g.attached_unit.is_none() && !far_from(rect, g.pos, 0.5)
 }
 
 /// Whether point `p` is surely farther than `limit` from `r` (its enclosing circle is, with a

@@ -1,7 +1,7 @@
 //! Steps 8-11: a side fires, then the side fired upon tests reaction for every unit that lost
 //! CV; and the reaction test itself, with attached generals and re-rolls, used everywhere.
 
-use super::{Battle, FRONT_ARC, Turn, View, emit};
+use super::{Battle, FRONT_ARC, Turn, emit};
 use crate::army::UnitId;
 use crate::battlefield::geometry::within_arc;
 use crate::dice::DiceSource;
@@ -84,14 +84,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             }
             // In id order (as the grid gives them), as a scan of the side would find them.
             debug_assert!(candidates.windows(2).all(|w| w[0] < w[1]));
-            let Some(target) = self.ai.fire_target(
-                &View {
-                    battle: self.b,
-                    setup,
-                },
-                id,
-                &candidates,
-            ) else {
+            let Some(target) = self.ai.fire_target(&self.b.view(setup), id, &candidates) else {
                 continue;
             };
             let Some(at) = candidates.iter().position(|&c| c == target) else {
@@ -218,14 +211,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         };
         let want = self
             .ai
-            .reaction_rerolls(
-                &View {
-                    battle: self.b,
-                    setup,
-                },
-                id,
-                avail,
-            )
+            .reaction_rerolls(&self.b.view(setup), id, avail)
             .min(avail);
         let mut rr = Rerolls::new(want);
         let cv = self.units[usize::from(id)].cv;
@@ -261,13 +247,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             ReactionResult::FailBoth => {
                 let d = self
                     .ai
-                    .retreat_distance(
-                        &View {
-                            battle: self.b,
-                            setup,
-                        },
-                        id,
-                    )
+                    .retreat_distance(&self.b.view(setup), id)
                     .max(setup.rules.reaction.retreat_min);
                 self.units[usize::from(id)].no_advance = true;
                 self.retreat(id, d);

@@ -5,7 +5,7 @@
 use std::cell::Cell;
 
 use super::cache::Spot;
-use super::{Battle, Turn, View, emit};
+use super::{Battle, Turn, emit};
 use crate::army::{Formation, Side, UnitId, UnitKind, UnitStatus};
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{
@@ -76,13 +76,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 if !u.is_active() || u.pinned || u.pursuing > 0 {
                     continue;
                 }
-                let order = self.ai.order(
-                    &View {
-                        battle: self.b,
-                        setup,
-                    },
-                    id,
-                );
+                let order = self.ai.order(&self.b.view(setup), id);
                 let Some(order) = self.legal_order(id, order) else {
                     continue;
                 };
@@ -147,14 +141,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                     }
                     let standoff = charge_rules::standoff(
                         rules,
-                        self.ai.standoff(
-                            &View {
-                                battle: self.b,
-                                setup,
-                            },
-                            target,
-                            p.unit,
-                        ),
+                        self.ai.standoff(&self.b.view(setup), target, p.unit),
                     );
                     let start = self.units[usize::from(p.unit)].pos;
                     self.close_to(p.unit, target, standoff);
@@ -252,10 +239,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             let Some((dist, enemy)) = target else {
                 continue;
             };
-            let v = View {
-                battle: self.b,
-                setup,
-            };
+            let v = self.b.view(setup);
             let go = if at_start {
                 self.ai.opportunity_charge_at_start(&v, id, enemy)
             } else {

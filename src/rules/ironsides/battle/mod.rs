@@ -186,6 +186,15 @@ pub struct View<'a> {
 }
 
 impl Battle {
+    /// What a doctrine may read of this battle under `setup`.
+    #[inline]
+    pub fn view<'a>(&'a self, setup: &'a BattleSetup) -> View<'a> {
+        View {
+            battle: self,
+            setup,
+        }
+    }
+
     /// Buffers sized for this set-up.
     pub fn new(setup: &BattleSetup) -> Battle {
         Battle {

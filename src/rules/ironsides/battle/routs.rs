@@ -1,6 +1,6 @@
 //! Retreats, routs (and the friends they run past), and cavalry in hot pursuit.
 
-use super::{Battle, Turn, View, emit};
+use super::{Battle, Turn, emit};
 use crate::army::{UnitId, UnitStatus};
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{HalfAngle, March, Rect, Shape, dist_point_segment, within_arc};
@@ -251,15 +251,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         let camp = setup.ground.camps.iter().position(|c| c.side != side);
         let target_pos = match (quarry.or(nearest), camp) {
             (Some(t), _) => self.units[usize::from(t)].pos,
-            (None, Some(c))
-                if self.ai.take_camp(
-                    &View {
-                        battle: self.b,
-                        setup,
-                    },
-                    id,
-                ) =>
-            {
+            (None, Some(c)) if self.ai.take_camp(&self.b.view(setup), id) => {
                 setup.ground.camps[c].pos
             }
             _ => u.pos + Vec2::from_facing(u.facing) * distance,
