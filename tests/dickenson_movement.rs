@@ -554,3 +554,106 @@ fn m10_lanes_keep_marston_moor_advances_straight() {
     let (lanes, aimed) = (straight(12.0), straight(100.0));
     assert!(lanes > 10 * aimed, "lanes {lanes}, aimed {aimed}");
 }
+
+/// A wood 15" wide (x 33-48, y 10-16) and a regiment of troopers of Parliament (fleeing to -y)
+/// at (36, `y`), the enemy far off.
+fn before_a_wood(y: f64, veer_step: f64) -> Battle {
+    let wood = Area {
+        kind: AreaKind::Woods,
+        points: vec![
+            Vec2::new(33.0, 10.0),
+            Vec2::new(48.0, 10.0),
+            Vec2::new(48.0, 16.0),
+            Vec2::new(33.0, 16.0),
+        ],
+    };
+    let specs = [
+        (Side::Parliament, TROOPERS, 240, 36.0, y),
+        (Side::Royalist, FOOT, 720, 60.0, 46.0),
+    ];
+    let s = setup_with(&specs, "rupert", ground(&[wood], &[]));
+    let mut b = battle(&s);
+    Arc::make_mut(&mut b.rules).battle.veer_step_degrees = veer_step;
+    b
+}
+
+/// VEERING ROUND GROUND (ruling): troopers routing 30" from (36, 40) with a wood straight
+/// behind them (x 33-48) veer by the least turn whose way is open: 15 degrees to the wood's
+/// near end (3" off), to (36 - 30 sin 15, 40 - 30 cos 15) = (28.24, 11.02), still routing; 15
+/// degrees the other way, past its far end (12" off), the way crosses it. With the key at 0
+/// they stop short, the move halved until clear (y 25). From (36, 28) the veer carries them
+/// off the table. Falling back (a full move, facing the enemy) they veer too and keep facing
+/// it. A wood the table's width (m4) leaves no way round within 60 degrees.
+#[test]
+fn m11_routs_and_fall_backs_veer_round_ground_they_may_not_enter() {
+    let mut b = before_a_wood(40.0, 15.0);
+    flee(&mut b, 0);
+    let (turn, p) = (15f64.to_radians(), b.regiments[0].pos);
+    assert_eq!(b.regiments[0].state, State::Routing);
+    assert!(
+        near(p.x, 36.0 - 30.0 * turn.sin()) && near(p.y, 40.0 - 30.0 * turn.cos()),
+        "veered: {p:?}"
+    );
+    let mut b = before_a_wood(40.0, 0.0);
+    flee(&mut b, 0);
+    let p = b.regiments[0].pos;
+    assert!(near(p.x, 36.0) && near(p.y, 25.0), "straight: {p:?}");
+
+    let mut b = before_a_wood(28.0, 15.0);
+    let l = flee(&mut b, 0);
+    assert_eq!(b.regiments[0].state, State::Gone);
+    assert!(
+        l.0.iter()
+            .any(|e| matches!(e, Event::LeftTable { unit: 0 }))
+    );
+    let mut b = before_a_wood(28.0, 0.0);
+    flee(&mut b, 0);
+    assert_eq!(b.regiments[0].state, State::Routing, "held by the wood");
+
+    for (step, veers) in [(15.0, true), (0.0, false)] {
+        let mut b = before_a_wood(24.0, step);
+        let mut l = EventLog::default();
+        b.obey(0, MoraleResult::FallBack, &mut l);
+        let p = b.regiments[0].pos;
+        assert_eq!(p.x < 35.0, veers, "fall back {step}: {p:?}");
+        assert!(p.y < 24.0 - 1.0, "fall back {step}: {p:?}");
+        assert_eq!(b.regiments[0].facing, 0.0, "still facing the enemy");
+    }
+}
+
+/// The ruling in whole battles: at Marston Moor, Wilstrop Wood (x 44-62, y 45.5-48) lies
+/// behind Goring's wing. Over 30 battles, count the Royalist horse still routing at the end in
+/// front of it (x 42-64, y 34-45.5): with the veer they go round it and leave the table; without
+/// it routers stand there, held by the wood, for the rest of the battle (at least 10 such in
+/// the 30 battles, and with the veer at most a fifth as many).
+#[test]
+fn m12_marston_moor_routers_go_round_wilstrop_wood() {
+    let s = Scenario::open("marston_moor", &[])
+        .unwrap()
+        .setup()
+        .unwrap();
+    let held = |step: f64| {
+        let mut rules = ecw_sim::rules::dickenson::DickensonRules::builtin();
+        rules.battle.veer_step_degrees = step;
+        let d = Dickenson::new(rules);
+        let mut b = d.new_battle(&s);
+        let mut n = 0;
+        for seed in 0..30 {
+            let mut l = EventLog::default();
+            d.fight(&mut b, &s, seed, &mut l);
+            n += b
+                .regiments
+                .iter()
+                .filter(|r| r.side == Side::Royalist && r.is_horse())
+                .filter(|r| r.state == State::Routing)
+                .filter(|r| (42.0..=64.0).contains(&r.pos.x) && (34.0..45.5).contains(&r.pos.y))
+                .count();
+        }
+        n
+    };
+    let (veered, straight) = (held(15.0), held(0.0));
+    assert!(
+        straight >= 10 && veered * 5 <= straight,
+        "veered {veered}, straight {straight}"
+    );
+}

@@ -477,6 +477,11 @@ pub struct BattleRules {
     pub fall_backs_pass_friends: bool,
     /// A forlorn hope (skirmishers) goes through friends, and friends through it.
     pub forlorn_hope_open_order: bool,
+    /// A fall back, rout or turn about whose way crosses ground the regiment may not enter
+    /// veers round it by at most this many degrees either side ...
+    pub veer_degrees: f64,
+    /// ... trying turns this many degrees apart (0: never veers).
+    pub veer_step_degrees: f64,
 }
 
 impl DickensonRules {
@@ -652,6 +657,11 @@ impl DickensonRules {
             (
                 "battle.advance_flank_degrees".into(),
                 self.battle.advance_flank_degrees,
+            ),
+            ("battle.veer_degrees".into(), self.battle.veer_degrees),
+            (
+                "battle.veer_step_degrees".into(),
+                self.battle.veer_step_degrees,
             ),
             (
                 "battle.front_arc_degrees".into(),

@@ -695,7 +695,7 @@ impl Battle {
         through: bool,
         obs: &mut O,
     ) {
-        let dir = Vec2::from_facing(heading);
+        let dir = Vec2::from_facing(self.way_round(r, heading, distance));
         let (dist, going) = self.over_ground(r, dir, distance);
         let holds = if through {
             Holds::Enemies
@@ -713,6 +713,30 @@ impl Battle {
         }
     }
 
+    /// The heading a withdrawal of `distance` inches towards `heading` takes (ruling): straight
+    /// on unless its way crosses ground the regiment may not enter (horse at a wood), else the
+    /// least veer either side, in steps of `battle.veer_step_degrees` up to
+    /// `battle.veer_degrees`, whose way is open (the lesser turn to the left on a tie); with
+    /// none open, straight on (and it stops short of the ground).
+    fn way_round(&self, r: usize, heading: f64, distance: f64) -> f64 {
+        let from = self.regiments[r].pos;
+        let open = |h: f64| {
+            !self
+                .going(r, from, from + Vec2::from_facing(h) * distance)
+                .blocked
+        };
+        let b = &self.rules.battle;
+        if open(heading) || b.veer_step_degrees <= 0.0 {
+            return heading;
+        }
+        let steps = (b.veer_degrees / b.veer_step_degrees).floor() as u32;
+        (1..=steps)
+            .map(|k| (f64::from(k) * b.veer_step_degrees).to_radians())
+            .flat_map(|d| [heading - d, heading + d])
+            .find(|&h| open(h))
+            .unwrap_or(heading)
+    }
+
     /// A routing regiment flees a full move at its best gait towards its own edge (at a canter
     /// where the ground forbids the gallop), through friends (ruling); off the table it is gone.
     pub fn flee<O: Observer>(&mut self, r: usize, obs: &mut O) {
@@ -721,8 +745,8 @@ impl Battle {
             Side::Parliament => PI,
             Side::Royalist => 0.0,
         };
-        let dir = Vec2::from_facing(away);
         let mut distance = reg.move_at(Gait::Gallop, &self.rules);
+        let dir = Vec2::from_facing(self.way_round(r, away, distance));
         if reg.is_horse() && self.over_ground(r, dir, distance).1.no_gallop {
             distance = reg.move_at(Gait::Canter, &self.rules);
         }
