@@ -92,6 +92,76 @@ fn crossing(a: Vec2, b: Vec2, o: &LinearObstacle) -> Option<(f64, f64)> {
     ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| (t, u * s.len()))
 }
 
+/// The farthest of `max` and the twelve halvings below it that `clear` passes, 0 if none:
+/// the way only grows, so one blocked point rules out all beyond it.
+fn halve(max: f64, mut clear: impl FnMut(f64) -> bool) -> f64 {
+    if clear(max) {
+        return max;
+    }
+    let (mut lo, mut hi) = (0.0, max);
+    for _ in 0..12 {
+        let mid = (lo + hi) / 2.0;
+        if clear(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// The regiments near a run, with their footprints (at most 64, kept on the stack).
+struct Near {
+    list: [(usize, Shape); 64],
+    n: usize,
+}
+
+impl Default for Near {
+    fn default() -> Self {
+        let none = Shape::new(Vec2::default(), Vec2::default(), 0.0, 0.0);
+        Near {
+            list: [(0, none); 64],
+            n: 0,
+        }
+    }
+}
+
+impl Near {
+    /// Adds regiment `o`; false when the list is full.
+    fn push(&mut self, o: usize, s: Shape) -> bool {
+        if self.n == self.list.len() {
+            return false;
+        }
+        self.list[self.n] = (o, s);
+        self.n += 1;
+        true
+    }
+
+    fn list(&self) -> &[(usize, Shape)] {
+        &self.list[..self.n]
+    }
+
+    /// Puts regiment `o` first.
+    fn to_front(&mut self, o: usize) {
+        if let Some(i) = self.list().iter().position(|&(p, _)| p == o) {
+            self.list.swap(0, i);
+        }
+    }
+
+    /// Keeps only the regiments that reach within the circle `(centre, reach)`.
+    fn within(&mut self, (centre, reach): (Vec2, f64)) {
+        let mut kept = 0;
+        for i in 0..self.n {
+            let (_, s) = self.list[i];
+            if s.centre.dist(centre) <= reach + s.radius {
+                self.list[kept] = self.list[i];
+                kept += 1;
+            }
+        }
+        self.n = kept;
+    }
+}
+
 impl Battle {
     /// Per-move state cleared; unhorsed generals back; generals placed; rallies.
     pub fn start_of_move<D: DiceSource, O: Observer>(
@@ -493,20 +563,25 @@ impl Battle {
     /// already within the gap where it starts holds it only by its coming closer; a friend it
     /// already overlaps, not at all.
     fn clear_way(&self, r: usize, pos: Vec2, facing: f64, holds: Holds) -> bool {
-        self.clear_way_of(r, pos, facing, holds, 0..self.regiments.len())
+        let others = (0..self.regiments.len())
+            .filter(|&o| o != r && self.regiments[o].state != State::Gone)
+            .map(|o| (o, self.shape(o)));
+        self.blocker(r, pos, Vec2::from_facing(facing), holds, others)
+            .is_none()
     }
 
-    /// `clear_way` asking only the regiments `among` (the rest known not to hold it).
-    fn clear_way_of(
+    /// The first of `among` (other regiments still on the table, with their footprints) that
+    /// stops `clear_way` (`fwd` the facing's unit vector), if any.
+    fn blocker(
         &self,
         r: usize,
         pos: Vec2,
-        facing: f64,
+        fwd: Vec2,
         holds: Holds,
-        mut among: impl Iterator<Item = usize>,
-    ) -> bool {
-        let from = self.regiments[r].pos;
-        let end = self.shape_at(r, pos, facing);
+        among: impl IntoIterator<Item = (usize, Shape)>,
+    ) -> Option<usize> {
+        let reg = &self.regiments[r];
+        let (from, end) = (reg.pos, Shape::new(pos, fwd, reg.frontage, reg.depth));
         let start = end.at(from);
         let way = Shape::new(
             (from + pos) * 0.5,
@@ -523,13 +598,8 @@ impl Battle {
         let (within, start_within) = (inside(way), inside(start));
         let side = self.regiments[r].side;
         let gap = self.rules.battle.contact_gap;
-        among.all(|o| {
-            let reg = &self.regiments[o];
-            if o == r || reg.state == State::Gone {
-                return true;
-            }
-            let s = self.shape(o);
-            if reg.side != side {
+        let lets_by = |&(o, s): &(usize, Shape)| {
+            if self.regiments[o].side != side {
                 if !holds.enemies() || apart(&way, &s, gap) {
                     return true;
                 }
@@ -542,7 +612,8 @@ impl Battle {
                 || within.centre.dist(s.centre) > within.radius + s.radius
                 || within.dist(&s) > 0.0
                 || start_within.dist(&s) == 0.0
-        })
+        };
+        among.into_iter().find(|x| !lets_by(x)).map(|(o, _)| o)
     }
 
     /// Whether regiment `r`'s footprint where it stands keeps the contact gap from every enemy
@@ -571,37 +642,28 @@ impl Battle {
     /// `max`, before those that `holds` it stop it (found by halving: the way only grows).
     fn clear_run(&self, r: usize, dir: Vec2, facing: f64, max: f64, holds: Holds) -> f64 {
         let from = self.regiments[r].pos;
-        let (near, n) = self.near_way(r, dir, max);
-        let clear = |d: f64| match n {
-            Some(n) => self.clear_way_of(
-                r,
-                from + dir * d,
-                facing,
-                holds,
-                near[..n].iter().map(|&o| usize::from(o)),
-            ),
-            None => self.clear_way(r, from + dir * d, facing, holds),
+        let fwd = Vec2::from_facing(facing);
+        let Some(mut near) = self.near_way(r, dir, max) else {
+            return halve(max, |d| self.clear_way(r, from + dir * d, facing, holds));
         };
-        if clear(max) {
-            return max;
-        }
-        let (mut lo, mut hi) = (0.0, max);
-        for _ in 0..12 {
-            let mid = (lo + hi) / 2.0;
-            if clear(mid) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
+        // Each failed try puts the regiment that stopped it first, where the next try (as near
+        // the same place) meets it at once; each shorter run drops those that cannot reach it.
+        // Neither changes the answer: a try asks whether none of the list stops the run.
+        halve(max, |d| {
+            let found = self.blocker(r, from + dir * d, fwd, holds, near.list().iter().copied());
+            let Some(o) = found else {
+                return true;
+            };
+            near.to_front(o);
+            near.within(self.run_reach(r, dir, d));
+            false
+        })
     }
 
-    /// The regiments that could hold regiment `r` anywhere on a run of up to `max` along
-    /// `dir` (at most 64; `None` when there are more): every way of the run lies within half
-    /// the run of its middle plus the longest way's half diagonal, so a regiment beyond that
-    /// and the contact gap is apart from each of them. The run's halving asks only these.
-    fn near_way(&self, r: usize, dir: Vec2, max: f64) -> ([u16; 64], Option<usize>) {
+    /// The circle about which every way of regiment `r`'s run of up to `max` along `dir` lies
+    /// (its centre, and its radius less the contact gap beyond): every way lies within half the
+    /// run of the run's middle plus the longest way's half diagonal.
+    fn run_reach(&self, r: usize, dir: Vec2, max: f64) -> (Vec2, f64) {
         let me = &self.regiments[r];
         let run = dir.len() * max;
         let middle = me.pos + dir * (max / 2.0);
@@ -609,8 +671,16 @@ impl Battle {
             + Shape::radius_of(me.frontage, me.depth + run)
             + self.rules.battle.contact_gap
             + 1e-9;
-        let mut near = [0u16; 64];
-        let mut n = 0;
+        (middle, reach)
+    }
+
+    /// The regiments that could hold regiment `r` anywhere on a run of up to `max` along
+    /// `dir`, with their footprints (`None` when there are more than `Near` holds): a regiment
+    /// beyond the run's reach and the contact gap is apart from each of its ways. The run's
+    /// halving asks only these.
+    fn near_way(&self, r: usize, dir: Vec2, max: f64) -> Option<Near> {
+        let (middle, reach) = self.run_reach(r, dir, max);
+        let mut near = Near::default();
         for (o, reg) in self.regiments.iter().enumerate() {
             if o == r
                 || reg.state == State::Gone
@@ -618,13 +688,11 @@ impl Battle {
             {
                 continue;
             }
-            if n == near.len() {
-                return (near, None);
+            if !near.push(o, self.shape(o)) {
+                return None;
             }
-            near[n] = o as u16;
-            n += 1;
         }
-        (near, Some(n))
+        Some(near)
     }
 
     /// Keeps a point on the table.
@@ -912,8 +980,8 @@ impl Battle {
     /// least the gap `need` between them (more when it comes at the target aslant).
     fn contact_run(&self, r: usize, t: usize, aim: f64, need: f64) -> f64 {
         let (from, dir) = (self.regiments[r].pos, Vec2::from_facing(aim));
-        let target = self.shape(t);
-        let touches = |d: f64| self.shape_at(r, from + dir * d, aim).dist(&target) <= 1e-6;
+        let (target, me) = (self.shape(t), self.shape_at(r, from, aim));
+        let touches = |d: f64| me.at(from + dir * d).dist(&target) <= 1e-6;
         let (mut lo, mut hi) = (0.0, need + self.regiments[r].depth + target.radius * 2.0);
         for _ in 0..30 {
             let mid = (lo + hi) / 2.0;
