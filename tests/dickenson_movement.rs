@@ -594,10 +594,17 @@ fn the_arc_test_agrees_with_the_bearing_to_the_bit() {
         };
         b.regiments[0].facing = facing;
         let slow = b.bearing(0, to) <= arc;
-        assert_eq!(b.in_arc(0, to, arc), slow, "facing {facing} to {to:?} arc {arc}");
+        assert_eq!(
+            b.in_arc(0, to, arc),
+            slow,
+            "facing {facing} to {to:?} arc {arc}"
+        );
         inside += usize::from(slow);
         edges += usize::from((b.bearing(0, to) - arc).abs() < 1e-9);
     }
-    assert!(inside > 5_000 && inside < 35_000, "{inside} of 40,000 inside");
+    assert!(
+        inside > 5_000 && inside < 35_000,
+        "{inside} of 40,000 inside"
+    );
     assert!(edges > 100, "the test should meet the edge often: {edges}");
 }

@@ -16,7 +16,7 @@ mod morale_phase;
 mod movement;
 pub mod regiment;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
 pub use regiment::{Kind, Regiment, State};
@@ -196,6 +196,8 @@ pub struct Battle {
     /// The cosines of the last two arcs asked of `in_arc` (degrees, cosine), so that an arc
     /// test needs no trigonometry.
     arc_cos: [Cell<(f64, f64)>; 2],
+    /// The regiments near a run and their footprints (a buffer the runs reuse).
+    near: RefCell<Vec<(usize, Shape)>>,
 }
 
 pub(crate) use crate::events::emit;
@@ -232,6 +234,7 @@ impl Battle {
             pairs: Vec::new(),
             fronts: Vec::new(),
             arc_cos: [const { Cell::new((f64::NAN, f64::NAN)) }; 2],
+            near: RefCell::new(Vec::new()),
         };
         b.reset();
         b
@@ -249,6 +252,10 @@ impl Battle {
         self.fronts.clear();
         let unknown = Cell::new((f64::NAN, Vec2::new(0.0, 0.0)));
         self.fronts.resize(self.regiments.len(), unknown);
+        // Room for every other regiment near a run, so that runs never grow it.
+        let near = self.near.get_mut();
+        near.clear();
+        near.reserve(self.regiments.len());
         self.points_start = [0; 2];
         for r in 0..self.regiments.len() {
             let p = self.points(r);

@@ -110,55 +110,29 @@ fn halve(max: f64, mut clear: impl FnMut(f64) -> bool) -> f64 {
     lo
 }
 
-/// The regiments near a run, with their footprints (at most 64, kept on the stack).
-struct Near {
-    list: [(usize, Shape); 64],
-    n: usize,
+/// Where the ways of a run of up to some distance lie, to rule out the regiments that cannot
+/// hold it anywhere on it: in the frame of the mover's facing (from where it stands), between
+/// `behind` and `ahead` along it and within `lateral` of its line across it. Each carries the
+/// contact gap and a margin far above rounding.
+#[derive(Debug, Clone, Copy)]
+struct RunReach {
+    from: Vec2,
+    fwd: Vec2,
+    right: Vec2,
+    behind: f64,
+    ahead: f64,
+    lateral: f64,
 }
 
-impl Default for Near {
-    fn default() -> Self {
-        let none = Shape::new(Vec2::default(), Vec2::default(), 0.0, 0.0);
-        Near {
-            list: [(0, none); 64],
-            n: 0,
-        }
-    }
-}
-
-impl Near {
-    /// Adds regiment `o`; false when the list is full.
-    fn push(&mut self, o: usize, s: Shape) -> bool {
-        if self.n == self.list.len() {
-            return false;
-        }
-        self.list[self.n] = (o, s);
-        self.n += 1;
-        true
-    }
-
-    fn list(&self) -> &[(usize, Shape)] {
-        &self.list[..self.n]
-    }
-
-    /// Puts regiment `o` first.
-    fn to_front(&mut self, o: usize) {
-        if let Some(i) = self.list().iter().position(|&(p, _)| p == o) {
-            self.list.swap(0, i);
-        }
-    }
-
-    /// Keeps only the regiments that reach within the circle `(centre, reach)`.
-    fn within(&mut self, (centre, reach): (Vec2, f64)) {
-        let mut kept = 0;
-        for i in 0..self.n {
-            let (_, s) = self.list[i];
-            if s.centre.dist(centre) <= reach + s.radius {
-                self.list[kept] = self.list[i];
-                kept += 1;
-            }
-        }
-        self.n = kept;
+impl RunReach {
+    /// Whether a regiment whose footprint lies within `radius` of `centre` may hold the run
+    /// (false only when it surely cannot).
+    fn may_hold(&self, centre: Vec2, radius: f64) -> bool {
+        let d = centre - self.from;
+        let along = d.dot(self.fwd);
+        d.dot(self.right).abs() <= self.lateral + radius
+            && along >= self.behind - radius
+            && along <= self.ahead + radius
     }
 }
 
@@ -557,28 +531,19 @@ impl Battle {
         Shape::new(pos, Vec2::from_facing(facing), reg.frontage, reg.depth)
     }
 
-    /// Whether regiment `r`, going straight along its facing `facing` from where it stands to
-    /// `pos`, keeps clear all the way of those that `holds` it: the contact gap from enemies,
-    /// no overlap with friends in its way that it may not pass (touching is allowed). An enemy
-    /// already within the gap where it starts holds it only by its coming closer; a friend it
-    /// already overlaps, not at all.
-    fn clear_way(&self, r: usize, pos: Vec2, facing: f64, holds: Holds) -> bool {
-        let others = (0..self.regiments.len())
-            .filter(|&o| o != r && self.regiments[o].state != State::Gone)
-            .map(|o| (o, self.shape(o)));
-        self.blocker(r, pos, Vec2::from_facing(facing), holds, others)
-            .is_none()
-    }
-
-    /// The first of `among` (other regiments still on the table, with their footprints) that
-    /// stops `clear_way` (`fwd` the facing's unit vector), if any.
+    /// Whether regiment `r`, going straight along its facing (`fwd` its unit vector) from
+    /// where it stands to `pos`, keeps clear all the way of those that `holds` it: the contact
+    /// gap from enemies, no overlap with friends in its way that it may not pass (touching is
+    /// allowed). An enemy already within the gap where it starts holds it only by its coming
+    /// closer; a friend it already overlaps, not at all. Asks only `among` (other regiments on
+    /// the table, with their footprints): the place in it of the first that holds it, if any.
     fn blocker(
         &self,
         r: usize,
         pos: Vec2,
         fwd: Vec2,
         holds: Holds,
-        among: impl IntoIterator<Item = (usize, Shape)>,
+        among: &[(usize, Shape)],
     ) -> Option<usize> {
         let reg = &self.regiments[r];
         let (from, end) = (reg.pos, Shape::new(pos, fwd, reg.frontage, reg.depth));
@@ -613,7 +578,7 @@ impl Battle {
                 || within.dist(&s) > 0.0
                 || start_within.dist(&s) == 0.0
         };
-        among.into_iter().find(|x| !lets_by(x)).map(|(o, _)| o)
+        among.iter().position(|x| !lets_by(x))
     }
 
     /// Whether regiment `r`'s footprint where it stands keeps the contact gap from every enemy
@@ -640,59 +605,52 @@ impl Battle {
 
     /// How far along `dir` (its facing `facing`, or straight back) regiment `r` goes, up to
     /// `max`, before those that `holds` it stop it (found by halving: the way only grows).
+    /// Only the regiments that could hold it somewhere on the run are asked, with their
+    /// footprints made once; each failed try puts the one that stopped it first, where the
+    /// next try (as near the same place) meets it at once, and drops those the shorter run
+    /// left cannot reach. Neither changes the answer: a try asks whether none of them holds it.
     fn clear_run(&self, r: usize, dir: Vec2, facing: f64, max: f64, holds: Holds) -> f64 {
         let from = self.regiments[r].pos;
         let fwd = Vec2::from_facing(facing);
-        let Some(mut near) = self.near_way(r, dir, max) else {
-            return halve(max, |d| self.clear_way(r, from + dir * d, facing, holds));
-        };
-        // Each failed try puts the regiment that stopped it first, where the next try (as near
-        // the same place) meets it at once; each shorter run drops those that cannot reach it.
-        // Neither changes the answer: a try asks whether none of the list stops the run.
+        let mut near = self.near.borrow_mut();
+        near.clear();
+        let reach = self.run_reach(r, dir, fwd, max);
+        for (o, reg) in self.regiments.iter().enumerate() {
+            if o != r
+                && reg.state != State::Gone
+                && reach.may_hold(reg.pos, Shape::radius_of(reg.frontage, reg.depth))
+            {
+                near.push((o, self.shape(o)));
+            }
+        }
         halve(max, |d| {
-            let found = self.blocker(r, from + dir * d, fwd, holds, near.list().iter().copied());
-            let Some(o) = found else {
+            let Some(i) = self.blocker(r, from + dir * d, fwd, holds, &near) else {
                 return true;
             };
-            near.to_front(o);
-            near.within(self.run_reach(r, dir, d));
+            near.swap(0, i);
+            let reach = self.run_reach(r, dir, fwd, d);
+            near.retain(|(_, s)| reach.may_hold(s.centre, s.radius));
             false
         })
     }
 
-    /// The circle about which every way of regiment `r`'s run of up to `max` along `dir` lies
-    /// (its centre, and its radius less the contact gap beyond): every way lies within half the
-    /// run of the run's middle plus the longest way's half diagonal.
-    fn run_reach(&self, r: usize, dir: Vec2, max: f64) -> (Vec2, f64) {
+    /// Where the ways of regiment `r`'s runs of up to `max` along `dir`, facing `fwd`, lie.
+    /// The way of a run of `d` is centred `d / 2` along `dir` from where the regiment stands,
+    /// its half depth grown by `d / 2` of `dir`'s length: its extent along and across the
+    /// facing is greatest at `d = max`, or at `d = 0` for the near end.
+    fn run_reach(&self, r: usize, dir: Vec2, fwd: Vec2, max: f64) -> RunReach {
         let me = &self.regiments[r];
-        let run = dir.len() * max;
-        let middle = me.pos + dir * (max / 2.0);
-        let reach = run / 2.0
-            + Shape::radius_of(me.frontage, me.depth + run)
-            + self.rules.battle.contact_gap
-            + 1e-9;
-        (middle, reach)
-    }
-
-    /// The regiments that could hold regiment `r` anywhere on a run of up to `max` along
-    /// `dir`, with their footprints (`None` when there are more than `Near` holds): a regiment
-    /// beyond the run's reach and the contact gap is apart from each of its ways. The run's
-    /// halving asks only these.
-    fn near_way(&self, r: usize, dir: Vec2, max: f64) -> Option<Near> {
-        let (middle, reach) = self.run_reach(r, dir, max);
-        let mut near = Near::default();
-        for (o, reg) in self.regiments.iter().enumerate() {
-            if o == r
-                || reg.state == State::Gone
-                || reg.pos.dist(middle) > reach + Shape::radius_of(reg.frontage, reg.depth)
-            {
-                continue;
-            }
-            if !near.push(o, self.shape(o)) {
-                return None;
-            }
+        let (half, right) = (max / 2.0, fwd.right());
+        let (along, length) = (dir.dot(fwd), dir.len());
+        let slack = self.rules.battle.contact_gap + 1e-9;
+        RunReach {
+            from: me.pos,
+            fwd,
+            right,
+            behind: half * (along - length) - me.depth / 2.0 - slack,
+            ahead: half * (along + length) + me.depth / 2.0 + slack,
+            lateral: half * dir.dot(right).abs() + me.frontage / 2.0 + slack,
         }
-        Some(near)
     }
 
     /// Keeps a point on the table.
