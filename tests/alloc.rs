@@ -150,6 +150,30 @@ fn black_powder_battles_allocate_nothing_once_warm() {
 }
 
 #[test]
+fn dickenson_battles_allocate_nothing_once_warm() {
+    use ecw_sim::rules::Ruleset;
+    use ecw_sim::rules::dickenson::battle::Dickenson;
+    let dk = Dickenson::builtin();
+    for name in ["small_action", "marston_moor", "naseby"] {
+        let setup = Scenario::open(name, &[]).unwrap().setup().unwrap();
+        let mut battle = dk.new_battle(&setup);
+        let mut run = |from: u64, to: u64| {
+            let before = allocs();
+            for i in from..to {
+                dk.fight(&mut battle, &setup, battle_seed(7, i), &mut NullObserver);
+            }
+            allocs() - before
+        };
+        let _warm = run(0, 20);
+        let many = run(20, 220);
+        assert!(
+            many <= 8,
+            "{name}: {many} allocations in 200 Dickenson battles"
+        );
+    }
+}
+
+#[test]
 fn the_counter_counts() {
     // The test above could pass with a counter that never counts: this one shows it does.
     let before = allocs();

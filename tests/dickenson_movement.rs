@@ -656,4 +656,57 @@ fn m12_marston_moor_routers_go_round_wilstrop_wood() {
         straight >= 10 && veered * 5 <= straight,
         "veered {veered}, straight {straight}"
     );
+
+/// The arc test by dot product (`Battle::in_arc`) gives the same answer as measuring the
+/// bearing, to the bit, on random facings and points and on a grid whose diagonals fall on
+/// the arcs' edges exactly (45 and 90 degrees), including arcs of 0 and 180 degrees.
+#[test]
+fn the_arc_test_agrees_with_the_bearing_to_the_bit() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 44.0),
+    ]);
+    let mut b = battle(&s);
+    let mut seed = 7u64;
+    let mut rnd = move || {
+        seed = ecw_sim::dice::mix64(seed);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let arcs = [0.0, 10.0, 45.0, 60.0, 90.0, 135.0, 180.0, 200.0, -5.0];
+    let grid = [0.0, 90.0, 180.0, -90.0, 45.0, 270.0];
+    let (mut inside, mut edges) = (0, 0);
+    for i in 0..40_000 {
+        let (facing, to) = if i % 2 == 0 {
+            let p = Vec2::new(rnd() * 72.0, rnd() * 48.0);
+            (rnd() * 20.0 - 10.0, p)
+        } else {
+            let g = grid[(rnd() * grid.len() as f64) as usize];
+            let d = Vec2::new((rnd() * 7.0).floor() - 3.0, (rnd() * 7.0).floor() - 3.0);
+            (f64::to_radians(g), Vec2::new(36.0, 10.0) + d)
+        };
+        let arc = if i % 3 == 0 {
+            rnd() * 190.0
+        } else {
+            arcs[(rnd() * arcs.len() as f64) as usize]
+        };
+        b.regiments[0].pos = if i % 2 == 0 {
+            Vec2::new(rnd() * 72.0, rnd() * 48.0)
+        } else {
+            Vec2::new(36.0, 10.0)
+        };
+        b.regiments[0].facing = facing;
+        let slow = b.bearing(0, to) <= arc;
+        assert_eq!(
+            b.in_arc(0, to, arc),
+            slow,
+            "facing {facing} to {to:?} arc {arc}"
+        );
+        inside += usize::from(slow);
+        edges += usize::from((b.bearing(0, to) - arc).abs() < 1e-9);
+    }
+    assert!(
+        inside > 5_000 && inside < 35_000,
+        "{inside} of 40,000 inside"
+    );
+    assert!(edges > 100, "the test should meet the edge often: {edges}");
 }

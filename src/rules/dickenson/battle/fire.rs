@@ -73,11 +73,15 @@ impl Battle {
             if reg.side == side || reg.state == State::Gone || reg.engaged.is_some() {
                 continue;
             }
-            if me.centre.dist(reg.pos) > range + 2.0 * (reg.frontage + reg.depth) + me.radius {
+            // The enclosing circles bound the gap from below: a regiment beyond the range by
+            // them, or no nearer than the best, cannot be the target (its shape is never made).
+            let bound =
+                me.centre.dist(reg.pos) - me.radius - Shape::radius_of(reg.frontage, reg.depth);
+            if bound > range || best.is_some_and(|(_, b)| bound >= b) {
                 continue;
             }
             let g = me.dist(&self.shape(o));
-            if g <= range && self.bearing(r, reg.pos) <= arc && best.is_none_or(|(_, b)| g < b) {
+            if g <= range && best.is_none_or(|(_, b)| g < b) && self.in_arc(r, reg.pos, arc) {
                 best = Some((o, g));
             }
         }

@@ -16,7 +16,7 @@ mod morale_phase;
 mod movement;
 pub mod regiment;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
 pub use regiment::{Kind, Regiment, State};
@@ -193,6 +193,11 @@ pub struct Battle {
     /// for every regiment at each step of every path, and their sines and cosines were a
     /// third of a battle.
     fronts: Vec<Cell<(f64, Vec2)>>,
+    /// The cosines of the last two arcs asked of `in_arc` (degrees, cosine), so that an arc
+    /// test needs no trigonometry.
+    arc_cos: [Cell<(f64, f64)>; 2],
+    /// The regiments near a run and their footprints (a buffer the runs reuse).
+    near: RefCell<Vec<(usize, Shape)>>,
 }
 
 pub(crate) use crate::events::emit;
@@ -228,6 +233,8 @@ impl Battle {
             schedule: crate::arrivals::Schedule::default(),
             pairs: Vec::new(),
             fronts: Vec::new(),
+            arc_cos: [const { Cell::new((f64::NAN, f64::NAN)) }; 2],
+            near: RefCell::new(Vec::new()),
         };
         b.reset();
         b
@@ -245,6 +252,10 @@ impl Battle {
         self.fronts.clear();
         let unknown = Cell::new((f64::NAN, Vec2::new(0.0, 0.0)));
         self.fronts.resize(self.regiments.len(), unknown);
+        // Room for every other regiment near a run, so that runs never grow it.
+        let near = self.near.get_mut();
+        near.clear();
+        near.reserve(self.regiments.len());
         self.points_start = [0; 2];
         for r in 0..self.regiments.len() {
             let p = self.points(r);
@@ -423,6 +434,36 @@ impl Battle {
         angle_diff((to - reg.pos).facing(), reg.facing)
             .to_degrees()
             .abs()
+    }
+
+    /// Whether the point `to` lies within `degrees` of regiment `r`'s facing: the same answer
+    /// as `bearing(r, to) <= degrees`, to the bit. A dot product decides, unless the point is
+    /// within rounding of the arc's edge: then the bearing is measured.
+    pub fn in_arc(&self, r: usize, to: Vec2, degrees: f64) -> bool {
+        let d = to - self.regiments[r].pos;
+        let len = d.len();
+        if len > 0.0 && (0.0..180.0).contains(&degrees) {
+            let margin = self.front(r).dot(d) - self.arc_cos(degrees) * len;
+            if margin > 1e-9 * len {
+                return true;
+            }
+            if margin < -1e-9 * len {
+                return false;
+            }
+        }
+        self.bearing(r, to) <= degrees
+    }
+
+    /// The cosine of an arc of `degrees`, kept for the two arcs last asked.
+    fn arc_cos(&self, degrees: f64) -> f64 {
+        let slot = &self.arc_cos[usize::from(degrees.to_bits() & 1 == 1)];
+        let (known, cos) = slot.get();
+        if known.to_bits() == degrees.to_bits() {
+            return cos;
+        }
+        let cos = degrees.to_radians().cos();
+        slot.set((degrees, cos));
+        cos
     }
 
     /// The nearest enemy on the table that `ok` accepts: (regiment, gap).

@@ -9,6 +9,7 @@ use super::regiment::{Gait, Kind, State};
 use super::{Battle, emit};
 use crate::army::Side;
 use crate::battlefield::Vec2;
+use crate::battlefield::geometry::Shape;
 use crate::dice::DiceSource;
 use crate::events::{Event, GeneralResult, Observer};
 use crate::rules::dickenson::events::{Detail, Figures, Source};
@@ -284,13 +285,17 @@ impl Battle {
             * reg
                 .move_at(Gait::Trot, &self.rules)
                 .max(self.rules.movement.pikemen.line);
-        let right = self.front(r).right();
+        let me = self.shape(r);
+        let right = me.fwd.right();
         let (mut any, mut l, mut rt) = (false, false, false);
         for (o, f) in self.regiments.iter().enumerate() {
             if o == r || f.side != reg.side || f.state != State::Active || f.engaged.is_some() {
                 continue;
             }
-            if self.gap(r, o) > half {
+            // Beyond half a move by the enclosing circles (a lower bound on the gap): not a
+            // support, and its shape is never made.
+            let bound = me.centre.dist(f.pos) - me.radius - Shape::radius_of(f.frontage, f.depth);
+            if bound > half || me.dist(&self.shape(o)) > half {
                 continue;
             }
             any = true;

@@ -92,6 +92,50 @@ fn crossing(a: Vec2, b: Vec2, o: &LinearObstacle) -> Option<(f64, f64)> {
     ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| (t, u * s.len()))
 }
 
+/// The farthest of `max` and the twelve halvings below it that `clear` passes, 0 if none:
+/// the way only grows, so one blocked point rules out all beyond it.
+fn halve(max: f64, mut clear: impl FnMut(f64) -> bool) -> f64 {
+    if clear(max) {
+        return max;
+    }
+    let (mut lo, mut hi) = (0.0, max);
+    for _ in 0..12 {
+        let mid = (lo + hi) / 2.0;
+        if clear(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// Where the ways of a run of up to some distance lie, to rule out the regiments that cannot
+/// hold it anywhere on it: in the frame of the mover's facing (from where it stands), between
+/// `behind` and `ahead` along it and within `lateral` of its line across it. Each carries the
+/// contact gap and a margin far above rounding.
+#[derive(Debug, Clone, Copy)]
+struct RunReach {
+    from: Vec2,
+    fwd: Vec2,
+    right: Vec2,
+    behind: f64,
+    ahead: f64,
+    lateral: f64,
+}
+
+impl RunReach {
+    /// Whether a regiment whose footprint lies within `radius` of `centre` may hold the run
+    /// (false only when it surely cannot).
+    fn may_hold(&self, centre: Vec2, radius: f64) -> bool {
+        let d = centre - self.from;
+        let along = d.dot(self.fwd);
+        d.dot(self.right).abs() <= self.lateral + radius
+            && along >= self.behind - radius
+            && along <= self.ahead + radius
+    }
+}
+
 impl Battle {
     /// Per-move state cleared; unhorsed generals back; generals placed; rallies.
     pub fn start_of_move<D: DiceSource, O: Observer>(
@@ -487,26 +531,22 @@ impl Battle {
         Shape::new(pos, Vec2::from_facing(facing), reg.frontage, reg.depth)
     }
 
-    /// Whether regiment `r`, going straight along its facing `facing` from where it stands to
-    /// `pos`, keeps clear all the way of those that `holds` it: the contact gap from enemies,
-    /// no overlap with friends in its way that it may not pass (touching is allowed). An enemy
-    /// already within the gap where it starts holds it only by its coming closer; a friend it
-    /// already overlaps, not at all.
-    fn clear_way(&self, r: usize, pos: Vec2, facing: f64, holds: Holds) -> bool {
-        self.clear_way_of(r, pos, facing, holds, 0..self.regiments.len())
-    }
-
-    /// `clear_way` asking only the regiments `among` (the rest known not to hold it).
-    fn clear_way_of(
+    /// Whether regiment `r`, going straight along its facing (`fwd` its unit vector) from
+    /// where it stands to `pos`, keeps clear all the way of those that `holds` it: the contact
+    /// gap from enemies, no overlap with friends in its way that it may not pass (touching is
+    /// allowed). An enemy already within the gap where it starts holds it only by its coming
+    /// closer; a friend it already overlaps, not at all. Asks only `among` (other regiments on
+    /// the table, with their footprints): the place in it of the first that holds it, if any.
+    fn blocker(
         &self,
         r: usize,
         pos: Vec2,
-        facing: f64,
+        fwd: Vec2,
         holds: Holds,
-        mut among: impl Iterator<Item = usize>,
-    ) -> bool {
-        let from = self.regiments[r].pos;
-        let end = self.shape_at(r, pos, facing);
+        among: &[(usize, Shape)],
+    ) -> Option<usize> {
+        let reg = &self.regiments[r];
+        let (from, end) = (reg.pos, Shape::new(pos, fwd, reg.frontage, reg.depth));
         let start = end.at(from);
         let way = Shape::new(
             (from + pos) * 0.5,
@@ -523,13 +563,8 @@ impl Battle {
         let (within, start_within) = (inside(way), inside(start));
         let side = self.regiments[r].side;
         let gap = self.rules.battle.contact_gap;
-        among.all(|o| {
-            let reg = &self.regiments[o];
-            if o == r || reg.state == State::Gone {
-                return true;
-            }
-            let s = self.shape(o);
-            if reg.side != side {
+        let lets_by = |&(o, s): &(usize, Shape)| {
+            if self.regiments[o].side != side {
                 if !holds.enemies() || apart(&way, &s, gap) {
                     return true;
                 }
@@ -542,7 +577,8 @@ impl Battle {
                 || within.centre.dist(s.centre) > within.radius + s.radius
                 || within.dist(&s) > 0.0
                 || start_within.dist(&s) == 0.0
-        })
+        };
+        among.iter().position(|x| !lets_by(x))
     }
 
     /// Whether regiment `r`'s footprint where it stands keeps the contact gap from every enemy
@@ -569,62 +605,52 @@ impl Battle {
 
     /// How far along `dir` (its facing `facing`, or straight back) regiment `r` goes, up to
     /// `max`, before those that `holds` it stop it (found by halving: the way only grows).
+    /// Only the regiments that could hold it somewhere on the run are asked, with their
+    /// footprints made once; each failed try puts the one that stopped it first, where the
+    /// next try (as near the same place) meets it at once, and drops those the shorter run
+    /// left cannot reach. Neither changes the answer: a try asks whether none of them holds it.
     fn clear_run(&self, r: usize, dir: Vec2, facing: f64, max: f64, holds: Holds) -> f64 {
         let from = self.regiments[r].pos;
-        let (near, n) = self.near_way(r, dir, max);
-        let clear = |d: f64| match n {
-            Some(n) => self.clear_way_of(
-                r,
-                from + dir * d,
-                facing,
-                holds,
-                near[..n].iter().map(|&o| usize::from(o)),
-            ),
-            None => self.clear_way(r, from + dir * d, facing, holds),
-        };
-        if clear(max) {
-            return max;
-        }
-        let (mut lo, mut hi) = (0.0, max);
-        for _ in 0..12 {
-            let mid = (lo + hi) / 2.0;
-            if clear(mid) {
-                lo = mid;
-            } else {
-                hi = mid;
+        let fwd = Vec2::from_facing(facing);
+        let mut near = self.near.borrow_mut();
+        near.clear();
+        let reach = self.run_reach(r, dir, fwd, max);
+        for (o, reg) in self.regiments.iter().enumerate() {
+            if o != r
+                && reg.state != State::Gone
+                && reach.may_hold(reg.pos, Shape::radius_of(reg.frontage, reg.depth))
+            {
+                near.push((o, self.shape(o)));
             }
         }
-        lo
+        halve(max, |d| {
+            let Some(i) = self.blocker(r, from + dir * d, fwd, holds, &near) else {
+                return true;
+            };
+            near.swap(0, i);
+            let reach = self.run_reach(r, dir, fwd, d);
+            near.retain(|(_, s)| reach.may_hold(s.centre, s.radius));
+            false
+        })
     }
 
-    /// The regiments that could hold regiment `r` anywhere on a run of up to `max` along
-    /// `dir` (at most 64; `None` when there are more): every way of the run lies within half
-    /// the run of its middle plus the longest way's half diagonal, so a regiment beyond that
-    /// and the contact gap is apart from each of them. The run's halving asks only these.
-    fn near_way(&self, r: usize, dir: Vec2, max: f64) -> ([u16; 64], Option<usize>) {
+    /// Where the ways of regiment `r`'s runs of up to `max` along `dir`, facing `fwd`, lie.
+    /// The way of a run of `d` is centred `d / 2` along `dir` from where the regiment stands,
+    /// its half depth grown by `d / 2` of `dir`'s length: its extent along and across the
+    /// facing is greatest at `d = max`, or at `d = 0` for the near end.
+    fn run_reach(&self, r: usize, dir: Vec2, fwd: Vec2, max: f64) -> RunReach {
         let me = &self.regiments[r];
-        let run = dir.len() * max;
-        let middle = me.pos + dir * (max / 2.0);
-        let reach = run / 2.0
-            + Shape::radius_of(me.frontage, me.depth + run)
-            + self.rules.battle.contact_gap
-            + 1e-9;
-        let mut near = [0u16; 64];
-        let mut n = 0;
-        for (o, reg) in self.regiments.iter().enumerate() {
-            if o == r
-                || reg.state == State::Gone
-                || reg.pos.dist(middle) > reach + Shape::radius_of(reg.frontage, reg.depth)
-            {
-                continue;
-            }
-            if n == near.len() {
-                return (near, None);
-            }
-            near[n] = o as u16;
-            n += 1;
+        let (half, right) = (max / 2.0, fwd.right());
+        let (along, length) = (dir.dot(fwd), dir.len());
+        let slack = self.rules.battle.contact_gap + 1e-9;
+        RunReach {
+            from: me.pos,
+            fwd,
+            right,
+            behind: half * (along - length) - me.depth / 2.0 - slack,
+            ahead: half * (along + length) + me.depth / 2.0 + slack,
+            lateral: half * dir.dot(right).abs() + me.frontage / 2.0 + slack,
         }
-        (near, Some(n))
     }
 
     /// Keeps a point on the table.
@@ -936,8 +962,8 @@ impl Battle {
     /// least the gap `need` between them (more when it comes at the target aslant).
     fn contact_run(&self, r: usize, t: usize, aim: f64, need: f64) -> f64 {
         let (from, dir) = (self.regiments[r].pos, Vec2::from_facing(aim));
-        let target = self.shape(t);
-        let touches = |d: f64| self.shape_at(r, from + dir * d, aim).dist(&target) <= 1e-6;
+        let (target, me) = (self.shape(t), self.shape_at(r, from, aim));
+        let touches = |d: f64| me.at(from + dir * d).dist(&target) <= 1e-6;
         let (mut lo, mut hi) = (0.0, need + self.regiments[r].depth + target.radius * 2.0);
         for _ in 0..30 {
             let mid = (lo + hi) / 2.0;
