@@ -656,6 +656,7 @@ fn m12_marston_moor_routers_go_round_wilstrop_wood() {
         straight >= 10 && veered * 5 <= straight,
         "veered {veered}, straight {straight}"
     );
+}
 
 /// The arc test by dot product (`Battle::in_arc`) gives the same answer as measuring the
 /// bearing, to the bit, on random facings and points and on a grid whose diagonals fall on
