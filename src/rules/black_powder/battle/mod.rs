@@ -247,6 +247,8 @@ pub struct Battle {
     brigade_counts: Vec<(u32, u32)>,
     /// The shooting phase's possible targets (reused buffer).
     targets: Vec<Target>,
+    /// Of those, the ones within reach of the regiment shooting (reused buffer).
+    near_targets: Vec<Target>,
 }
 
 /// An enemy regiment a shooting phase may shoot at: where it stands and how far it reaches.
@@ -307,6 +309,7 @@ impl Battle {
             pikes,
             brigade_counts: Vec::new(),
             targets: Vec::new(),
+            near_targets: Vec::new(),
         };
         b.reset();
         b
