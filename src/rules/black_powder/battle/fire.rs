@@ -38,6 +38,7 @@ impl Battle {
                 });
             }
         }
+        self.index_by_x();
         let arc = FrontArc::of(self.rules.shooting.front_arc_degrees);
         let mut near = std::mem::take(&mut self.near_targets);
         // The side's elements in index order (a regiment's elements are consecutive).
@@ -59,6 +60,7 @@ impl Battle {
         }
         self.near_targets = near;
         self.targets = targets;
+        self.by_x_ready = false;
     }
 
     /// Fills `near` with the `targets` (in their order) some element of regiment `r` might reach:
@@ -127,34 +129,78 @@ impl Battle {
     /// line of fire: (a friend of the shooter's, an enemy).
     fn in_the_way(&self, e: usize, t: usize) -> (bool, bool) {
         let (a, b) = (self.elements[e].pos, self.elements[t].pos);
-        let side = self.regiments[usize::from(self.elements[e].regiment)].side;
-        let (mut friend, mut enemy) = (false, false);
         let gap = self.rules.shooting.not_clear_gap;
-        let (lo, hi) = (
-            Vec2::new(a.x.min(b.x) - gap, a.y.min(b.y) - gap),
-            Vec2::new(a.x.max(b.x) + gap, a.y.max(b.y) + gap),
-        );
-        for (k, o) in self.elements.iter().enumerate() {
+        let line = Line {
+            a,
+            b,
+            gap,
+            lo: Vec2::new(a.x.min(b.x) - gap, a.y.min(b.y) - gap),
+            hi: Vec2::new(a.x.max(b.x) + gap, a.y.max(b.y) + gap),
+            side: self.regiments[usize::from(self.elements[e].regiment)].side,
+            ends: [self.elements[e].regiment, self.elements[t].regiment],
+        };
+        let mut found = (false, false);
+        if self.by_x_ready {
+            // In the shooting phase no one moves: only the regiments whose centres lie within
+            // the box's x-span, grown by the longest reach, can have an element in the box.
+            let grow = self.by_x_reach + super::APART_MARGIN;
+            let from = self.by_x.partition_point(|&(x, _)| x < line.lo.x - grow);
+            for &(x, n) in &self.by_x[from..] {
+                if x > line.hi.x + grow || self.crosses(usize::from(n), &line, &mut found) {
+                    break;
+                }
+            }
+        } else {
+            for n in 0..self.regiments.len() {
+                if self.crosses(n, &line, &mut found) {
+                    break;
+                }
+            }
+        }
+        found
+    }
+
+    /// Marks in `found` (friend, enemy) whether regiment `n`, neither of the line's ends, has an
+    /// element within the line's gap; true once both are found (nothing more to learn).
+    fn crosses(&self, n: usize, line: &Line, found: &mut (bool, bool)) -> bool {
+        let oreg = &self.regiments[n];
+        // A regiment whose centre is outside the box grown by its reach has no element in it.
+        let (lo, hi, grow) = (line.lo, line.hi, oreg.reach + super::APART_MARGIN);
+        let c = oreg.pos;
+        if c.x < lo.x - grow || c.y < lo.y - grow || c.x > hi.x + grow || c.y > hi.y + grow {
+            return false;
+        }
+        if oreg.gone || line.ends.contains(&(n as u16)) {
+            return false;
+        }
+        for o in &self.elements[self.element_range(n)] {
             // Outside the line's box, it is not within the gap of the line.
             if o.pos.x < lo.x || o.pos.y < lo.y || o.pos.x > hi.x || o.pos.y > hi.y {
                 continue;
             }
-            if o.regiment == self.elements[e].regiment || o.regiment == self.elements[t].regiment {
-                continue;
-            }
-            let oreg = &self.regiments[usize::from(o.regiment)];
-            if oreg.gone || k == e || k == t {
-                continue;
-            }
-            if dist_point_segment(o.pos, a, b) < gap {
-                if oreg.side == side {
-                    friend = true;
+            if dist_point_segment(o.pos, line.a, line.b) < line.gap {
+                if oreg.side == line.side {
+                    found.0 = true;
                 } else {
-                    enemy = true;
+                    found.1 = true;
                 }
             }
         }
-        (friend, enemy)
+        found.0 && found.1
+    }
+
+    /// Lists the regiments on the table by their centre's x, for `in_the_way` while no one moves.
+    fn index_by_x(&mut self) {
+        self.by_x.clear();
+        self.by_x_reach = 0.0;
+        for (n, r) in self.regiments.iter().enumerate() {
+            if !r.gone {
+                self.by_x.push((r.pos.x, n as u16));
+                self.by_x_reach = self.by_x_reach.max(r.reach);
+            }
+        }
+        self.by_x.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        self.by_x_ready = true;
     }
 
     /// One element's volley at one enemy element. Returns the casualties caused.
@@ -317,6 +363,18 @@ impl Battle {
         self.regiments[r].must_test = false;
         self.break_test(r, 0, dice, obs) != BreakResult::Hold
     }
+}
+
+/// A line of fire from `a` to `b`, its box grown by the not-clear `gap`, the shooter's side
+/// and the two regiments at its ends.
+struct Line {
+    a: Vec2,
+    b: Vec2,
+    gap: f64,
+    lo: Vec2,
+    hi: Vec2,
+    side: Side,
+    ends: [u16; 2],
 }
 
 /// A front arc of `degrees` either side, with its cosine: most bearings are told in or out by
