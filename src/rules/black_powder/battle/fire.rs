@@ -38,25 +38,65 @@ impl Battle {
                 });
             }
         }
+        self.index_by_x();
+        let arc = FrontArc::of(self.rules.shooting.front_arc_degrees);
+        let mut near = std::mem::take(&mut self.near_targets);
         // The side's elements in index order (a regiment's elements are consecutive).
         for i in 0..self.side(side).len() {
             let r = usize::from(self.side(side)[i]);
+            if !self.near_targets_of(r, &targets, &mut near) {
+                continue;
+            }
+            let front = Vec2::from_facing(self.regiments[r].facing);
             for e in self.element_range(r) {
                 let reg = &self.regiments[r];
                 if reg.gone || reg.engaged.is_some() {
                     continue;
                 }
-                if let Some(t) = self.target_of(e, &targets) {
+                if let Some(t) = self.target_of(e, &near, (front, arc)) {
                     self.volley(e, t, false, setup, dice, obs);
                 }
             }
         }
+        self.near_targets = near;
         self.targets = targets;
+        self.by_x_ready = false;
+    }
+
+    /// Fills `near` with the `targets` (in their order) some element of regiment `r` might reach:
+    /// the centre within its longest range and both reaches (every element the exact test of
+    /// `target_of` keeps is among them). False when it has none, or no element shoots.
+    fn near_targets_of(&self, r: usize, targets: &[Target], near: &mut Vec<Target>) -> bool {
+        near.clear();
+        let reg = &self.regiments[r];
+        if reg.gone || reg.engaged.is_some() {
+            return false;
+        }
+        let range = self
+            .element_range(r)
+            .map(|e| max_range(self.elements[e].troop, &self.rules))
+            .fold(0.0, f64::max);
+        if range <= 0.0 {
+            return false;
+        }
+        for t in targets {
+            let bound = range + t.reach + reg.reach + super::APART_MARGIN;
+            let (dx, dy) = (reg.pos.x - t.pos.x, reg.pos.y - t.pos.y);
+            if dx * dx + dy * dy <= bound * bound {
+                near.push(*t);
+            }
+        }
+        !near.is_empty()
     }
 
     /// The nearest element of `targets` (enemies not in melee, in index order) in range and in
-    /// the front arc.
-    fn target_of(&self, e: usize, targets: &[Target]) -> Option<usize> {
+    /// the front arc (`front` the shooter's facing as a vector).
+    fn target_of(
+        &self,
+        e: usize,
+        targets: &[Target],
+        (front, arc): (Vec2, FrontArc),
+    ) -> Option<usize> {
         let el = &self.elements[e];
         let range = max_range(el.troop, &self.rules);
         if range <= 0.0 {
@@ -76,8 +116,7 @@ impl Battle {
                 if g > range || best.is_some_and(|(_, b)| g >= b) {
                     continue;
                 }
-                let bearing = Self::bearing(reg.facing, el.pos, self.elements[k].pos);
-                if bearing.abs() > self.rules.shooting.front_arc_degrees {
+                if arc.outside(reg.facing, front, el.pos, self.elements[k].pos) {
                     continue;
                 }
                 best = Some((k, g));
@@ -90,34 +129,78 @@ impl Battle {
     /// line of fire: (a friend of the shooter's, an enemy).
     fn in_the_way(&self, e: usize, t: usize) -> (bool, bool) {
         let (a, b) = (self.elements[e].pos, self.elements[t].pos);
-        let side = self.regiments[usize::from(self.elements[e].regiment)].side;
-        let (mut friend, mut enemy) = (false, false);
         let gap = self.rules.shooting.not_clear_gap;
-        let (lo, hi) = (
-            Vec2::new(a.x.min(b.x) - gap, a.y.min(b.y) - gap),
-            Vec2::new(a.x.max(b.x) + gap, a.y.max(b.y) + gap),
-        );
-        for (k, o) in self.elements.iter().enumerate() {
+        let line = Line {
+            a,
+            b,
+            gap,
+            lo: Vec2::new(a.x.min(b.x) - gap, a.y.min(b.y) - gap),
+            hi: Vec2::new(a.x.max(b.x) + gap, a.y.max(b.y) + gap),
+            side: self.regiments[usize::from(self.elements[e].regiment)].side,
+            ends: [self.elements[e].regiment, self.elements[t].regiment],
+        };
+        let mut found = (false, false);
+        if self.by_x_ready {
+            // In the shooting phase no one moves: only the regiments whose centres lie within
+            // the box's x-span, grown by the longest reach, can have an element in the box.
+            let grow = self.by_x_reach + super::APART_MARGIN;
+            let from = self.by_x.partition_point(|&(x, _)| x < line.lo.x - grow);
+            for &(x, n) in &self.by_x[from..] {
+                if x > line.hi.x + grow || self.crosses(usize::from(n), &line, &mut found) {
+                    break;
+                }
+            }
+        } else {
+            for n in 0..self.regiments.len() {
+                if self.crosses(n, &line, &mut found) {
+                    break;
+                }
+            }
+        }
+        found
+    }
+
+    /// Marks in `found` (friend, enemy) whether regiment `n`, neither of the line's ends, has an
+    /// element within the line's gap; true once both are found (nothing more to learn).
+    fn crosses(&self, n: usize, line: &Line, found: &mut (bool, bool)) -> bool {
+        let oreg = &self.regiments[n];
+        // A regiment whose centre is outside the box grown by its reach has no element in it.
+        let (lo, hi, grow) = (line.lo, line.hi, oreg.reach + super::APART_MARGIN);
+        let c = oreg.pos;
+        if c.x < lo.x - grow || c.y < lo.y - grow || c.x > hi.x + grow || c.y > hi.y + grow {
+            return false;
+        }
+        if oreg.gone || line.ends.contains(&(n as u16)) {
+            return false;
+        }
+        for o in &self.elements[self.element_range(n)] {
             // Outside the line's box, it is not within the gap of the line.
             if o.pos.x < lo.x || o.pos.y < lo.y || o.pos.x > hi.x || o.pos.y > hi.y {
                 continue;
             }
-            if o.regiment == self.elements[e].regiment || o.regiment == self.elements[t].regiment {
-                continue;
-            }
-            let oreg = &self.regiments[usize::from(o.regiment)];
-            if oreg.gone || k == e || k == t {
-                continue;
-            }
-            if dist_point_segment(o.pos, a, b) < gap {
-                if oreg.side == side {
-                    friend = true;
+            if dist_point_segment(o.pos, line.a, line.b) < line.gap {
+                if oreg.side == line.side {
+                    found.0 = true;
                 } else {
-                    enemy = true;
+                    found.1 = true;
                 }
             }
         }
-        (friend, enemy)
+        found.0 && found.1
+    }
+
+    /// Lists the regiments on the table by their centre's x, for `in_the_way` while no one moves.
+    fn index_by_x(&mut self) {
+        self.by_x.clear();
+        self.by_x_reach = 0.0;
+        for (n, r) in self.regiments.iter().enumerate() {
+            if !r.gone {
+                self.by_x.push((r.pos.x, n as u16));
+                self.by_x_reach = self.by_x_reach.max(r.reach);
+            }
+        }
+        self.by_x.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        self.by_x_ready = true;
     }
 
     /// One element's volley at one enemy element. Returns the casualties caused.
@@ -279,5 +362,89 @@ impl Battle {
         }
         self.regiments[r].must_test = false;
         self.break_test(r, 0, dice, obs) != BreakResult::Hold
+    }
+}
+
+/// A line of fire from `a` to `b`, its box grown by the not-clear `gap`, the shooter's side
+/// and the two regiments at its ends.
+struct Line {
+    a: Vec2,
+    b: Vec2,
+    gap: f64,
+    lo: Vec2,
+    hi: Vec2,
+    side: Side,
+    ends: [u16; 2],
+}
+
+/// A front arc of `degrees` either side, with its cosine: most bearings are told in or out by
+/// a dot product; only those within a hair of the edge are measured as `Battle::bearing` does,
+/// so every answer is that of the angle test.
+#[derive(Debug, Clone, Copy)]
+struct FrontArc {
+    degrees: f64,
+    cos: f64,
+}
+
+/// Cosines this far either side of the arc's edge are measured exactly (rounding in the dot
+/// product and in the angle is some 1e-15).
+const ARC_MARGIN: f64 = 1e-9;
+
+impl FrontArc {
+    fn of(degrees: f64) -> FrontArc {
+        FrontArc {
+            degrees,
+            cos: degrees.to_radians().cos(),
+        }
+    }
+
+    /// Whether `to` lies outside the arc of a shooter at `from` facing `facing` (`front` its
+    /// vector): `Battle::bearing(facing, from, to).abs() > degrees`.
+    fn outside(self, facing: f64, front: Vec2, from: Vec2, to: Vec2) -> bool {
+        let v = to - from;
+        let len = v.len();
+        if len > ARC_MARGIN {
+            let cos = v.dot(front) / len;
+            if cos > self.cos + ARC_MARGIN {
+                return false;
+            }
+            if cos < self.cos - ARC_MARGIN {
+                return true;
+            }
+        }
+        Battle::bearing(facing, from, to).abs() > self.degrees
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The dot-product shortcut answers as the angle test does, at the arc's edge too.
+    #[test]
+    fn the_front_arc_agrees_with_the_bearing_everywhere() {
+        let arc = FrontArc::of(45.0);
+        let from = Vec2::new(10.0, 20.0);
+        let mut outside = 0;
+        for facing in [0.0, 0.7, -2.5, 3.1] {
+            for edge in [-45.0f64, 45.0, -135.0, 0.0, 180.0] {
+                for nudge in [-1e-3, -1e-8, -1e-12, 0.0, 1e-12, 1e-8, 1e-3] {
+                    for dist in [0.0, 1e-12, 5.0, 100.0] {
+                        let to =
+                            from + Vec2::from_facing(facing + (edge + nudge).to_radians()) * dist;
+                        let want = Battle::bearing(facing, from, to).abs() > 45.0;
+                        let front = Vec2::from_facing(facing);
+                        assert_eq!(
+                            arc.outside(facing, front, from, to),
+                            want,
+                            "{facing} {edge} {nudge} {dist}"
+                        );
+                        outside += usize::from(want);
+                    }
+                }
+            }
+        }
+        // Both answers occur (the sweep crosses the edge).
+        assert!(outside > 100 && outside < 500, "{outside}");
     }
 }

@@ -247,6 +247,14 @@ pub struct Battle {
     brigade_counts: Vec<(u32, u32)>,
     /// The shooting phase's possible targets (reused buffer).
     targets: Vec<Target>,
+    /// Of those, the ones within reach of the regiment shooting (reused buffer).
+    near_targets: Vec<Target>,
+    /// The regiments on the table by their centre's x (centre x, regiment), and the longest
+    /// reach among them: listed at the start of a shooting phase, while no one moves
+    /// (`by_x_ready`).
+    by_x: Vec<(f64, u16)>,
+    by_x_reach: f64,
+    by_x_ready: bool,
 }
 
 /// An enemy regiment a shooting phase may shoot at: where it stands and how far it reaches.
@@ -307,6 +315,10 @@ impl Battle {
             pikes,
             brigade_counts: Vec::new(),
             targets: Vec::new(),
+            near_targets: Vec::new(),
+            by_x: Vec::new(),
+            by_x_reach: 0.0,
+            by_x_ready: false,
         };
         b.reset();
         b
