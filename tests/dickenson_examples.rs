@@ -291,8 +291,10 @@ fn e5_guns_lay_the_fall_of_shot_on_the_table() {
 /// GUN ON GUN AND AMMUNITION: a saker's hit area on a falcon: the further die 5 is 6 with the
 /// saker's +1 against a falcon: destroyed (its crew leave). A 4 is a wheel: the gun's points
 /// are diced for (2) and it is silent while mended. A shot 2" over lands on the falcon's
-/// ammunition 2" behind it: the ammunition is gone, and the falcon, within 4", rolls on the
-/// gun-on-gun table at its own calibre: 3 gunners hit, saved on 4+: two fall.
+/// ammunition 2" behind it and on its limber and team 3" behind (ruling): the team's two
+/// figures take 2 of the effect's 4, saved on a 6 (1, 1: horse and driver fall); the
+/// ammunition is gone, and the falcon, within 4", rolls on the gun-on-gun table at its own
+/// calibre: 3 gunners hit, saved on 4+: two fall (no team is left for the blast to throw for).
 #[test]
 fn e6_gun_on_gun_and_the_ammunition_blown_up() {
     let s = setup(&[
@@ -317,12 +319,13 @@ fn e6_gun_on_gun_and_the_ammunition_blown_up() {
     assert_eq!(b.points(1), 2 + 1 + 2 + 1);
 
     let mut b = battle(&s);
-    let mut d = ScriptedDice::new(&[3, 5, 4, 3, 4, 1, 2, 1, 1]);
+    let mut d = ScriptedDice::new(&[3, 5, 4, 1, 1, 3, 4, 1, 2, 1, 1]);
     let mut l = EventLog::default();
     b.fire_phase(&s, &mut d, &mut l);
     d.finish();
     let f = b.regiments[1];
     assert_eq!((f.balls, f.powder, f.gunners), (0, 0, 3));
+    assert_eq!((f.horses, f.drivers), (0, 0), "the team behind it struck");
     assert!(l.0.contains(&Event::Dickenson(Detail::AmmunitionBlown {
         unit: 1,
         by: 0
@@ -597,7 +600,7 @@ fn e12_an_army_breaks_below_half_its_points() {
 }
 
 /// MOVEMENT: foot in line move 6"; into woods half that, disordered; horse may not enter woods
-/// and stop short; a hedge costs horse 4" of a trot (10 - 4 = 6") and foot half their move;
+/// and stop at their edge (front at 12: y 11.5); a hedge costs horse 4" of a trot (10 - 4 = 6") and foot half their move;
 /// going uphill foot lose a third. Horse go up a gait a move: trot, then canter.
 #[test]
 fn e13_movement_by_formation_gait_and_ground() {
@@ -627,7 +630,7 @@ fn e13_movement_by_formation_gait_and_ground() {
             TROOPERS,
             Some(rect(AreaKind::Woods, 12.0, 30.0)),
             false,
-            11.25,
+            11.5,
         ),
     ];
     for (kind, area, with_hedge, y) in cases {
@@ -648,11 +651,10 @@ fn e13_movement_by_formation_gait_and_ground() {
         let gait = b.regiments[0].next_gait();
         let mut l = EventLog::default();
         b.advance(0, 0.0, gait, None, &mut l);
-        assert!(
-            close(b.regiments[0].pos.y, y),
-            "{kind:?}: at {}",
-            b.regiments[0].pos.y
-        );
+        // Stopped at the wood's edge: within the rulings' 0.01", short of it.
+        let at = b.regiments[0].pos.y;
+        let edge = y == 11.5 && at <= y && y - at <= 0.01;
+        assert!(close(at, y) || edge, "{kind:?}: at {at}");
         if kind == FOOT && y == 13.0 && !with_hedge {
             assert!(b.regiments[0].disordered(2), "woods disorder");
         }

@@ -489,14 +489,15 @@ fn f9_ammunition_wagons_from_the_scenario() {
     b.regiments[1].balls = 0;
     assert_eq!(b.points(1), full - 1);
 
-    // The falcon's ammunition blown up (as example e6): its wagon goes with it.
+    // The falcon's ammunition blown up (as example e6, its team behind it struck first: saves
+    // 1, 1): its wagon goes with it.
     let s = setup(&[
         (Side::Parliament, SAKER, 0, 36.0, 10.0),
         (Side::Royalist, FALCON, 0, 36.0, 30.0),
     ]);
     let mut b = battle(&s);
     b.regiments[1].wagons = 1;
-    let mut d = ScriptedDice::new(&[3, 5, 4, 3, 4, 1, 2, 1, 1]);
+    let mut d = ScriptedDice::new(&[3, 5, 4, 1, 1, 3, 4, 1, 2, 1, 1]);
     let mut l = EventLog::default();
     b.fire_phase(&s, &mut d, &mut l);
     d.finish();

@@ -1,7 +1,8 @@
 //! Dickenson guns' teams and pivots, hand-worked and fought through the engine with scripted
 //! dice that must be used up exactly: a limbered gun's horses and mounted drivers are figures
-//! (hit by volleys and hit areas, and losing them slows or stops the gun), and a sited gun
-//! turns by its trail to bear on an enemy outside its front arc.
+//! (hit by volleys and hit areas, and losing them slows or stops the gun), a sited gun's team
+//! stands behind it where shot falling there strikes it, and a sited gun turns by its trail to
+//! bear on an enemy outside its front arc.
 //!
 //! Figures at 1:20: 720 foot are 18 pikemen and 18 musketeers. Every regiment is 3" wide and
 //! 1" deep, every gun 0.5" wide and 1" deep; Parliament faces +y, the Royalists -y. The rules'
@@ -87,7 +88,8 @@ fn g1_a_limbered_guns_horses_and_drivers_are_hit_by_fire() {
     }));
     assert_eq!(g.lost_this_move, 2, "both count for its morale throw");
 
-    // Sited: the team stands back with the limber; the three hits are the gunners' (saves
+    // Sited: the team stands behind the gun with the limber, not the volley's target; the
+    // three hits are the gunners' (saves
     // 1, 5, 2: two lost, officer dice 1, 1). Facing away, the gun does not answer.
     let mut b = battle(&s);
     b.regiments[1].facing = 0.0;
@@ -270,4 +272,62 @@ fn g5_nasebys_train_comes_with_its_wagons() {
     b.reload_phase();
     let g = b.regiments[i];
     assert_eq!((g.balls, g.powder, g.wagons), (6, 24, 0));
+}
+
+/// A SITED GUN'S TEAM STANDS BEHIND IT (ruling: `gun_team.sited_behind`, 3"): a falcon 21" from
+/// a sited saker facing away lays its ball 3" short (coloured 3: no drift; white 2: -3" in the
+/// 20-30" band), on the saker's limber and team at 18", clear of its ammunition (19") and its
+/// piece (21"). The effect's half die (6: a D3 of 3) falls on the three team figures under the
+/// area, saved on a 6 (6, 1, 1): both horses fall (2 horses to 1 driver, then 1 to 1). Before,
+/// a sited gun's team could not be hit at all. Without horses the saker cannot limber up to
+/// advance on an enemy beyond its range and pull; with its team whole it does.
+#[test]
+fn g6_a_sited_guns_team_behind_it_is_struck_and_then_cannot_limber() {
+    let s = setup(&[
+        (Side::Parliament, FALCON, 0, 36.0, 10.0),
+        (Side::Royalist, SAKER, 0, 36.0, 31.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[1].facing = 0.0;
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[3, 2, 6, 6, 1, 1]);
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert!(l.0.iter().any(|e| matches!(
+        e,
+        Event::Dickenson(Detail::GunShot {
+            unit: 0,
+            fall: Fall::Short,
+            effect: 3,
+            ..
+        })
+    )));
+    let team = Figures {
+        horses: 2,
+        ..Figures::default()
+    };
+    assert_eq!(losses(&l, 1), vec![(Source::Gun, 3, 1, team)]);
+    let g = b.regiments[1];
+    assert_eq!(
+        (g.gunners, g.horses, g.drivers, g.limbered),
+        (5, 0, 1, false)
+    );
+    assert!(
+        !l.0.iter()
+            .any(|e| matches!(e, Event::Dickenson(Detail::AmmunitionBlown { .. })))
+    );
+
+    // The enemy beyond range and pull (47.5" off, holding): whole, the team limbers up.
+    let far = |b: &mut Battle| {
+        b.regiments[0].pos = ecw_sim::battlefield::Vec2::new(0.0, 0.0);
+        b.regiments[0].halt_until = 99;
+    };
+    far(&mut b);
+    move_once(&mut b, &s, &mut l);
+    assert!(!b.regiments[1].limbered, "no horses, no limbering");
+    let mut whole = battle(&s);
+    whole.regiments[1].facing = 0.0;
+    far(&mut whole);
+    move_once(&mut whole, &s, &mut l);
+    assert!(whole.regiments[1].limbered, "a whole team limbers up");
 }

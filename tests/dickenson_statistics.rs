@@ -202,14 +202,15 @@ fn ammunition_exhausted_and_blown_up_are_counted() {
     );
     assert_eq!(csv.share("unit", "1", "p_ammunition_exhausted"), (0, 10));
 
-    // The worked example e6: a shot 2" over lands on the falcon's ammunition; within the blast
-    // the falcon throws on the gun-on-gun table: 3 gunners hit, two fall.
+    // The worked example e6: a shot 2" over lands on the falcon's ammunition and its team
+    // behind it (horse and driver fall); within the blast the falcon throws on the gun-on-gun
+    // table: 3 gunners hit, two fall.
     let s = setup(&[
         (Side::Parliament, SAKER, 0, 36.0, 10.0),
         (Side::Royalist, FALCON, 0, 36.0, 30.0),
     ]);
     let (layout, t) = tally(&s, 1, |b, c| {
-        let mut d = ScriptedDice::new(&[3, 5, 4, 3, 4, 1, 2, 1, 1]);
+        let mut d = ScriptedDice::new(&[3, 5, 4, 1, 1, 3, 4, 1, 2, 1, 1]);
         b.fire_phase(&s, &mut d, c);
         d.finish();
     });
@@ -217,7 +218,10 @@ fn ammunition_exhausted_and_blown_up_are_counted() {
     assert_eq!(csv.share("unit", "1", "p_ammunition_blown_up"), (1, 1));
     assert_eq!(csv.share("unit", "0", "p_ammunition_blown_up"), (0, 1));
     assert_eq!(csv.estimate("unit", "1", "gunners_lost_mean"), 2.0);
-    assert_eq!(csv.estimate("unit", "0", "gun_casualties_mean"), 2.0);
+    assert_eq!(csv.estimate("unit", "1", "horses_lost_mean"), 1.0);
+    assert_eq!(csv.estimate("unit", "1", "drivers_lost_mean"), 1.0);
+    // The saker's casualties: the two gunners and the team's horse and driver.
+    assert_eq!(csv.estimate("unit", "0", "gun_casualties_mean"), 4.0);
 }
 
 /// Whole battles: each regiment's figures lost by type are what it lacks at the end (unless

@@ -160,6 +160,10 @@ pub struct Terrain {
     pub road_gain: f64,
     pub bog_share: f64,
     pub stream_share: f64,
+    /// Ruling: any part of a regiment's footprint meets the ground (false: its centre alone).
+    pub footprint_meets_ground: bool,
+    /// Ruling: a move the ground forbids stops this close to the ground's edge.
+    pub ground_edge_tolerance: f64,
 }
 
 /// A value by range band (pistols have no medium band).
@@ -376,6 +380,8 @@ pub struct GunTeam {
     pub save: u8,
     /// Drivers a gun needs to be drawn at all.
     pub drivers_needed: u8,
+    /// Inches behind a sited gun's centre where its limber and team stand (ruling).
+    pub sited_behind: f64,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -626,6 +632,11 @@ impl DickensonRules {
         let t = &self.terrain;
         let mut v: Vec<(String, f64)> = vec![
             ("terrain.hedge_cavalry_extra".into(), t.hedge_cavalry_extra),
+            ("gun_team.sited_behind".into(), self.gun_team.sited_behind),
+            (
+                "terrain.ground_edge_tolerance".into(),
+                t.ground_edge_tolerance,
+            ),
             (
                 "fall_of_shot.estimate_step".into(),
                 self.fall_of_shot.estimate_step,

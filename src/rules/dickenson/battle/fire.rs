@@ -407,6 +407,7 @@ impl Battle {
         let mut left = effect;
         for u in 0..self.regiments.len() {
             let reg = self.regiments[u];
+            left -= self.strike_team(r, u, at, left, dice, obs);
             let f = match self.under_area(r, u, at) {
                 None => continue,
                 Some(Under::Ammunition(ammo)) => {
@@ -433,16 +434,57 @@ impl Battle {
         }
     }
 
+    /// Where gun `u`'s limber and team stand while it is sited (ruling: `gun_team.sited_behind`
+    /// behind the gun, on ground the gun's footprint's size), and their figures; None while it
+    /// is limbered (they are with the gun) or with none left.
+    pub(super) fn sited_team(&self, u: usize) -> Option<(Vec2, u32)> {
+        let reg = &self.regiments[u];
+        let n = u32::from(reg.horses + reg.drivers);
+        (reg.is_gun() && !reg.limbered && n > 0 && reg.state != State::Gone).then(|| {
+            let behind = self.rules.gun_team.sited_behind;
+            (reg.pos - self.front(u) * behind, n)
+        })
+    }
+
+    /// Gun `r`'s hit area on the sited team of gun `u`: of the `left` casualties of its
+    /// effect, those among the team figures under it (at most the figures touched), saved on
+    /// the team's throw. Returns the casualties it took.
+    fn strike_team<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        u: usize,
+        at: &Impact,
+        left: u32,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> u32 {
+        let Some((team, figures)) = self.sited_team(u).filter(|_| u != r && left > 0) else {
+            return 0;
+        };
+        let f = self.covered_at(u, team, at);
+        if f <= 0.0 {
+            return 0;
+        }
+        let n = left.min((f64::from(figures) * f).ceil() as u32);
+        self.hit_bodies(u, 0, n, r, Source::Gun, dice, obs);
+        n
+    }
+
     /// The share of regiment `u`'s footprint under a hit area (its footprint taken as its box
     /// in the line of fire's frame: ruling).
     fn covered(&self, u: usize, at: &Impact) -> f64 {
+        self.covered_at(u, self.regiments[u].pos, at)
+    }
+
+    /// The share under a hit area of regiment `u`'s footprint were it centred at `centre`.
+    fn covered_at(&self, u: usize, centre: Vec2, at: &Impact) -> f64 {
         let reg = &self.regiments[u];
         let aim = at.aim;
         let fwd = self.front(u);
         let right = aim.right();
         let along = fwd.dot(aim).abs() * reg.depth + fwd.right().dot(aim).abs() * reg.frontage;
         let across = fwd.dot(right).abs() * reg.depth + fwd.right().dot(right).abs() * reg.frontage;
-        under(at, reg.pos, along, across)
+        under(at, centre, along, across)
     }
 
     /// What a hit (of regiment `by`) does to gun `u`.
@@ -509,19 +551,44 @@ impl Battle {
         );
         for u in 0..self.regiments.len() {
             let reg = self.regiments[u];
-            if reg.state == State::Gone || self.shape(u).dist_to_point(at) > radius {
+            let team_near = self.team_within(u, at, radius) > 0;
+            if reg.state == State::Gone || (self.shape(u).dist_to_point(at) > radius && !team_near)
+            {
                 continue;
             }
             dice.focus(Self::regiment_stream(u));
             if let Kind::Gun(c) = reg.kind {
-                let damage = gunnery::gun_on_gun(dice.d6(), c, c, &self.rules);
-                self.damage_gun(u, damage, by, Source::Blast, dice, obs);
-                let n = (0..reg.team()).filter(|_| dice.d6() >= on).count() as u32;
+                if self.shape(u).dist_to_point(at) <= radius {
+                    let damage = gunnery::gun_on_gun(dice.d6(), c, c, &self.rules);
+                    self.damage_gun(u, damage, by, Source::Blast, dice, obs);
+                }
+                let n = (0..self.team_within(u, at, radius))
+                    .filter(|_| dice.d6() >= on)
+                    .count() as u32;
                 self.hit_bodies(u, 0, n, by, Source::Blast, dice, obs);
             } else {
                 let n = (0..reg.figures()).filter(|_| dice.d6() >= on).count() as u32;
                 self.hit(u, n, by, Source::Blast, dice, obs);
             }
+        }
+    }
+
+    /// Gun `u`'s team figures within `radius` of `at`: with the gun while limbered, where they
+    /// stand behind it while sited.
+    fn team_within(&self, u: usize, at: Vec2, radius: f64) -> u32 {
+        match self.sited_team(u) {
+            Some((team, n)) => {
+                let shape = self.shape(u).at(team);
+                if shape.dist_to_point(at) <= radius {
+                    n
+                } else {
+                    0
+                }
+            }
+            None if self.shape(u).dist_to_point(at) <= radius => {
+                u32::from(self.regiments[u].team())
+            }
+            None => 0,
         }
     }
 }

@@ -11,6 +11,7 @@
 
 mod arrivals;
 mod fire;
+mod ground;
 mod melee;
 mod morale_phase;
 mod movement;
@@ -179,6 +180,8 @@ pub struct Battle {
     pub hills: Vec<crate::battlefield::Area>,
     /// The ground every move crosses (the set-up's, kept for the moves of the morale phase).
     pub ground: crate::battlefield::Ground,
+    /// The box of each area of `ground`, for the footprints that meet it (`ground::meets`).
+    pub area_bounds: Vec<crate::battlefield::geometry::Bounds>,
     /// Gaps hacked in hedges this battle (seed: the hedge "is then removed").
     pub gaps: Vec<movement::Gap>,
     template: (Vec<Regiment>, Vec<General>),
@@ -201,6 +204,21 @@ pub struct Battle {
 }
 
 pub(crate) use crate::events::emit;
+
+/// The box of each area of the ground (an area without points has an empty box far off).
+fn area_bounds(ground: &crate::battlefield::Ground) -> Vec<crate::battlefield::geometry::Bounds> {
+    let far = Vec2::new(f64::INFINITY, f64::INFINITY);
+    ground
+        .areas
+        .iter()
+        .map(|a| {
+            crate::battlefield::geometry::Bounds::of_polygon(&a.points).map_or(
+                crate::battlefield::geometry::Bounds { lo: far, hi: far },
+                |(b, _)| b,
+            )
+        })
+        .collect()
+}
 
 impl Battle {
     /// A battle for this set-up: every regiment derived once.
@@ -225,6 +243,7 @@ impl Battle {
                 .cloned()
                 .collect(),
             ground: setup.ground.clone(),
+            area_bounds: area_bounds(&setup.ground),
             // Room for a gap a regiment a move, so that battles rarely need to grow it.
             gaps: Vec::with_capacity(template.0.len() * usize::from(setup.turn_limit.max(1))),
             template,

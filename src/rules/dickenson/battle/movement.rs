@@ -6,10 +6,11 @@
 
 use std::f64::consts::PI;
 
+use super::ground;
 use super::regiment::{Formation, Gait, Kind, Regiment, State};
 use super::{Battle, emit};
 use crate::army::Side;
-use crate::battlefield::geometry::Shape;
+use crate::battlefield::geometry::{Bounds, Shape};
 use crate::battlefield::{AreaKind, LinearObstacle, ObstacleKind, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, Observer, ReactionResult};
@@ -74,22 +75,9 @@ fn in_the_way(end: &Shape, s: &Shape) -> bool {
     across < (end.half_frontage + s.half_frontage) / 2.0
 }
 
-/// Whether the point `at` inches along obstacle `i` lies in a gap hacked in it.
-fn in_gap(gaps: &[Gap], i: usize, at: f64) -> bool {
-    gaps.iter()
-        .any(|g| g.obstacle == i && (g.at - at).abs() <= g.half)
-}
-
-/// Where leg `a`-`b` crosses obstacle `o`: the share of the leg and the inches along `o`.
-fn crossing(a: Vec2, b: Vec2, o: &LinearObstacle) -> Option<(f64, f64)> {
-    let (r, s) = (b - a, o.b - o.a);
-    let denom = r.cross(s);
-    if denom.abs() < 1e-12 {
-        return None;
-    }
-    let t = (o.a - a).cross(s) / denom;
-    let u = (o.a - a).cross(r) / denom;
-    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| (t, u * s.len()))
+/// The bit of area kind `k` in a set of kinds met.
+fn area_bit(k: AreaKind) -> u8 {
+    1 << (k as u8)
 }
 
 /// The farthest of `max` and the twelve halvings below it that `clear` passes, 0 if none:
@@ -346,7 +334,10 @@ impl Battle {
         }
     }
 
-    /// What the ground does to regiment `r` moving from `a` to `b`.
+    /// What the ground does to regiment `r` moving from `a` to `b` (turned to face the way it
+    /// goes, or straight away from it): the areas its footprint meets where the move ends and
+    /// where it starts, woods anywhere under the way it sweeps (horse), and the obstacles its
+    /// footprint reaches ahead of its centre (`ground`).
     pub fn going(&self, r: usize, a: Vec2, b: Vec2) -> Going {
         let t = &self.rules.terrain;
         let reg = &self.regiments[r];
@@ -360,43 +351,43 @@ impl Battle {
             blocked: false,
             high_wall: false,
         };
-        let (from, to) = (self.ground.area_at(a), self.ground.area_at(b));
-        match to {
-            Some(AreaKind::Woods) if horse && !t.woods_cavalry => g.blocked = true,
-            Some(AreaKind::Woods) if reg.kind == Kind::ForlornHope => {
-                g.share *= 1.0 - t.woods_skirmisher_loss
-            }
-            Some(AreaKind::Woods) => {
+        let (dir, len) = self.way_of(r, a, b);
+        let dims = self.footing(r);
+        let (start, end) = (
+            Shape::new(a, dir, dims.0, dims.1),
+            Shape::new(b, dir, dims.0, dims.1),
+        );
+        let (from, to) = (self.ground_under(&start), self.ground_under(&end));
+        let has = |m: u8, k: AreaKind| m & area_bit(k) != 0;
+        if has(to, AreaKind::Woods) {
+            if horse && !t.woods_cavalry {
+                g.blocked = true;
+            } else if reg.kind == Kind::ForlornHope {
+                g.share *= 1.0 - t.woods_skirmisher_loss;
+            } else {
                 g.share *= t.woods_infantry_share;
                 g.disorders = true;
             }
-            Some(AreaKind::Bog) => {
-                g.share *= t.bog_share;
-                g.disorders = true;
-            }
-            _ => {}
+        }
+        if has(to, AreaKind::Bog) {
+            g.share *= t.bog_share;
+            g.disorders = true;
         }
         // Seed: horse cannot enter woods, not even to ride through them.
-        if horse
-            && !t.woods_cavalry
-            && self
-                .ground
-                .areas
-                .iter()
-                .any(|w| w.kind == AreaKind::Woods && w.length_inside(a, b) > 0.0)
-        {
+        if horse && !t.woods_cavalry && self.woods_on_way(&start, dir, len) {
             g.blocked = true;
         }
-        // Seed: roads add a sixth, to columns only.
+        // Seed: roads add a sixth, to columns only (ruling: a column on the road, centre to
+        // centre; a road is narrower than a regiment).
         if reg.formation == Formation::Column
-            && from == Some(AreaKind::Road)
-            && to == Some(AreaKind::Road)
+            && self.ground.area_at(a) == Some(AreaKind::Road)
+            && self.ground.area_at(b) == Some(AreaKind::Road)
         {
             g.share *= 1.0 + t.road_gain;
         }
         let (up, down) = (
-            to == Some(AreaKind::Hill) && from != Some(AreaKind::Hill),
-            from == Some(AreaKind::Hill) && to != Some(AreaKind::Hill),
+            has(to, AreaKind::Hill) && !has(from, AreaKind::Hill),
+            has(from, AreaKind::Hill) && !has(to, AreaKind::Hill),
         );
         if horse {
             if up {
@@ -411,7 +402,10 @@ impl Battle {
         } else if down {
             g.share *= 1.0 + t.hill_infantry_down_gain;
         }
-        for (i, o) in self.ground.obstacles_crossed_at(a, b) {
+        for (i, o) in self.ground.obstacles.iter().enumerate() {
+            let Some(p) = self.passage(a, dir, len, dims, o) else {
+                continue;
+            };
             match o.kind {
                 ObstacleKind::Stream | ObstacleKind::Ford if o.severity <= 0.0 => g.blocked = true,
                 ObstacleKind::Stream => {
@@ -423,7 +417,7 @@ impl Battle {
                     g.share *= 1.0 - (1.0 - t.stream_share) * t.ford_share;
                     g.disorders = true;
                 }
-                ObstacleKind::Hedge if self.hacked(i, a, b) => {}
+                ObstacleKind::Hedge if ground::open(&self.gaps, i, p.lo, p.hi) => {}
                 ObstacleKind::HighWall if horse && !t.high_wall_cavalry => g.blocked = true,
                 // Ruling: ditches are crossed as hedges (horse let over a high wall, as a low one).
                 ObstacleKind::Hedge
@@ -454,72 +448,165 @@ impl Battle {
         g
     }
 
+    /// The unit direction and length of a move from `a` to `b` (regiment `r`'s facing when it
+    /// goes nowhere).
+    fn way_of(&self, r: usize, a: Vec2, b: Vec2) -> (Vec2, f64) {
+        let len = a.dist(b);
+        if len > 0.0 {
+            ((b - a) * (1.0 / len), len)
+        } else {
+            (Vec2::from_facing(self.regiments[r].facing), 0.0)
+        }
+    }
+
+    /// The frontage and depth with which regiment `r` meets the ground: its footprint's, or a
+    /// point at its centre when the rulings say the centre alone meets it.
+    fn footing(&self, r: usize) -> (f64, f64) {
+        let reg = &self.regiments[r];
+        if self.rules.terrain.footprint_meets_ground {
+            (reg.frontage, reg.depth)
+        } else {
+            (0.0, 0.0)
+        }
+    }
+
+    /// The kinds of area (one bit each, `area_bit`) that footprint `s` meets.
+    fn ground_under(&self, s: &Shape) -> u8 {
+        self.ground
+            .areas
+            .iter()
+            .zip(&self.area_bounds)
+            .filter(|(a, b)| ground::meets(a, b, s))
+            .fold(0, |m, (a, _)| m | area_bit(a.kind))
+    }
+
+    /// Whether the way footprint `start` sweeps going `len` along `dir` meets a wood it does
+    /// not already stand in (ruling: horse caught in a wood may ride out of it).
+    fn woods_on_way(&self, start: &Shape, dir: Vec2, len: f64) -> bool {
+        let way = Shape::new(
+            start.centre + dir * (len / 2.0),
+            dir,
+            2.0 * start.half_frontage,
+            2.0 * start.half_depth + len,
+        );
+        self.ground
+            .areas
+            .iter()
+            .zip(&self.area_bounds)
+            .any(|(a, b)| {
+                a.kind == AreaKind::Woods
+                    && ground::meets(a, b, &way)
+                    && !ground::meets(a, b, start)
+            })
+    }
+
+    /// Where regiment `r`'s footing `dims` going `len` from `a` along `dir` passes over
+    /// obstacle `o` ahead of its centre (`ground::passage`; its box tried first).
+    fn passage(
+        &self,
+        a: Vec2,
+        dir: Vec2,
+        len: f64,
+        dims: (f64, f64),
+        o: &LinearObstacle,
+    ) -> Option<ground::Passage> {
+        let way = Shape::new(
+            a + dir * ((len + dims.1 / 2.0) / 2.0),
+            dir,
+            dims.0,
+            dims.1 / 2.0 + len,
+        );
+        if ground::bounds_of(&way).clear_of(&Bounds::of_segment(o.a, o.b)) {
+            return None;
+        }
+        ground::passage(a, dir, len, dims, o)
+    }
+
     /// The distance a move of `full` inches along `dir` gets over the ground, and the going.
     /// Foot meeting a high wall stop at its foot; standing there with the move it takes still
-    /// to spend, they go over to as far beyond it as the contact gap (ruling).
+    /// to spend, they go over to as far beyond it as the contact gap (ruling). A move the
+    /// ground forbids (woods or a high wall for horse, an impassable river) stops at the
+    /// ground's edge.
     fn over_ground(&self, r: usize, dir: Vec2, full: f64) -> (f64, Going) {
         let from = self.regiments[r].pos;
         let mut want = full;
         let mut g = self.going(r, from, from + dir * want);
         if g.high_wall {
-            let foot = self.high_wall_share(from, from + dir * want) * want;
+            let foot = self.high_wall_at(r, dir, want);
             let gap = self.rules.battle.contact_gap;
             let needs = self.rules.terrain.high_wall_infantry_share;
             if foot > gap + 1e-9 {
                 want = foot - gap;
                 g = self.going(r, from, from + dir * want);
             } else if 1.0 - self.regiments[r].spent + 1e-9 >= needs {
-                let over = foot + gap;
+                // Over, its rear the contact gap beyond the wall.
+                let over = foot + self.footing(r).1 + gap;
                 return (over, self.going(r, from, from + dir * over));
             } else {
                 return (0.0, g);
             }
         }
-        // Ruling: short of ground it may not enter.
-        while g.blocked && want > 0.25 {
-            want *= 0.5;
-            g = self.going(r, from, from + dir * want);
-        }
         if g.blocked {
-            return (0.0, g);
+            want = self.ground_edge(r, dir, want);
+            g = self.going(r, from, from + dir * want);
+            if g.blocked {
+                return (0.0, g);
+            }
         }
         ((want * g.share - g.extra).max(0.0), g)
     }
 
-    /// The share of leg `a`-`b` before its first high wall (1 with none).
-    fn high_wall_share(&self, a: Vec2, b: Vec2) -> f64 {
-        self.ground
-            .obstacles_crossed(a, b)
-            .filter(|o| o.kind == ObstacleKind::HighWall)
-            .filter_map(|o| crossing(a, b, o).map(|(t, _)| t))
-            .fold(1.0, f64::min)
+    /// How far along `dir` regiment `r` goes, up to `want`, before it meets ground it may not
+    /// enter: found by halving to within the rulings' tolerance (the ground met only grows
+    /// with the move), short of the edge.
+    fn ground_edge(&self, r: usize, dir: Vec2, want: f64) -> f64 {
+        let from = self.regiments[r].pos;
+        let tolerance = self.rules.terrain.ground_edge_tolerance.max(1e-6);
+        let (mut lo, mut hi) = (0.0, want);
+        while hi - lo > tolerance {
+            let mid = (lo + hi) / 2.0;
+            if self.going(r, from, from + dir * mid).blocked {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        lo
     }
 
-    /// Whether leg `a`-`b` crosses hedge `i` through a gap hacked in it.
-    fn hacked(&self, i: usize, a: Vec2, b: Vec2) -> bool {
-        crossing(a, b, &self.ground.obstacles[i]).is_some_and(|(_, at)| in_gap(&self.gaps, i, at))
+    /// Inches of a move of `len` along `dir` before regiment `r`'s leading edge meets its first
+    /// high wall (`len` with none).
+    fn high_wall_at(&self, r: usize, dir: Vec2, len: f64) -> f64 {
+        let (from, dims) = (self.regiments[r].pos, self.footing(r));
+        self.ground
+            .obstacles
+            .iter()
+            .filter(|o| o.kind == ObstacleKind::HighWall)
+            .filter_map(|o| self.passage(from, dir, len, dims, o))
+            .fold(len, |at, p| at.min(p.first))
     }
 
     /// Foot (and guns, which cross ground as foot) crossing a hedge from `a` to `b` hack down
-    /// their frontage of it, open for every later move of the battle (seed).
+    /// the stretch of it their footprint passes over (their frontage measured along the
+    /// hedge), open for every later move of the battle (seed).
     fn hack(&mut self, r: usize, a: Vec2, b: Vec2) {
-        let reg = &self.regiments[r];
-        if reg.is_horse() {
+        if self.regiments[r].is_horse() || a == b {
             return;
         }
-        let half = reg.frontage / 2.0;
-        let (ground, gaps) = (&self.ground, &mut self.gaps);
-        for (i, o) in ground.obstacles_crossed_at(a, b) {
+        let (dir, len) = self.way_of(r, a, b);
+        let dims = self.footing(r);
+        for i in 0..self.ground.obstacles.len() {
+            let o = &self.ground.obstacles[i];
             if o.kind != ObstacleKind::Hedge {
                 continue;
             }
-            if let Some((_, at)) = crossing(a, b, o)
-                && !in_gap(gaps, i, at)
+            if let Some(p) = self.passage(a, dir, len, dims, o)
+                && !ground::open(&self.gaps, i, p.lo, p.hi)
             {
-                gaps.push(Gap {
+                self.gaps.push(Gap {
                     obstacle: i,
-                    at,
-                    half,
+                    at: (p.lo + p.hi) / 2.0,
+                    half: (p.hi - p.lo) / 2.0,
                 });
             }
         }

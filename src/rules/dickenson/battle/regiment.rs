@@ -539,8 +539,8 @@ impl Regiment {
         }
     }
 
-    /// Its gun team's figures on the table: horses and drivers while limbered (sited, they
-    /// stand back with the limber).
+    /// Its gun team's figures with the gun: horses and drivers while limbered (sited, they
+    /// stand behind it with the limber: `Battle::sited_team`).
     pub fn team(&self) -> u16 {
         if self.limbered {
             self.horses + self.drivers

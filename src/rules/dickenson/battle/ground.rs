@@ -1,0 +1,197 @@
+//! The ground a regiment's footprint meets on a move (ruling: any part of it is enough): the
+//! areas under its footprint, the way it sweeps (horse may not ride through woods), the
+//! obstacles ahead of its centre its footprint reaches, and the stretch of a hedge it hacks down (its
+//! frontage measured along the hedge, wider when it crosses aslant). Plain geometry, no
+//! allocation: it runs on every move.
+
+use super::movement::Gap;
+use crate::battlefield::geometry::{Bounds, Shape, segment_intersects_segment};
+use crate::battlefield::{Area, LinearObstacle, Vec2};
+
+/// Far below any distance on the table, far above rounding.
+const EPS: f64 = 1e-6;
+
+/// The box that holds footprint `s`.
+pub fn bounds_of(s: &Shape) -> Bounds {
+    let r = s.fwd.right();
+    let ex = (s.fwd.x * s.half_depth).abs() + (r.x * s.half_frontage).abs();
+    let ey = (s.fwd.y * s.half_depth).abs() + (r.y * s.half_frontage).abs();
+    Bounds {
+        lo: Vec2::new(s.centre.x - ex, s.centre.y - ey),
+        hi: Vec2::new(s.centre.x + ex, s.centre.y + ey),
+    }
+}
+
+/// Whether any part of footprint `s` lies in `area`, whose box is `bounds` (worked out once
+/// a battle). A footprint of no size meets an area its centre is in.
+pub fn meets(area: &Area, bounds: &Bounds, s: &Shape) -> bool {
+    if bounds_of(s).clear_of(bounds) {
+        return false;
+    }
+    if area.contains(s.centre) {
+        return true;
+    }
+    // Not holding the centre, the area meets the footprint only where a corner of the area is
+    // inside it or their edges cross.
+    let c = s.corners();
+    let n = area.points.len();
+    (0..n).any(|i| {
+        let (p, q) = (area.points[i], area.points[(i + 1) % n]);
+        s.dist_to_point(p) == 0.0
+            || (0..4).any(|k| segment_intersects_segment(c[k], c[(k + 1) % 4], p, q))
+    })
+}
+
+/// Where a footprint `frontage` wide and `depth` deep, moving `len` inches from `from` along
+/// the unit `dir` (facing it or straight away), passes over an obstacle ahead of its centre
+/// (ruling: one its body already stands astride with its centre short of it is still to
+/// cross, as a regiment drawn up behind a wall with its front over it).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Passage {
+    /// Inches of the move before its leading edge meets the obstacle (0 if it already has).
+    pub first: f64,
+    /// The stretch of the obstacle passed over, in inches from its first end.
+    pub lo: f64,
+    pub hi: f64,
+}
+
+/// The passage over `o` of a move (as `Passage` says), if its footprint meets it ahead of its
+/// centre: the obstacle clipped to the rectangle from the centre where it starts to the front
+/// where it ends, in the move's own frame.
+pub fn passage(
+    from: Vec2,
+    dir: Vec2,
+    len: f64,
+    (frontage, depth): (f64, f64),
+    o: &LinearObstacle,
+) -> Option<Passage> {
+    let right = dir.right();
+    let along = |p: Vec2| (p - from).dot(dir);
+    let across = |p: Vec2| (p - from).dot(right);
+    let (a0, a1) = (along(o.a), along(o.b));
+    let (c0, c1) = (across(o.a), across(o.b));
+    let mut t = (0.0, 1.0);
+    let half = frontage / 2.0;
+    let reach = len + depth / 2.0;
+    if !clip(&mut t, a0, a1 - a0, 0.0, reach) || !clip(&mut t, c0, c1 - c0, -half, half) {
+        return None;
+    }
+    let at = |s: f64| a0 + (a1 - a0) * s;
+    let length = o.a.dist(o.b);
+    Some(Passage {
+        first: (at(t.0).min(at(t.1)) - depth / 2.0).max(0.0),
+        lo: t.0 * length,
+        hi: t.1 * length,
+    })
+}
+
+/// Narrows the parameters `t` of a segment to where `x0 + s * dx` lies in `lo..=hi`
+/// (Liang-Barsky); false when nothing is left.
+fn clip(t: &mut (f64, f64), x0: f64, dx: f64, lo: f64, hi: f64) -> bool {
+    if dx.abs() < 1e-12 {
+        return x0 >= lo - EPS && x0 <= hi + EPS;
+    }
+    let (s0, s1) = ((lo - x0) / dx, (hi - x0) / dx);
+    let (s0, s1) = if s0 <= s1 { (s0, s1) } else { (s1, s0) };
+    t.0 = t.0.max(s0);
+    t.1 = t.1.min(s1);
+    t.0 <= t.1
+}
+
+/// Whether the stretch `lo..hi` of obstacle `i` lies all within gaps hacked in it (gaps side
+/// by side make one wide way).
+pub fn open(gaps: &[Gap], i: usize, lo: f64, hi: f64) -> bool {
+    let mut reach = lo;
+    loop {
+        let next = gaps
+            .iter()
+            .filter(|g| g.obstacle == i && g.at - g.half <= reach + EPS)
+            .map(|g| g.at + g.half)
+            .fold(reach, f64::max);
+        if next >= hi - EPS {
+            return true;
+        }
+        if next <= reach {
+            return false;
+        }
+        reach = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battlefield::{AreaKind, ObstacleKind};
+
+    fn hedge(a: (f64, f64), b: (f64, f64)) -> LinearObstacle {
+        LinearObstacle {
+            kind: ObstacleKind::Hedge,
+            a: Vec2::new(a.0, a.1),
+            b: Vec2::new(b.0, b.1),
+            severity: 1.0,
+            hard_cover: false,
+        }
+    }
+
+    /// A 3" x 1" regiment moving 6" up +y from (36, 10) meets a hedge across y 12 after 1.5"
+    /// (its front at 10.5), over 3" of it; at 45 degrees the stretch is 3 times root 2.
+    #[test]
+    fn a_leading_edge_passes_over_its_frontage_of_hedge() {
+        let up = Vec2::new(0.0, 1.0);
+        let from = Vec2::new(36.0, 10.0);
+        let p = passage(from, up, 6.0, (3.0, 1.0), &hedge((0.0, 12.0), (72.0, 12.0))).unwrap();
+        assert!((p.first - 1.5).abs() < 1e-9, "{p:?}");
+        assert!(
+            (p.lo - 34.5).abs() < 1e-9 && (p.hi - 37.5).abs() < 1e-9,
+            "{p:?}"
+        );
+        let slant = hedge((24.0, 0.0), (48.0, 24.0));
+        let p = passage(from, up, 6.0, (3.0, 1.0), &slant).unwrap();
+        assert!((p.hi - p.lo - 3.0 * 2f64.sqrt()).abs() < 1e-9, "{p:?}");
+        assert!(passage(from, up, 1.0, (3.0, 1.0), &hedge((0.0, 12.0), (72.0, 12.0))).is_none());
+        // A point-sized footprint crosses only where its centre does.
+        assert!(
+            passage(
+                from,
+                up,
+                6.0,
+                (0.0, 0.0),
+                &hedge((37.0, 12.0), (40.0, 12.0))
+            )
+            .is_none()
+        );
+    }
+
+    /// A wood whose corner only reaches under the footprint's corner is met; one beside it is not.
+    #[test]
+    fn any_part_of_a_footprint_meets_an_area() {
+        let wood = Area {
+            kind: AreaKind::Woods,
+            points: vec![
+                Vec2::new(37.0, 10.0),
+                Vec2::new(40.0, 10.0),
+                Vec2::new(40.0, 14.0),
+                Vec2::new(37.0, 14.0),
+            ],
+        };
+        let (b, _) = Bounds::of_polygon(&wood.points).unwrap();
+        let s = |x: f64| Shape::new(Vec2::new(x, 9.8), Vec2::new(0.0, 1.0), 3.0, 1.0);
+        assert!(meets(&wood, &b, &s(36.0)));
+        assert!(!meets(&wood, &b, &s(35.0)));
+        let point = Shape::new(Vec2::new(36.0, 9.8), Vec2::new(0.0, 1.0), 0.0, 0.0);
+        assert!(!meets(&wood, &b, &point));
+    }
+
+    #[test]
+    fn gaps_side_by_side_open_a_wide_way() {
+        let gap = |at: f64| Gap {
+            obstacle: 0,
+            at,
+            half: 1.5,
+        };
+        let gaps = [gap(10.0), gap(13.0), gap(30.0)];
+        assert!(open(&gaps, 0, 9.0, 14.0));
+        assert!(!open(&gaps, 0, 9.0, 15.0));
+        assert!(!open(&gaps, 1, 9.0, 10.0));
+    }
+}
