@@ -186,8 +186,9 @@ fn m3_routers_pass_friends_and_fall_backs_stop_short_of_them() {
     assert!(near(y(&b, 0), 14.0), "{}", y(&b, 0));
 }
 
-/// ROUTS AND FALL BACKS OVER THE GROUND: foot fleeing 6" into woods go at half speed (y 20 to
-/// 17); horse cannot enter woods, not even to ride through, so troopers fleeing 30" from y 28
+/// ROUTS AND FALL BACKS OVER THE GROUND: foot fleeing 6" towards woods (y 10-16) whose half
+/// speed would not carry them in (3" from y 20 ends short of them) go at full speed to their
+/// edge and stop there (y 16.5, paying only ground crossed; the whole leg priced, y 17); horse cannot enter woods, not even to ride through, so troopers fleeing 30" from y 28
 /// stop at the edge of woods at y 10-16 (their leading edge there, y 16.5, within the rulings'
 /// 0.01"; halving the move until clear stopped them at y 20.5) where in the open they leave
 /// the table;
@@ -216,7 +217,11 @@ fn m4_routs_and_fall_backs_pay_the_ground() {
 
     let mut b = open(&foot_at(20.0), std::slice::from_ref(&woods), &[]);
     flee(&mut b, 0);
-    assert!(near(y(&b, 0), 17.0), "foot into woods: {}", y(&b, 0));
+    assert!(near(y(&b, 0), 16.5), "foot up to the woods: {}", y(&b, 0));
+    let mut b = open(&foot_at(20.0), std::slice::from_ref(&woods), &[]);
+    Arc::make_mut(&mut b.rules).terrain.pay_ground_crossed = false;
+    flee(&mut b, 0);
+    assert!(near(y(&b, 0), 17.0), "foot, the leg priced: {}", y(&b, 0));
     let mut b = open(&foot_at(20.0), &[], &[]);
     flee(&mut b, 0);
     assert!(near(y(&b, 0), 14.0), "foot in the open: {}", y(&b, 0));
@@ -228,7 +233,12 @@ fn m4_routs_and_fall_backs_pay_the_ground() {
     assert!(y(&b, 0) >= 16.5, "not into the woods: {}", y(&b, 0));
     let mut b = open(&horse_at(28.0), &[], &[]);
     let l = flee(&mut b, 0);
-    assert_eq!(b.regiments[0].state, State::Gone);
+    assert_eq!(
+        b.regiments[0].state,
+        State::Gone,
+        "{:?}",
+        b.regiments[0].pos
+    );
     assert!(
         l.0.iter()
             .any(|e| matches!(e, Event::LeftTable { unit: 0 }))
@@ -360,9 +370,11 @@ fn m6_high_walls_and_fords_cost_what_the_text_says() {
 /// (their centre is not): half speed, y 13, disordered. Troopers trotting 10" towards a hill
 /// from y 20.2 end with only their front on it: uphill, a sixth lost (y 18.33). With the rulings'
 /// centre alone meeting the ground (`terrain.footprint_meets_ground = false`) both go their
-/// full move (y 16, y 20).
+/// full move (y 16, y 20). (Both priced over the leg they wanted,
+/// `terrain.pay_ground_crossed = false`: paying only ground crossed, the troopers would stop
+/// at the hill's foot, m15.)
 #[test]
-fn m11_ground_is_met_by_any_part_of_the_footprint() {
+fn m13_ground_is_met_by_any_part_of_the_footprint() {
     let enemy = (Side::Royalist, FOOT, 720, 10.0, 44.0);
     let wood = Area {
         kind: AreaKind::Woods,
@@ -384,6 +396,7 @@ fn m11_ground_is_met_by_any_part_of_the_footprint() {
             ground(std::slice::from_ref(&area), &[]),
         );
         let mut b = battle(&s);
+        Arc::make_mut(&mut b.rules).terrain.pay_ground_crossed = false;
         advance(&mut b, 0, Gait::Trot);
         assert!(
             near(y(&b, 0), footprint),
@@ -392,6 +405,7 @@ fn m11_ground_is_met_by_any_part_of_the_footprint() {
         );
         assert_eq!(b.regiments[0].disordered(2), kind == FOOT);
         let mut b = battle(&s);
+        Arc::make_mut(&mut b.rules).terrain.pay_ground_crossed = false;
         Arc::make_mut(&mut b.rules).terrain.footprint_meets_ground = false;
         advance(&mut b, 0, Gait::Trot);
         assert!(near(y(&b, 0), centre), "{kind:?} centre: {}", y(&b, 0));
@@ -404,7 +418,7 @@ fn m11_ground_is_met_by_any_part_of_the_footprint() {
 /// it free (y 16) and hack no new gap. Measured as the frontage along the hedge, the follower's
 /// stretch would stick out of the gap and pay.
 #[test]
-fn m12_a_hedge_hacked_aslant_opens_a_wider_gap() {
+fn m14_a_hedge_hacked_aslant_opens_a_wider_gap() {
     let hedge = LinearObstacle {
         kind: ObstacleKind::Hedge,
         a: Vec2::new(24.0, 0.0),
@@ -665,8 +679,8 @@ fn before_a_wood(y: f64, veer_step: f64) -> Battle {
 /// behind them (x 33-48) veer by the least turn whose way is open: 15 degrees to the wood's
 /// near end (3" off), to (36 - 30 sin 15, 40 - 30 cos 15) = (28.24, 11.02), still routing; 15
 /// degrees the other way, past its far end (12" off), the way crosses it. With the key at 0
-/// they stop short, the move halved until clear (y 25). From (36, 28) the veer carries them
-/// off the table. Falling back (a full move, facing the enemy) they veer too and keep facing
+/// they stop at the wood's edge (y 16.5). From (36, 28) the least open turn is 30 degrees
+/// (the 15-degree way sweeps the wood's corner with their footprint). Falling back (a full move, facing the enemy) they veer too and keep facing
 /// it. A wood the table's width (m4) leaves no way round within 60 degrees.
 #[test]
 fn m11_routs_and_fall_backs_veer_round_ground_they_may_not_enter() {
@@ -681,14 +695,16 @@ fn m11_routs_and_fall_backs_veer_round_ground_they_may_not_enter() {
     let mut b = before_a_wood(40.0, 0.0);
     flee(&mut b, 0);
     let p = b.regiments[0].pos;
-    assert!(near(p.x, 36.0) && near(p.y, 25.0), "straight: {p:?}");
+    assert!(near(p.x, 36.0) && near(p.y, 16.5), "straight: {p:?}");
 
+    // From (36, 28) the 15-degree way would sweep the wood's corner with the troopers'
+    // footprint: they veer 30 degrees, to (36 - 30 sin 30, 28 - 30 cos 30) = (21, 2.02).
     let mut b = before_a_wood(28.0, 15.0);
-    let l = flee(&mut b, 0);
-    assert_eq!(b.regiments[0].state, State::Gone);
+    flee(&mut b, 0);
+    let p = b.regiments[0].pos;
     assert!(
-        l.0.iter()
-            .any(|e| matches!(e, Event::LeftTable { unit: 0 }))
+        near(p.x, 21.0) && near(p.y, 28.0 - 30.0 * 30f64.to_radians().cos()),
+        "{p:?}"
     );
     let mut b = before_a_wood(28.0, 0.0);
     flee(&mut b, 0);
@@ -794,4 +810,38 @@ fn the_arc_test_agrees_with_the_bearing_to_the_bit() {
         "{inside} of 40,000 inside"
     );
     assert!(edges > 100, "the test should meet the edge often: {edges}");
+}
+
+/// GROUND PAID AS CROSSED (ruling): troopers trotting 10" from y 2 towards a hedge at y 10
+/// (4" more for horse) cannot afford to cross it this move. Priced over the whole leg they
+/// would pay the 4" and stop at y 8, short of a hedge they never crossed, and pay again next
+/// move; paying only for ground crossed they go on to the hedge, their front just short of
+/// it, and cross it next move paying the 4" once (6" beyond where they stood).
+#[test]
+fn m15_a_move_pays_only_for_the_ground_it_crosses() {
+    let hedge = across(ObstacleKind::Hedge, 10.0, 1.0);
+    let specs = [
+        (Side::Parliament, TROOPERS, 240, 36.0, 2.0),
+        (Side::Royalist, FOOT, 720, 36.0, 44.0),
+    ];
+    let s = setup_with(&specs, "rupert", ground(&[], &[hedge]));
+    let mut b = battle(&s);
+    Arc::make_mut(&mut b.rules).terrain.pay_ground_crossed = false;
+    advance(&mut b, 0, Gait::Trot);
+    assert!(near(y(&b, 0), 8.0), "the whole leg priced: {}", y(&b, 0));
+
+    let mut b = battle(&s);
+    let half_depth = b.shape(0).half_depth;
+    advance(&mut b, 0, Gait::Trot);
+    let first = y(&b, 0);
+    assert!(
+        first > 8.5 && (first + half_depth - 10.0).abs() < 0.02 && first + half_depth <= 10.0,
+        "up to the hedge: {first} (half depth {half_depth})"
+    );
+    advance(&mut b, 0, Gait::Trot);
+    assert!(
+        near(y(&b, 0), first + 6.0),
+        "over, 4\" paid once: {}",
+        y(&b, 0)
+    );
 }

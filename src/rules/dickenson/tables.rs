@@ -162,6 +162,9 @@ pub struct Terrain {
     pub stream_share: f64,
     /// Ruling: any part of a regiment's footprint meets the ground (false: its centre alone).
     pub footprint_meets_ground: bool,
+    /// Ruling: a move pays only for the ground it crosses; priced over ground it then falls
+    /// short of, it goes on at the cheaper price (false: it pays for the whole leg it wanted).
+    pub pay_ground_crossed: bool,
     /// Ruling: a move the ground forbids stops this close to the ground's edge.
     pub ground_edge_tolerance: f64,
 }

@@ -553,7 +553,50 @@ impl Battle {
                 return (0.0, g);
             }
         }
-        ((want * g.share - g.extra).max(0.0), g)
+        let priced = (want * g.share - g.extra).max(0.0);
+        if self.rules.terrain.pay_ground_crossed {
+            return self.paid_as_crossed(r, dir, full, priced, g);
+        }
+        (priced, g)
+    }
+
+    /// A move `priced` over the ground of its whole wanted leg (`g`) that then ends short of
+    /// some of that ground has paid for ground it never crossed (a ditch 8" ahead priced into a
+    /// 12" move that ends at 8"). It goes on instead at the price of what it does cross, as far
+    /// as `full` inches of allowance take it: found by halving to within the rulings'
+    /// tolerance, as the price only grows with the distance.
+    fn paid_as_crossed(
+        &self,
+        r: usize,
+        dir: Vec2,
+        full: f64,
+        priced: f64,
+        g: Going,
+    ) -> (f64, Going) {
+        let from = self.regiments[r].pos;
+        let met = self.going(r, from, from + dir * priced);
+        if met.share == g.share && met.extra == g.extra {
+            return (priced, g);
+        }
+        let cost = |d: f64| {
+            let gd = self.going(r, from, from + dir * d);
+            if gd.blocked || gd.high_wall || gd.share <= 0.0 {
+                f64::INFINITY
+            } else {
+                (d + gd.extra) / gd.share
+            }
+        };
+        let tolerance = self.rules.terrain.ground_edge_tolerance.max(1e-6);
+        let (mut lo, mut hi) = (priced, full);
+        while hi - lo > tolerance {
+            let mid = (lo + hi) / 2.0;
+            if cost(mid) <= full + 1e-9 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        (lo, self.going(r, from, from + dir * lo))
     }
 
     /// How far along `dir` regiment `r` goes, up to `want`, before it meets ground it may not
