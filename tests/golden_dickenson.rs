@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xc28fe4d13d2d5372),
-    ("marston_moor", 0xcbceea3a8da8ef12),
-    ("naseby", 0x338a5c2adc697327),
-    ("roundway_down", 0x43002e45995bf049),
-    ("adwalton_moor", 0x5339860a42ca1a6a),
-    ("lansdown", 0xc4c1343d82ad635c),
-    ("first_newbury", 0x518ae0a0f988d1ce),
-    ("langport", 0x97954f274bf2b201),
-    ("small_action", 0xfc015554e7180074),
+    ("edgehill", 0xfb14fd78ae532cac),
+    ("marston_moor", 0x140d8a3414e72554),
+    ("naseby", 0x81b26d3190ea1265),
+    ("roundway_down", 0x11812baad27f23ed),
+    ("adwalton_moor", 0x60667f092a4d5153),
+    ("lansdown", 0xf8932a1fbf2163fd),
+    ("first_newbury", 0xb97ba3e163ef50bc),
+    ("langport", 0x83b42713246766d6),
+    ("small_action", 0x64cf8521b9558e67),
     ("duel_horse", 0xf10a41f81e6db38b),
-    ("duel_foot_vs_horse", 0x16c974f33abb0cad),
-    ("bp_duel_pike_vs_horse", 0x1fb77ec50e9ea1d7),
+    ("duel_foot_vs_horse", 0x9f3293c5b7086987),
+    ("bp_duel_pike_vs_horse", 0x16c086777499d583),
     ("bp_duel_shot", 0xd6a466fbac399e8a),
     ("bp_duel_gun_vs_foot", 0xae14138abfb86606),
-    ("balance_template", 0x28956ed4af367f4c),
+    ("balance_template", 0x56a521599fbb9f17),
 ];
 
 #[test]

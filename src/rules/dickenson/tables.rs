@@ -325,6 +325,18 @@ pub struct Formations {
     pub file_abreast: u8,
     pub ranks: FormationRanks,
     pub doctrine: FormationDoctrine,
+    pub square: SquareRules,
+}
+
+/// How a square stands (ruling): all round, with no flank or rear.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SquareRules {
+    /// It fires, gives closing fire and fights to every side from the face toward the enemy
+    /// (else it faces one way, as a line).
+    pub all_round: bool,
+    /// It counts its flanks and rear secured in its morale throws.
+    pub flanks_secured: bool,
 }
 
 /// Ranks of a foot regiment's two bodies in one formation.
