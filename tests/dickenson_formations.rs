@@ -216,6 +216,49 @@ fn f3_squares_against_horse_cannot_be_charged() {
     assert!(b.regiments[0].can_form(Formation::Square, &b.rules));
 }
 
+/// Ruling (`formations.doctrine.only_aimed_horse`): the engine's horse charge only their nearest
+/// enemy, so foot close into square only against horse in reach whose nearest enemy they are.
+/// Troopers 7" off but 5" from a Parliament horse regiment beside the foot leave the foot in
+/// line; with the key off (any horse in reach) it closes up as before; with the friendly horse
+/// gone the troopers aim at the foot and it closes up.
+#[test]
+fn f15_foot_close_up_only_against_horse_that_would_charge_them() {
+    let specs = [
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 18.0),
+        (Side::Parliament, TROOPERS, 240, 44.0, 18.0),
+    ];
+    for (aimed_only, friend_near, square) in [
+        (true, true, false),
+        (false, true, true),
+        (true, false, true),
+    ] {
+        let mut near = specs;
+        if !friend_near {
+            near[2].3 = 70.0;
+            near[2].4 = 2.0;
+        }
+        let s = setup_with(&near, "hold_the_line", Ground::open(72.0, 48.0));
+        let mut b = battle(&s);
+        Arc::make_mut(&mut b.rules)
+            .formations
+            .doctrine
+            .only_aimed_horse = aimed_only;
+        b.regiments[1].halt_until = 99;
+        b.regiments[2].halt_until = 99;
+        let mut l = EventLog::default();
+        let mut d = ScriptedDice::new(&[]);
+        b.movement_phase(&s, &mut d, &mut l);
+        d.finish();
+        let f = b.regiments[0].formation;
+        assert_eq!(
+            f == Formation::Square,
+            square,
+            "{aimed_only} {friend_near}: {f:?}"
+        );
+    }
+}
+
 /// Whether `e` is a volley or a gun's shot (by `who`, if given).
 fn fired(e: &Event, who: Option<u16>) -> bool {
     match e {

@@ -366,6 +366,9 @@ pub struct FormationDoctrine {
     /// Foot that close up against horse but cannot stand pike three deep draw their shot up
     /// before the pike, when they have shot enough to line its front.
     pub shot_before_pike: bool,
+    /// Only horse whose nearest enemy the foot are (the one the engine's horse charge) make
+    /// them close up; else any horse in reach does.
+    pub only_aimed_horse: bool,
 }
 
 /// Guns served on the table.
