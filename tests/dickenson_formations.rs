@@ -10,7 +10,9 @@
 
 mod dickenson_common;
 
+use std::f64::consts::PI;
 use std::path::Path;
+use std::sync::Arc;
 
 use dickenson_common::{battle, setup, setup_with};
 use ecw_sim::army::{FootBalance, GunWeight, HorseKind, Side, UnitKind};
@@ -23,6 +25,7 @@ use ecw_sim::rules::dickenson::battle::{Battle, Dickenson};
 use ecw_sim::rules::dickenson::events::{Detail, Fall};
 use ecw_sim::rules::dickenson::morale::Add;
 use ecw_sim::rules::dickenson::morale::MoraleResult;
+use ecw_sim::rules::dickenson::volley::Band;
 use ecw_sim::scenario::Scenario;
 use ecw_sim::setup::BattleSetup;
 
@@ -211,6 +214,49 @@ fn f3_squares_against_horse_cannot_be_charged() {
     assert!(!b.regiments[0].can_form(Formation::Square, &b.rules));
     b.regiments[0].pikemen = 12;
     assert!(b.regiments[0].can_form(Formation::Square, &b.rules));
+}
+
+/// Ruling (`formations.doctrine.only_aimed_horse`): the engine's horse charge only their nearest
+/// enemy, so foot close into square only against horse in reach whose nearest enemy they are.
+/// Troopers 7" off but 5" from a Parliament horse regiment beside the foot leave the foot in
+/// line; with the key off (any horse in reach) it closes up as before; with the friendly horse
+/// gone the troopers aim at the foot and it closes up.
+#[test]
+fn f15_foot_close_up_only_against_horse_that_would_charge_them() {
+    let specs = [
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 18.0),
+        (Side::Parliament, TROOPERS, 240, 44.0, 18.0),
+    ];
+    for (aimed_only, friend_near, square) in [
+        (true, true, false),
+        (false, true, true),
+        (true, false, true),
+    ] {
+        let mut near = specs;
+        if !friend_near {
+            near[2].3 = 70.0;
+            near[2].4 = 2.0;
+        }
+        let s = setup_with(&near, "hold_the_line", Ground::open(72.0, 48.0));
+        let mut b = battle(&s);
+        Arc::make_mut(&mut b.rules)
+            .formations
+            .doctrine
+            .only_aimed_horse = aimed_only;
+        b.regiments[1].halt_until = 99;
+        b.regiments[2].halt_until = 99;
+        let mut l = EventLog::default();
+        let mut d = ScriptedDice::new(&[]);
+        b.movement_phase(&s, &mut d, &mut l);
+        d.finish();
+        let f = b.regiments[0].formation;
+        assert_eq!(
+            f == Formation::Square,
+            square,
+            "{aimed_only} {friend_near}: {f:?}"
+        );
+    }
 }
 
 /// Whether `e` is a volley or a gun's shot (by `who`, if given).
@@ -778,4 +824,148 @@ fn f12_forlorn_hope_and_dragoons_file_off_in_column_on_roads() {
         "{}",
         b.regiments[0].pos.y
     );
+}
+
+/// A square standing at (36, 20) (Parliament, facing +y) and a Royalist foot regiment facing
+/// it from its right flank and a little behind (108 degrees off its front, beyond a line's 90
+/// degrees of melee) or from straight behind, 4 to 6" away (its 1.94" side and the enemy's 1"
+/// depth between the centres).
+fn square_and_enemy(behind: bool) -> (BattleSetup, Battle) {
+    let (x, y) = if behind { (36.0, 14.0) } else { (42.0, 18.0) };
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 20.0),
+        (Side::Royalist, FOOT, 720, x, y),
+    ]);
+    let mut b = battle(&s);
+    let rules = b.rules.clone();
+    b.regiments[0].form(Formation::Square, &rules);
+    // The enemy faces the square, end on or square on: its 1" depth or 3" front toward it.
+    b.regiments[1].facing = (b.regiments[0].pos - b.regiments[1].pos).facing();
+    let gap = b.gap(0, 1);
+    assert!(gap > 4.0 && gap < 6.0, "{gap}");
+    assert!(b.bearing(0, b.regiments[1].pos) > 100.0);
+    (s, b)
+}
+
+/// The rules with squares facing one way, as a line does.
+fn squares_face_front(b: &mut Battle) {
+    Arc::make_mut(&mut b.rules).formations.square.all_round = false;
+}
+
+fn volleys(l: &EventLog) -> Vec<(u16, u16, Band, bool, u16)> {
+    l.0.iter()
+        .filter_map(|e| match *e {
+            Event::Dickenson(Detail::Volley {
+                unit,
+                men,
+                band,
+                closing,
+                hits,
+                ..
+            }) => Some((unit, men, band, closing, hits)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A SQUARE FIRES TO EVERY SIDE (ruling: it has no flank or rear). Its 18 musketeers stand a
+/// quarter to a face (its footprint is square): the face toward an enemy on its flank or
+/// behind it holds 5 (18/4 rounded up), who fire one volley of five at medium range (4-8"):
+/// the die less 2 for the range and 1 for the man short, 6 - 3 = 3 hits, unsaved (1s), rank and
+/// file (1s). The enemy faces away and cannot answer. A line, or a square under rules that
+/// face it one way, sees nobody in its front arc and fires at nothing (no die thrown). The
+/// square also counts its flanks secured on the morale chart; the line does not.
+#[test]
+fn f13_a_square_fires_from_the_face_toward_an_enemy_on_its_flank_or_rear() {
+    for behind in [false, true] {
+        let (s, mut b) = square_and_enemy(behind);
+        b.regiments[1].facing += PI; // facing away
+        let mut d = ScriptedDice::new(&[6, 1, 1, 1, 1, 1, 1]);
+        let mut l = EventLog::default();
+        b.fire_phase(&s, &mut d, &mut l);
+        d.finish();
+        assert_eq!(
+            volleys(&l),
+            vec![(0, 5, Band::Medium, false, 3)],
+            "{behind}"
+        );
+        assert_eq!(b.regiments[1].figures(), 33);
+        assert!(b.adds(0, None).has(Add::FlanksSecured));
+
+        for line in [true, false] {
+            let (s, mut b) = square_and_enemy(behind);
+            b.regiments[1].facing += PI;
+            if line {
+                let rules = b.rules.clone();
+                b.regiments[0].form(Formation::Line, &rules);
+            } else {
+                squares_face_front(&mut b);
+            }
+            let mut d = ScriptedDice::new(&[]);
+            let mut l = EventLog::default();
+            b.fire_phase(&s, &mut d, &mut l);
+            d.finish();
+            assert!(volleys(&l).is_empty(), "line {line}, behind {behind}");
+            assert!(!b.adds(0, None).has(Add::FlanksSecured));
+        }
+    }
+}
+
+/// The melee events of a log: (attacker, its dice, defender's dice).
+fn melees(l: &EventLog) -> Vec<(u16, u8, u8)> {
+    l.0.iter()
+        .filter_map(|e| match *e {
+            Event::Melee {
+                attacker,
+                attacker_dice,
+                defender_dice,
+                ..
+            } => Some((attacker, attacker_dice, defender_dice)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A SQUARE CHARGED IN THE FLANK OR REAR fights from the face in contact (ruling): foot charge
+/// it from 4-6" (more than half their 6" move, within musket range), and every die is a 1.
+/// The face toward them gives closing fire at short range: its 5 musketeers, one volley at
+/// 1 - 1 - 1: no hit. In the melee the face fights in the square's ranks (pike three deep,
+/// musketeers two): in the first round its front rank, 2 of its 5 pikemen (3 points) and 3 of
+/// its 5 musketeers (3 points), too few for a die (one per complete 6 points); in the second
+/// the whole face, a quarter of each body rounded up after the first round's two losses: 5
+/// pikemen (7.5 points, a die) and 4 or 5 musketeers (too few for a die). The charger, in line, throws 2 + 1 dice in the first
+/// round (9 pikemen, 9 musketeers) and 4 + 3 in the second. A line so charged, or a square
+/// under rules that face it one way, gives no closing fire and throws no die in either round.
+#[test]
+fn f14_a_square_charged_in_flank_or_rear_fights_from_the_face_in_contact() {
+    for behind in [false, true] {
+        for (all_round, line) in [(true, false), (false, false), (false, true)] {
+            let (_, mut b) = square_and_enemy(behind);
+            if line {
+                let rules = b.rules.clone();
+                b.regiments[0].form(Formation::Line, &rules);
+            } else if !all_round {
+                squares_face_front(&mut b);
+            }
+            // The dice: closing fire 1; the first round the charger's 3, its 2 hits' saves and
+            // strikes 4; the second the square's 1, the charger's 7, its 3 hits' 6 (2 + 1
+            // figures: 2 points from the pike, 1.5 from the musketeers, on musketeers).
+            let used = if all_round { 22 } else { 20 };
+            let mut d = ScriptedDice::new(&vec![1; used]);
+            let mut l = EventLog::default();
+            b.charge(1, 0, &mut d, &mut l);
+            assert_eq!(b.regiments[1].engaged, Some(0), "{behind} {all_round}");
+            b.melee_phase(&mut d, &mut l);
+            let case = format!("behind {behind}, all round {all_round}, line {line}");
+            let closing = volleys(&l);
+            if all_round {
+                assert_eq!(closing, vec![(0, 5, Band::Short, true, 0)], "{case}");
+                assert_eq!(melees(&l), vec![(0, 0, 3), (0, 1, 7)], "{case}");
+            } else {
+                assert!(closing.is_empty(), "{case}");
+                assert_eq!(melees(&l), vec![(0, 0, 3), (0, 0, 7)], "{case}");
+            }
+            d.finish();
+        }
+    }
 }

@@ -10,7 +10,7 @@ use ecw_sim::army::{Side, UnitKind};
 use ecw_sim::dice::{DiceSource, SeededDice};
 use ecw_sim::events::{Event, EventLog, NullObserver};
 use ecw_sim::rules::dickenson::DickensonRules;
-use ecw_sim::rules::dickenson::battle::regiment::Gait;
+use ecw_sim::rules::dickenson::battle::regiment::{Formation, Gait};
 use ecw_sim::rules::dickenson::battle::{Battle, State};
 use ecw_sim::rules::dickenson::events::Detail;
 use ecw_sim::rules::dickenson::figures::{Figure, after_saves};
@@ -153,9 +153,25 @@ fn the_morale_chart_by_monte_carlo() {
     }
 }
 
-/// What one charge of the chain came to in the engine: the table's outcome.
-fn engine_end(b: &mut Battle, dice: &mut SeededDice) -> chain::End {
+/// Horse or dragoons.
+fn mounted(k: UnitKind) -> bool {
+    k.is_horse() || k == UnitKind::Dragoons
+}
+
+/// The target in the spec's formation (the battle draws every regiment in line).
+fn formed(b: &mut Battle, spec: &chain::Spec) {
+    if spec.formation != Formation::Line {
+        let rules = b.rules.clone();
+        b.regiments[1].form(spec.formation, &rules);
+    }
+}
+
+/// What one charge of the chain came to in the engine: the table's outcome. Each regiment's
+/// fate is its last throw on the chart this move (a target's throw first against horse
+/// included).
+fn engine_end(b: &mut Battle, spec: &chain::Spec, dice: &mut SeededDice) -> chain::End {
     b.reset();
+    formed(b, spec);
     b.turn = 1;
     b.first = Side::Parliament;
     // Horse cantering, so it charges at the gallop (foot charge at their one pace).
@@ -163,11 +179,24 @@ fn engine_end(b: &mut Battle, dice: &mut SeededDice) -> chain::End {
         b.regiments[0].gait = Gait::Canter;
     }
     let pistols = b.regiments[0].pistols;
-    b.charge(0, 1, dice, &mut NullObserver);
+    let mut log = EventLog::default();
+    b.charge(0, 1, dice, &mut log);
+    let gave_way = log.0.iter().any(|e| {
+        matches!(
+            e,
+            Event::Dickenson(Detail::Morale {
+                unit: 1,
+                result: MoraleResult::FallBack | MoraleResult::Rout,
+                ..
+            })
+        )
+    });
     let charge = if b.regiments[0].engaged == Some(1) {
         chain::Charge::Contact
     } else if b.regiments[0].state == State::Gone {
         chain::Charge::Nobody
+    } else if gave_way {
+        chain::Charge::GaveWay
     } else if b.regiments[0].pistols < pistols {
         // The pistol breach was fired and the charge did not go in.
         chain::Charge::HeldAtPikes
@@ -175,7 +204,6 @@ fn engine_end(b: &mut Battle, dice: &mut SeededDice) -> chain::End {
         chain::Charge::TurnedAway
     };
     b.melee_phase(dice, &mut NullObserver);
-    let mut log = EventLog::default();
     b.morale_phase(dice, &mut log);
     let mut fate = [chain::Fate::Untested; 2];
     for e in &log.0 {
@@ -188,8 +216,9 @@ fn engine_end(b: &mut Battle, dice: &mut SeededDice) -> chain::End {
             };
         }
     }
+    // A regiment destroyed after its throw first threw nothing after it.
     for (f, r) in fate.iter_mut().zip(&b.regiments) {
-        if *f == chain::Fate::Untested && r.state == State::Gone {
+        if r.state == State::Gone {
             *f = chain::Fate::Destroyed;
         }
     }
@@ -203,7 +232,7 @@ fn engine_end(b: &mut Battle, dice: &mut SeededDice) -> chain::End {
 /// The gap the charger starts at: horse from 20" or so (beyond a musket's range, and more
 /// than half their gallop); foot from within musket range and more than half their move.
 fn start_gap(r: &DickensonRules, spec: &chain::Spec) -> Option<f64> {
-    if spec.attacker.is_horse() {
+    if mounted(spec.attacker) {
         return None;
     }
     let half = r.volley.closing_fire_min_move * r.movement.pikemen.line;
@@ -221,6 +250,8 @@ fn chain_by_monte_carlo(block: impl Fn(&chain::Spec) -> bool) {
         let exact = chain::values(&chain::follow(&r, &spec));
         let men = |kind: UnitKind| match kind {
             UnitKind::Foot(_) => r.battle.men.foot,
+            UnitKind::ForlornHope => r.battle.men.forlorn_hope,
+            UnitKind::Dragoons => r.battle.men.dragoons,
             _ => r.battle.men.horse,
         };
         // The two regiments of the chain, head on, the charger 22" behind its target's
@@ -245,6 +276,7 @@ fn chain_by_monte_carlo(block: impl Fn(&chain::Spec) -> bool) {
             assert!((moved - gap).abs() < 1e-6, "{aid} on {did}: gap {moved}");
         }
         let mut b = dickenson_common::battle(&s);
+        formed(&mut b, &spec);
         assert_eq!(
             [b.regiments[0], b.regiments[1]].map(|g| (g.figures(), g.formation)),
             chain::regiments(&r, &spec).map(|g| (g.figures(), g.formation))
@@ -252,7 +284,7 @@ fn chain_by_monte_carlo(block: impl Fn(&chain::Spec) -> bool) {
         let mut dice = SeededDice::new(40 + k as u64);
         let mut sampled = chain::Weights::default();
         for _ in 0..N {
-            sampled.add(engine_end(&mut b, &mut dice), 1.0 / f64::from(N));
+            sampled.add(engine_end(&mut b, &spec, &mut dice), 1.0 / f64::from(N));
         }
         let seen = chain::values(&sampled);
         for ((name, p), q) in chain::COLUMNS.iter().zip(exact).zip(seen) {
@@ -265,19 +297,36 @@ fn chain_by_monte_carlo(block: impl Fn(&chain::Spec) -> bool) {
     }
 }
 
+/// A target that throws first against horse (a forlorn hope, the shot before the pike).
+fn throws_first(s: &chain::Spec) -> bool {
+    s.defender == UnitKind::ForlornHope || s.formation != Formation::Line
+}
+
+/// Horse and dragoons charging horse and dragoons.
 #[test]
 fn the_charge_chain_of_horse_on_horse_by_monte_carlo_through_the_engine() {
-    chain_by_monte_carlo(|s| s.attacker.is_horse() && s.defender.is_horse());
+    chain_by_monte_carlo(|s| mounted(s.attacker) && mounted(s.defender));
+}
+
+/// Horse and dragoons charging foot in line (pike two deep).
+#[test]
+fn the_charge_chain_of_horse_on_foot_by_monte_carlo_through_the_engine() {
+    chain_by_monte_carlo(|s| mounted(s.attacker) && !mounted(s.defender) && !throws_first(s));
 }
 
 #[test]
-fn the_charge_chain_of_horse_on_foot_by_monte_carlo_through_the_engine() {
-    chain_by_monte_carlo(|s| s.attacker.is_horse() && !s.defender.is_horse());
+fn the_charge_chain_of_horse_on_targets_that_throw_first_by_monte_carlo_through_the_engine() {
+    chain_by_monte_carlo(|s| mounted(s.attacker) && throws_first(s));
+}
+
+#[test]
+fn the_charge_chain_of_foot_on_horse_by_monte_carlo_through_the_engine() {
+    chain_by_monte_carlo(|s| !mounted(s.attacker) && mounted(s.defender));
 }
 
 /// Foot on foot, one test for each kind of foot charging (each a few seconds).
 fn foot_charging(kind: usize) -> impl Fn(&chain::Spec) -> bool {
-    move |s: &chain::Spec| s.attacker == chain::FOOT[kind].2
+    move |s: &chain::Spec| s.attacker == chain::FOOT[kind].2 && !mounted(s.defender)
 }
 
 #[test]

@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xc51a1c58c815a540),
-    ("marston_moor", 0xabec797237f1d542),
-    ("naseby", 0x6b9b0939f1717d7b),
-    ("roundway_down", 0xc433043cda833e38),
-    ("adwalton_moor", 0xa6a1489fea7ca0a1),
-    ("lansdown", 0x432884a8ca4571fa),
-    ("first_newbury", 0x54deac07a64436ee),
-    ("langport", 0xc1e3052dc1cb32bf),
-    ("small_action", 0xed634815d3b36164),
+    ("edgehill", 0x26efcb494da31a29),
+    ("marston_moor", 0x5006a477a8803cef),
+    ("naseby", 0x2c695820549b216e),
+    ("roundway_down", 0xec3d9cf8c5286f0b),
+    ("adwalton_moor", 0xc34bfbfadee16d57),
+    ("lansdown", 0x6a9ba23b63cd079e),
+    ("first_newbury", 0x805dfdc40d0187fd),
+    ("langport", 0xbd7c66bb05a998ae),
+    ("small_action", 0xa2ec943b56e336ec),
     ("duel_horse", 0xf10a41f81e6db38b),
-    ("duel_foot_vs_horse", 0x16c974f33abb0cad),
-    ("bp_duel_pike_vs_horse", 0x1fb77ec50e9ea1d7),
+    ("duel_foot_vs_horse", 0x9f3293c5b7086987),
+    ("bp_duel_pike_vs_horse", 0x16c086777499d583),
     ("bp_duel_shot", 0xd6a466fbac399e8a),
     ("bp_duel_gun_vs_foot", 0xae14138abfb86606),
-    ("balance_template", 0xf2098f690435b8b4),
+    ("balance_template", 0x3d33578f5bb33588),
 ];
 
 #[test]

@@ -332,6 +332,18 @@ pub struct Formations {
     pub file_abreast: u8,
     pub ranks: FormationRanks,
     pub doctrine: FormationDoctrine,
+    pub square: SquareRules,
+}
+
+/// How a square stands (ruling): all round, with no flank or rear.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SquareRules {
+    /// It fires, gives closing fire and fights to every side from the face toward the enemy
+    /// (else it faces one way, as a line).
+    pub all_round: bool,
+    /// It counts its flanks and rear secured in its morale throws.
+    pub flanks_secured: bool,
 }
 
 /// Ranks of a foot regiment's two bodies in one formation.
@@ -361,6 +373,9 @@ pub struct FormationDoctrine {
     /// Foot that close up against horse but cannot stand pike three deep draw their shot up
     /// before the pike, when they have shot enough to line its front.
     pub shot_before_pike: bool,
+    /// Only horse whose nearest enemy the foot are (the one the engine's horse charge) make
+    /// them close up; else any horse in reach does.
+    pub only_aimed_horse: bool,
 }
 
 /// Guns served on the table.

@@ -19,6 +19,7 @@ use std::rc::Rc;
 use crate::army::{FootBalance, HorseKind, Side, Unit, UnitKind};
 use crate::dice::DiceSource;
 use crate::rules::dickenson::DickensonRules;
+use crate::rules::dickenson::battle::regiment::Formation;
 use crate::rules::dickenson::battle::{Kind, Regiment, State};
 use crate::rules::dickenson::figures::{Figure, after_saves};
 use crate::rules::dickenson::melee;
@@ -133,7 +134,7 @@ impl<K: Clone + Eq + Hash> Weights<K> {
 #[derive(Debug, Clone, Copy)]
 struct Reg(Regiment);
 
-type RegKey = ([u16; 6], [bool; 9], State, u64, u8, u8, Option<u16>);
+type RegKey = ([u16; 8], [bool; 9], State, u64, u8, u8, Option<u16>);
 
 impl Reg {
     fn key(&self) -> RegKey {
@@ -146,6 +147,8 @@ impl Reg {
                 r.melee_lost,
                 r.lost_this_move,
                 r.start_points,
+                r.halt_until,
+                r.disordered_until,
             ],
             [
                 r.officer,
@@ -188,6 +191,8 @@ pub enum Charge {
     TurnedAway,
     /// The pistol volley killed nobody in the front rank: held at the pikes' points.
     HeldAtPikes,
+    /// The target threw first against horse and fell back or routed: nobody to strike.
+    GaveWay,
     /// The charger was destroyed by closing fire, or the breach left nobody to strike.
     Nobody,
     Contact,
@@ -235,21 +240,27 @@ pub struct End {
     pub fate: [Fate; 2],
 }
 
-/// One charge of the table: the two troop types and whether the target's closing fire meets it
-/// (the charger starts within the firer's range and moves at least half its move to contact).
+/// One charge of the table: the two troop types, the target's formation and whether the
+/// target's closing fire meets it (the charger starts within the firer's range and moves at
+/// least half its move to contact).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Spec {
     pub attacker: UnitKind,
     pub defender: UnitKind,
+    pub formation: Formation,
     pub closing_fire: bool,
 }
 
 /// The charger (regiment 0, Parliament) and its target (regiment 1, Royalist), of the rules'
-/// strength for their kind.
+/// strength for their kind, the target in the spec's formation.
 pub fn regiments(rules: &DickensonRules, spec: &Spec) -> [Regiment; 2] {
+    let mut d = Regiment::derive(&Unit::new(1, Side::Royalist, 1, spec.defender, 4), rules);
+    if spec.formation != Formation::Line {
+        d.form(spec.formation, rules);
+    }
     [
         Regiment::derive(&Unit::new(0, Side::Parliament, 0, spec.attacker, 4), rules),
-        Regiment::derive(&Unit::new(1, Side::Royalist, 1, spec.defender, 4), rules),
+        d,
     ]
 }
 
@@ -609,7 +620,7 @@ impl<'a> Chain<'a> {
 
     /// Closing fire of the target at the charger, at short range.
     fn closing_fire(&mut self, part: Part) -> Vec<Part> {
-        let firers = self.split(&part.r[1], |g| (g.arm(), firing(g)));
+        let firers = self.split(&part.r[1], |g| (g.arm(), u32::from(g.firers(1.0))));
         let mut out = Vec::new();
         for ((arm, men), firers) in firers {
             let Some(arm) = arm else {
@@ -623,6 +634,45 @@ impl<'a> Chain<'a> {
             let hits = self.volley(arm, men);
             let target = only_regiments(self.struck(&part.r[0], &hits));
             out.push(part.with(part.charge, [target, firers]));
+        }
+        out
+    }
+
+    /// The target's throw first against horse (fresh: nothing lost, and no adds alone on open
+    /// ground), at its deduction, obeyed as the engine's `obey` marks it: a stand leaves it
+    /// disordered and halted for the next move; a fall back (disordered) or a rout leaves the
+    /// charge nobody to strike.
+    fn throw_first(&mut self, part: Part) -> Vec<Part> {
+        let r = self.rules;
+        let mut out = Vec::new();
+        for (other, s) in self.split(&part.r[1], |g| g.against_horse_deduction(r)) {
+            let dist = enumerate(MAX_DICE, |d| {
+                morale::result(morale::modified(d, Adds::of(&[]), 0, other, r), r)
+            })
+            .exact();
+            for (m, p) in to_f64(dist) {
+                let (charge, s) = match m {
+                    MoraleResult::Good => (part.charge, s.clone()),
+                    MoraleResult::Stand => (
+                        part.charge,
+                        self.each(&s, |g| {
+                            g.halt_until = 1;
+                            g.disordered_until = 1;
+                        }),
+                    ),
+                    MoraleResult::FallBack => {
+                        (Charge::GaveWay, self.each(&s, |g| g.disordered_until = 1))
+                    }
+                    MoraleResult::Rout => {
+                        (Charge::GaveWay, self.each(&s, |g| g.state = State::Routing))
+                    }
+                };
+                out.push(Part {
+                    p: part.p * p,
+                    charge,
+                    r: [part.r[0].clone(), s],
+                });
+            }
         }
         out
     }
@@ -717,6 +767,7 @@ impl<'a> Chain<'a> {
         let [a, d] = regiments(self.rules, spec);
         let horse = a.is_horse();
         let pikestand = horse && d.kind == Kind::Foot && d.pikemen > 0;
+        let threw = horse && d.throws_against_horse(self.rules);
         let start = Part {
             p: 1.0,
             charge: Charge::Going,
@@ -736,11 +787,15 @@ impl<'a> Chain<'a> {
                 .filter(|p| p.r.iter().all(|s| !s.items.is_empty()))
                 .collect()
         };
+        if threw {
+            parts = stage(parts, &mut |p| self.throw_first(p));
+        }
         if spec.closing_fire {
             parts = stage(parts, &mut |p| self.closing_fire(p));
         }
         parts = stage(parts, &mut |p| self.nobody_unless_active(p, 0));
-        if horse && (spec.closing_fire || pikestand) {
+        // Seed: a pikestand that threw first and stood spares the horse its throw.
+        if horse && (spec.closing_fire || (pikestand && !threw)) {
             parts = stage(parts, &mut |p| self.throw_before_impact(p));
         }
         if pikestand {
@@ -1091,7 +1146,8 @@ impl<'a> Chain<'a> {
     /// The morale throws at the end of the move, the charger's first, each obeyed before the
     /// next is thrown (a regiment that falls back or routs leaves its enemy withdrawing).
     fn morale(&mut self, j: Judged) -> Weights<End> {
-        let mut w = Weights::certain((j, [Fate::Untested; 2]));
+        // A throw first against horse stands until another is thrown.
+        let mut w = Weights::certain((j, [j.r[0].threw, j.r[1].threw]));
         for i in 0..2 {
             w = w.bind(|(j, fate)| {
                 let me = j.r[i];
@@ -1172,6 +1228,8 @@ impl<'a> Chain<'a> {
 /// A regiment as its morale throw sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Judge {
+    /// What its throw first against horse said, if it threw one.
+    threw: Fate,
     points_lost: u32,
     active: bool,
     gone: bool,
@@ -1194,6 +1252,7 @@ struct Judged {
 
 fn judge_one(g: &Regiment, won: bool, rules: &DickensonRules) -> Judge {
     Judge {
+        threw: thrown(g),
         points_lost: points_lost(g, rules),
         active: g.state == State::Active,
         gone: g.state == State::Gone,
@@ -1269,14 +1328,6 @@ fn struck_off(mut g: Regiment, officers: u32, standard: bool, rf: u16) -> Regime
     g
 }
 
-/// The men of a regiment that fire its closing fire: foot's musketeers, else its horsemen.
-fn firing(g: &Regiment) -> u32 {
-    u32::from(match g.kind {
-        Kind::Foot | Kind::ForlornHope => g.musketeers,
-        _ => g.horsemen,
-    })
-}
-
 fn only_regiments(w: Weights<(u32, u16)>) -> Spread {
     let mut out = Weights::new();
     for ((j, _), p) in w.items {
@@ -1337,6 +1388,20 @@ fn join(
     }
 }
 
+/// The result of a throw first against horse, read back from the marks
+/// [`Chain::throw_first`] leaves (as the engine's `obey`).
+fn thrown(g: &Regiment) -> Fate {
+    if g.state == State::Routing {
+        Fate::Rout
+    } else if g.halt_until > 0 {
+        Fate::Stand
+    } else if g.disordered_until > 0 {
+        Fate::FallBack
+    } else {
+        Fate::Untested
+    }
+}
+
 /// Morale points a regiment has lost so far.
 fn points_lost(reg: &Regiment, rules: &DickensonRules) -> u32 {
     u32::from(reg.start_points).saturating_sub(reg.points(rules))
@@ -1380,10 +1445,11 @@ pub fn follow(rules: &DickensonRules, spec: &Spec) -> Weights<End> {
 }
 
 /// The table's columns from a chain's ends.
-pub const COLUMNS: [&str; 14] = [
+pub const COLUMNS: [&str; 15] = [
     "p_contact",
     "p_turned_away",
     "p_held_at_pikes",
+    "p_gave_way",
     "p_a_wins",
     "p_b_wins",
     "p_draw",
@@ -1398,8 +1464,9 @@ pub const COLUMNS: [&str; 14] = [
 ];
 
 /// The values of [`COLUMNS`]: how the charge went in, who won the melee, and each regiment's
-/// fate (good counts the untested; routs counts the destroyed).
-pub fn values(ends: &Weights<End>) -> [f64; 14] {
+/// fate, its last throw on the chart this move (a target's throw first against horse stands
+/// unless it throws again at the end; good counts the untested; routs counts the destroyed).
+pub fn values(ends: &Weights<End>) -> [f64; 15] {
     let p = |f: &dyn Fn(&End) -> bool| ends.p_where(f);
     let fate = |i: usize, f: &dyn Fn(Fate) -> bool| p(&|e: &End| f(e.fate[i]));
     let contact = |e: &End| e.charge == Charge::Contact;
@@ -1407,6 +1474,7 @@ pub fn values(ends: &Weights<End>) -> [f64; 14] {
         p(&contact),
         p(&|e| e.charge == Charge::TurnedAway),
         p(&|e| e.charge == Charge::HeldAtPikes),
+        p(&|e| e.charge == Charge::GaveWay),
         p(&|e| e.won[0]),
         p(&|e| e.won[1]),
         p(&|e| contact(e) && !e.won[0] && !e.won[1]),
@@ -1420,10 +1488,10 @@ pub fn values(ends: &Weights<End>) -> [f64; 14] {
         0.0,
     ];
     for i in 0..2 {
-        v[6 + 4 * i] = fate(i, &|f| matches!(f, Fate::Good | Fate::Untested));
-        v[7 + 4 * i] = fate(i, &|f| f == Fate::Stand);
-        v[8 + 4 * i] = fate(i, &|f| f == Fate::FallBack);
-        v[9 + 4 * i] = fate(i, &|f| f.routs());
+        v[7 + 4 * i] = fate(i, &|f| matches!(f, Fate::Good | Fate::Untested));
+        v[8 + 4 * i] = fate(i, &|f| f == Fate::Stand);
+        v[9 + 4 * i] = fate(i, &|f| f == Fate::FallBack);
+        v[10 + 4 * i] = fate(i, &|f| f.routs());
     }
     v
 }
@@ -1451,27 +1519,72 @@ pub const FOOT: [(&str, &str, UnitKind); 3] = [
     ),
 ];
 
+pub const DRAGOONS: [(&str, &str, UnitKind); 1] = [("dragoons", "dragoons", UnitKind::Dragoons)];
+
+/// Targets that throw first when charged by horse: a forlorn hope (musketeers in one rank, at
+/// its deduction) and foot with their shot drawn up before the pike (pike in one rank); the
+/// pike-heavy regiment has too few musketeers to line its pike.
+pub const THROW_FIRST: [(&str, &str, UnitKind, Formation); 3] = [
+    (
+        "forlorn_hope",
+        "forlorn hope",
+        UnitKind::ForlornHope,
+        Formation::Line,
+    ),
+    (
+        "foot_shot_before_pike",
+        "foot, shot before the pike",
+        UnitKind::Foot(FootBalance::Normal),
+        Formation::ShotBeforePike,
+    ),
+    (
+        "shot_heavy_foot_shot_before_pike",
+        "shot-heavy foot, shot before the pike",
+        UnitKind::Foot(FootBalance::ShotHeavy),
+        Formation::ShotBeforePike,
+    ),
+];
+
 /// The charges of the table: each kind of horse charging each kind of horse and of foot, and
-/// each kind of foot charging each. Horse charge home at the gallop from beyond the muskets'
-/// reach (their move's half is longer than a musket's range, so no closing fire meets them;
-/// pistols reach less still); foot charge from within musket range and at least half their move
-/// away, so the target's musketeers give closing fire.
+/// each kind of foot charging each kind of foot and of horse; dragoons charging horse and foot
+/// and charged by horse; horse charging targets that throw first. Horse charge home at the
+/// gallop from beyond the muskets' reach (their move's half is longer than a musket's range, so
+/// no closing fire meets them; pistols reach less still); foot charge from within musket range
+/// and at least half their move away, so the target's musketeers give closing fire (horse's
+/// pistols do not reach that far). Horse cannot charge a square (pike three deep), so no row
+/// has one.
 pub fn specs() -> Vec<(&'static str, &'static str, Spec)> {
     let mut v = Vec::new();
+    let line = |t: &[(&'static str, &'static str, UnitKind)]| -> Vec<_> {
+        t.iter()
+            .map(|&(id, _, k)| (id, k, Formation::Line))
+            .collect()
+    };
+    let first: Vec<_> = THROW_FIRST
+        .iter()
+        .map(|&(id, _, k, f)| (id, k, f))
+        .collect();
+    let horse_and_dragoons = [&HORSE[..], &DRAGOONS[..]].concat();
     let pairs = [
-        (&HORSE[..], &HORSE[..], false),
-        (&HORSE[..], &FOOT[..], false),
-        (&FOOT[..], &FOOT[..], true),
+        (&HORSE[..], line(&HORSE), false),
+        (&HORSE[..], line(&FOOT), false),
+        (&FOOT[..], line(&FOOT), true),
+        (&FOOT[..], line(&HORSE), false),
+        (&DRAGOONS[..], line(&horse_and_dragoons), false),
+        (&DRAGOONS[..], line(&FOOT[..1]), false),
+        (&HORSE[..], line(&DRAGOONS), false),
+        (&HORSE[..], first, false),
     ];
     for (chargers, targets, closing_fire) in pairs {
         for &(aid, _, a) in chargers {
-            for &(did, _, d) in targets {
+            for &(did, d, formation) in &targets {
                 v.push((
                     aid,
                     did,
                     Spec {
                         attacker: a,
                         defender: d,
+                        formation,
                         closing_fire,
                     },
                 ));
@@ -1494,7 +1607,13 @@ pub fn table(rules: &DickensonRules) -> Table {
     let mut tidy = Tidy::new(columns);
     let mut going = grid(
         "How the charge went in (A charges B standing)",
-        &["Closing fire", "Contact", "Turned away", "Held at pikes"],
+        &[
+            "Closing fire",
+            "Contact",
+            "Turned away",
+            "Held at pikes",
+            "Gave way",
+        ],
     );
     let mut fought = grid(
         "Impetus, two rounds, both regiments' morale throws",
@@ -1525,8 +1644,8 @@ pub fn table(rules: &DickensonRules) -> Table {
             r.extend(row[range].iter().cloned());
             r
         };
-        going.push(cells(2..6));
-        fought.push(cells(6..row.len()));
+        going.push(cells(2..7));
+        fought.push(cells(7..row.len()));
         tidy.push(row);
     }
     Table {
@@ -1579,18 +1698,19 @@ mod tests {
             assert!((ends.total() - 1.0).abs() < 1e-9, "{s:?}");
             let v = values(&ends);
             // A melee only where the charge went in: won by one side or drawn.
-            assert!(v[0] + v[1] + v[2] <= 1.0 + 1e-9, "{s:?}");
-            assert!((v[3] + v[4] + v[5] - v[0]).abs() < 1e-9, "{s:?}");
-            // Horse on horse, and foot on foot, always meet.
-            if s.attacker.is_horse() == s.defender.is_horse() {
+            assert!(v[0] + v[1] + v[2] + v[3] <= 1.0 + 1e-9, "{s:?}");
+            assert!((v[4] + v[5] + v[6] - v[0]).abs() < 1e-9, "{s:?}");
+            // Horse (dragoons too) on horse, and foot on foot, always meet.
+            let mounted = |k: UnitKind| k.is_horse() || k == UnitKind::Dragoons;
+            if mounted(s.attacker) == mounted(s.defender) {
                 assert!((v[0] - 1.0).abs() < 1e-9, "{s:?}");
             }
             for i in 0..2 {
-                let f: f64 = v[6 + 4 * i..10 + 4 * i].iter().sum();
+                let f: f64 = v[7 + 4 * i..11 + 4 * i].iter().sum();
                 assert!((f - 1.0).abs() < 1e-9, "{s:?}");
             }
             // Either side may win.
-            assert!(v[3] > 0.0 && v[4] > 0.0, "{v:?}");
+            assert!(v[4] > 0.0 && v[5] > 0.0, "{v:?}");
         }
         // Closing fire costs foot charging foot figures before the melee: without it the
         // charger wins more often and routs less.
@@ -1604,10 +1724,10 @@ mod tests {
                 ..*fired
             },
         ));
-        assert!(calm[3] > v[3] && calm[9] < v[9], "{calm:?} {v:?}");
+        assert!(calm[4] > v[4] && calm[10] < v[10], "{calm:?} {v:?}");
         // Lobsters (impetus 3+, save 4+) beat troopers more often than troopers beat them.
         let v = values(&follow(&r, &specs()[2].2));
-        assert!(v[3] > v[4], "{v:?}");
+        assert!(v[4] > v[5], "{v:?}");
     }
 
     /// How the charge went in, each way's chance.
@@ -1615,6 +1735,7 @@ mod tests {
         let spec = Spec {
             attacker: a,
             defender: d,
+            formation: Formation::Line,
             closing_fire: fire,
         };
         let mut w = Weights::new();
@@ -1649,6 +1770,45 @@ mod tests {
         let held = 21.0 / 36.0 * (2.0 + (1..=4).map(none).sum::<f64>()) / 6.0;
         assert!((p(Charge::HeldAtPikes) - held).abs() < 1e-12);
         assert!((p(Charge::Contact) - (21.0 / 36.0 - held)).abs() < 1e-12);
+    }
+
+    /// A target that throws first against horse, fresh and alone: 2D6 with no adds, at the
+    /// forlorn hope's -1 for musketeers in one rank. Below the stand (6) it gives way: 2D6 of 6
+    /// or less for the forlorn hope (15/36), 5 or less for pike in one rank (10/36), routing on
+    /// 4 or less (6/36) and 3 or less (3/36). The horse need no throw of their own (no closing
+    /// fire; a pikestand that threw first spares them), but the pikes still need a breach.
+    #[test]
+    fn targets_that_throw_first_give_way_as_worked_by_hand() {
+        let r = DickensonRules::builtin();
+        assert_eq!(r.morale.forlorn_hope, -1);
+        for (k, (gave_way, routed)) in [(15.0, 6.0), (10.0, 3.0), (10.0, 3.0)].iter().enumerate() {
+            let (_, _, d, formation) = THROW_FIRST[k];
+            let spec = Spec {
+                attacker: HORSE[0].2,
+                defender: d,
+                formation,
+                closing_fire: false,
+            };
+            let mut w = Weights::new();
+            let mut routs = 0.0;
+            for part in Chain::new(&r).charge(&spec) {
+                w.add(part.charge, part.mass());
+            }
+            let ends = follow(&r, &spec);
+            for (e, p) in &ends.items {
+                if e.charge == Charge::GaveWay && e.fate[1] == Fate::Rout {
+                    routs += p;
+                }
+            }
+            let p = |c: Charge| w.p_where(|s| *s == c);
+            assert!((p(Charge::GaveWay) - gave_way / 36.0).abs() < 1e-12, "{k}");
+            assert!((routs - routed / 36.0).abs() < 1e-12, "{k}");
+            assert_eq!(p(Charge::TurnedAway), 0.0, "{k}");
+            assert_eq!(p(Charge::HeldAtPikes) > 0.0, k > 0, "{k}");
+            // Fates count each end once: the given way among them.
+            let v = values(&ends);
+            assert!((v[3] - gave_way / 36.0).abs() < 1e-12, "{k}");
+        }
     }
 
     #[test]

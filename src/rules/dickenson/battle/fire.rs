@@ -9,7 +9,6 @@ use crate::battlefield::{ObstacleKind, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, Observer};
 use crate::rules::dickenson::events::{Detail, Source};
-use crate::rules::dickenson::figures::Figure;
 use crate::rules::dickenson::gunnery::{self, GunDamage};
 use crate::rules::dickenson::morale::{self, MoraleResult};
 use crate::rules::dickenson::tables::HitArea;
@@ -63,7 +62,22 @@ impl Battle {
         }
     }
 
-    /// The nearest enemy in range of `arm` and within the front arc, not in melee: (it, gap).
+    /// Whether point `to` lies within `degrees` of regiment `r`'s front: always for a regiment
+    /// standing all round (a square has no flank or rear).
+    pub(super) fn faces(&self, r: usize, to: Vec2, degrees: f64) -> bool {
+        self.regiments[r].all_round(&self.rules) || self.in_arc(r, to, degrees)
+    }
+
+    /// The share of regiment `r`'s figures on its face toward point `to` (all of them unless it
+    /// stands all round).
+    pub(super) fn face_toward(&self, r: usize, to: Vec2) -> f64 {
+        let reg = &self.regiments[r];
+        let (off, fwd) = (to - reg.pos, self.front(r));
+        reg.face_share(off.dot(fwd), off.dot(fwd.right()), &self.rules)
+    }
+
+    /// The nearest enemy in range of `arm` and within the front arc (any side of a square),
+    /// not in melee: (it, gap).
     fn target_of(&self, r: usize, range: f64) -> Option<(usize, f64)> {
         let arc = self.rules.battle.front_arc_degrees;
         let me = self.shape(r);
@@ -81,7 +95,7 @@ impl Battle {
                 continue;
             }
             let g = me.dist(&self.shape(o));
-            if g <= range && best.is_none_or(|(_, b)| g < b) && self.in_arc(r, reg.pos, arc) {
+            if g <= range && best.is_none_or(|(_, b)| g < b) && self.faces(r, reg.pos, arc) {
                 best = Some((o, g));
             }
         }
@@ -131,7 +145,7 @@ impl Battle {
     }
 
     /// Regiment `r` fires at `t` (`shot.closing`: at a charger): volleys of six (a forlorn
-    /// hope fires man by man); the target saves. Returns the figures it lost.
+    /// hope fires man by man; a square from the face toward `t`); the target saves. Returns the figures it lost.
     pub fn shoot<D: DiceSource, O: Observer>(
         &mut self,
         r: usize,
@@ -147,10 +161,8 @@ impl Battle {
             closing,
         } = shot;
         let reg = self.regiments[r];
-        let men = u32::from(match reg.kind {
-            Kind::Foot | Kind::ForlornHope => reg.musketeers,
-            _ => reg.horsemen,
-        });
+        // A square fires from its face toward the target alone.
+        let men = u32::from(reg.firers(self.face_toward(r, self.regiments[t].pos)));
         dice.focus(Self::regiment_stream(r));
         let hits = if reg.kind == Kind::ForlornHope {
             (0..men)
@@ -206,7 +218,11 @@ impl Battle {
             || firer.state != State::Active
             || need < self.rules.volley.closing_fire_min_move * full
             || need > w.long
-            || self.bearing(t, self.regiments[r].pos) > self.rules.battle.front_arc_degrees
+            || !self.faces(
+                t,
+                self.regiments[r].pos,
+                self.rules.battle.front_arc_degrees,
+            )
         {
             return false;
         }
@@ -224,12 +240,7 @@ impl Battle {
     /// rank; musketeers with no pike (two ranks, or one at the forlorn hope's deduction);
     /// gunners. Pike in two ranks do not (the horse throws).
     pub fn throws_against_horse(&self, t: usize) -> bool {
-        let reg = &self.regiments[t];
-        match reg.kind {
-            Kind::ForlornHope | Kind::Gun(_) => true,
-            Kind::Foot => reg.pike_ranks(&self.rules) <= 1,
-            _ => false,
-        }
+        self.regiments[t].throws_against_horse(&self.rules)
     }
 
     /// Regiment `t` charged by horse `r` throws first, as [`Battle::throws_against_horse`]
@@ -245,17 +256,7 @@ impl Battle {
         if !self.throws_against_horse(t) {
             return true;
         }
-        let reg = &self.regiments[t];
-        let forlorn = match reg.kind {
-            Kind::ForlornHope => true,
-            Kind::Foot => reg.pikemen == 0 && reg.ranks(Figure::Musketeer, &self.rules) <= 1,
-            _ => false,
-        };
-        let other = if forlorn {
-            self.rules.morale.forlorn_hope
-        } else {
-            0
-        };
+        let other = self.regiments[t].against_horse_deduction(&self.rules);
         dice.focus(Self::regiment_stream(t));
         let adds = self.adds(t, Some(r));
         let result = self.chart_throw(t, adds, other, dice, obs);

@@ -1,7 +1,7 @@
 //! Melee: horse that charged home strike with impetus, then two rounds, only front ranks in
 //! the first, each side's points thrown as a die per six, half the score as casualty points
 //! (pikemen add half again in the first round of a melee), remainders carried; troops fight
-//! only the way they face.
+//! only the way they face (a square to every side, from the face in contact).
 
 use super::regiment::State;
 use super::{Battle, emit};
@@ -118,15 +118,17 @@ impl Battle {
     }
 
     /// The figures of `y` that `x` hits in a round (before saves), and the dice it threw. Only
-    /// its front rank fights in the first round of a move; it fights only an enemy in its front.
+    /// its front rank fights in the first round of a move; it fights only an enemy in its front
+    /// (a square from its face toward the enemy, whichever side that is).
     fn blow<D: DiceSource>(&mut self, x: usize, y: usize, first: bool, dice: &mut D) -> (u32, u8) {
         let reg = self.regiments[x];
-        if self.bearing(x, self.regiments[y].pos) > self.rules.battle.melee_arc_degrees {
+        let at = self.regiments[y].pos;
+        if !self.faces(x, at, self.rules.battle.melee_arc_degrees) {
             return (0, 0);
         }
         let target = self.regiments[y].main_figure();
         let pike_first = first && reg.rounds == 0;
-        let blows = reg.fighting(first, &self.rules);
+        let blows = reg.fighting_on(first, self.face_toward(x, at), &self.rules);
         dice.focus(Self::regiment_stream(x));
         let (mut hits, mut carried, mut thrown) = (0, reg.carried, 0u32);
         for (figure, n) in blows {

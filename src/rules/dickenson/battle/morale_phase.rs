@@ -240,7 +240,9 @@ impl Battle {
         if supported {
             put(1, Add::Supported);
         }
-        if left && right {
+        // Ruling: a square has no flank or rear to secure.
+        let square = reg.all_round(&self.rules) && self.rules.formations.square.flanks_secured;
+        if (left && right) || square {
             put(2, Add::FlanksSecured);
         }
         if reg.won_melee {

@@ -1151,7 +1151,9 @@ impl Battle {
         emit(obs, Event::FormationChanged { unit: reg.unit });
     }
 
-    /// Whether an enemy horse regiment free to charge could reach regiment `r` next move.
+    /// Whether an enemy horse regiment free to charge could reach regiment `r` next move and
+    /// would (doctrine key `only_aimed_horse`): the engine's horse charge only their nearest
+    /// enemy, so horse nearer another enemy leave `r` alone.
     fn horse_threatens(&self, r: usize) -> bool {
         let me = &self.regiments[r];
         let reach = Shape::radius_of(me.frontage, me.depth);
@@ -1164,8 +1166,17 @@ impl Battle {
             let charge = h.move_at(h.next_gait(), &self.rules);
             // Bounding circles first: most horse are too far for their shapes to be measured.
             let bound = me.pos.dist(h.pos) - reach - Shape::radius_of(h.frontage, h.depth);
-            bound <= charge && self.gap(r, o) <= charge
+            bound <= charge && self.gap(r, o) <= charge && self.aims_at(o, r)
         })
+    }
+
+    /// Whether horse `h` would charge `r` if it could: `r` is its nearest active enemy (or
+    /// the doctrine counts every horse in reach).
+    fn aims_at(&self, h: usize, r: usize) -> bool {
+        !self.rules.formations.doctrine.only_aimed_horse
+            || self
+                .nearest_enemy(h, |o| o.state == State::Active)
+                .is_some_and(|(t, _)| t == r)
     }
 
     /// A gun's move (ruling): limbered, it unlimbers once an enemy is within its maximum

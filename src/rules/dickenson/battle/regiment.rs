@@ -440,6 +440,32 @@ impl Regiment {
         self.pike_ranks(rules) >= u16::from(rules.formations.pike_uncharged_ranks)
     }
 
+    /// Whether it throws first when charged by horse (seed, FORMATIONS): pike in one rank;
+    /// musketeers with no pike (two ranks, or one at the forlorn hope's deduction); gunners.
+    /// Pike in two ranks do not (the horse throw).
+    pub fn throws_against_horse(&self, rules: &DickensonRules) -> bool {
+        match self.kind {
+            Kind::ForlornHope | Kind::Gun(_) => true,
+            Kind::Foot => self.pike_ranks(rules) <= 1,
+            _ => false,
+        }
+    }
+
+    /// The deduction on its throw first against horse: musketeers in one rank throw at the
+    /// forlorn hope's (ruling: its rules are missing).
+    pub fn against_horse_deduction(&self, rules: &DickensonRules) -> i8 {
+        let forlorn = match self.kind {
+            Kind::ForlornHope => true,
+            Kind::Foot => self.pikemen == 0 && self.ranks(Figure::Musketeer, rules) <= 1,
+            _ => false,
+        };
+        if forlorn {
+            rules.morale.forlorn_hope
+        } else {
+            0
+        }
+    }
+
     /// Whether it can stand in formation `f`: line is anyone's; column any foot regiment's,
     /// a forlorn hope's or dragoons' (seed, ROADS: "file of musketeers"); a square needs
     /// pikemen enough to stand deep enough that horse cannot charge them; the shot before the
@@ -467,10 +493,65 @@ impl Regiment {
         n.div_ceil(self.ranks(figure, rules).max(1))
     }
 
+    /// Whether it stands all round, with no flank or rear (ruling): a square, unless the rules
+    /// have squares face one way like a line.
+    pub fn all_round(&self, rules: &DickensonRules) -> bool {
+        self.formation == Formation::Square && rules.formations.square.all_round
+    }
+
+    /// The share of its figures on the face toward a point lying `ahead` inches before its
+    /// centre and `aside` to its right (ruling): all of them unless it stands all round; else
+    /// the face's length over its footprint's perimeter (a quarter for a square). The face is
+    /// the one the point lies beyond, split by the footprint's diagonals.
+    pub fn face_share(&self, ahead: f64, aside: f64, rules: &DickensonRules) -> f64 {
+        let (w, d) = (self.frontage, self.depth);
+        if !self.all_round(rules) || w + d <= 0.0 {
+            return 1.0;
+        }
+        let face = if ahead.abs() * w >= aside.abs() * d {
+            w
+        } else {
+            d
+        };
+        face / (2.0 * (w + d))
+    }
+
+    /// Of `n` figures of a body, those on a face holding `share` of the regiment (rounded up,
+    /// so a body with any figures left has some on every face).
+    pub fn on_face(n: u16, share: f64) -> u16 {
+        if share >= 1.0 {
+            return n;
+        }
+        ((f64::from(n) * share - 1e-9).ceil().max(0.0) as u16).min(n)
+    }
+
+    /// The men who fire its small arm (foot's musketeers, else its horsemen) on a face holding
+    /// `share` of the regiment.
+    pub fn firers(&self, share: f64) -> u16 {
+        let men = match self.kind {
+            Kind::Foot | Kind::ForlornHope => self.musketeers,
+            _ => self.horsemen,
+        };
+        Self::on_face(men, share)
+    }
+
     /// Who strikes in a melee round, body by body: every figure, or only the front rank in the
     /// first round of a move (gunners fight all together).
     pub fn fighting(&self, first: bool, rules: &DickensonRules) -> [(Figure, u16); 2] {
+        self.fighting_on(first, 1.0, rules)
+    }
+
+    /// Who strikes in a melee round from a face holding `share` of the regiment: that face's
+    /// figures of each body (its front rank in the first round of a move), standing in the
+    /// regiment's ranks.
+    pub fn fighting_on(
+        &self,
+        first: bool,
+        share: f64,
+        rules: &DickensonRules,
+    ) -> [(Figure, u16); 2] {
         let rank = |f: Figure, n: u16| {
+            let n = Self::on_face(n, share);
             if first {
                 self.front_rank(f, n, rules)
             } else {
