@@ -1173,10 +1173,32 @@ impl Battle {
     /// Whether horse `h` would charge `r` if it could: `r` is its nearest active enemy (or
     /// the doctrine counts every horse in reach).
     fn aims_at(&self, h: usize, r: usize) -> bool {
-        !self.rules.formations.doctrine.only_aimed_horse
-            || self
-                .nearest_enemy(h, |o| o.state == State::Active)
-                .is_some_and(|(t, _)| t == r)
+        !self.rules.formations.doctrine.only_aimed_horse || self.nearest_is(h, r)
+    }
+
+    /// Whether `r` is what `nearest_enemy(h, active)` would return, measured as it measures
+    /// (from `h`'s footprint) but with `r`'s gap as the bound to beat from the start, so that
+    /// most enemies are ruled out by their enclosing circles: `r` loses only to an active
+    /// enemy strictly nearer, or as near and listed first.
+    fn nearest_is(&self, h: usize, r: usize) -> bool {
+        let (me, side) = (self.shape(h), self.regiments[h].side);
+        let target = &self.regiments[r];
+        if target.side == side || target.state != State::Active {
+            return false;
+        }
+        let d = me.dist(&self.shape(r));
+        !self.regiments.iter().enumerate().any(|(e, reg)| {
+            if e == r || reg.side == side || reg.state != State::Active {
+                return false;
+            }
+            let bound =
+                me.centre.dist(reg.pos) - me.radius - Shape::radius_of(reg.frontage, reg.depth);
+            if bound > d || (bound >= d && e > r) {
+                return false;
+            }
+            let g = me.dist(&self.shape(e));
+            g < d || (g == d && e < r)
+        })
     }
 
     /// A gun's move (ruling): limbered, it unlimbers once an enemy is within its maximum
