@@ -555,12 +555,12 @@ impl Battle {
         }
         let priced = (want * g.share - g.extra).max(0.0);
         if self.rules.terrain.pay_ground_crossed {
-            return self.paid_as_crossed(r, dir, full, priced, g);
+            return self.paid_as_crossed(r, dir, full, want, priced, g);
         }
         (priced, g)
     }
 
-    /// A move `priced` over the ground of its whole wanted leg (`g`) that then ends short of
+    /// A move `priced` over the ground of its whole wanted leg (`g`, `want` inches) that then ends short of
     /// some of that ground has paid for ground it never crossed (a ditch 8" ahead priced into a
     /// 12" move that ends at 8"). It goes on instead at the price of what it does cross, as far
     /// as `full` inches of allowance take it: found by halving to within the rulings'
@@ -570,33 +570,27 @@ impl Battle {
         r: usize,
         dir: Vec2,
         full: f64,
+        want: f64,
         priced: f64,
         g: Going,
     ) -> (f64, Going) {
         let from = self.regiments[r].pos;
-        let met = self.going(r, from, from + dir * priced);
+        // Priced at the whole leg's length, the leg is the one `g` measured.
+        let met = if priced == want {
+            g
+        } else {
+            self.going(r, from, from + dir * priced)
+        };
         if met.share == g.share && met.extra == g.extra {
             return (priced, g);
         }
-        let cost = |d: f64| {
+        let affordable = |d: f64| {
             let gd = self.going(r, from, from + dir * d);
-            if gd.blocked || gd.high_wall || gd.share <= 0.0 {
-                f64::INFINITY
-            } else {
-                (d + gd.extra) / gd.share
-            }
+            !(gd.blocked || gd.high_wall || gd.share <= 0.0)
+                && (d + gd.extra) / gd.share <= full + 1e-9
         };
-        let tolerance = self.rules.terrain.ground_edge_tolerance.max(1e-6);
-        let (mut lo, mut hi) = (priced, full);
-        while hi - lo > tolerance {
-            let mid = (lo + hi) / 2.0;
-            if cost(mid) <= full + 1e-9 {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        (lo, self.going(r, from, from + dir * lo))
+        let d = self.farthest(priced, full, affordable);
+        (d, self.going(r, from, from + dir * d))
     }
 
     /// How far along `dir` regiment `r` goes, up to `want`, before it meets ground it may not
@@ -604,14 +598,20 @@ impl Battle {
     /// with the move), short of the edge.
     fn ground_edge(&self, r: usize, dir: Vec2, want: f64) -> f64 {
         let from = self.regiments[r].pos;
+        self.farthest(0.0, want, |d| !self.going(r, from, from + dir * d).blocked)
+    }
+
+    /// The farthest distance between `lo` (where `ok` holds) and `hi` at which `ok` holds,
+    /// found by halving to within the rulings' ground-edge tolerance (`ok` must hold up to
+    /// some point and fail beyond it).
+    fn farthest(&self, mut lo: f64, mut hi: f64, ok: impl Fn(f64) -> bool) -> f64 {
         let tolerance = self.rules.terrain.ground_edge_tolerance.max(1e-6);
-        let (mut lo, mut hi) = (0.0, want);
         while hi - lo > tolerance {
             let mid = (lo + hi) / 2.0;
-            if self.going(r, from, from + dir * mid).blocked {
-                hi = mid;
-            } else {
+            if ok(mid) {
                 lo = mid;
+            } else {
+                hi = mid;
             }
         }
         lo
