@@ -633,6 +633,25 @@ fn most(a: f64, b: f64) -> f64 {
     if a > b { a } else { b }
 }
 
+/// Whether `to` lies within the arc about the unit vector `front` (from `from`) whose half-angle
+/// has cosine `cos`, told by a dot product: `None` when the point is within rounding of the
+/// arc's edge (or on `from`), where only the angle itself can answer as the angle test would.
+pub fn within_arc_by_cosine(front: Vec2, from: Vec2, to: Vec2, cos: f64) -> Option<bool> {
+    let v = to - from;
+    let len = v.len();
+    if len <= 0.0 {
+        return None;
+    }
+    let margin = front.dot(v) - cos * len;
+    if margin > 1e-9 * len {
+        Some(true)
+    } else if margin < -1e-9 * len {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -386,10 +386,6 @@ struct FrontArc {
     cos: f64,
 }
 
-/// Cosines this far either side of the arc's edge are measured exactly (rounding in the dot
-/// product and in the angle is some 1e-15).
-const ARC_MARGIN: f64 = 1e-9;
-
 impl FrontArc {
     fn of(degrees: f64) -> FrontArc {
         FrontArc {
@@ -401,18 +397,10 @@ impl FrontArc {
     /// Whether `to` lies outside the arc of a shooter at `from` facing `facing` (`front` its
     /// vector): `Battle::bearing(facing, from, to).abs() > degrees`.
     fn outside(self, facing: f64, front: Vec2, from: Vec2, to: Vec2) -> bool {
-        let v = to - from;
-        let len = v.len();
-        if len > ARC_MARGIN {
-            let cos = v.dot(front) / len;
-            if cos > self.cos + ARC_MARGIN {
-                return false;
-            }
-            if cos < self.cos - ARC_MARGIN {
-                return true;
-            }
-        }
-        Battle::bearing(facing, from, to).abs() > self.degrees
+        crate::battlefield::geometry::within_arc_by_cosine(front, from, to, self.cos).map_or_else(
+            || Battle::bearing(facing, from, to).abs() > self.degrees,
+            |inside| !inside,
+        )
     }
 }
 

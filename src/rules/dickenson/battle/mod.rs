@@ -459,18 +459,18 @@ impl Battle {
     /// as `bearing(r, to) <= degrees`, to the bit. A dot product decides, unless the point is
     /// within rounding of the arc's edge: then the bearing is measured.
     pub fn in_arc(&self, r: usize, to: Vec2, degrees: f64) -> bool {
-        let d = to - self.regiments[r].pos;
-        let len = d.len();
-        if len > 0.0 && (0.0..180.0).contains(&degrees) {
-            let margin = self.front(r).dot(d) - self.arc_cos(degrees) * len;
-            if margin > 1e-9 * len {
-                return true;
-            }
-            if margin < -1e-9 * len {
-                return false;
-            }
-        }
-        self.bearing(r, to) <= degrees
+        let by_cosine = if (0.0..180.0).contains(&degrees) {
+            let (front, from) = (self.front(r), self.regiments[r].pos);
+            crate::battlefield::geometry::within_arc_by_cosine(
+                front,
+                from,
+                to,
+                self.arc_cos(degrees),
+            )
+        } else {
+            None
+        };
+        by_cosine.unwrap_or_else(|| self.bearing(r, to) <= degrees)
     }
 
     /// The cosine of an arc of `degrees`, kept for the two arcs last asked.
