@@ -376,6 +376,14 @@ pub struct FormationDoctrine {
     /// Only horse whose nearest enemy the foot are (the one the engine's horse charge) make
     /// them close up; else any horse in reach does.
     pub only_aimed_horse: bool,
+    /// Inches beyond their charge reach that horse still hold a square closed: it opens only
+    /// when they are farther (or gone), so it does not flip at the edge of their reach.
+    pub square_margin: f64,
+    /// Horse shoot rather than charge when their pistols' expected casualties are at least
+    /// this many times the musketeers' answer (both at the pistol's short range, the face of a
+    /// square): horse facing a square they cannot charge stand and shoot it only then, and
+    /// foot do not stand in square against halted horse that shoot it so.
+    pub horse_outshoot_odds: f64,
 }
 
 /// Guns served on the table.
@@ -677,6 +685,10 @@ impl DickensonRules {
                 "formations.doctrine.column_beyond".into(),
                 self.formations.doctrine.column_beyond,
             ),
+            (
+                "formations.doctrine.square_margin".into(),
+                self.formations.doctrine.square_margin,
+            ),
             ("battle.contact_gap".into(), self.battle.contact_gap),
             ("battle.rally_reach".into(), self.battle.rally_reach),
             (
@@ -927,6 +939,13 @@ impl crate::rules::RuleData for DickensonRules {
             if !(v.is_finite() && v >= 0.0) {
                 return bad(&key, format!("must be a distance of 0 or more, got {v}"));
             }
+        }
+        let odds = self.formations.doctrine.horse_outshoot_odds;
+        if !(odds.is_finite() && odds > 0.0) {
+            return bad(
+                "formations.doctrine.horse_outshoot_odds",
+                format!("must be odds above 0, got {odds}"),
+            );
         }
         for (key, v) in self.shares() {
             if !(v.is_finite() && (0.0..=2.0).contains(&v)) {
