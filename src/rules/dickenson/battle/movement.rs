@@ -1189,9 +1189,10 @@ impl Battle {
                 continue;
             }
             let gap = self.gap(r, o);
+            // The doctrine's odds first: whom the horse aim at may cost a search.
             if gap > reach
-                || !self.aims_at(o, r)
                 || !self.would_charge_line(o, r, gap - margin, setup)
+                || !self.aims_at(o, r)
             {
                 continue;
             }
@@ -1210,7 +1211,12 @@ impl Battle {
         if !self.rules.formations.doctrine.only_aimed_horse || self.nearest_is(h, r) {
             return true;
         }
-        if !matches!(self.regiments[h].kind, Kind::Horse(_)) {
+        // Horse turn from an enemy they cannot charge only to the nearest they can: `r` must
+        // be that (a search bounded by its gap) before the horse's nearest is sought.
+        let rules = &self.rules;
+        if !matches!(self.regiments[h].kind, Kind::Horse(_))
+            || !self.nearest_of(h, r, |o| !o.uncharged_by_horse(rules))
+        {
             return false;
         }
         self.nearest_enemy(h, |o| o.state == State::Active)
@@ -1222,14 +1228,19 @@ impl Battle {
     /// most enemies are ruled out by their enclosing circles: `r` loses only to an active
     /// enemy strictly nearer, or as near and listed first.
     fn nearest_is(&self, h: usize, r: usize) -> bool {
+        self.nearest_of(h, r, |_| true)
+    }
+
+    /// `nearest_is` among the active enemies that `ok` admits (`r` among them).
+    fn nearest_of(&self, h: usize, r: usize, ok: impl Fn(&Regiment) -> bool) -> bool {
         let (me, side) = (self.shape(h), self.regiments[h].side);
         let target = &self.regiments[r];
-        if target.side == side || target.state != State::Active {
+        if target.side == side || target.state != State::Active || !ok(target) {
             return false;
         }
         let d = me.dist(&self.shape(r));
         !self.regiments.iter().enumerate().any(|(e, reg)| {
-            if e == r || reg.side == side || reg.state != State::Active {
+            if e == r || reg.side == side || reg.state != State::Active || !ok(reg) {
                 return false;
             }
             let bound =
