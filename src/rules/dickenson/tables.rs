@@ -1039,6 +1039,13 @@ mod tests {
         assert!(e.contains("gun_on_gun.wheel_on"), "{e}");
         let e = refuse("by_die = [-2, -1", "by_die = [-3, -1");
         assert!(e.contains("fall_of_shot.wind_gauge.by_die"), "{e}");
+        let e = refuse("horse_outshoot_odds = 1.0", "horse_outshoot_odds = 0.0");
+        assert!(
+            e.contains("formations.doctrine.horse_outshoot_odds") && e.contains("odds above 0"),
+            "{e}"
+        );
+        let e = refuse("square_margin = 2.0", "square_margin = -1.0");
+        assert!(e.contains("formations.doctrine.square_margin"), "{e}");
         let e = refuse("attacker = 1\n", "attacker = 1\nbogus = 1\n");
         assert!(e.contains("bogus"), "{e}");
         // The line is named: the musket's `long` is on the line after [small_arms.musket].
