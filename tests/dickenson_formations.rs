@@ -18,6 +18,7 @@ use dickenson_common::{battle, setup, setup_with};
 use ecw_sim::army::{FootBalance, GunWeight, HorseKind, Side, UnitKind};
 use ecw_sim::battlefield::{Area, AreaKind, Ground, Vec2};
 use ecw_sim::dice::ScriptedDice;
+use ecw_sim::doctrine::DoctrineParams;
 use ecw_sim::events::{Event, EventLog};
 use ecw_sim::rules::Ruleset;
 use ecw_sim::rules::dickenson::battle::regiment::{Formation, Gait};
@@ -41,6 +42,15 @@ fn close(a: f64, b: f64) -> bool {
 
 fn count(l: &EventLog, f: impl Fn(&Event) -> bool) -> usize {
     l.0.iter().filter(|e| f(e)).count()
+}
+
+/// `side`'s command follows `doctrine` (the other keeps the setup's).
+fn side_follows(s: &mut BattleSetup, side: Side, doctrine: &str) {
+    s.doctrines.push(DoctrineParams::builtin(doctrine).unwrap());
+    let d = (s.doctrines.len() - 1) as u16;
+    for c in s.commands.iter_mut().filter(|c| c.side == side) {
+        c.doctrine = d;
+    }
 }
 
 /// The next move: its start (no dice: nobody routs, no general), then movement.
@@ -156,7 +166,7 @@ fn f2_columns_do_not_fire_and_a_change_of_formation_takes_half_a_move() {
 }
 
 /// SQUARE: foot whose doctrine closes up against horse (hold_the_line), with troopers 7" off
-/// (within their 10" trot), form square: 18 pikemen stand three deep (4 a rank at least), so
+/// (within their 10" trot, their doctrine, rupert, charging a line at these odds), form square: 18 pikemen stand three deep (4 a rank at least), so
 /// the horse cannot charge them (a declared charge fails and stops short, no dice thrown), and
 /// they add 1 on the morale chart for pike in more than two ranks. A doctrine that does not
 /// (rupert) stays in line, and 10 pikemen (two ranks' worth) cannot form square. Nor does a
@@ -168,7 +178,8 @@ fn f3_squares_against_horse_cannot_be_charged() {
         (Side::Royalist, TROOPERS, 240, 36.0, 18.0),
     ];
     for (doctrine, square) in [("hold_the_line", true), ("rupert", false)] {
-        let s = setup_with(&specs, doctrine, Ground::open(72.0, 48.0));
+        let mut s = setup_with(&specs, doctrine, Ground::open(72.0, 48.0));
+        side_follows(&mut s, Side::Royalist, "rupert");
         let mut b = battle(&s);
         b.regiments[1].halt_until = 99;
         let mut l = EventLog::default();
@@ -198,9 +209,11 @@ fn f3_squares_against_horse_cannot_be_charged() {
     for (y, square) in [(11.8, true), (11.5, false)] {
         let mut near = specs;
         near[1].4 = y;
-        let s = setup_with(&near, "hold_the_line", Ground::open(72.0, 48.0));
+        let mut s = setup_with(&near, "hold_the_line", Ground::open(72.0, 48.0));
+        side_follows(&mut s, Side::Royalist, "rupert");
         let mut b = battle(&s);
         b.regiments[1].halt_until = 99;
+        b.regiments[1].gait = Gait::Trot; // coming on, not halted to shoot
         b.regiments[0].loaded = false;
         let mut l = EventLog::default();
         let mut d = ScriptedDice::new(&[]);
@@ -238,7 +251,8 @@ fn f15_foot_close_up_only_against_horse_that_would_charge_them() {
             near[2].3 = 70.0;
             near[2].4 = 2.0;
         }
-        let s = setup_with(&near, "hold_the_line", Ground::open(72.0, 48.0));
+        let mut s = setup_with(&near, "hold_the_line", Ground::open(72.0, 48.0));
+        side_follows(&mut s, Side::Royalist, "rupert");
         let mut b = battle(&s);
         Arc::make_mut(&mut b.rules)
             .formations
@@ -682,7 +696,8 @@ fn f11_foot_draw_their_shot_up_before_the_pike_against_horse() {
         ),
     ];
     let formed = |doctrine: &str, off: bool, musketeers: Option<u16>| {
-        let s = setup_with(&specs, doctrine, Ground::open(72.0, 48.0));
+        let mut s = setup_with(&specs, doctrine, Ground::open(72.0, 48.0));
+        side_follows(&mut s, Side::Parliament, "rupert");
         let mut b = battle(&s);
         b.first = Side::Royalist;
         b.regiments[0].halt_until = 99;
@@ -968,4 +983,193 @@ fn f14_a_square_charged_in_flank_or_rear_fights_from_the_face_in_contact() {
             d.finish();
         }
     }
+}
+
+/// Foot (hold_the_line, 720 men at y 10) against 240 troopers straight before them, the
+/// troopers by `doctrine` and `halted` (else trotting); Parliament acts first, so the foot
+/// dress before the horse act. Returns the battle ready for its first movement phase.
+fn foot_facing_horse(doctrine: &str, horse_y: f64) -> (Battle, BattleSetup) {
+    let specs = [
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, horse_y),
+    ];
+    let mut s = setup_with(&specs, "hold_the_line", Ground::open(72.0, 48.0));
+    side_follows(&mut s, Side::Royalist, doctrine);
+    let mut b = battle(&s);
+    b.regiments[1].halt_until = 99; // the horse stand where they are put
+    (b, s)
+}
+
+/// Puts regiment 1 straight before regiment 0's front (both facing each other along y), its
+/// footprint `gap` inches from regiment 0's.
+fn place_at_gap(b: &mut Battle, gap: f64) {
+    let (me, them) = (b.regiments[0], b.regiments[1]);
+    b.regiments[1].pos.y = me.pos.y + me.depth / 2.0 + gap + them.depth / 2.0;
+    assert!(close(b.gap(0, 1), gap), "{}", b.gap(0, 1));
+}
+
+/// No flip-flop (doctrine, `formations.doctrine.square_margin`): halted troopers may charge
+/// next move only at a trot (seed: no gallop from a halt), 10". At 9 1/2" the line closes
+/// into square; with the horse drawn back to 11" (beyond their trot, within it and the 2"
+/// margin) the square stays closed, where before it opened again at once; at 12 1/2" it
+/// opens. The foot and the horse do not move (the foot hold within musket range).
+#[test]
+fn f16_a_square_does_not_flip_to_line_at_the_edge_of_the_horses_reach() {
+    let (mut b, s) = foot_facing_horse("rupert", 30.0);
+    place_at_gap(&mut b, 9.5);
+    let mut l = EventLog::default();
+    next_move(&mut b, &s, &mut l);
+    assert_eq!(b.regiments[0].formation, Formation::Square);
+    assert_eq!(b.regiments[1].gait, Gait::Halt);
+    for (gap, square) in [(11.0, true), (11.9, true), (12.5, false)] {
+        place_at_gap(&mut b, gap);
+        next_move(&mut b, &s, &mut l);
+        let f = b.regiments[0].formation;
+        assert_eq!(f == Formation::Square, square, "{gap}: {f:?}");
+    }
+    let changes = count(&l, |e| matches!(e, Event::FormationChanged { unit: 0 }));
+    assert_eq!(changes, 2, "closed once and opened once");
+    // The margin is the key's: with none, 11" already opens the square.
+    let (mut b, s) = foot_facing_horse("rupert", 30.0);
+    Arc::make_mut(&mut b.rules)
+        .formations
+        .doctrine
+        .square_margin = 0.0;
+    place_at_gap(&mut b, 9.5);
+    next_move(&mut b, &s, &mut l);
+    assert_eq!(b.regiments[0].formation, Formation::Square);
+    place_at_gap(&mut b, 11.0);
+    next_move(&mut b, &s, &mut l);
+    assert_eq!(b.regiments[0].formation, Formation::Line);
+}
+
+/// Foot close up only against horse that would charge their line (doctrine): troopers whose
+/// doctrine asks odds of 1.5 (hold_the_line) before they charge do not charge a line of like
+/// morale points, so the foot stay in line, every musket to the front; troopers charging at
+/// 0.7 (rupert) make them close up. Halted troopers 11" off cannot reach at a trot; trotting,
+/// their next gait is the canter (20") and they can.
+#[test]
+fn f17_foot_close_up_only_against_horse_that_would_charge_their_line() {
+    for (doctrine, gap, gait, square) in [
+        ("hold_the_line", 7.0, Gait::Halt, false),
+        ("rupert", 7.0, Gait::Halt, true),
+        ("rupert", 11.0, Gait::Halt, false),
+        ("rupert", 11.0, Gait::Trot, true),
+    ] {
+        let (mut b, s) = foot_facing_horse(doctrine, 30.0);
+        place_at_gap(&mut b, gap);
+        b.regiments[1].gait = gait;
+        let mut l = EventLog::default();
+        let mut d = ScriptedDice::new(&[]);
+        b.movement_phase(&s, &mut d, &mut l);
+        d.finish();
+        let f = b.regiments[0].formation;
+        assert_eq!(
+            f == Formation::Square,
+            square,
+            "{doctrine} {gap} {gait:?}: {f:?}"
+        );
+    }
+}
+
+/// Foot do not stand in square to be shot down (doctrine, `horse_outshoot_odds`): 240
+/// troopers halted 1" from a square whose face holds a quarter of its 18 musketeers (5: a
+/// volley expected to hit 10/6 at the pistol's short range, against the troopers' 12 pistols'
+/// 20/6) are shooting, not charging: the square opens into line (every musket firing), where
+/// before it stood. Trotting troopers there may charge the line: it stays closed. With the
+/// key at 3 (the troopers' 20/6 short of three times 10/6) they do not outshoot it: it stays
+/// closed. Opened, the line holds against those horse while they are near, trotting (so able
+/// to charge) or not: no flip back into square; once they are beyond their reach (25") it
+/// forgets them, and closes up again when they come on within it.
+#[test]
+fn f18_a_square_opens_to_line_against_halted_horse_that_outshoot_it() {
+    for (gait, odds, square) in [
+        (Gait::Halt, 1.0, false),
+        (Gait::Trot, 1.0, true),
+        (Gait::Halt, 3.0, true),
+    ] {
+        let (mut b, s) = foot_facing_horse("rupert", 30.0);
+        Arc::make_mut(&mut b.rules)
+            .formations
+            .doctrine
+            .horse_outshoot_odds = odds;
+        let rules = b.rules.clone();
+        b.regiments[0].form(Formation::Square, &rules);
+        place_at_gap(&mut b, 1.0);
+        b.regiments[1].gait = gait;
+        let mut l = EventLog::default();
+        let mut d = ScriptedDice::new(&[]);
+        b.movement_phase(&s, &mut d, &mut l);
+        d.finish();
+        let f = b.regiments[0].formation;
+        assert_eq!(f == Formation::Square, square, "{gait:?} {odds}: {f:?}");
+        if square {
+            continue;
+        }
+        for (gap, gait, square) in [
+            (1.0, Gait::Trot, false),
+            (6.0, Gait::Trot, false),
+            (25.0, Gait::Trot, false),
+            (6.0, Gait::Trot, true),
+        ] {
+            place_at_gap(&mut b, gap);
+            b.regiments[1].gait = gait;
+            next_move(&mut b, &s, &mut l);
+            let f = b.regiments[0].formation;
+            assert_eq!(f == Formation::Square, square, "then {gap}: {f:?}");
+        }
+    }
+}
+
+/// Horse whose nearest enemy is a square they cannot charge (doctrine, `horse_outshoot_odds`):
+/// 240 troopers 3" from a square (they act first; the square is held in place) whose face
+/// they outshoot (20/6 against 10/6) stand there to shoot it (halted, within the pistol's 4")
+/// instead of riding up beside it. Against 48 musketeers (a face of 12, 5 expected) they do
+/// not: with another enemy they can charge on the table they go for it; with none they draw
+/// back beyond the square's muskets (12"), facing it.
+#[test]
+fn f19_horse_facing_a_square_shoot_it_only_if_they_outshoot_it() {
+    let run = |musketeers: u16, other: bool| {
+        let mut specs = vec![
+            (Side::Parliament, FOOT, 720, 36.0, 10.0),
+            (Side::Royalist, TROOPERS, 240, 36.0, 30.0),
+        ];
+        if other {
+            specs.push((Side::Parliament, FOOT, 720, 66.0, 44.0));
+        }
+        let mut s = setup_with(&specs, "hold_the_line", Ground::open(72.0, 48.0));
+        side_follows(&mut s, Side::Royalist, "rupert");
+        let mut b = battle(&s);
+        b.first = Side::Royalist;
+        b.regiments[0].musketeers = musketeers;
+        let rules = b.rules.clone();
+        b.regiments[0].form(Formation::Square, &rules);
+        b.regiments[0].halt_until = 99;
+        if other {
+            b.regiments[2].halt_until = 99;
+        }
+        place_at_gap(&mut b, 3.0);
+        b.regiments[1].gait = Gait::Trot;
+        let was = b.regiments[1].pos;
+        let mut l = EventLog::default();
+        let mut d = ScriptedDice::new(&[]);
+        b.movement_phase(&s, &mut d, &mut l);
+        d.finish();
+        (b, was)
+    };
+    let (b, was) = run(18, false);
+    assert_eq!(b.regiments[1].pos, was, "they stand");
+    assert_eq!(b.regiments[1].gait, Gait::Halt);
+    assert!(close(b.gap(0, 1), 3.0));
+
+    let (b, was) = run(48, false);
+    assert!(b.gap(0, 1) > 12.0, "drawn back: {}", b.gap(0, 1));
+    assert!(b.regiments[1].pos.y > was.y);
+    let toward = (b.regiments[0].pos - b.regiments[1].pos).facing();
+    assert!((b.regiments[1].facing - toward).abs() < 1e-9, "facing it");
+
+    let (b, was) = run(48, true);
+    let other = b.regiments[2].pos;
+    assert!(b.regiments[1].pos.dist(other) < was.dist(other) - 5.0);
+    assert!(b.gap(0, 1) > 3.0, "away from the square: {}", b.gap(0, 1));
 }

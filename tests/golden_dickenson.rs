@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x26efcb494da31a29),
-    ("marston_moor", 0x5006a477a8803cef),
-    ("naseby", 0x2c695820549b216e),
-    ("roundway_down", 0xec3d9cf8c5286f0b),
+    ("edgehill", 0x905d7030d51e473e),
+    ("marston_moor", 0x7a879cc0d1e033e1),
+    ("naseby", 0x5f4e6745e42e3a8a),
+    ("roundway_down", 0xc61dae02caf4e3fb),
     ("adwalton_moor", 0xc34bfbfadee16d57),
-    ("lansdown", 0x6a9ba23b63cd079e),
-    ("first_newbury", 0x805dfdc40d0187fd),
-    ("langport", 0xbd7c66bb05a998ae),
-    ("small_action", 0xa2ec943b56e336ec),
+    ("lansdown", 0x760668c08c789e3f),
+    ("first_newbury", 0xef96a1eeedd5dda6),
+    ("langport", 0x28cf7f44596a0059),
+    ("small_action", 0xcf7539cf6249a8e4),
     ("duel_horse", 0xf10a41f81e6db38b),
-    ("duel_foot_vs_horse", 0x9f3293c5b7086987),
-    ("bp_duel_pike_vs_horse", 0x16c086777499d583),
+    ("duel_foot_vs_horse", 0xf5fe5f676b82e9f2),
+    ("bp_duel_pike_vs_horse", 0xf7e09a12e6d3bf12),
     ("bp_duel_shot", 0xd6a466fbac399e8a),
     ("bp_duel_gun_vs_foot", 0xae14138abfb86606),
-    ("balance_template", 0x3d33578f5bb33588),
+    ("balance_template", 0xd081924732c67c28),
 ];
 
 #[test]

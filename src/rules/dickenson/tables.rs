@@ -376,6 +376,14 @@ pub struct FormationDoctrine {
     /// Only horse whose nearest enemy the foot are (the one the engine's horse charge) make
     /// them close up; else any horse in reach does.
     pub only_aimed_horse: bool,
+    /// Inches beyond their charge reach that horse still hold a square closed: it opens only
+    /// when they are farther (or gone), so it does not flip at the edge of their reach.
+    pub square_margin: f64,
+    /// Horse shoot rather than charge when their pistols' expected casualties are at least
+    /// this many times the musketeers' answer (both at the pistol's short range, the face of a
+    /// square): horse facing a square they cannot charge stand and shoot it only then, and
+    /// foot do not stand in square against halted horse that shoot it so.
+    pub horse_outshoot_odds: f64,
 }
 
 /// Guns served on the table.
@@ -677,6 +685,10 @@ impl DickensonRules {
                 "formations.doctrine.column_beyond".into(),
                 self.formations.doctrine.column_beyond,
             ),
+            (
+                "formations.doctrine.square_margin".into(),
+                self.formations.doctrine.square_margin,
+            ),
             ("battle.contact_gap".into(), self.battle.contact_gap),
             ("battle.rally_reach".into(), self.battle.rally_reach),
             (
@@ -928,6 +940,13 @@ impl crate::rules::RuleData for DickensonRules {
                 return bad(&key, format!("must be a distance of 0 or more, got {v}"));
             }
         }
+        let odds = self.formations.doctrine.horse_outshoot_odds;
+        if !(odds.is_finite() && odds > 0.0) {
+            return bad(
+                "formations.doctrine.horse_outshoot_odds",
+                format!("must be odds above 0, got {odds}"),
+            );
+        }
         for (key, v) in self.shares() {
             if !(v.is_finite() && (0.0..=2.0).contains(&v)) {
                 return bad(key, format!("must be a share from 0 to 2, got {v}"));
@@ -1020,6 +1039,13 @@ mod tests {
         assert!(e.contains("gun_on_gun.wheel_on"), "{e}");
         let e = refuse("by_die = [-2, -1", "by_die = [-3, -1");
         assert!(e.contains("fall_of_shot.wind_gauge.by_die"), "{e}");
+        let e = refuse("horse_outshoot_odds = 1.0", "horse_outshoot_odds = 0.0");
+        assert!(
+            e.contains("formations.doctrine.horse_outshoot_odds") && e.contains("odds above 0"),
+            "{e}"
+        );
+        let e = refuse("square_margin = 2.0", "square_margin = -1.0");
+        assert!(e.contains("formations.doctrine.square_margin"), "{e}");
         let e = refuse("attacker = 1\n", "attacker = 1\nbogus = 1\n");
         assert!(e.contains("bogus"), "{e}");
         // The line is named: the musket's `long` is on the line after [small_arms.musket].

@@ -108,6 +108,21 @@ pub fn fire<D: DiceSource>(
     casualties
 }
 
+/// The mean casualties (before saves) of `men` firing as `fire` fires them: each volley's
+/// casualties averaged over its die's six faces.
+pub fn expected(arm: Arm, band: Band, men: u32, rules: &DickensonRules) -> f64 {
+    let six = u32::from(rules.volley.men);
+    let mean = |m: u8| {
+        (1..=6)
+            .map(|d| f64::from(volley_casualties(d, arm, band, m, rules)))
+            .sum::<f64>()
+            / 6.0
+    };
+    let (full, rest) = (men / six, men % six);
+    let last = if rest > 0 { mean(rest as u8) } else { 0.0 };
+    f64::from(full) * mean(rules.volley.men) + last
+}
+
 /// Whether one man firing singly hits: the band's score or more, one added if his musket or
 /// musketoon is rested on a wall or sill. Pistols cannot be rested.
 pub fn single_shot_hits(
@@ -185,6 +200,18 @@ mod tests {
         // Exactly twelve: two dice, no short volley.
         let mut d = ScriptedDice::new(&[6, 6]);
         assert_eq!(fire(&mut d, Arm::Musket, Band::Short, 12, &r), 10);
+    }
+
+    #[test]
+    fn expected_casualties_average_the_die() {
+        let r = DickensonRules::builtin();
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        // 23 pistols at short range: three volleys of (0+0+1+2+3+4)/6 and five men at 1 more
+        // off, (1+2+3)/6: 6 in all. A square's face of 5 muskets: (1+2+3+4)/6.
+        assert!(close(expected(Arm::Pistol, Band::Short, 23, &r), 6.0));
+        assert!(close(expected(Arm::Musket, Band::Short, 5, &r), 10.0 / 6.0));
+        assert!(close(expected(Arm::Musket, Band::Short, 18, &r), 7.5));
+        assert!(close(expected(Arm::Musket, Band::Long, 0, &r), 0.0));
     }
 
     #[test]

@@ -12,6 +12,7 @@
 mod arrivals;
 mod fire;
 mod ground;
+mod horse_doctrine;
 mod melee;
 mod morale_phase;
 mod movement;

@@ -14,8 +14,7 @@ use crate::battlefield::geometry::{Bounds, Shape};
 use crate::battlefield::{AreaKind, LinearObstacle, ObstacleKind, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, Observer, ReactionResult};
-use crate::rules::black_powder::battle::doctrine::{self, Plan, Situation};
-use crate::rules::black_powder::tables::DoctrineKnobs;
+use crate::rules::black_powder::battle::doctrine::{self, Plan};
 use crate::rules::dickenson::events::Detail;
 use crate::rules::dickenson::morale::{self, Add, Adds, MoraleResult};
 use crate::setup::BattleSetup;
@@ -42,6 +41,16 @@ pub struct Gap {
     pub obstacle: usize,
     pub at: f64,
     pub half: f64,
+}
+
+/// What enemy horse threaten foot with next move (`Battle::horse_threat`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Threat {
+    None,
+    /// Horse halted to shoot the square the foot would form, outshooting its face.
+    Shooting,
+    /// Horse that would charge the foot in line.
+    Charge,
 }
 
 /// Who stops a move: everyone, enemies only (friends let through: routers, fall backs if the
@@ -265,17 +274,18 @@ impl Battle {
             self.regiments[r].gait = Gait::Halt;
             return;
         };
-        let Some(d) = self
-            .doctrine_of
-            .get(usize::from(reg.command))
-            .and_then(|&d| setup.doctrines.get(usize::from(d)))
-        else {
+        let Some(d) = self.doctrine(r, setup) else {
             return;
+        };
+        // Horse whose nearest enemy they cannot charge choose whom to go for (doctrine).
+        let (t, gap, stand_at) = match reg.kind {
+            Kind::Horse(_) => self.horse_aim(r, t, gap),
+            _ => (t, gap, 0.0),
         };
         let target = self.regiments[t];
         let charge_gait = reg.next_gait();
         let range = match reg.kind {
-            Kind::Horse(_) => 0.0,
+            Kind::Horse(_) => stand_at,
             Kind::Gun(c) => c.gun(&self.rules).maximum_range,
             _ => reg.arm().map_or(0.0, |a| a.weapon(&self.rules).long),
         };
@@ -285,32 +295,17 @@ impl Battle {
             Kind::Foot => reg.formation == Formation::Line,
             _ => reg.formation != Formation::Column && !target.uncharged_by_horse(&self.rules),
         };
-        let situation = Situation {
-            turn: self.turn,
-            reserve: reg.reserve,
-            brigade_broken: false,
-            gap,
-            reach: reg.move_at(charge_gait, &self.rules),
-            may_charge: may_charge && target.engaged.is_none(),
-            determined: false,
-            ratio: f64::from(self.points(r) + 1) / f64::from(self.points(t) + 1),
-            range,
-        };
-        let knobs = DoctrineKnobs {
-            individual_order_degrees: 0.0,
-            hedgehog_early_range: 0.0,
-            charge_range_share: self.rules.battle.charge_range_share,
-        };
-        let plan = doctrine::plan(d, &knobs, &situation);
+        let situation = self.situation(r, t, gap, may_charge && target.engaged.is_none(), range);
+        let plan = doctrine::plan(d, &self.knobs(), &situation);
         if reg.is_gun() {
             self.serve_gun(r, t, gap, plan, obs);
             return;
         }
         if reg.can_form(Formation::Column, &self.rules) {
-            self.dress(r, plan, gap, d.hedgehog_vs_horse, obs);
+            self.dress(r, plan, gap, d.hedgehog_vs_horse, setup, obs);
         }
         match plan {
-            Plan::Hold => self.regiments[r].gait = Gait::Halt,
+            Plan::Hold => self.hold(r, t, gap, obs),
             Plan::Advance => {
                 // Ruling: an advance goes no faster than a canter; only a charge gallops.
                 let gait = charge_gait.min(Gait::Canter);
@@ -1113,21 +1108,36 @@ impl Battle {
     }
 
     /// The formation regiment `r` takes for its plan (ruling): column to advance far from the
-    /// enemy; against enemy horse that could charge it next move, if its doctrine closes up,
-    /// square when its pike can stand three deep, else the shot drawn up before the pike when
-    /// it has the shot; else line. The change pays its share of the move, and the new
+    /// enemy; against enemy horse that would charge it next move (`horse_threat`), if its
+    /// doctrine closes up, square when its pike can stand three deep, else the shot drawn up
+    /// before the pike when it has the shot; else line. The change pays its share of the move, and the new
     /// footprint must keep the contact gap from every enemy (else it stays as it is).
-    fn dress<O: Observer>(&mut self, r: usize, plan: Plan, gap: f64, close_up: bool, obs: &mut O) {
+    fn dress<O: Observer>(
+        &mut self,
+        r: usize,
+        plan: Plan,
+        gap: f64,
+        close_up: bool,
+        setup: &BattleSetup,
+        obs: &mut O,
+    ) {
         let rules = &self.rules;
         let f = &rules.formations;
         let reg = self.regiments[r];
         let can = |want: Formation| reg.can_form(want, rules);
+        let guards = close_up && (can(Formation::Square) || f.doctrine.shot_before_pike);
+        let threat = if guards {
+            self.horse_threat(r, setup)
+        } else {
+            Threat::None
+        };
+        // Foot that opened their square to horse shooting it hold their line while any such
+        // horse is near: the square would only be shot down again.
+        let holds_line = threat == Threat::Shooting || (reg.holds_line && threat != Threat::None);
+        self.regiments[r].holds_line = holds_line;
         let want = if plan == Plan::Advance && gap > f.doctrine.column_beyond {
             Formation::Column
-        } else if close_up
-            && (can(Formation::Square) || f.doctrine.shot_before_pike)
-            && self.horse_threatens(r)
-        {
+        } else if threat == Threat::Charge && !holds_line {
             if can(Formation::Square) {
                 Formation::Square
             } else {
@@ -1140,7 +1150,7 @@ impl Battle {
             return;
         }
         let share = f.change_share;
-        let was = reg;
+        let was = self.regiments[r];
         self.regiments[r].form(want, &self.rules);
         if !self.clear_of_enemies(r) {
             self.regiments[r] = was;
@@ -1151,29 +1161,66 @@ impl Battle {
         emit(obs, Event::FormationChanged { unit: reg.unit });
     }
 
-    /// Whether an enemy horse regiment free to charge could reach regiment `r` next move and
-    /// would (doctrine key `only_aimed_horse`): the engine's horse charge only their nearest
-    /// enemy, so horse nearer another enemy leave `r` alone.
-    fn horse_threatens(&self, r: usize) -> bool {
+    /// The threat of enemy horse to foot `r` next move: `Charge` if any horse free to charge
+    /// is aimed at `r` (`aims_at`) and would charge it were it in line, by its own doctrine
+    /// (its charge gait's reach, the odds it asks), and is not standing to shoot the square
+    /// `r` would be (`shoots_square`); else `Shooting` if some such horse is; else `None`.
+    /// A square already closed counts the horse as the margin nearer (`square_margin`).
+    /// Halted horse threaten only within a trot (seed: no gallop from a halt; a trot charges).
+    fn horse_threat(&self, r: usize, setup: &BattleSetup) -> Threat {
         let me = &self.regiments[r];
-        let reach = Shape::radius_of(me.frontage, me.depth);
-        (0..self.regiments.len()).any(|o| {
-            let h = &self.regiments[o];
+        let radius = Shape::radius_of(me.frontage, me.depth);
+        let margin = if me.formation == Formation::Square {
+            self.rules.formations.doctrine.square_margin
+        } else {
+            0.0
+        };
+        let share = self.rules.battle.charge_range_share;
+        let mut threat = Threat::None;
+        for (o, h) in self.regiments.iter().enumerate() {
             if h.side == me.side || h.state != State::Active || h.engaged.is_some() || !h.is_horse()
             {
-                return false;
+                continue;
             }
-            let charge = h.move_at(h.next_gait(), &self.rules);
+            let reach = h.move_at(h.next_gait(), &self.rules) * share + margin;
             // Bounding circles first: most horse are too far for their shapes to be measured.
-            let bound = me.pos.dist(h.pos) - reach - Shape::radius_of(h.frontage, h.depth);
-            bound <= charge && self.gap(r, o) <= charge && self.aims_at(o, r)
-        })
+            let bound = me.pos.dist(h.pos) - radius - Shape::radius_of(h.frontage, h.depth);
+            if bound > reach {
+                continue;
+            }
+            let gap = self.gap(r, o);
+            // The doctrine's odds first: whom the horse aim at may cost a search.
+            if gap > reach
+                || !self.would_charge_line(o, r, gap - margin, setup)
+                || !self.aims_at(o, r)
+            {
+                continue;
+            }
+            if !self.shoots_square(o, r, gap) {
+                return Threat::Charge;
+            }
+            threat = Threat::Shooting;
+        }
+        threat
     }
 
-    /// Whether horse `h` would charge `r` if it could: `r` is its nearest active enemy (or
-    /// the doctrine counts every horse in reach).
+    /// Whether horse `h` would charge `r` if it could: `r` is its nearest active enemy, or
+    /// the nearest it can charge when its nearest is one it cannot and does not outshoot
+    /// (`horse_aim`); or the doctrine counts every horse in reach (`only_aimed_horse` off).
     fn aims_at(&self, h: usize, r: usize) -> bool {
-        !self.rules.formations.doctrine.only_aimed_horse || self.nearest_is(h, r)
+        if !self.rules.formations.doctrine.only_aimed_horse || self.nearest_is(h, r) {
+            return true;
+        }
+        // Horse turn from an enemy they cannot charge only to the nearest they can: `r` must
+        // be that (a search bounded by its gap) before the horse's nearest is sought.
+        let rules = &self.rules;
+        if !matches!(self.regiments[h].kind, Kind::Horse(_))
+            || !self.nearest_of(h, r, |o| !o.uncharged_by_horse(rules))
+        {
+            return false;
+        }
+        self.nearest_enemy(h, |o| o.state == State::Active)
+            .is_some_and(|(t, gap)| t != r && self.horse_aim(h, t, gap).0 == r)
     }
 
     /// Whether `r` is what `nearest_enemy(h, active)` would return, measured as it measures
@@ -1181,14 +1228,19 @@ impl Battle {
     /// most enemies are ruled out by their enclosing circles: `r` loses only to an active
     /// enemy strictly nearer, or as near and listed first.
     fn nearest_is(&self, h: usize, r: usize) -> bool {
+        self.nearest_of(h, r, |_| true)
+    }
+
+    /// `nearest_is` among the active enemies that `ok` admits (`r` among them).
+    fn nearest_of(&self, h: usize, r: usize, ok: impl Fn(&Regiment) -> bool) -> bool {
         let (me, side) = (self.shape(h), self.regiments[h].side);
         let target = &self.regiments[r];
-        if target.side == side || target.state != State::Active {
+        if target.side == side || target.state != State::Active || !ok(target) {
             return false;
         }
         let d = me.dist(&self.shape(r));
         !self.regiments.iter().enumerate().any(|(e, reg)| {
-            if e == r || reg.side == side || reg.state != State::Active {
+            if e == r || reg.side == side || reg.state != State::Active || !ok(reg) {
                 return false;
             }
             let bound =

@@ -99,6 +99,9 @@ pub struct Regiment {
     pub gait: Gait,
     /// Foot: line, column or square (other kinds stay in line).
     pub formation: Formation,
+    /// Foot that opened their square to horse shooting it down stay in line against horse
+    /// while any is near (doctrine: they receive the charge with every musket and the pike).
+    pub holds_line: bool,
     /// A gun drawn by its horses (it cannot fire until unlimbered).
     pub limbered: bool,
     /// Share of this move already taken by a change of formation, limbering or unlimbering.
@@ -215,6 +218,7 @@ impl Regiment {
             state: State::Active,
             gait: Gait::Halt,
             formation: Formation::Line,
+            holds_line: false,
             limbered: matches!(kind, Kind::Gun(_)) && u.formation == Order::Limbered,
             spent: 0.0,
             disordered_until: 0,
