@@ -152,7 +152,7 @@ fn m2_a_friend_in_the_way_stops_a_charge() {
         l.0.iter()
             .any(|e| matches!(e, Event::ChargeFailed { unit: 0, target: 2 }))
     );
-    assert_eq!(b.regiments[0].engaged, None);
+    assert!(b.regiments[0].engaged.is_none());
     assert!(near(y(&b, 0), 15.0), "{}", y(&b, 0));
 }
 

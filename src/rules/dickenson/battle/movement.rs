@@ -7,7 +7,7 @@
 use std::f64::consts::PI;
 
 use super::ground;
-use super::regiment::{Formation, Gait, Kind, Regiment, State};
+use super::regiment::{Engaged, Formation, Gait, Kind, Regiment, State};
 use super::{Battle, emit};
 use crate::army::Side;
 use crate::battlefield::geometry::{Bounds, Shape};
@@ -291,7 +291,7 @@ impl Battle {
             brigade_broken: false,
             gap,
             reach: reg.move_at(charge_gait, &self.rules),
-            may_charge: may_charge && target.engaged.is_none(),
+            may_charge: may_charge && self.open_to_charge(t),
             determined: false,
             ratio: f64::from(self.points(r) + 1) / f64::from(self.points(t) + 1),
             range,
@@ -927,23 +927,29 @@ impl Battle {
         );
     }
 
-    /// Ends regiment `r`'s melee on both sides: its enemy sees it withdraw.
+    /// Ends regiment `r`'s melee on all sides: each enemy sees it withdraw, and one left with
+    /// no enemy is out of melee.
     pub fn disengage(&mut self, r: usize) {
-        if let Some(o) = self.regiments[r].engaged.take() {
-            let o = usize::from(o);
-            if self.regiments[o].engaged == Some(r as u16) {
-                let e = &mut self.regiments[o];
-                e.engaged = None;
+        for o in self.regiments[r].engaged.take().iter() {
+            let e = &mut self.regiments[usize::from(o)];
+            e.engaged.remove(r as u16);
+            if e.engaged.is_none() {
                 e.rounds = 0;
                 e.attacker = false;
                 e.carried = 0.0;
             }
-            self.regiments[o].enemy_withdrew = true;
+            e.enemy_withdrew = true;
         }
         let reg = &mut self.regiments[r];
         reg.rounds = 0;
         reg.attacker = false;
         reg.carried = 0.0;
+    }
+
+    /// Whether regiment `t` can be charged: not in melee, or with room for another enemy
+    /// (`melee.enemies_at_once`, ruling).
+    pub fn open_to_charge(&self, t: usize) -> bool {
+        self.regiments[t].engaged.count() < usize::from(self.rules.melee.enemies_at_once)
     }
 
     /// The throw horse `r` charging `t` make when the formation rules call for it (fired on,
@@ -1062,16 +1068,19 @@ impl Battle {
         self.step(r, aim, dir * run, going.disorders, obs);
         let (a, d) = (&mut self.regiments[r], t as u16);
         a.gait = gait;
-        a.engaged = Some(d);
+        a.engaged = Engaged::of(d);
         a.attacker = true;
         a.impetus = horse;
         a.rounds = 0;
         a.carried = 0.0;
+        // A regiment already in melee keeps it, and meets the charger as another enemy.
         let b = &mut self.regiments[t];
-        b.engaged = Some(r as u16);
-        b.attacker = false;
-        b.rounds = 0;
-        b.carried = 0.0;
+        if b.engaged.is_none() {
+            b.attacker = false;
+            b.rounds = 0;
+            b.carried = 0.0;
+        }
+        b.engaged.push(r as u16);
     }
 
     /// A charge's bad throw: trotting or cantering horse turn about and use the rest of the
