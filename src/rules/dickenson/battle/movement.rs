@@ -403,6 +403,9 @@ impl Battle {
             g.share *= 1.0 + t.hill_infantry_down_gain;
         }
         for (i, o) in self.ground.obstacles.iter().enumerate() {
+            if self.paid_already(r, a, i) {
+                continue;
+            }
             let Some(p) = self.passage(a, dir, len, dims, o) else {
                 continue;
             };
@@ -558,6 +561,39 @@ impl Battle {
             return self.paid_as_crossed(r, dir, full, want, priced, g);
         }
         (priced, g)
+    }
+
+    /// Whether a move of regiment `r` from `a` has paid for obstacle `i` already: it stands
+    /// astride it, its last move having paid to bring its front over (ruling: an obstacle is
+    /// paid once, not again by the move that takes the centre over).
+    fn paid_already(&self, r: usize, a: Vec2, i: usize) -> bool {
+        let reg = &self.regiments[r];
+        reg.crossing == Some(i as u16) && reg.pos == a
+    }
+
+    /// The obstacle regiment `r`, moved from `from` to `to`, stands astride (ahead of its
+    /// centre, within its footprint, not merely touching its front) having paid for it:
+    /// crossed by this move, or astride it already before (a move that went nowhere). High
+    /// walls and impassable rivers are never paid as a share: foot go over a high wall whole
+    /// (`over_ground`), and nobody stands astride what it may not cross.
+    fn astride(&self, r: usize, from: Vec2, to: Vec2) -> Option<u16> {
+        let (dir, len) = self.way_of(r, from, to);
+        let (w, d) = self.footing(r);
+        let inside = (
+            w,
+            (d - 2.0 * self.rules.terrain.ground_edge_tolerance).max(0.0),
+        );
+        let before = self.regiments[r].crossing;
+        self.ground.obstacles.iter().enumerate().find_map(|(i, o)| {
+            let payable = match o.kind {
+                ObstacleKind::HighWall => false,
+                ObstacleKind::Stream | ObstacleKind::Ford => o.severity > 0.0,
+                _ => true,
+            };
+            let paid =
+                before == Some(i as u16) || self.passage(from, dir, len, (w, d), o).is_some();
+            (payable && paid && self.passage(to, dir, 0.0, inside, o).is_some()).then_some(i as u16)
+        })
     }
 
     /// A move `priced` over the ground of its whole wanted leg (`g`, `want` inches) that then ends short of
@@ -826,6 +862,7 @@ impl Battle {
         let from = self.regiments[r].pos;
         let to = self.on_table(from + by);
         self.hack(r, from, to);
+        self.regiments[r].crossing = self.astride(r, from, to);
         let turn = self.turn;
         let reg = &mut self.regiments[r];
         reg.pos = to;

@@ -205,6 +205,9 @@ pub struct Regiment {
     /// Fought a melee this move, and against whom.
     pub fought: bool,
     pub foe: Option<u16>,
+    /// The obstacle its last move paid for and ended astride (its front over, its centre not
+    /// yet): the next move does not pay it again.
+    pub crossing: Option<u16>,
     pub start_points: u16,
     pub reserve: bool,
     /// Off the table until its late arrival (also `Gone` meanwhile, but never lost).
@@ -308,6 +311,7 @@ impl Regiment {
             enemy_withdrew: false,
             fought: false,
             foe: None,
+            crossing: None,
             start_points: 0,
             reserve: false,
             waiting: false,
