@@ -14,7 +14,7 @@ use ecw_sim::dice::{SeededDice, battle_seed};
 use ecw_sim::events::{Event, EventLog, NullObserver, Outcome};
 use ecw_sim::rules::Ruleset;
 use ecw_sim::rules::dickenson::DickensonRules;
-use ecw_sim::rules::dickenson::battle::{Dickenson, State};
+use ecw_sim::rules::dickenson::battle::{Dickenson, Engaged, State};
 use ecw_sim::rules::dickenson::events::{Detail, Fall};
 use ecw_sim::rules::dickenson::gunnery::Calibre;
 use ecw_sim::rules::dickenson::morale::MoraleResult;
@@ -433,9 +433,9 @@ fn melee_rounds_through_the_engine_follow_the_exact_table() {
         let mut dice = SeededDice::new(14);
         for _ in 0..N {
             let mut b = battle(&s);
-            b.regiments[0].engaged = Some(1);
+            b.regiments[0].engaged = Engaged::of(1);
             b.regiments[0].attacker = true;
-            b.regiments[1].engaged = Some(0);
+            b.regiments[1].engaged = Engaged::of(0);
             let mut l = EventLog::default();
             b.melee_phase(&mut dice, &mut l);
             let first =

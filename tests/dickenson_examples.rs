@@ -15,8 +15,8 @@ use ecw_sim::army::{FootBalance, GunWeight, HorseKind, Side, UnitKind};
 use ecw_sim::battlefield::{Area, AreaKind, Ground, LinearObstacle, ObstacleKind, Vec2};
 use ecw_sim::dice::ScriptedDice;
 use ecw_sim::events::{Event, EventLog, GeneralResult, Outcome, ReactionResult};
-use ecw_sim::rules::dickenson::battle::State;
 use ecw_sim::rules::dickenson::battle::regiment::Gait;
+use ecw_sim::rules::dickenson::battle::{Engaged, State};
 use ecw_sim::rules::dickenson::events::{Detail, Fall, Figures, Source};
 use ecw_sim::rules::dickenson::morale::{GunState, MoraleResult};
 use ecw_sim::rules::dickenson::volley::{Arm, Band};
@@ -358,7 +358,7 @@ fn e7_horse_charge_home_with_impetus_and_two_rounds() {
     let mut d = ScriptedDice::new(&[]);
     b.charge(0, 1, &mut d, &mut l);
     d.finish();
-    assert_eq!(b.regiments[0].engaged, Some(1));
+    assert_eq!(b.regiments[0].engaged, Engaged::of(1));
     assert_eq!(b.regiments[0].gait, Gait::Trot, "no gallop from a halt");
     let mut d = ScriptedDice::new(&[
         4, 5, 6, 1, 2, 3, // impetus
@@ -469,7 +469,7 @@ fn e9_foot_charge_foot_without_a_throw_and_pikes_add_half_in_the_first_round() {
     let mut d = ScriptedDice::new(&[1, 1, 1]);
     b.charge(0, 1, &mut d, &mut l);
     d.finish();
-    assert_eq!(b.regiments[0].engaged, Some(1));
+    assert_eq!(b.regiments[0].engaged, Engaged::of(1));
     assert!(
         !l.0.iter()
             .any(|e| matches!(e, Event::Dickenson(Detail::FormationThrow { .. })))

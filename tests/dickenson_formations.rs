@@ -22,7 +22,7 @@ use ecw_sim::doctrine::DoctrineParams;
 use ecw_sim::events::{Event, EventLog};
 use ecw_sim::rules::Ruleset;
 use ecw_sim::rules::dickenson::battle::regiment::{Formation, Gait};
-use ecw_sim::rules::dickenson::battle::{Battle, Dickenson};
+use ecw_sim::rules::dickenson::battle::{Battle, Dickenson, Engaged};
 use ecw_sim::rules::dickenson::events::{Detail, Fall};
 use ecw_sim::rules::dickenson::morale::Add;
 use ecw_sim::rules::dickenson::morale::MoraleResult;
@@ -334,7 +334,7 @@ fn f4_pike_in_one_rank_throw_first_in_two_the_horse_throw() {
         b.charge(0, 1, &mut d, &mut l);
         d.finish();
         assert_eq!(throws(&l), vec![(thrower, throw)], "{pikemen} pikemen");
-        assert_eq!(b.regiments[0].engaged, Some(1));
+        assert_eq!(b.regiments[0].engaged, Engaged::of(1));
         // Each casualty from the larger body: 2 of each, or all 4 from the musketeers.
         let left = if pikemen == 3 { 14 } else { 16 };
         assert_eq!(b.regiments[1].musketeers, left);
@@ -628,7 +628,7 @@ fn f10_a_column_is_drawn_narrower_and_deeper_and_the_engine_sees_it() {
         let mut l = EventLog::default();
         b.charge(0, 1, &mut d, &mut l);
         d.finish();
-        assert_eq!(b.regiments[0].engaged, Some(1));
+        assert_eq!(b.regiments[0].engaged, Engaged::of(1));
         assert!(close(b.regiments[0].pos.y, at), "{}", b.regiments[0].pos.y);
     }
 
@@ -767,7 +767,7 @@ fn f11_foot_draw_their_shot_up_before_the_pike_against_horse() {
         b.charge(0, 1, &mut d, &mut l);
         d.finish();
         assert_eq!(throws(&l), vec![(thrower, throw)], "before {before}");
-        assert_eq!(b.regiments[0].engaged, Some(1));
+        assert_eq!(b.regiments[0].engaged, Engaged::of(1));
         assert_eq!(b.regiments[1].musketeers, 14);
     }
 }
@@ -969,7 +969,11 @@ fn f14_a_square_charged_in_flank_or_rear_fights_from_the_face_in_contact() {
             let mut d = ScriptedDice::new(&vec![1; used]);
             let mut l = EventLog::default();
             b.charge(1, 0, &mut d, &mut l);
-            assert_eq!(b.regiments[1].engaged, Some(0), "{behind} {all_round}");
+            assert_eq!(
+                b.regiments[1].engaged,
+                Engaged::of(0),
+                "{behind} {all_round}"
+            );
             b.melee_phase(&mut d, &mut l);
             let case = format!("behind {behind}, all round {all_round}, line {line}");
             let closing = volleys(&l);

@@ -88,11 +88,12 @@ fn g1_a_limbered_guns_horses_and_drivers_are_hit_by_fire() {
     }));
     assert_eq!(g.lost_this_move, 2, "both count for its morale throw");
 
-    // Sited: the team stands behind the gun with the limber, not the volley's target; the
-    // three hits are the gunners' (saves
-    // 1, 5, 2: two lost, officer dice 1, 1). Facing away, the gun does not answer.
+    // Sited and facing the foot: the team stands behind the gun with the limber, beyond the
+    // gun from the foot (g7 has them nearer); the three hits are the gunners' (saves 1, 5, 2:
+    // two lost, officer dice 1, 1). Having fired this move, the gun does not answer.
     let mut b = battle(&s);
-    b.regiments[1].facing = 0.0;
+    b.regiments[1].facing = std::f64::consts::PI;
+    b.regiments[1].fired = true;
     let mut l = EventLog::default();
     let mut d = ScriptedDice::new(&[3, 4, 1, 1, 5, 2, 1, 1]);
     b.fire_phase(&s, &mut d, &mut l);
@@ -330,4 +331,62 @@ fn g6_a_sited_guns_team_behind_it_is_struck_and_then_cannot_limber() {
     far(&mut whole);
     move_once(&mut whole, &s, &mut l);
     assert!(whole.regiments[1].limbered, "a whole team limbers up");
+}
+
+/// Every die a 3 (a volley at medium range hits once; every save fails; every casualty is
+/// rank and file).
+struct Threes;
+
+impl ecw_sim::dice::DiceSource for Threes {
+    fn d6(&mut self) -> u8 {
+        3
+    }
+    fn rolled(&self) -> u64 {
+        0
+    }
+    fn below(&mut self, _n: u32) -> u32 {
+        2
+    }
+}
+
+/// VOLLEYS REACH A SITED GUN'S TEAM (ruling): a Royalist saker sited at (36, 31) facing +y has
+/// its team (2 horses, 1 driver) 3" behind it, at (36, 28). Parliament foot at (36, 21) come
+/// up behind the gun: the team, 6" off (medium range), is nearer than the gun (9", long) and
+/// takes the volley. 18 musketeers fire three volleys of six, each die 3 less 2 for medium
+/// range: 3 hits, on the team alone (the crew untouched), saved on a 6: the throws 1, 1, 6 bring
+/// down 2, each from the larger of horses and drivers (horses on a tie): both horses. Without
+/// the team the volley would go at the gun at long range (3 less 3: no hit, no save thrown).
+/// Foot in front of the gun fire at the gun, whose crew take the hits; the team stands.
+#[test]
+fn g7_a_volley_falls_on_a_sited_guns_team_where_it_is_the_nearer() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 21.0),
+        (Side::Royalist, SAKER, 0, 36.0, 31.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[1].facing = 0.0;
+    let crew = b.regiments[1].gunners;
+    assert_eq!((b.regiments[1].horses, b.regiments[1].drivers), (2, 1));
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[3, 3, 3, 1, 1, 6]);
+    b.fire_phase(&s, &mut d, &mut l);
+    d.finish();
+    let team = Figures {
+        horses: 2,
+        ..Figures::default()
+    };
+    assert_eq!(losses(&l, 1), vec![(Source::Volley, 3, 1, team)]);
+    let g = b.regiments[1];
+    assert_eq!((g.gunners, g.horses, g.drivers), (crew, 0, 1));
+
+    // In front of the gun (7.5" off its muzzle), the foot hit its crew, never its team.
+    let mut b = battle(&s);
+    b.regiments[1].facing = 0.0;
+    b.regiments[0].pos = ecw_sim::battlefield::Vec2::new(36.0, 39.5);
+    b.regiments[0].facing = std::f64::consts::PI;
+    let mut l = EventLog::default();
+    b.fire_phase(&s, &mut Threes, &mut l);
+    let g = b.regiments[1];
+    assert_eq!((g.horses, g.drivers), (2, 1));
+    assert!(g.gunners < crew, "{} of {crew}", g.gunners);
 }

@@ -152,7 +152,7 @@ fn m2_a_friend_in_the_way_stops_a_charge() {
         l.0.iter()
             .any(|e| matches!(e, Event::ChargeFailed { unit: 0, target: 2 }))
     );
-    assert_eq!(b.regiments[0].engaged, None);
+    assert!(b.regiments[0].engaged.is_none());
     assert!(near(y(&b, 0), 15.0), "{}", y(&b, 0));
 }
 
@@ -463,7 +463,9 @@ fn crosses(from: (f64, f64), to: (f64, f64), a: (f64, f64), b: (f64, f64)) -> bo
 /// most 3" here) (the whole move spent) and disordered,
 /// and no horse ever crosses it; regiments wade the ford, disordered, each such move at most
 /// three quarters of the longest move of its kind (foot 7.5", horse 30"), and cross the river
-/// elsewhere at no more than half.
+/// elsewhere at no more than half, unless the move starts with its footprint perhaps over the
+/// river already (its centre within half the widest footprint's diagonal of it): the move
+/// before paid for it and ended astride it (m30).
 #[test]
 fn m7_the_fixture_puts_high_walls_and_fords_in_battles() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/walls_and_fords.toml");
@@ -473,6 +475,13 @@ fn m7_the_fixture_puts_high_walls_and_fords_in_battles() {
     let horse = |u: u16| s.units[usize::from(u)].kind.arm() != ecw_sim::army::Arm::Foot;
     let longest = |u: u16| if horse(u) { 30.0 } else { 7.5 };
     let (mut walls, mut fords, mut rivers) = (0, 0, 0);
+    // A footprint reaches no farther from its centre than half its diagonal.
+    let reach = b
+        .regiments
+        .iter()
+        .map(|r| r.frontage.hypot(r.depth) / 2.0)
+        .fold(0.0, f64::max);
+    let astride = |from: (f64, f64)| (from.1 - 26.0).abs() < reach;
     for seed in 0..60 {
         let mut l = EventLog::default();
         d.fight(&mut b, &s, seed, &mut l);
@@ -491,6 +500,9 @@ fn m7_the_fixture_puts_high_walls_and_fords_in_battles() {
                 walls += 1;
                 assert!(!horse(unit), "horse over the high wall: {e:?}");
                 assert!(disordered && len <= 0.5 + 3.0 + 1e-9, "{e:?}");
+            }
+            if astride(from) {
+                continue;
             }
             if crosses(from, to, (30.0, 26.0), (42.0, 26.0)) {
                 fords += 1;
@@ -844,4 +856,54 @@ fn m15_a_move_pays_only_for_the_ground_it_crosses() {
         "over, 4\" paid once: {}",
         y(&b, 0)
     );
+}
+
+/// AN OBSTACLE PAID ONCE (ruling): a move that pays for an obstacle and ends astride it (its
+/// front over, its centre not yet) does not pay it again on the next. Troopers trotting 10"
+/// toward a hedge (4" more for horse) from 6" and half their depth short of it pay the 4" and
+/// end astride it, 6" on; next move they trot their full 10" (not 6" again). Foot 3" and a
+/// quarter inch short of a low wall (half their move) go 3" of their 6" and end astride; next
+/// move they go the whole 6". A move that never paid for it (placed astride) pays as before.
+#[test]
+fn m30_an_obstacle_is_paid_once_by_a_move_that_ends_astride_it() {
+    let cases = [
+        (TROOPERS, ObstacleKind::Hedge, 6.0, 10.0),
+        (FOOT, ObstacleKind::Wall, 3.0, 6.0),
+    ];
+    for (kind, obstacle, first, full) in cases {
+        let specs = [
+            (Side::Parliament, kind, 720, 36.0, 2.0),
+            (Side::Royalist, FOOT, 720, 36.0, 44.0),
+        ];
+        let s = setup_with(
+            &specs,
+            "rupert",
+            ground(&[], &[across(obstacle, 20.0, 1.0)]),
+        );
+        let mut b = battle(&s);
+        let half = b.shape(0).half_depth;
+        let start = 20.0 - half / 2.0 - first;
+        b.regiments[0].pos = Vec2::new(36.0, start);
+        advance(&mut b, 0, Gait::Trot);
+        assert!(near(y(&b, 0), start + first), "{kind:?}: {}", y(&b, 0));
+        assert!(y(&b, 0) < 20.0 && y(&b, 0) + half > 20.0, "astride");
+        assert_eq!(b.regiments[0].crossing, Some(0));
+        advance(&mut b, 0, Gait::Trot);
+        assert!(
+            near(y(&b, 0), start + first + full),
+            "{kind:?} paid once: {}",
+            y(&b, 0)
+        );
+        assert_eq!(b.regiments[0].crossing, None);
+
+        // Placed astride, never having paid: it pays.
+        let mut b = battle(&s);
+        b.regiments[0].pos = Vec2::new(36.0, start + first);
+        advance(&mut b, 0, Gait::Trot);
+        assert!(
+            near(y(&b, 0), start + 2.0 * first),
+            "{kind:?} placed astride: {}",
+            y(&b, 0)
+        );
+    }
 }

@@ -191,7 +191,7 @@ fn engine_end(b: &mut Battle, spec: &chain::Spec, dice: &mut SeededDice) -> chai
             })
         )
     });
-    let charge = if b.regiments[0].engaged == Some(1) {
+    let charge = if b.regiments[0].engaged.contains(1) {
         chain::Charge::Contact
     } else if b.regiments[0].state == State::Gone {
         chain::Charge::Nobody

@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x905d7030d51e473e),
-    ("marston_moor", 0x7a879cc0d1e033e1),
-    ("naseby", 0x5f4e6745e42e3a8a),
-    ("roundway_down", 0xc61dae02caf4e3fb),
-    ("adwalton_moor", 0xc34bfbfadee16d57),
-    ("lansdown", 0x760668c08c789e3f),
-    ("first_newbury", 0xef96a1eeedd5dda6),
-    ("langport", 0x28cf7f44596a0059),
-    ("small_action", 0xcf7539cf6249a8e4),
+    ("edgehill", 0x2d78910bdf6fc529),
+    ("marston_moor", 0x451958896709b767),
+    ("naseby", 0xc10d4c6d78d3a723),
+    ("roundway_down", 0xfd288397a27402f4),
+    ("adwalton_moor", 0x148aa273df282b99),
+    ("lansdown", 0xf30677d5d895fe38),
+    ("first_newbury", 0x811365ad88ce2666),
+    ("langport", 0xbfc3052fb5533537),
+    ("small_action", 0x5ae9309b9ab5f2fe),
     ("duel_horse", 0xf10a41f81e6db38b),
-    ("duel_foot_vs_horse", 0xf5fe5f676b82e9f2),
-    ("bp_duel_pike_vs_horse", 0xf7e09a12e6d3bf12),
+    ("duel_foot_vs_horse", 0x9f3293c5b7086987),
+    ("bp_duel_pike_vs_horse", 0x16c086777499d583),
     ("bp_duel_shot", 0xd6a466fbac399e8a),
-    ("bp_duel_gun_vs_foot", 0xae14138abfb86606),
-    ("balance_template", 0xd081924732c67c28),
+    ("bp_duel_gun_vs_foot", 0x4b4c556c3d6dbd5e),
+    ("balance_template", 0x4ef307f91f335fa0),
 ];
 
 #[test]

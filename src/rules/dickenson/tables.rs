@@ -425,6 +425,8 @@ pub struct Melee {
     pub points_per_die: f64,
     pub casualty_share: f64,
     pub pike_first_round_bonus: f64,
+    /// Ruling: the most enemies a regiment fights in melee at once (1: one at a time).
+    pub enemies_at_once: u8,
     pub points: PerFigure<f64>,
 }
 
@@ -871,7 +873,7 @@ impl DickensonRules {
         v
     }
 
-    fn counts(&self) -> [(&'static str, u32); 23] {
+    fn counts(&self) -> [(&'static str, u32); 24] {
         let k = &self.formations.ranks;
         let p = &self.morale_points;
         [
@@ -881,6 +883,10 @@ impl DickensonRules {
             ("morale_points.troopers_per_point", p.troopers_per_point),
             ("volley.men", u32::from(self.volley.men)),
             ("melee.rounds", u32::from(self.melee.rounds)),
+            (
+                "melee.enemies_at_once",
+                u32::from(self.melee.enemies_at_once),
+            ),
             (
                 "guns.falcon.fires_every",
                 u32::from(self.guns.falcon.fires_every),
@@ -961,6 +967,10 @@ impl crate::rules::RuleData for DickensonRules {
             if n == 0 {
                 return bad(key, "must be 1 or more".into());
             }
+        }
+        let most = crate::rules::dickenson::battle::Engaged::CAPACITY;
+        if usize::from(self.melee.enemies_at_once) > most {
+            return bad("melee.enemies_at_once", format!("must be at most {most}"));
         }
         let p = &self.battle.pike_share;
         if [p.normal, p.pike_heavy, p.shot_heavy]

@@ -20,7 +20,7 @@ use crate::army::{FootBalance, HorseKind, Side, Unit, UnitKind};
 use crate::dice::DiceSource;
 use crate::rules::dickenson::DickensonRules;
 use crate::rules::dickenson::battle::regiment::Formation;
-use crate::rules::dickenson::battle::{Kind, Regiment, State};
+use crate::rules::dickenson::battle::{Engaged, Kind, Regiment, State};
 use crate::rules::dickenson::figures::{Figure, after_saves};
 use crate::rules::dickenson::melee;
 use crate::rules::dickenson::morale::{self, Add, Adds, MoraleResult, Struck};
@@ -134,7 +134,7 @@ impl<K: Clone + Eq + Hash> Weights<K> {
 #[derive(Debug, Clone, Copy)]
 struct Reg(Regiment);
 
-type RegKey = ([u16; 8], [bool; 9], State, u64, u8, u8, Option<u16>);
+type RegKey = ([u16; 8], [bool; 9], State, u64, u8, u8, Engaged);
 
 impl Reg {
     fn key(&self) -> RegKey {
@@ -804,14 +804,14 @@ impl<'a> Chain<'a> {
         parts = stage(parts, &mut |p| self.nobody_unless_active(p, 1));
         stage(parts, &mut |p| {
             let a = self.each(&p.r[0], |a| {
-                a.engaged = Some(1);
+                a.engaged = Engaged::of(1);
                 a.attacker = true;
                 a.impetus = horse;
                 a.rounds = 0;
                 a.carried = 0.0;
             });
             let d = self.each(&p.r[1], |d| {
-                d.engaged = Some(0);
+                d.engaged = Engaged::of(0);
                 d.attacker = false;
                 d.rounds = 0;
                 d.carried = 0.0;
@@ -826,7 +826,7 @@ impl<'a> Chain<'a> {
         part.charge == Charge::Contact
             && a.state == State::Active
             && b.state == State::Active
-            && a.engaged == Some(1)
+            && a.engaged.contains(1)
     }
 
     /// A part in contact split by which regiments are gone; where one is, both leave the melee
@@ -867,7 +867,7 @@ impl<'a> Chain<'a> {
 
     /// Engaged with each other (gone or not): what [`Chain::settle`] looks at.
     fn in_contact_before(&self, part: &Part) -> bool {
-        part.charge == Charge::Contact && self.reg(part.r[0].items[0].0).engaged == Some(1)
+        part.charge == Charge::Contact && self.reg(part.r[0].items[0].0).engaged.contains(1)
     }
 
     /// Impetus of regiment `x` if it charged home: a die per front-rank horseman.
@@ -1410,10 +1410,10 @@ fn points_lost(reg: &Regiment, rules: &DickensonRules) -> u32 {
 /// Ends regiment `i`'s melee on both sides, as the engine's `disengage`: its enemy sees it
 /// withdraw.
 fn disengage(r: &mut [Regiment; 2], i: usize) {
-    if let Some(o) = r[i].engaged.take() {
+    for o in r[i].engaged.take().iter() {
         let e = &mut r[usize::from(o)];
-        if e.engaged == Some(i as u16) {
-            e.engaged = None;
+        e.engaged.remove(i as u16);
+        if e.engaged.is_none() {
             e.rounds = 0;
             e.attacker = false;
             e.carried = 0.0;

@@ -77,11 +77,17 @@ impl Battle {
     }
 
     /// The nearest enemy in range of `arm` and within the front arc (any side of a square),
-    /// not in melee: (it, gap).
-    fn target_of(&self, r: usize, range: f64) -> Option<(usize, f64)> {
+    /// not in melee: (it, gap). With `teams`, a sited gun's team behind it is a target too,
+    /// as the gun's (ruling: the volley falls on the team where it is the nearer).
+    fn target_of(&self, r: usize, range: f64, teams: bool) -> Option<(usize, f64)> {
         let arc = self.rules.battle.front_arc_degrees;
         let me = self.shape(r);
         let side = self.regiments[r].side;
+        let behind = if teams {
+            self.rules.gun_team.sited_behind
+        } else {
+            0.0
+        };
         let mut best: Option<(usize, f64)> = None;
         for (o, reg) in self.regiments.iter().enumerate() {
             if reg.side == side || reg.state == State::Gone || reg.engaged.is_some() {
@@ -89,22 +95,44 @@ impl Battle {
             }
             // The enclosing circles bound the gap from below: a regiment beyond the range by
             // them, or no nearer than the best, cannot be the target (its shape is never made).
-            let bound =
-                me.centre.dist(reg.pos) - me.radius - Shape::radius_of(reg.frontage, reg.depth);
+            let reach =
+                Shape::radius_of(reg.frontage, reg.depth) + behind * f64::from(reg.is_gun());
+            let bound = me.centre.dist(reg.pos) - me.radius - reach;
             if bound > range || best.is_some_and(|(_, b)| bound >= b) {
                 continue;
             }
-            let g = me.dist(&self.shape(o));
-            if g <= range && best.is_none_or(|(_, b)| g < b) && self.faces(r, reg.pos, arc) {
+            let mut at = (me.dist(&self.shape(o)), reg.pos);
+            if teams && let Some(team) = self.team_gap(&me, o).filter(|t| t.0 < at.0) {
+                at = team;
+            }
+            let (g, p) = at;
+            if g <= range && best.is_none_or(|(_, b)| g < b) && self.faces(r, p, arc) {
                 best = Some((o, g));
             }
         }
         best
     }
 
+    /// The gap from shape `me` to gun `u`'s sited team (standing on ground the gun's
+    /// footprint's size), and where the team stands; None without one.
+    fn team_gap(&self, me: &Shape, u: usize) -> Option<(f64, Vec2)> {
+        let (at, _) = self.sited_team(u)?;
+        let reg = &self.regiments[u];
+        let team = Shape::new(at, self.front(u), reg.frontage, reg.depth);
+        Some((me.dist(&team), at))
+    }
+
+    /// Whether regiment `r`'s fire at gun `t` falls on its sited team: the team nearer than
+    /// the gun (it stands in the line of fire, or is the nearer mark).
+    fn at_team(&self, r: usize, t: usize) -> bool {
+        let me = self.shape(r);
+        self.team_gap(&me, t)
+            .is_some_and(|(g, _)| g < me.dist(&self.shape(t)))
+    }
+
     /// Whether an enemy stands within `range` of regiment `r` and its front arc.
     pub(super) fn in_arc_and_range(&self, r: usize, range: f64) -> bool {
-        self.target_of(r, range).is_some()
+        self.target_of(r, range, false).is_some()
     }
 
     /// A regiment's small arms at the nearest enemy in range.
@@ -121,7 +149,7 @@ impl Battle {
         if !self.ready(r, arm) {
             return;
         }
-        let Some((t, gap)) = self.target_of(r, arm.weapon(&self.rules).long) else {
+        let Some((t, gap)) = self.target_of(r, arm.weapon(&self.rules).long, true) else {
             return;
         };
         let Some(band) = volley::band(arm.weapon(&self.rules), gap) else {
@@ -161,8 +189,10 @@ impl Battle {
             closing,
         } = shot;
         let reg = self.regiments[r];
+        let team = self.sited_team(t).filter(|_| self.at_team(r, t));
+        let mark = team.map_or(self.regiments[t].pos, |(at, _)| at);
         // A square fires from its face toward the target alone.
-        let men = u32::from(reg.firers(self.face_toward(r, self.regiments[t].pos)));
+        let men = u32::from(reg.firers(self.face_toward(r, mark)));
         dice.focus(Self::regiment_stream(r));
         let hits = if reg.kind == Kind::ForlornHope {
             (0..men)
@@ -190,7 +220,11 @@ impl Battle {
                 hits: hits.min(u32::from(u16::MAX)) as u16,
             }),
         );
-        self.hit(t, hits, r, Source::Volley, dice, obs)
+        match team {
+            // Hits beyond the team's figures fall on nobody (ruling).
+            Some((_, n)) => self.hit_bodies(t, 0, hits.min(n), r, Source::Volley, dice, obs),
+            None => self.hit(t, hits, r, Source::Volley, dice, obs),
+        }
     }
 
     /// Closing fire of regiment `t` at regiment `r` charging it from `need` away with a move of
@@ -316,7 +350,7 @@ impl Battle {
         {
             return;
         }
-        let Some((t, _)) = self.target_of(r, gun.maximum_range) else {
+        let Some((t, _)) = self.target_of(r, gun.maximum_range, false) else {
             return;
         };
         let distance = reg.pos.dist(self.regiments[t].pos);

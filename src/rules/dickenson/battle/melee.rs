@@ -3,8 +3,9 @@
 //! (pikemen add half again in the first round of a melee), remainders carried; troops fight
 //! only the way they face (a square to every side, from the face in contact).
 
-use super::regiment::State;
+use super::regiment::{Engaged, State};
 use super::{Battle, emit};
+use crate::battlefield::Vec2;
 use crate::dice::DiceSource;
 use crate::events::{Event, Observer};
 use crate::rules::dickenson::events::Source;
@@ -12,16 +13,17 @@ use crate::rules::dickenson::figures::Figure;
 use crate::rules::dickenson::melee;
 
 impl Battle {
-    /// Every melee in contact: impetus, then the rounds.
+    /// Every melee in contact, pair by pair: impetus, then the rounds. A regiment met by
+    /// several enemies fights each from the face it touches (ruling), and its losses count
+    /// once for the whole melee.
     pub fn melee_phase<D: DiceSource, O: Observer>(&mut self, dice: &mut D, obs: &mut O) {
         let mut pairs = std::mem::take(&mut self.pairs);
         pairs.clear();
         for (a, reg) in self.regiments.iter().enumerate() {
-            if let Some(b) = reg.engaged
-                && a < usize::from(b)
-                && reg.state == State::Active
-            {
-                pairs.push((a as u16, b));
+            for b in reg.engaged.iter() {
+                if a < usize::from(b) && reg.state == State::Active {
+                    pairs.push((a as u16, b));
+                }
             }
         }
         for &(a, b) in &pairs {
@@ -29,10 +31,12 @@ impl Battle {
             for (x, y) in [(a, b), (b, a)] {
                 let r = &mut self.regiments[x];
                 r.fought = true;
-                r.foe = Some(y as u16);
+                r.foe = r.foe.or(Some(y as u16));
             }
             for (x, y) in [(a, b), (b, a)] {
-                if self.regiments[x].impetus {
+                // Impetus only on the enemy it charged (listed first).
+                let r = &self.regiments[x];
+                if r.impetus && r.engaged.first() == Some(y as u16) {
                     self.impetus(x, y, dice, obs);
                 }
             }
@@ -42,17 +46,54 @@ impl Battle {
                 }
                 self.round(a, b, first, dice, obs);
             }
-            let (la, lb) = (self.regiments[a].melee_lost, self.regiments[b].melee_lost);
-            self.regiments[a].won_melee = lb > la;
-            self.regiments[b].won_melee = la > lb;
         }
         self.pairs = pairs;
+        for k in 0..self.pairs.len() {
+            let (a, b) = self.pairs[k];
+            for r in [usize::from(a), usize::from(b)] {
+                let (mine, theirs) = self.melee_losses(r);
+                self.regiments[r].won_melee = theirs > mine;
+            }
+        }
+        for reg in &mut self.regiments {
+            if reg.fought {
+                reg.rounds = reg.rounds.saturating_add(1);
+            }
+        }
+    }
+
+    /// Figures lost in this move's melee by regiment `r`'s side (it and the friends who fought
+    /// its enemies) and by the enemies it fought (ruling: one melee, each side's losses summed).
+    pub(super) fn melee_losses(&self, r: usize) -> (u32, u32) {
+        const N: usize = Engaged::CAPACITY;
+        let foe_in =
+            |x: u16, &(a, b): &(u16, u16)| (x == a).then_some(b).or_else(|| (x == b).then_some(a));
+        let mut foes = Set::<N>::default();
+        for p in &self.pairs {
+            if let Some(e) = foe_in(r as u16, p) {
+                foes.put(e);
+            }
+        }
+        let mut side = Set::<{ N * N }>::default();
+        for e in foes.iter() {
+            for p in &self.pairs {
+                if let Some(f) = foe_in(e, p) {
+                    side.put(f);
+                }
+            }
+        }
+        let lost = |s: &[u16]| {
+            s.iter()
+                .map(|&x| u32::from(self.regiments[usize::from(x)].melee_lost))
+                .sum()
+        };
+        (lost(side.iter_slice()), lost(foes.iter_slice()))
     }
 
     fn in_contact(&self, a: usize, b: usize) -> bool {
         self.regiments[a].state == State::Active
             && self.regiments[b].state == State::Active
-            && self.regiments[a].engaged == Some(b as u16)
+            && self.regiments[a].engaged.contains(b as u16)
     }
 
     /// Impetus of horse `x` charging home on `y`: a die per front-rank horseman.
@@ -95,9 +136,6 @@ impl Battle {
     ) {
         let (to_b, dice_a) = self.blow(a, b, first, dice);
         let (to_a, dice_b) = self.blow(b, a, first, dice);
-        for r in [a, b] {
-            self.regiments[r].rounds = self.regiments[r].rounds.saturating_add(1);
-        }
         // The event (hits before saves) comes before the losses, which may end a regiment.
         emit(
             obs,
@@ -119,7 +157,8 @@ impl Battle {
 
     /// The figures of `y` that `x` hits in a round (before saves), and the dice it threw. Only
     /// its front rank fights in the first round of a move; it fights only an enemy in its front
-    /// (a square from its face toward the enemy, whichever side that is).
+    /// (a square from its face toward the enemy, whichever side that is), its face's figures
+    /// shared among the enemies on that face.
     fn blow<D: DiceSource>(&mut self, x: usize, y: usize, first: bool, dice: &mut D) -> (u32, u8) {
         let reg = self.regiments[x];
         let at = self.regiments[y].pos;
@@ -127,8 +166,10 @@ impl Battle {
             return (0, 0);
         }
         let target = self.regiments[y].main_figure();
+        // Ruling: the bonus is for the first round of the regiment's melee, whichever enemy.
         let pike_first = first && reg.rounds == 0;
-        let blows = reg.fighting_on(first, self.face_toward(x, at), &self.rules);
+        let share = self.face_toward(x, at) / f64::from(self.enemies_on_face(x, at));
+        let blows = reg.fighting_on(first, share, &self.rules);
         dice.focus(Self::regiment_stream(x));
         let (mut hits, mut carried, mut thrown) = (0, reg.carried, 0u32);
         for (figure, n) in blows {
@@ -151,5 +192,52 @@ impl Battle {
         }
         self.regiments[x].carried = carried;
         (hits, thrown.min(255) as u8)
+    }
+
+    /// How many enemies in contact with `x` it can strike from the face toward `at` (at least 1).
+    fn enemies_on_face(&self, x: usize, at: Vec2) -> u32 {
+        let reg = &self.regiments[x];
+        let face = |p: Vec2| {
+            let (off, fwd) = (p - reg.pos, self.front(x));
+            reg.face_of(off.dot(fwd), off.dot(fwd.right()), &self.rules)
+        };
+        let mine = face(at);
+        let arc = self.rules.battle.melee_arc_degrees;
+        let n = reg
+            .engaged
+            .iter()
+            .map(|o| self.regiments[usize::from(o)].pos)
+            .filter(|&p| self.faces(x, p, arc) && face(p) == mine)
+            .count();
+        n.max(1) as u32
+    }
+}
+
+/// A few distinct regiments, in a fixed array (a melee is small; more than fit are not counted).
+struct Set<const N: usize> {
+    ids: [u16; N],
+    n: usize,
+}
+
+impl<const N: usize> Default for Set<N> {
+    fn default() -> Self {
+        Set { ids: [0; N], n: 0 }
+    }
+}
+
+impl<const N: usize> Set<N> {
+    fn put(&mut self, x: u16) {
+        if self.n < N && !self.iter_slice().contains(&x) {
+            self.ids[self.n] = x;
+            self.n += 1;
+        }
+    }
+
+    fn iter_slice(&self) -> &[u16] {
+        &self.ids[..self.n]
+    }
+
+    fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        self.iter_slice().iter().copied()
     }
 }

@@ -21,7 +21,7 @@ pub mod regiment;
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
-pub use regiment::{Kind, Regiment, State};
+pub use regiment::{Engaged, Kind, Regiment, State};
 
 use super::events;
 use super::tables::DickensonRules;

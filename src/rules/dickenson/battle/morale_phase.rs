@@ -253,7 +253,10 @@ impl Battle {
             if hill(reg.pos) && !hill(self.regiments[f].pos) {
                 put(4, Add::EnemyDownhill);
             }
-            if reg.fought && reg.melee_lost < self.regiments[f].melee_lost {
+            if reg.fought && {
+                let (mine, theirs) = self.melee_losses(r);
+                mine < theirs
+            } {
                 put(8, Add::FewerCasualties);
             }
         }

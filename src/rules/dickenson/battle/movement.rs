@@ -7,7 +7,7 @@
 use std::f64::consts::PI;
 
 use super::ground;
-use super::regiment::{Formation, Gait, Kind, Regiment, State};
+use super::regiment::{Engaged, Formation, Gait, Kind, Regiment, State};
 use super::{Battle, emit};
 use crate::army::Side;
 use crate::battlefield::geometry::{Bounds, Shape};
@@ -295,7 +295,7 @@ impl Battle {
             Kind::Foot => reg.formation == Formation::Line,
             _ => reg.formation != Formation::Column && !target.uncharged_by_horse(&self.rules),
         };
-        let situation = self.situation(r, t, gap, may_charge && target.engaged.is_none(), range);
+        let situation = self.situation(r, t, gap, may_charge && self.open_to_charge(t), range);
         let plan = doctrine::plan(d, &self.knobs(), &situation);
         if reg.is_gun() {
             self.serve_gun(r, t, gap, plan, obs);
@@ -398,6 +398,9 @@ impl Battle {
             g.share *= 1.0 + t.hill_infantry_down_gain;
         }
         for (i, o) in self.ground.obstacles.iter().enumerate() {
+            if self.paid_already(r, a, i) {
+                continue;
+            }
             let Some(p) = self.passage(a, dir, len, dims, o) else {
                 continue;
             };
@@ -553,6 +556,39 @@ impl Battle {
             return self.paid_as_crossed(r, dir, full, want, priced, g);
         }
         (priced, g)
+    }
+
+    /// Whether a move of regiment `r` from `a` has paid for obstacle `i` already: it stands
+    /// astride it, its last move having paid to bring its front over (ruling: an obstacle is
+    /// paid once, not again by the move that takes the centre over).
+    fn paid_already(&self, r: usize, a: Vec2, i: usize) -> bool {
+        let reg = &self.regiments[r];
+        reg.crossing == Some(i as u16) && reg.pos == a
+    }
+
+    /// The obstacle regiment `r`, moved from `from` to `to`, stands astride (ahead of its
+    /// centre, within its footprint, not merely touching its front) having paid for it:
+    /// crossed by this move, or astride it already before (a move that went nowhere). High
+    /// walls and impassable rivers are never paid as a share: foot go over a high wall whole
+    /// (`over_ground`), and nobody stands astride what it may not cross.
+    fn astride(&self, r: usize, from: Vec2, to: Vec2) -> Option<u16> {
+        let (dir, len) = self.way_of(r, from, to);
+        let (w, d) = self.footing(r);
+        let inside = (
+            w,
+            (d - 2.0 * self.rules.terrain.ground_edge_tolerance).max(0.0),
+        );
+        let before = self.regiments[r].crossing;
+        self.ground.obstacles.iter().enumerate().find_map(|(i, o)| {
+            let payable = match o.kind {
+                ObstacleKind::HighWall => false,
+                ObstacleKind::Stream | ObstacleKind::Ford => o.severity > 0.0,
+                _ => true,
+            };
+            let paid =
+                before == Some(i as u16) || self.passage(from, dir, len, (w, d), o).is_some();
+            (payable && paid && self.passage(to, dir, 0.0, inside, o).is_some()).then_some(i as u16)
+        })
     }
 
     /// A move `priced` over the ground of its whole wanted leg (`g`, `want` inches) that then ends short of
@@ -821,6 +857,7 @@ impl Battle {
         let from = self.regiments[r].pos;
         let to = self.on_table(from + by);
         self.hack(r, from, to);
+        self.regiments[r].crossing = self.astride(r, from, to);
         let turn = self.turn;
         let reg = &mut self.regiments[r];
         reg.pos = to;
@@ -922,23 +959,29 @@ impl Battle {
         );
     }
 
-    /// Ends regiment `r`'s melee on both sides: its enemy sees it withdraw.
+    /// Ends regiment `r`'s melee on all sides: each enemy sees it withdraw, and one left with
+    /// no enemy is out of melee.
     pub fn disengage(&mut self, r: usize) {
-        if let Some(o) = self.regiments[r].engaged.take() {
-            let o = usize::from(o);
-            if self.regiments[o].engaged == Some(r as u16) {
-                let e = &mut self.regiments[o];
-                e.engaged = None;
+        for o in self.regiments[r].engaged.take().iter() {
+            let e = &mut self.regiments[usize::from(o)];
+            e.engaged.remove(r as u16);
+            if e.engaged.is_none() {
                 e.rounds = 0;
                 e.attacker = false;
                 e.carried = 0.0;
             }
-            self.regiments[o].enemy_withdrew = true;
+            e.enemy_withdrew = true;
         }
         let reg = &mut self.regiments[r];
         reg.rounds = 0;
         reg.attacker = false;
         reg.carried = 0.0;
+    }
+
+    /// Whether regiment `t` can be charged: not in melee, or with room for another enemy
+    /// (`melee.enemies_at_once`, ruling).
+    pub fn open_to_charge(&self, t: usize) -> bool {
+        self.regiments[t].engaged.count() < usize::from(self.rules.melee.enemies_at_once)
     }
 
     /// The throw horse `r` charging `t` make when the formation rules call for it (fired on,
@@ -1057,16 +1100,19 @@ impl Battle {
         self.step(r, aim, dir * run, going.disorders, obs);
         let (a, d) = (&mut self.regiments[r], t as u16);
         a.gait = gait;
-        a.engaged = Some(d);
+        a.engaged = Engaged::of(d);
         a.attacker = true;
         a.impetus = horse;
         a.rounds = 0;
         a.carried = 0.0;
+        // A regiment already in melee keeps it, and meets the charger as another enemy.
         let b = &mut self.regiments[t];
-        b.engaged = Some(r as u16);
-        b.attacker = false;
-        b.rounds = 0;
-        b.carried = 0.0;
+        if b.engaged.is_none() {
+            b.attacker = false;
+            b.rounds = 0;
+            b.carried = 0.0;
+        }
+        b.engaged.push(r as u16);
     }
 
     /// A charge's bad throw: trotting or cantering horse turn about and use the rest of the

@@ -26,6 +26,79 @@ pub enum Kind {
     Gun(Calibre),
 }
 
+/// The enemies a regiment is in melee with, in the order they came into contact (the first is
+/// the one it charged, if it charged): a fixed list, so a battle allocates nothing for it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Engaged {
+    ids: [u16; Engaged::CAPACITY],
+    n: u8,
+}
+
+impl Engaged {
+    /// The most enemies any regiment meets at once (`melee.enemies_at_once` is at most this).
+    pub const CAPACITY: usize = 4;
+
+    /// In melee with `o` alone.
+    pub fn of(o: u16) -> Engaged {
+        let mut e = Engaged::default();
+        e.push(o);
+        e
+    }
+
+    /// In melee with anyone.
+    pub fn is_some(&self) -> bool {
+        self.n > 0
+    }
+
+    pub fn is_none(&self) -> bool {
+        self.n == 0
+    }
+
+    pub fn count(&self) -> usize {
+        usize::from(self.n)
+    }
+
+    pub fn contains(&self, o: u16) -> bool {
+        self.iter().any(|e| e == o)
+    }
+
+    /// The first enemy met (the one it charged, if it charged).
+    pub fn first(&self) -> Option<u16> {
+        self.iter().next()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        self.ids[..self.count()].iter().copied()
+    }
+
+    /// Adds `o` unless listed or full; whether it is listed after.
+    pub fn push(&mut self, o: u16) -> bool {
+        if self.contains(o) {
+            return true;
+        }
+        if self.count() == Self::CAPACITY {
+            return false;
+        }
+        self.ids[self.count()] = o;
+        self.n += 1;
+        true
+    }
+
+    /// Removes `o`, keeping the others in order.
+    pub fn remove(&mut self, o: u16) {
+        let n = self.count();
+        if let Some(k) = self.ids[..n].iter().position(|&e| e == o) {
+            self.ids.copy_within(k + 1..n, k);
+            self.n -= 1;
+        }
+    }
+
+    /// The list, leaving this one empty.
+    pub fn take(&mut self) -> Engaged {
+        std::mem::take(self)
+    }
+}
+
 /// Horse gaits, in order (one step a move).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Gait {
@@ -117,13 +190,13 @@ pub struct Regiment {
     pub moved: f64,
     pub full_move: f64,
     pub fired: bool,
-    /// The regiment it is in melee with.
-    pub engaged: Option<u16>,
+    /// The regiments it is in melee with.
+    pub engaged: Engaged,
     /// Charged into its present melee (the attacker).
     pub attacker: bool,
     /// Charged home this move: impetus for horse.
     pub impetus: bool,
-    /// Rounds fought in its present melee.
+    /// Moves of melee fought in its present melee (none: pikemen add their first-round bonus).
     pub rounds: u8,
     /// Melee casualty points carried to the next round.
     pub carried: f64,
@@ -135,6 +208,9 @@ pub struct Regiment {
     /// Fought a melee this move, and against whom.
     pub fought: bool,
     pub foe: Option<u16>,
+    /// The obstacle its last move paid for and ended astride (its front over, its centre not
+    /// yet): the next move does not pay it again.
+    pub crossing: Option<u16>,
     pub start_points: u16,
     pub reserve: bool,
     /// Off the table until its late arrival (also `Gone` meanwhile, but never lost).
@@ -228,7 +304,7 @@ impl Regiment {
             moved: 0.0,
             full_move: 0.0,
             fired: false,
-            engaged: None,
+            engaged: Engaged::default(),
             attacker: false,
             impetus: false,
             rounds: 0,
@@ -239,6 +315,7 @@ impl Regiment {
             enemy_withdrew: false,
             fought: false,
             foe: None,
+            crossing: None,
             start_points: 0,
             reserve: false,
             waiting: false,
@@ -512,12 +589,31 @@ impl Regiment {
         if !self.all_round(rules) || w + d <= 0.0 {
             return 1.0;
         }
-        let face = if ahead.abs() * w >= aside.abs() * d {
+        let face = if self.face_of(ahead, aside, rules).is_multiple_of(2) {
             w
         } else {
             d
         };
         face / (2.0 * (w + d))
+    }
+
+    /// Which face a point lies beyond, as in [`Regiment::face_share`]: 0 front, 1 right, 2 rear,
+    /// 3 left; always 0 (its one face) unless it stands all round.
+    pub fn face_of(&self, ahead: f64, aside: f64, rules: &DickensonRules) -> u8 {
+        let (w, d) = (self.frontage, self.depth);
+        if !self.all_round(rules) || w + d <= 0.0 {
+            return 0;
+        }
+        match (
+            ahead.abs() * w >= aside.abs() * d,
+            ahead >= 0.0,
+            aside >= 0.0,
+        ) {
+            (true, true, _) => 0,
+            (true, false, _) => 2,
+            (false, _, true) => 1,
+            (false, _, false) => 3,
+        }
     }
 
     /// Of `n` figures of a body, those on a face holding `share` of the regiment (rounded up,
