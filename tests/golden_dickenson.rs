@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x26efcb494da31a29),
-    ("marston_moor", 0x5006a477a8803cef),
-    ("naseby", 0x2c695820549b216e),
-    ("roundway_down", 0xec3d9cf8c5286f0b),
-    ("adwalton_moor", 0xc34bfbfadee16d57),
-    ("lansdown", 0x6a9ba23b63cd079e),
-    ("first_newbury", 0x805dfdc40d0187fd),
-    ("langport", 0xbd7c66bb05a998ae),
-    ("small_action", 0xa2ec943b56e336ec),
+    ("edgehill", 0xf3fbae3100344b34),
+    ("marston_moor", 0xc2c1ff109501b2f2),
+    ("naseby", 0x859819c6330887d3),
+    ("roundway_down", 0x04b50e040b4da2a1),
+    ("adwalton_moor", 0xd3751158b573eb60),
+    ("lansdown", 0x3336067c6a24496c),
+    ("first_newbury", 0x9614390ccec6a54a),
+    ("langport", 0x7ced2d3ef129c928),
+    ("small_action", 0x30d1a196d97f4367),
     ("duel_horse", 0xf10a41f81e6db38b),
     ("duel_foot_vs_horse", 0x9f3293c5b7086987),
     ("bp_duel_pike_vs_horse", 0x16c086777499d583),
     ("bp_duel_shot", 0xd6a466fbac399e8a),
     ("bp_duel_gun_vs_foot", 0xae14138abfb86606),
-    ("balance_template", 0x3d33578f5bb33588),
+    ("balance_template", 0xa1862dca806bf940),
 ];
 
 #[test]
