@@ -846,12 +846,12 @@ fn m15_a_move_pays_only_for_the_ground_it_crosses() {
     );
 }
 
-/// Foot of Parliament: the mover at (36, 10), its first line `friends` at y 14 (halted while
-/// the move is at most `halted_until`), the enemy's foot halted at (36, 34), 19" beyond the
-/// first line (in line, within 24"; straight ahead, beyond 12"). The mover is regiment 0, the
-/// enemy the last.
+/// Foot of Parliament: the mover at (36, 10), its `friends` (at y 14 the first line) halted
+/// while the move is at most `halted_until`, the enemy's foot halted at (36, 34), 19" beyond
+/// the first line (in line, within 24"; straight ahead, beyond 12"). The mover is regiment 0,
+/// the enemy the last.
 fn second_line(
-    friends: &[f64],
+    friends: &[(f64, f64)],
     halted_until: u16,
     round_friends: bool,
 ) -> (Battle, ecw_sim::setup::BattleSetup) {
@@ -859,7 +859,7 @@ fn second_line(
     specs.extend(
         friends
             .iter()
-            .map(|&x| (Side::Parliament, FOOT, 720, x, 14.0)),
+            .map(|&(x, y)| (Side::Parliament, FOOT, 720, x, y)),
     );
     specs.push((Side::Royalist, FOOT, 720, 36.0, 34.0));
     let s = setup(&specs);
@@ -882,15 +882,17 @@ fn second_line(
 /// on to (32.75, 13.25), then straight on with the rest of its 6" (4.60" spent): y 14.65,
 /// beside the friend, facing ahead. With a second friend 6" to the left (a gap of 3" between
 /// them, narrower than the foot's 3" and the margin) it goes round the right flank instead; 6.5"
-/// to the left (a 3.5" gap) it passes through the gap. With the key false it presses up to the
-/// friend, y 13, as before.
+/// to the left (a 3.5" gap) it passes through the gap; with a friend of its own line touching it
+/// on the left (x 33, y 10), whom the way left would sweep over, it goes right. With the key
+/// false it presses up to the friend, y 13, as before.
 #[test]
 fn m16_a_second_line_steps_into_the_gap_beside_a_standing_friend() {
     let stepped = 13.25 + (6.0 - 3.25 * 2f64.sqrt());
     for (friends, x) in [
-        (&[36.0][..], 32.75),
-        (&[36.0, 30.0][..], 39.25),
-        (&[36.0, 29.5][..], 32.75),
+        (&[(36.0, 14.0)][..], 32.75),
+        (&[(36.0, 14.0), (30.0, 14.0)][..], 39.25),
+        (&[(36.0, 14.0), (29.5, 14.0)][..], 32.75),
+        (&[(36.0, 14.0), (33.0, 10.0)][..], 39.25),
     ] {
         let (mut b, s) = second_line(friends, 99, true);
         next_move(&mut b, &s);
@@ -921,7 +923,7 @@ fn m16_a_second_line_steps_into_the_gap_beside_a_standing_friend() {
 /// the key false it presses up to the friend (y 13) at once.
 #[test]
 fn m17_a_second_line_with_no_gap_waits_then_follows() {
-    let line = [36.0, 32.5, 39.5];
+    let line = [(36.0, 14.0), (32.5, 14.0), (39.5, 14.0)];
     let (mut b, s) = second_line(&line, 1, true);
     for (want, friend) in [(12.0, 14.0), (12.0, 20.0), (18.0, 26.0)] {
         next_move(&mut b, &s);

@@ -4,7 +4,7 @@
 //! is clear; else it waits an interval behind the friend until the friend has moved on, broken
 //! or routed. So a second line passes through a gap in its first line wide enough for it.
 
-use super::movement::{Holds, Leg, in_the_way};
+use super::movement::{Holds, Leg, in_the_way, inside};
 use super::regiment::{Gait, State};
 use super::{Battle, Regiment};
 use crate::battlefield::Vec2;
@@ -229,7 +229,7 @@ impl Battle {
             }
             !holds.friends()
                 || self.passes(r, o)
-                || start.dist(&s) == 0.0
+                || inside(start).dist(&s) == 0.0
                 || swept_gap(&start, v, &s) > -HAIR
         })
     }

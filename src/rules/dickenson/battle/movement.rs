@@ -85,6 +85,15 @@ pub(super) fn in_the_way(end: &Shape, s: &Shape) -> bool {
     across < (end.half_frontage + s.half_frontage) / 2.0
 }
 
+/// A hair inside footprint `s`, so that friends side by side are not overlapping.
+pub(super) fn inside(s: Shape) -> Shape {
+    Shape {
+        half_depth: (s.half_depth - 1e-6).max(0.0),
+        half_frontage: (s.half_frontage - 1e-6).max(0.0),
+        ..s
+    }
+}
+
 /// The bit of area kind `k` in a set of kinds met.
 fn area_bit(k: AreaKind) -> u8 {
     1 << (k as u8)
@@ -694,12 +703,6 @@ impl Battle {
             2.0 * end.half_frontage,
             2.0 * end.half_depth + from.dist(pos),
         );
-        // A hair inside the footprint, so that friends side by side are not overlapping.
-        let inside = |s: Shape| Shape {
-            half_depth: (s.half_depth - 1e-6).max(0.0),
-            half_frontage: (s.half_frontage - 1e-6).max(0.0),
-            ..s
-        };
         let (within, start_within) = (inside(way), inside(start));
         let side = self.regiments[r].side;
         let gap = self.rules.battle.contact_gap;
