@@ -146,9 +146,9 @@ impl Battle {
     /// Regiment `r`, held by friend `f`, steps sideways (keeping its facing `aim`) to clear the
     /// friend's flank by the ruling's margin, the nearer side first (the left on a tie): at
     /// the ruling's oblique, else straight to the flank, whichever way it sweeps is clear
-    /// (`way_clear`) and leads into a gap (the way on from there level with the friend clear
-    /// of friends too);
-    /// then on along `aim` with what is left of the move. False, unmoved, if no way is clear.
+    /// (`way_clear`) and leads into a gap (the way on from there, level with the friend, clear
+    /// of friends too); then on along `aim` with what is left of the move. False, unmoved, if
+    /// no way is clear.
     fn side_step<O: Observer>(
         &mut self,
         r: usize,
