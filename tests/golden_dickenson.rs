@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x2d78910bdf6fc529),
-    ("marston_moor", 0x451958896709b767),
-    ("naseby", 0xc10d4c6d78d3a723),
-    ("roundway_down", 0xfd288397a27402f4),
-    ("adwalton_moor", 0x148aa273df282b99),
-    ("lansdown", 0xf30677d5d895fe38),
-    ("first_newbury", 0x811365ad88ce2666),
-    ("langport", 0xbfc3052fb5533537),
-    ("small_action", 0x5ae9309b9ab5f2fe),
+    ("edgehill", 0xb63842610965d2a9),
+    ("marston_moor", 0xe667c9a70c44fcfc),
+    ("naseby", 0x7a03ad2547368dfa),
+    ("roundway_down", 0x04b50e040b4da2a1),
+    ("adwalton_moor", 0xd3751158b573eb60),
+    ("lansdown", 0x3336067c6a24496c),
+    ("first_newbury", 0x2fa45ebfd3c8e442),
+    ("langport", 0x7ced2d3ef129c928),
+    ("small_action", 0x30d1a196d97f4367),
     ("duel_horse", 0xf10a41f81e6db38b),
     ("duel_foot_vs_horse", 0x9f3293c5b7086987),
     ("bp_duel_pike_vs_horse", 0x16c086777499d583),
     ("bp_duel_shot", 0xd6a466fbac399e8a),
-    ("bp_duel_gun_vs_foot", 0x4b4c556c3d6dbd5e),
-    ("balance_template", 0x4ef307f91f335fa0),
+    ("bp_duel_gun_vs_foot", 0xae14138abfb86606),
+    ("balance_template", 0xa1862dca806bf940),
 ];
 
 #[test]

@@ -516,6 +516,16 @@ pub struct BattleRules {
     pub veer_degrees: f64,
     /// ... trying turns this many degrees apart (0: never veers).
     pub veer_step_degrees: f64,
+    /// A doctrine's advance that a friend holds goes round it or waits (false: it presses up
+    /// to the friend, as before).
+    pub round_friends: bool,
+    /// The oblique of a side-step from the front (degrees; straight to the flank if that way
+    /// is not clear) ...
+    pub side_step_degrees: f64,
+    /// ... clearing the friend's flank by this many inches.
+    pub side_step_margin: f64,
+    /// A regiment waiting for a friend to move on stands no nearer behind it than this.
+    pub wait_behind_friend: f64,
 }
 
 impl DickensonRules {
@@ -705,6 +715,18 @@ impl DickensonRules {
             (
                 "battle.veer_step_degrees".into(),
                 self.battle.veer_step_degrees,
+            ),
+            (
+                "battle.side_step_degrees".into(),
+                self.battle.side_step_degrees,
+            ),
+            (
+                "battle.side_step_margin".into(),
+                self.battle.side_step_margin,
+            ),
+            (
+                "battle.wait_behind_friend".into(),
+                self.battle.wait_behind_friend,
             ),
             (
                 "battle.front_arc_degrees".into(),

@@ -13,6 +13,7 @@ mod arrivals;
 mod fire;
 mod ground;
 mod horse_doctrine;
+mod lanes;
 mod melee;
 mod morale_phase;
 mod movement;
@@ -21,6 +22,7 @@ pub mod regiment;
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
+pub use lanes::Held;
 pub use regiment::{Engaged, Kind, Regiment, State};
 
 use super::events;
@@ -202,6 +204,8 @@ pub struct Battle {
     arc_cos: [Cell<(f64, f64)>; 2],
     /// The regiments near a run and their footprints (a buffer the runs reuse).
     near: RefCell<Vec<(usize, Shape)>>,
+    /// Each regiment's advances cut short by a friend this battle, and how it went round.
+    pub held: Vec<Held>,
 }
 
 pub(crate) use crate::events::emit;
@@ -255,6 +259,7 @@ impl Battle {
             fronts: Vec::new(),
             arc_cos: [const { Cell::new((f64::NAN, f64::NAN)) }; 2],
             near: RefCell::new(Vec::new()),
+            held: Vec::new(),
         };
         b.reset();
         b
@@ -272,6 +277,8 @@ impl Battle {
         self.fronts.clear();
         let unknown = Cell::new((f64::NAN, Vec2::new(0.0, 0.0)));
         self.fronts.resize(self.regiments.len(), unknown);
+        self.held.clear();
+        self.held.resize(self.regiments.len(), Held::default());
         // Room for every other regiment near a run, so that runs never grow it.
         let near = self.near.get_mut();
         near.clear();

@@ -53,20 +53,30 @@ enum Threat {
     Charge,
 }
 
+/// What a move along one way may cover: the distance over the ground, its going, the gait
+/// (a gallop slowed to a canter where the ground forbids it) and the gait's full move.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Leg {
+    pub dist: f64,
+    pub going: Going,
+    pub gait: Gait,
+    pub full: f64,
+}
+
 /// Who stops a move: everyone, enemies only (friends let through: routers, fall backs if the
 /// rulings say), or friends only (a charge's way to its target).
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Holds {
+pub(super) enum Holds {
     Everyone,
     Enemies,
     Friends,
 }
 
 impl Holds {
-    fn enemies(self) -> bool {
+    pub(super) fn enemies(self) -> bool {
         self != Holds::Friends
     }
-    fn friends(self) -> bool {
+    pub(super) fn friends(self) -> bool {
         self != Holds::Enemies
     }
 }
@@ -79,9 +89,18 @@ fn apart(a: &Shape, b: &Shape, gap: f64) -> bool {
 /// Whether friend `s` stands in the way of a regiment moving along its axis to `end`: more than
 /// half across its line of march (ruling: neighbours in a line, whose corners brush as their
 /// aims converge, do not hold each other).
-fn in_the_way(end: &Shape, s: &Shape) -> bool {
+pub(super) fn in_the_way(end: &Shape, s: &Shape) -> bool {
     let across = (s.centre - end.centre).dot(end.fwd.right()).abs();
     across < (end.half_frontage + s.half_frontage) / 2.0
+}
+
+/// A hair inside footprint `s`, so that friends side by side are not overlapping.
+pub(super) fn inside(s: Shape) -> Shape {
+    Shape {
+        half_depth: (s.half_depth - 1e-6).max(0.0),
+        half_frontage: (s.half_frontage - 1e-6).max(0.0),
+        ..s
+    }
 }
 
 /// The bit of area kind `k` in a set of kinds met.
@@ -310,7 +329,7 @@ impl Battle {
                 // Ruling: an advance goes no faster than a canter; only a charge gallops.
                 let gait = charge_gait.min(Gait::Canter);
                 let aim = self.advance_aim(r, t, gap);
-                self.advance(r, aim, gait, None, obs);
+                self.advance_round_friends(r, aim, gait, obs);
             }
             Plan::Charge => self.charge(r, t, dice, obs),
         }
@@ -687,7 +706,7 @@ impl Battle {
     }
 
     /// The footprint of regiment `r` were it at `pos` facing `facing`.
-    fn shape_at(&self, r: usize, pos: Vec2, facing: f64) -> Shape {
+    pub(super) fn shape_at(&self, r: usize, pos: Vec2, facing: f64) -> Shape {
         let reg = &self.regiments[r];
         Shape::new(pos, Vec2::from_facing(facing), reg.frontage, reg.depth)
     }
@@ -715,12 +734,6 @@ impl Battle {
             2.0 * end.half_frontage,
             2.0 * end.half_depth + from.dist(pos),
         );
-        // A hair inside the footprint, so that friends side by side are not overlapping.
-        let inside = |s: Shape| Shape {
-            half_depth: (s.half_depth - 1e-6).max(0.0),
-            half_frontage: (s.half_frontage - 1e-6).max(0.0),
-            ..s
-        };
         let (within, start_within) = (inside(way), inside(start));
         let side = self.regiments[r].side;
         let gap = self.rules.battle.contact_gap;
@@ -758,7 +771,7 @@ impl Battle {
 
     /// Whether regiment `r` may move through its friend `o` (ruling: a forlorn hope's open
     /// order, either way).
-    fn passes(&self, r: usize, o: usize) -> bool {
+    pub(super) fn passes(&self, r: usize, o: usize) -> bool {
         self.rules.battle.forlorn_hope_open_order
             && (self.regiments[r].kind == Kind::ForlornHope
                 || self.regiments[o].kind == Kind::ForlornHope)
@@ -770,7 +783,14 @@ impl Battle {
     /// footprints made once; each failed try puts the one that stopped it first, where the
     /// next try (as near the same place) meets it at once, and drops those the shorter run
     /// left cannot reach. Neither changes the answer: a try asks whether none of them holds it.
-    fn clear_run(&self, r: usize, dir: Vec2, facing: f64, max: f64, holds: Holds) -> f64 {
+    pub(super) fn clear_run(
+        &self,
+        r: usize,
+        dir: Vec2,
+        facing: f64,
+        max: f64,
+        holds: Holds,
+    ) -> f64 {
         let from = self.regiments[r].pos;
         let fwd = Vec2::from_facing(facing);
         let mut near = self.near.borrow_mut();
@@ -831,6 +851,16 @@ impl Battle {
         obs: &mut O,
     ) -> f64 {
         let dir = Vec2::from_facing(aim);
+        let leg = self.allowance(r, dir, gait);
+        let dist = limit.map_or(leg.dist, |l| leg.dist.min(l));
+        let run = self.clear_run(r, dir, aim, dist, Holds::Everyone);
+        self.march(r, aim, run, leg, obs);
+        run
+    }
+
+    /// How far regiment `r` may go along `dir` at `gait` over the ground with what is left of
+    /// its move (at a canter where the ground forbids the gallop).
+    pub(super) fn allowance(&self, r: usize, dir: Vec2, gait: Gait) -> Leg {
         let mut gait = gait;
         let full = self.regiments[r].move_at(gait, &self.rules);
         let (mut dist, going) = self.over_ground(r, dir, self.left_of(r, full));
@@ -839,21 +869,44 @@ impl Battle {
             let canter = self.regiments[r].move_at(gait, &self.rules);
             dist = self.over_ground(r, dir, self.left_of(r, canter)).0;
         }
-        let dist = limit.map_or(dist, |l| dist.min(l));
-        let run = self.clear_run(r, dir, aim, dist, Holds::Everyone);
-        self.step(r, aim, dir * run, going.disorders && run > 0.0, obs);
+        Leg {
+            dist,
+            going,
+            gait,
+            full,
+        }
+    }
+
+    /// Regiment `r` goes `run` inches straight along `aim` on leg `leg`: the step, its gait,
+    /// and the whole move a high wall takes.
+    pub(super) fn march<O: Observer>(
+        &mut self,
+        r: usize,
+        aim: f64,
+        run: f64,
+        leg: Leg,
+        obs: &mut O,
+    ) {
+        let dir = Vec2::from_facing(aim);
+        self.step(r, aim, dir * run, leg.going.disorders && run > 0.0, obs);
         let reg = &mut self.regiments[r];
-        reg.gait = gait;
-        reg.full_move = full;
-        if going.high_wall && run > 0.0 {
+        reg.gait = leg.gait;
+        reg.full_move = leg.full;
+        if leg.going.high_wall && run > 0.0 {
             reg.spent = 1.0;
         }
-        run
     }
 
     /// Places regiment `r` `by` inches on, facing `facing`, and says so; hedges it crossed are
     /// hacked open.
-    fn step<O: Observer>(&mut self, r: usize, facing: f64, by: Vec2, disorders: bool, obs: &mut O) {
+    pub(super) fn step<O: Observer>(
+        &mut self,
+        r: usize,
+        facing: f64,
+        by: Vec2,
+        disorders: bool,
+        obs: &mut O,
+    ) {
         let from = self.regiments[r].pos;
         let to = self.on_table(from + by);
         self.hack(r, from, to);

@@ -1,0 +1,263 @@
+//! Generalship round friends (a doctrine choice: the text leaves the handling of regiments to
+//! the players). A regiment whose advance a friend cuts short side-steps into the nearer gap
+//! beside that friend when the friend stands (in melee or halted) and the way it sweeps there
+//! is clear; else it waits an interval behind the friend until the friend has moved on, broken
+//! or routed. So a second line passes through a gap in its first line wide enough for it.
+
+use super::movement::{Holds, Leg, in_the_way, inside};
+use super::regiment::{Gait, State};
+use super::{Battle, Regiment};
+use crate::battlefield::Vec2;
+use crate::battlefield::geometry::{Shape, dist_point_segment};
+use crate::events::Observer;
+
+/// A hair of overlap that still counts as touching (rounding, not ground taken).
+const HAIR: f64 = 1e-6;
+
+/// How often a regiment's advances were cut short by a friend in a battle, by what the friend
+/// was doing, and how often it went round.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Held {
+    /// By a friend in melee.
+    pub by_melee: u32,
+    /// By a friend standing (halted: holding, shooting, or itself waiting).
+    pub by_halted: u32,
+    /// By a friend moving on (it advanced last move), or routing.
+    pub by_moving: u32,
+    /// Of those, the advances that side-stepped round the friend.
+    pub stepped: u32,
+}
+
+impl Held {
+    /// Every advance a friend cut short.
+    pub fn total(&self) -> u32 {
+        self.by_melee + self.by_halted + self.by_moving
+    }
+}
+
+/// What a friend in the way is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Friend {
+    InMelee,
+    Halted,
+    Moving,
+}
+
+impl Friend {
+    fn of(o: &Regiment) -> Friend {
+        if o.state != State::Active {
+            Friend::Moving
+        } else if o.engaged.is_some() {
+            Friend::InMelee
+        } else if o.gait == Gait::Halt {
+            Friend::Halted
+        } else {
+            Friend::Moving
+        }
+    }
+}
+
+/// Half the shadow footprint `s` casts on the line along unit vector `n`.
+fn shadow(s: &Shape, n: Vec2) -> f64 {
+    s.half_depth * s.fwd.dot(n).abs() + s.half_frontage * s.fwd.right().dot(n).abs()
+}
+
+/// The widest gap between the shadows of the way footprint `start` sweeps going by `v` (its
+/// facing kept) and of footprint `s`, on the axes that can part them: the sides of each and
+/// across the way. Below 0 they overlap (exact for these convex shapes); at or above 0 it is a
+/// lower bound on the distance between them.
+fn swept_gap(start: &Shape, v: Vec2, s: &Shape) -> f64 {
+    let across = if v.len() > 0.0 {
+        v.norm().right()
+    } else {
+        start.fwd
+    };
+    [start.fwd, start.fwd.right(), s.fwd, s.fwd.right(), across]
+        .into_iter()
+        .map(|n| {
+            let (c, h, m) = (start.centre.dot(n), shadow(start, n), v.dot(n));
+            let (lo, hi) = (c - h + m.min(0.0), c + h + m.max(0.0));
+            let (d, k) = (s.centre.dot(n), shadow(s, n));
+            (d - k - hi).max(lo - d - k)
+        })
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+impl Battle {
+    /// The doctrine's advance of regiment `r` along `aim` at `gait`: straight on as far as it
+    /// may; held short by a friend, round it or waiting behind it (`battle.round_friends`).
+    pub(super) fn advance_round_friends<O: Observer>(
+        &mut self,
+        r: usize,
+        aim: f64,
+        gait: Gait,
+        obs: &mut O,
+    ) {
+        let dir = Vec2::from_facing(aim);
+        let leg = self.allowance(r, dir, gait);
+        let run = self.clear_run(r, dir, aim, leg.dist, Holds::Everyone);
+        let friend = (run < leg.dist)
+            .then(|| self.friend_ahead(r, aim, run, leg.dist))
+            .flatten();
+        let Some(f) = friend else {
+            self.march(r, aim, run, leg, obs);
+            return;
+        };
+        let doing = Friend::of(&self.regiments[f]);
+        let tally = &mut self.held[r];
+        match doing {
+            Friend::InMelee => tally.by_melee += 1,
+            Friend::Halted => tally.by_halted += 1,
+            Friend::Moving => tally.by_moving += 1,
+        }
+        if !self.rules.battle.round_friends {
+            self.march(r, aim, run, leg, obs);
+            return;
+        }
+        if doing != Friend::Moving && self.side_step(r, f, aim, gait, obs) {
+            self.held[r].stepped += 1;
+            return;
+        }
+        // Wait: no nearer than the interval behind the friend, halted if already there.
+        let run = (run - self.rules.battle.wait_behind_friend).max(0.0);
+        self.march(r, aim, run, leg, obs);
+        if run == 0.0 {
+            self.regiments[r].gait = Gait::Halt;
+        }
+    }
+
+    /// The friend that stops regiment `r` going farther than `run` of `max` inches along
+    /// `aim`: one in its way (`in_the_way`) that its footprint just beyond (past the halving's
+    /// reach, `clear_run`) would meet, the nearest if several; none when an enemy stopped it.
+    fn friend_ahead(&self, r: usize, aim: f64, run: f64, max: f64) -> Option<usize> {
+        let reg = &self.regiments[r];
+        let beyond = run + max / 1024.0 + HAIR;
+        let end = self.shape_at(r, reg.pos + Vec2::from_facing(aim) * beyond, aim);
+        (0..self.regiments.len())
+            .filter(|&o| o != r && self.regiments[o].side == reg.side)
+            .filter(|&o| self.regiments[o].state != State::Gone && !self.passes(r, o))
+            .map(|o| (o, self.shape(o)))
+            .filter(|(_, s)| in_the_way(&end, s) && end.dist(s) == 0.0)
+            .map(|(o, s)| (o, s.centre.dist(reg.pos)))
+            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+            .map(|(o, _)| o)
+    }
+
+    /// Regiment `r`, held by friend `f`, steps sideways (keeping its facing `aim`) to clear the
+    /// friend's flank by the ruling's margin, the nearer side first (the left on a tie): at
+    /// the ruling's oblique, else straight to the flank, whichever way it sweeps is clear
+    /// (`way_clear`) and leads into a gap (the way on from there, level with the friend, clear
+    /// of friends too); then on along `aim` with what is left of the move. False, unmoved, if
+    /// no way is clear.
+    fn side_step<O: Observer>(
+        &mut self,
+        r: usize,
+        f: usize,
+        aim: f64,
+        gait: Gait,
+        obs: &mut O,
+    ) -> bool {
+        let b = &self.rules.battle;
+        let me = self.shape_at(r, self.regiments[r].pos, aim);
+        let (fwd, right) = (me.fwd, me.fwd.right());
+        let s = self.shape(f);
+        let across = (s.centre - me.centre).dot(right);
+        let wide = me.half_frontage + shadow(&s, right) + b.side_step_margin;
+        // From beside the friend, on until its front is level with the friend's.
+        let level = |v: Vec2| (s.centre - me.centre - v).dot(fwd) + shadow(&s, fwd) - me.half_depth;
+        // Signed shifts along `right` that clear the friend: past its right flank, or its left.
+        let (to_right, to_left) = (across + wide, across - wide);
+        let sides = if -to_left <= to_right {
+            [to_left, to_right]
+        } else {
+            [to_right, to_left]
+        };
+        let angles = [b.side_step_degrees.min(90.0), 90.0];
+        let way = sides
+            .into_iter()
+            .flat_map(|shift| angles.map(|deg| (shift, deg.to_radians())))
+            .filter(|&(_, a)| a.sin() > HAIR)
+            .map(|(shift, a)| fwd * (shift.abs() / a.tan()) + right * shift)
+            .find(|&v| {
+                let from = self.regiments[r].pos;
+                self.way_clear(r, from, aim, v, Holds::Everyone)
+                    && self.way_clear(r, from + v, aim, fwd * level(v).max(0.0), Holds::Friends)
+            });
+        let Some(v) = way else {
+            return false;
+        };
+        let (len, dir) = (v.len(), v.norm());
+        let leg: Leg = self.allowance(r, dir, gait);
+        if leg.going.high_wall || leg.dist <= HAIR {
+            return false;
+        }
+        let went = leg.dist.min(len);
+        self.step(r, aim, dir * went, leg.going.disorders, obs);
+        self.regiments[r].gait = leg.gait;
+        self.regiments[r].full_move = leg.full;
+        if went < len {
+            return true;
+        }
+        let on = Vec2::from_facing(aim);
+        let rest = self.allowance(r, on, gait);
+        let dist = rest.dist.min(leg.dist - went);
+        let run = self.clear_run(r, on, aim, dist, Holds::Everyone);
+        self.march(r, aim, run, rest, obs);
+        true
+    }
+
+    /// Whether the way regiment `r` would sweep going by `v` from `from`, facing `aim`, keeps
+    /// clear of those that `holds` it: every friend it may not pass (touching is allowed; one
+    /// it overlaps at `from` does not hold it), the contact gap from every enemy.
+    fn way_clear(&self, r: usize, from: Vec2, aim: f64, v: Vec2, holds: Holds) -> bool {
+        let reg = &self.regiments[r];
+        let start = self.shape_at(r, from, aim);
+        let gap = self.rules.battle.contact_gap;
+        let (a, b) = (from, from + v);
+        self.regiments.iter().enumerate().all(|(o, other)| {
+            if o == r || other.state == State::Gone {
+                return true;
+            }
+            // Enclosing circles first: most regiments are far from the way.
+            let reach = start.radius + Shape::radius_of(other.frontage, other.depth) + gap;
+            if dist_point_segment(other.pos, a, b) > reach + HAIR {
+                return true;
+            }
+            let s = self.shape(o);
+            if other.side != reg.side {
+                return !holds.enemies() || swept_gap(&start, v, &s) >= gap;
+            }
+            !holds.friends()
+                || self.passes(r, o)
+                || inside(start).dist(&s) == 0.0
+                || swept_gap(&start, v, &s) > -HAIR
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(x: f64, y: f64) -> Shape {
+        Shape::new(Vec2::new(x, y), Vec2::from_facing(0.0), 3.0, 1.0)
+    }
+
+    #[test]
+    fn a_sweep_overlaps_what_it_passes_over_and_not_what_it_passes_by() {
+        let start = block(0.0, 0.0);
+        let ahead = Vec2::from_facing(0.0);
+        let right = ahead.right();
+        // A block 5" to the right and 3" on is crossed by a sweep to the right and on, but a
+        // sweep straight on passes it by 0.5", and one to the right alone stops short of it.
+        let other = block(5.0 * right.x + 3.0 * ahead.x, 5.0 * right.y + 3.0 * ahead.y);
+        assert!(swept_gap(&start, right * 5.0 + ahead * 3.0, &other) < 0.0);
+        assert!((swept_gap(&start, ahead * 6.0, &other) - 2.0).abs() < 1e-9);
+        assert!(swept_gap(&start, right * 5.0, &other) >= 2.0 - 1e-9);
+        // A corner clipped by the diagonal's middle, though neither end overlaps it.
+        let corner = block(3.0 * right.x + 1.2 * ahead.x, 3.0 * right.y + 1.2 * ahead.y);
+        let end = start.at(start.centre + right * 6.0 + ahead * 2.4);
+        assert!(start.dist(&corner) > 0.0 && end.dist(&corner) > 0.0);
+        assert!(swept_gap(&start, right * 6.0 + ahead * 2.4, &corner) < 0.0);
+    }
+}
