@@ -451,56 +451,44 @@ impl Battle {
     /// contact gap or it meets a friendly pike block (returned when it is what stops it).
     fn clear_run(&self, r: usize, dir: Vec2, max: f64) -> (f64, Option<usize>) {
         let side = self.regiments[r].side;
-        let mut limit = max;
-        let mut pike = None;
         let me = &self.regiments[r];
-        let reach_r = self.reach(r);
-        let contact = self.rules.movement.contact_gap;
-        // Enemy elements and friendly pike blocks (no other friend stops it) in index order, a
-        // regiment's at a time (they are consecutive): the first to stop it soonest counts.
-        let (mut enemies, mut pikes) = (
-            self.side(side.other()).iter().peekable(),
-            self.pikes(side).iter().peekable(),
-        );
-        while let Some(&n) = match (enemies.peek(), pikes.peek()) {
-            (Some(a), Some(b)) if a < b => enemies.next(),
-            (Some(_), None) => enemies.next(),
-            _ => pikes.next(),
-        } {
-            let (n, oreg) = (usize::from(n), &self.regiments[usize::from(n)]);
-            if n == r || oreg.gone {
-                continue;
-            }
-            // An element stops the run only within its gap of some element's path, so `n`'s
-            // centre is within both reaches and the gap (pikes' 0 or the contact gap) of the path.
-            if off_run(
-                me.pos,
-                (dir, max),
-                oreg.pos,
-                reach_r + oreg.reach + contact.max(0.0),
-            ) {
-                continue;
-            }
-            for o in &self.elements[self.element_range(n)] {
-                self.clear_run_element(r, o, (dir, max), &mut limit, &mut pike);
+        // Pikes' gap is 0, enemies' the contact gap: the larger bounds both.
+        let within = self.reach(r) + self.rules.movement.contact_gap.max(0.0);
+        // (limit, the regiment whose element set it): the soonest stop, the lowest-numbered
+        // regiment among equals, so the two lists may be walked one after the other.
+        let mut stop = (max, None);
+        for list in [self.side(side.other()), self.pikes(side)] {
+            for &n in list {
+                let (n, oreg) = (usize::from(n), &self.regiments[usize::from(n)]);
+                // An element stops the run only within its gap of some element's path, so
+                // `n`'s centre is within both reaches and the gap of the centre's path.
+                if n == r || oreg.gone || off_run(me.pos, (dir, max), oreg.pos, within + oreg.reach)
+                {
+                    continue;
+                }
+                for o in &self.elements[self.element_range(n)] {
+                    self.clear_run_element(r, (n, o), (dir, max), &mut stop);
+                }
             }
         }
-        (limit.max(0.0), pike)
+        let (limit, by) = stop;
+        (
+            limit.max(0.0),
+            by.filter(|&n| self.regiments[n].side == side),
+        )
     }
 
-    /// `clear_run` for one other element `o`: lowers `limit` (and sets `pike`) if it stops
-    /// regiment `r` sooner.
+    /// `clear_run` for element `o` of regiment `n`: lowers the stop (limit, by whom) if it
+    /// stops regiment `r` sooner, or as soon and `n` is numbered lower.
     fn clear_run_element(
         &self,
         r: usize,
-        o: &super::Element,
+        (n, o): (usize, &super::Element),
         (dir, max): (Vec2, f64),
-        limit: &mut f64,
-        pike: &mut Option<usize>,
+        stop: &mut (f64, Option<usize>),
     ) {
         let me = &self.regiments[r];
-        let oreg = &self.regiments[usize::from(o.regiment)];
-        let gap = if oreg.side != me.side {
+        let gap = if self.regiments[n].side != me.side {
             self.rules.movement.contact_gap
         } else if o.troop == Troop::Pike {
             0.0
@@ -520,9 +508,8 @@ impl Battle {
             let el = &self.elements[e];
             let reach = (el.depth + o.depth) / 2.0 + gap;
             let s = ray_hit(el.pos, dir, o.pos, reach);
-            if s < *limit {
-                *limit = s;
-                *pike = (oreg.side == me.side).then_some(usize::from(o.regiment));
+            if s < stop.0 || (s == stop.0 && stop.1.is_some_and(|by| n < by)) {
+                *stop = (s, Some(n));
             }
         }
     }
@@ -735,7 +722,7 @@ fn ray_hit(p: Vec2, dir: Vec2, c: Vec2, reach: f64) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rules::black_powder::tables::BlackPowderRules;
     use crate::scenario::Scenario;
