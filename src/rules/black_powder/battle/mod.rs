@@ -249,11 +249,12 @@ pub struct Battle {
     targets: Vec<Target>,
     /// Of those, the ones within reach of the regiment shooting (reused buffer).
     near_targets: Vec<Target>,
-    /// The regiments on the table by their centre's x (centre x, regiment), and the longest
-    /// reach among them: listed at the start of a shooting phase, while no one moves
-    /// (`by_x_ready`).
+    /// Every regiment by its centre's x (centre x, regiment), and the longest reach of any:
+    /// sorted at the start of a shooting phase, while no one moves (`by_x_ready`).
     by_x: Vec<(f64, u16)>,
     by_x_reach: f64,
+    /// `by_x` at the set-up, where each battle's list starts.
+    by_x_start: Vec<(f64, u16)>,
     by_x_ready: bool,
 }
 
@@ -318,8 +319,15 @@ impl Battle {
             near_targets: Vec::new(),
             by_x: Vec::new(),
             by_x_reach: 0.0,
+            by_x_start: Vec::new(),
             by_x_ready: false,
         };
+        let regiments = &b.template.0;
+        b.by_x_start = (0..regiments.len())
+            .map(|r| (regiments[r].pos.x, r as u16))
+            .collect();
+        b.by_x_start.sort_by(|a, c| a.0.total_cmp(&c.0));
+        b.by_x_reach = regiments.iter().map(|r| r.reach).fold(0.0, f64::max);
         b.reset();
         b
     }
@@ -334,6 +342,7 @@ impl Battle {
         self.turn_limit = self.scenario_turn_limit;
         self.outcome = None;
         self.pairs.clear();
+        self.by_x.clone_from(&self.by_x_start);
         self.stamina_start = [0; 2];
         for r in &self.regiments {
             self.stamina_start[r.side.index()] += u32::from(r.stamina);
