@@ -143,7 +143,7 @@ impl Battle {
         if self.by_x_ready {
             // In the shooting phase no one moves: only the regiments whose centres lie within
             // the box's x-span, grown by the longest reach, can have an element in the box.
-            let grow = self.by_x_reach + super::APART_MARGIN;
+            let grow = self.max_reach + super::APART_MARGIN;
             let from = self.by_x.partition_point(|&(x, _)| x < line.lo.x - grow);
             for &(x, n) in &self.by_x[from..] {
                 if x > line.hi.x + grow || self.crosses(usize::from(n), &line, &mut found) {

@@ -455,21 +455,32 @@ impl Battle {
         // Pikes' gap is 0, enemies' the contact gap: the larger bounds both.
         let within = self.reach(r) + self.rules.movement.contact_gap.max(0.0);
         // (limit, the regiment whose element set it): the soonest stop, the lowest-numbered
-        // regiment among equals, so the two lists may be walked one after the other.
+        // regiment among equals, so the cells may be walked in any order.
         let mut stop = (max, None);
-        for list in [self.side(side.other()), self.pikes(side)] {
-            for &n in list {
-                let (n, oreg) = (usize::from(n), &self.regiments[usize::from(n)]);
-                // An element stops the run only within its gap of some element's path, so
-                // `n`'s centre is within both reaches and the gap of the centre's path.
-                if n == r || oreg.gone || off_run(me.pos, (dir, max), oreg.pos, within + oreg.reach)
+        // Only centres within the path's box grown by both reaches and the gap can stop it.
+        let (end, grow) = (
+            me.pos + dir * max,
+            within + self.max_reach + super::APART_MARGIN,
+        );
+        let lo = Vec2::new(me.pos.x.min(end.x) - grow, me.pos.y.min(end.y) - grow);
+        let hi = Vec2::new(me.pos.x.max(end.x) + grow, me.pos.y.max(end.y) + grow);
+        for s in [side.other(), side] {
+            self.grid.in_box(s, lo, hi, |n| {
+                let oreg = &self.regiments[n];
+                // Of friends, only pike blocks stop it. An element stops the run only within
+                // its gap of some element's path, so `n`'s centre is within both reaches and
+                // the gap of the centre's path.
+                if (s == side && !self.pike[n])
+                    || n == r
+                    || oreg.gone
+                    || off_run(me.pos, (dir, max), oreg.pos, within + oreg.reach)
                 {
-                    continue;
+                    return;
                 }
                 for o in &self.elements[self.element_range(n)] {
                     self.clear_run_element(r, (n, o), (dir, max), &mut stop);
                 }
-            }
+            });
         }
         let (limit, by) = stop;
         (
