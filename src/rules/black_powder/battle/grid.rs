@@ -131,7 +131,7 @@ mod tests {
     fn moves_keep_each_regiment_in_its_cell() {
         let mut g = Grid::new((72.0, 48.0), 40);
         let side = |r: usize| {
-            if r % 3 == 0 {
+            if r.is_multiple_of(3) {
                 Side::Royalist
             } else {
                 Side::Parliament

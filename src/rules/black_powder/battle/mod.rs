@@ -517,7 +517,9 @@ impl Battle {
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> Option<(usize, f64)> {
         let me = &self.regiments[r];
-        let mut best: Option<(usize, f64)> = None;
+        // (gap, element): an infinite gap while none is found, so that the tests below are
+        // plain comparisons (gaps are finite).
+        let mut best = (f64::INFINITY, usize::MAX);
         for &o in among {
             let (o, reg) = (usize::from(o), &self.regiments[usize::from(o)]);
             if reg.gone {
@@ -525,7 +527,7 @@ impl Battle {
             }
             // No element of `o` can be nearer than its centre less both regiments' reach.
             let bound = me.pos.dist(reg.pos) - self.reach(r) - self.reach(o);
-            if best.is_some_and(|(_, b)| bound >= b) {
+            if bound >= best.0 {
                 continue;
             }
             for k in self.element_range(o) {
@@ -534,13 +536,13 @@ impl Battle {
                 }
                 for e in self.element_range(r) {
                     let g = self.gap(e, k);
-                    if best.is_none_or(|(_, b)| g < b) {
-                        best = Some((k, g));
+                    if g < best.0 {
+                        best = (g, k);
                     }
                 }
             }
         }
-        best
+        (best.1 != usize::MAX).then_some((best.1, best.0))
     }
 
     /// A side's regiments (gone ones too), in index order.
@@ -834,7 +836,9 @@ mod tests {
             for r in 0..b.regiments.len() {
                 let free = |reg: &Regiment, _: &Element| reg.engaged.is_none();
                 let horse = |_: &Regiment, e: &Element| e.troop.is_cavalry();
-                let odd = |reg: &Regiment, _: &Element| (usize::from(reg.unit) + trial) % 23 == 0;
+                let odd = |reg: &Regiment, _: &Element| {
+                    (usize::from(reg.unit) + trial).is_multiple_of(23)
+                };
                 for (got, want) in [
                     (b.nearest_enemy(r, free), nearest_in_full(&b, r, free)),
                     (b.nearest_enemy(r, horse), nearest_in_full(&b, r, horse)),
