@@ -143,7 +143,7 @@ impl Battle {
         if self.by_x_ready {
             // In the shooting phase no one moves: only the regiments whose centres lie within
             // the box's x-span, grown by the longest reach, can have an element in the box.
-            let grow = self.by_x_reach + super::APART_MARGIN;
+            let grow = self.max_reach + super::APART_MARGIN;
             let from = self.by_x.partition_point(|&(x, _)| x < line.lo.x - grow);
             for &(x, n) in &self.by_x[from..] {
                 if x > line.hi.x + grow || self.crosses(usize::from(n), &line, &mut found) {
@@ -189,17 +189,21 @@ impl Battle {
         found.0 && found.1
     }
 
-    /// Lists the regiments on the table by their centre's x, for `in_the_way` while no one moves.
+    /// Lists every regiment by its centre's x, for `in_the_way` while no one moves. The list is
+    /// kept from phase to phase, so it is nearly in order already: an insertion sort puts it
+    /// right in a pass or two. Gone regiments stay listed (`crosses` passes over them).
     fn index_by_x(&mut self) {
-        self.by_x.clear();
-        self.by_x_reach = 0.0;
-        for (n, r) in self.regiments.iter().enumerate() {
-            if !r.gone {
-                self.by_x.push((r.pos.x, n as u16));
-                self.by_x_reach = self.by_x_reach.max(r.reach);
+        for entry in &mut self.by_x {
+            entry.0 = self.regiments[usize::from(entry.1)].pos.x;
+        }
+        let v = &mut self.by_x;
+        for i in 1..v.len() {
+            let mut j = i;
+            while j > 0 && v[j - 1].0 > v[j].0 {
+                v.swap(j - 1, j);
+                j -= 1;
             }
         }
-        self.by_x.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         self.by_x_ready = true;
     }
 
@@ -434,5 +438,30 @@ mod tests {
         }
         // Both answers occur (the sweep crosses the edge).
         assert!(outside > 100 && outside < 500, "{outside}");
+    }
+
+    /// The list by x, kept and re-sorted from one layout to the next, finds what the walk over
+    /// every regiment finds, on every line of fire between two elements.
+    #[test]
+    fn the_line_of_fire_by_x_answers_as_the_full_scan() {
+        let mut b = super::super::orders::tests::marston_moor();
+        let mut scatter = super::super::orders::tests::scattered(0xf1e1d);
+        let mut seen = [0usize; 4];
+        for trial in 0..40 {
+            scatter(&mut b);
+            b.index_by_x();
+            assert!(b.by_x.is_sorted_by(|a, c| a.0 <= c.0));
+            for e in (trial % 3..b.elements.len()).step_by(3) {
+                for t in (0..b.elements.len()).step_by(7) {
+                    b.by_x_ready = true;
+                    let got = b.in_the_way(e, t);
+                    b.by_x_ready = false;
+                    assert_eq!(got, b.in_the_way(e, t), "trial {trial}: {e} to {t}");
+                    seen[usize::from(got.0) * 2 + usize::from(got.1)] += 1;
+                }
+            }
+        }
+        // Clear lines, friends, enemies and both in the way all occur.
+        assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
     }
 }

@@ -11,6 +11,7 @@ mod arrivals;
 mod close;
 pub mod doctrine;
 mod fire;
+mod grid;
 mod morale_phase;
 mod orders;
 
@@ -242,6 +243,10 @@ pub struct Battle {
     horse: [Vec<u16>; 2],
     /// Each side's regiments with a pike block, in index order.
     pikes: [Vec<u16>; 2],
+    /// Whether each regiment has a pike block.
+    pike: Vec<bool>,
+    /// Each side's regiments by cell of the table, kept by `place`.
+    grid: grid::Grid,
     /// Each brigade's (regiments on the table or broken, of them broken, shaken or gone), counted
     /// in one pass over the regiments (reused buffer).
     brigade_counts: Vec<(u32, u32)>,
@@ -249,11 +254,13 @@ pub struct Battle {
     targets: Vec<Target>,
     /// Of those, the ones within reach of the regiment shooting (reused buffer).
     near_targets: Vec<Target>,
-    /// The regiments on the table by their centre's x (centre x, regiment), and the longest
-    /// reach among them: listed at the start of a shooting phase, while no one moves
-    /// (`by_x_ready`).
+    /// Every regiment by its centre's x (centre x, regiment): sorted at the start of a
+    /// shooting phase, while no one moves (`by_x_ready`).
     by_x: Vec<(f64, u16)>,
-    by_x_reach: f64,
+    /// The longest reach of any regiment (fixed from the set-up).
+    max_reach: f64,
+    /// `by_x` at the set-up, where each battle's list starts.
+    by_x_start: Vec<(f64, u16)>,
     by_x_ready: bool,
 }
 
@@ -289,6 +296,7 @@ impl Battle {
                 pikes[s].push(r as u16);
             }
         }
+        let n = template.0.len();
         let scenario_turn_limit = setup
             .scenario_turn_limit
             .unwrap_or(rules.derive.default_turn_limit);
@@ -310,6 +318,10 @@ impl Battle {
             seed: 0,
             schedule: crate::arrivals::Schedule::default(),
             pairs: Vec::new(),
+            pike: (0..n as u16)
+                .map(|r| pikes.iter().any(|p| p.contains(&r)))
+                .collect(),
+            grid: grid::Grid::new((setup.ground.width, setup.ground.depth), n),
             sides,
             horse,
             pikes,
@@ -317,9 +329,16 @@ impl Battle {
             targets: Vec::new(),
             near_targets: Vec::new(),
             by_x: Vec::new(),
-            by_x_reach: 0.0,
+            max_reach: 0.0,
+            by_x_start: Vec::new(),
             by_x_ready: false,
         };
+        let regiments = &b.template.0;
+        b.by_x_start = (0..regiments.len())
+            .map(|r| (regiments[r].pos.x, r as u16))
+            .collect();
+        b.by_x_start.sort_by(|a, c| a.0.total_cmp(&c.0));
+        b.max_reach = regiments.iter().map(|r| r.reach).fold(0.0, f64::max);
         b.reset();
         b
     }
@@ -334,6 +353,10 @@ impl Battle {
         self.turn_limit = self.scenario_turn_limit;
         self.outcome = None;
         self.pairs.clear();
+        self.by_x.clone_from(&self.by_x_start);
+        let regiments = &self.regiments;
+        self.grid
+            .fill(regiments.len(), |r| (regiments[r].side, regiments[r].pos));
         self.stamina_start = [0; 2];
         for r in &self.regiments {
             self.stamina_start[r.side.index()] += u32::from(r.stamina);
@@ -456,6 +479,7 @@ impl Battle {
         let reg = &mut self.regiments[r];
         reg.pos = pos;
         reg.facing = facing;
+        self.grid.moved(r, reg.side, pos);
         let right = Vec2::from_facing(facing).right();
         let (a, n) = (usize::from(reg.first), usize::from(reg.count));
         for e in &mut self.elements[a..a + n] {
@@ -493,7 +517,9 @@ impl Battle {
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> Option<(usize, f64)> {
         let me = &self.regiments[r];
-        let mut best: Option<(usize, f64)> = None;
+        // (gap, element): an infinite gap while none is found, so that the tests below are
+        // plain comparisons (gaps are finite).
+        let mut best = (f64::INFINITY, usize::MAX);
         for &o in among {
             let (o, reg) = (usize::from(o), &self.regiments[usize::from(o)]);
             if reg.gone {
@@ -501,7 +527,7 @@ impl Battle {
             }
             // No element of `o` can be nearer than its centre less both regiments' reach.
             let bound = me.pos.dist(reg.pos) - self.reach(r) - self.reach(o);
-            if best.is_some_and(|(_, b)| bound >= b) {
+            if bound >= best.0 {
                 continue;
             }
             for k in self.element_range(o) {
@@ -510,13 +536,13 @@ impl Battle {
                 }
                 for e in self.element_range(r) {
                     let g = self.gap(e, k);
-                    if best.is_none_or(|(_, b)| g < b) {
-                        best = Some((k, g));
+                    if g < best.0 {
+                        best = (g, k);
                     }
                 }
             }
         }
-        best
+        (best.1 != usize::MAX).then_some((best.1, best.0))
     }
 
     /// A side's regiments (gone ones too), in index order.
@@ -764,5 +790,78 @@ fn mark_reserves(regiments: &mut [Regiment], setup: &BattleSetup) {
         for &r in ids.iter().take(n) {
             regiments[r].reserve = true;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::orders::tests::{marston_moor, scattered};
+    use super::*;
+
+    /// `nearest_enemy` with no bound: every enemy element `ok` accepts, in index order, a
+    /// nearer one replacing the one found.
+    fn nearest_in_full(
+        b: &Battle,
+        r: usize,
+        ok: impl Fn(&Regiment, &Element) -> bool,
+    ) -> Option<(usize, f64)> {
+        let mut best: Option<(usize, f64)> = None;
+        for o in (0..b.regiments.len()).filter(|&o| b.regiments[o].side != b.regiments[r].side) {
+            let reg = &b.regiments[o];
+            for k in b
+                .element_range(o)
+                .filter(|&k| !reg.gone && ok(reg, &b.elements[k]))
+            {
+                for e in b.element_range(r) {
+                    let g = b.gap(e, k);
+                    if best.is_none_or(|(_, x)| g < x) {
+                        best = Some((k, g));
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The bounded walk finds the nearest enemy the full scan finds, to the bit and with the
+    /// same element among equals, over random layouts (crowded and sparse, so near and far
+    /// answers and no answer at all occur).
+    #[test]
+    fn the_nearest_enemy_is_the_one_the_full_scan_finds() {
+        let mut b = marston_moor();
+        let mut scatter = scattered(0x9e1d);
+        let (mut answers, mut none, mut far) = (0, 0, 0);
+        for trial in 0..300 {
+            scatter(&mut b);
+            for r in 0..b.regiments.len() {
+                let free = |reg: &Regiment, _: &Element| reg.engaged.is_none();
+                let horse = |_: &Regiment, e: &Element| e.troop.is_cavalry();
+                let odd = |reg: &Regiment, _: &Element| {
+                    (usize::from(reg.unit) + trial).is_multiple_of(23)
+                };
+                for (got, want) in [
+                    (b.nearest_enemy(r, free), nearest_in_full(&b, r, free)),
+                    (b.nearest_enemy(r, horse), nearest_in_full(&b, r, horse)),
+                    (b.nearest_enemy(r, odd), nearest_in_full(&b, r, odd)),
+                ] {
+                    assert_eq!(got.map(|(k, _)| k), want.map(|(k, _)| k), "{trial} {r}");
+                    assert_eq!(
+                        got.map(|(_, g)| g.to_bits()),
+                        want.map(|(_, g)| g.to_bits())
+                    );
+                    answers += 1;
+                    none += usize::from(want.is_none());
+                    far += usize::from(want.is_some_and(|(_, g)| g > 20.0));
+                }
+                assert_eq!(
+                    b.nearest_enemy_horse(r),
+                    nearest_in_full(&b, r, |_, e| e.troop.is_cavalry()).map(|(_, g)| g)
+                );
+            }
+        }
+        assert!(
+            none > 100 && far > 100 && answers > 50_000,
+            "{none} {far} {answers}"
+        );
     }
 }

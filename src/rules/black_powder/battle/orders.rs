@@ -451,71 +451,76 @@ impl Battle {
     /// contact gap or it meets a friendly pike block (returned when it is what stops it).
     fn clear_run(&self, r: usize, dir: Vec2, max: f64) -> (f64, Option<usize>) {
         let side = self.regiments[r].side;
-        let mut limit = max;
-        let mut pike = None;
         let me = &self.regiments[r];
-        let reach_r = self.reach(r);
-        let contact = self.rules.movement.contact_gap;
-        // Enemy elements and friendly pike blocks (no other friend stops it) in index order, a
-        // regiment's at a time (they are consecutive): the first to stop it soonest counts.
-        let (mut enemies, mut pikes) = (
-            self.side(side.other()).iter().peekable(),
-            self.pikes(side).iter().peekable(),
+        // Pikes' gap is 0, enemies' the contact gap: the larger bounds both.
+        let within = self.reach(r) + self.rules.movement.contact_gap.max(0.0);
+        // (limit, the regiment whose element set it): the soonest stop, the lowest-numbered
+        // regiment among equals, so the cells may be walked in any order.
+        let mut stop = (max, None);
+        // Only centres within the path's box grown by both reaches and the gap can stop it.
+        let (end, grow) = (
+            me.pos + dir * max,
+            within + self.max_reach + super::APART_MARGIN,
         );
-        while let Some(&n) = match (enemies.peek(), pikes.peek()) {
-            (Some(a), Some(b)) if a < b => enemies.next(),
-            (Some(_), None) => enemies.next(),
-            _ => pikes.next(),
-        } {
-            let (n, oreg) = (usize::from(n), &self.regiments[usize::from(n)]);
-            if n == r || oreg.gone {
-                continue;
-            }
-            // Every element of `n` is beyond the bound below when its centre is beyond the
-            // move, both reaches and the gap, plus its reach again (offset plus whole depth).
-            let bound = max + reach_r + contact + 2.0 * oreg.reach + super::APART_MARGIN;
-            let (dx, dy) = (me.pos.x - oreg.pos.x, me.pos.y - oreg.pos.y);
-            if dx * dx + dy * dy > bound * bound {
-                continue;
-            }
-            for o in &self.elements[self.element_range(n)] {
-                self.clear_run_element(r, o, (dir, max), &mut limit, &mut pike);
-            }
+        let lo = Vec2::new(me.pos.x.min(end.x) - grow, me.pos.y.min(end.y) - grow);
+        let hi = Vec2::new(me.pos.x.max(end.x) + grow, me.pos.y.max(end.y) + grow);
+        for s in [side.other(), side] {
+            self.grid.in_box(s, lo, hi, |n| {
+                let oreg = &self.regiments[n];
+                // Of friends, only pike blocks stop it. An element stops the run only within
+                // its gap of some element's path, so `n`'s centre is within both reaches and
+                // the gap of the centre's path.
+                if (s == side && !self.pike[n])
+                    || n == r
+                    || oreg.gone
+                    || off_run(me.pos, (dir, max), oreg.pos, within + oreg.reach)
+                {
+                    return;
+                }
+                for o in &self.elements[self.element_range(n)] {
+                    self.clear_run_element(r, (n, o), (dir, max), &mut stop);
+                }
+            });
         }
-        (limit.max(0.0), pike)
+        let (limit, by) = stop;
+        (
+            limit.max(0.0),
+            by.filter(|&n| self.regiments[n].side == side),
+        )
     }
 
-    /// `clear_run` for one other element `o`: lowers `limit` (and sets `pike`) if it stops
-    /// regiment `r` sooner.
+    /// `clear_run` for element `o` of regiment `n`: lowers the stop (limit, by whom) if it
+    /// stops regiment `r` sooner, or as soon and `n` is numbered lower.
     fn clear_run_element(
         &self,
         r: usize,
-        o: &super::Element,
+        (n, o): (usize, &super::Element),
         (dir, max): (Vec2, f64),
-        limit: &mut f64,
-        pike: &mut Option<usize>,
+        stop: &mut (f64, Option<usize>),
     ) {
         let me = &self.regiments[r];
-        let oreg = &self.regiments[usize::from(o.regiment)];
-        // Beyond the move plus every reach: never in the way.
-        let far = max + self.reach(r) + o.offset.abs() + o.depth + self.rules.movement.contact_gap;
-        if me.pos.dist(o.pos) > far {
-            return;
-        }
-        let gap = if oreg.side != me.side {
+        let gap = if self.regiments[n].side != me.side {
             self.rules.movement.contact_gap
         } else if o.troop == Troop::Pike {
             0.0
         } else {
             return;
         };
+        // Off every element's path by more than the gap: never in the way.
+        if off_run(
+            me.pos,
+            (dir, max),
+            o.pos,
+            self.reach(r) + o.depth / 2.0 + gap,
+        ) {
+            return;
+        }
         for e in self.element_range(r) {
             let el = &self.elements[e];
             let reach = (el.depth + o.depth) / 2.0 + gap;
             let s = ray_hit(el.pos, dir, o.pos, reach);
-            if s < *limit {
-                *limit = s;
-                *pike = (oreg.side == me.side).then_some(usize::from(o.regiment));
+            if s < stop.0 || (s == stop.0 && stop.1.is_some_and(|by| n < by)) {
+                *stop = (s, Some(n));
             }
         }
     }
@@ -695,6 +700,19 @@ impl Battle {
     }
 }
 
+/// Whether `c` is further than `within` (plus a margin for rounding) from the path `p` to
+/// `p + dir * max` (`dir` a unit vector). A point of a run that ends within `reach` of `c` lies
+/// on the path of an element offset from `p`; with `within` at least that offset plus `reach`,
+/// a `c` off the run is never met by it (`ray_hit` returns no distance below `max`).
+#[inline]
+fn off_run(p: Vec2, (dir, max): (Vec2, f64), c: Vec2, within: f64) -> bool {
+    let w = c - p;
+    let along = w.dot(dir).clamp(0.0, max);
+    let (dx, dy) = (w.x - dir.x * along, w.y - dir.y * along);
+    let bound = within + super::APART_MARGIN;
+    dx * dx + dy * dy > bound * bound
+}
+
 /// How far along `dir` from `p` a point gets before coming within `reach` of `c` (infinite when
 /// it never does; 0 when it already is and the move does not take it away).
 fn ray_hit(p: Vec2, dir: Vec2, c: Vec2, reach: f64) -> f64 {
@@ -712,4 +730,89 @@ fn ray_hit(p: Vec2, dir: Vec2, c: Vec2, reach: f64) -> f64 {
         return f64::INFINITY;
     }
     proj - (reach * reach - perp2).sqrt()
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::rules::black_powder::tables::BlackPowderRules;
+    use crate::scenario::Scenario;
+
+    /// A battle of Marston Moor's regiments scattered at random over its table (a few gone).
+    pub(in crate::rules::black_powder) fn scattered(seed: u64) -> impl FnMut(&mut Battle) {
+        let mut x = seed;
+        let mut next = move || {
+            // xorshift64*: the test's own numbers, not a battle's dice.
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+        };
+        move |b: &mut Battle| {
+            for r in 0..b.regiments.len() {
+                let pos = Vec2::new(next() * b.table.0, next() * b.table.1);
+                b.place(r, pos, next() * std::f64::consts::TAU);
+                b.regiments[r].gone = next() < 0.1;
+            }
+        }
+    }
+
+    pub(in crate::rules::black_powder) fn marston_moor() -> Battle {
+        let setup = Scenario::load_builtin("marston_moor", &[])
+            .and_then(|s| s.setup())
+            .expect("built-in scenario");
+        Battle::new(std::sync::Arc::new(BlackPowderRules::builtin()), &setup)
+    }
+
+    /// `clear_run` with no bound at all: every enemy element and friendly pike block, in index
+    /// order, the first to stop the run soonest counting.
+    fn clear_run_in_full(b: &Battle, r: usize, dir: Vec2, max: f64) -> (f64, Option<usize>) {
+        let me = b.regiments[r];
+        let (mut limit, mut pike) = (max, None);
+        for n in (0..b.regiments.len()).filter(|&n| n != r && !b.regiments[n].gone) {
+            for o in &b.elements[b.element_range(n)] {
+                let gap = if b.regiments[n].side != me.side {
+                    b.rules.movement.contact_gap
+                } else if o.troop == Troop::Pike {
+                    0.0
+                } else {
+                    continue;
+                };
+                for e in b.element_range(r) {
+                    let el = &b.elements[e];
+                    let s = ray_hit(el.pos, dir, o.pos, (el.depth + o.depth) / 2.0 + gap);
+                    if s < limit {
+                        limit = s;
+                        pike = (b.regiments[n].side == me.side).then_some(n);
+                    }
+                }
+            }
+        }
+        (limit.max(0.0), pike)
+    }
+
+    /// The run's corridor rules out only what could not stop it: over random layouts
+    /// `clear_run` answers as the full scan does, to the bit, stopped runs and pike blocks
+    /// included.
+    #[test]
+    fn clear_run_answers_as_the_full_scan() {
+        let mut b = marston_moor();
+        let mut scatter = scattered(0x5eed);
+        let (mut stopped, mut by_pike) = (0, 0);
+        for trial in 0..400 {
+            scatter(&mut b);
+            for r in (0..b.regiments.len()).filter(|&r| !b.regiments[r].gone) {
+                let dir = Vec2::from_facing(trial as f64 * 0.37 + r as f64);
+                let max = (trial % 19) as f64;
+                let got = b.clear_run(r, dir, max);
+                let want = clear_run_in_full(&b, r, dir, max);
+                assert_eq!(got.0.to_bits(), want.0.to_bits(), "trial {trial} r {r}");
+                assert_eq!(got.1, want.1, "trial {trial} r {r}");
+                stopped += usize::from(got.0 < max);
+                by_pike += usize::from(got.1.is_some());
+            }
+        }
+        // Both kinds of stop occur (the layouts test something).
+        assert!(stopped > 1000 && by_pike > 100, "{stopped} {by_pike}");
+    }
 }

@@ -1,0 +1,158 @@
+//! Each side's regiments by cell of the table, so that queries about one regiment look at the
+//! cells near it instead of walking a whole side.
+//!
+//! `Battle::place` (the one writer of positions) keeps it, `Battle::reset` refills it. The lists
+//! are linked through per-regiment arrays allocated once per battle worker, so moving a
+//! regiment allocates nothing. The order within a cell is arbitrary: every query using the grid
+//! breaks ties by regiment or element index, as the walks in index order did.
+
+use crate::army::Side;
+use crate::battlefield::Vec2;
+
+/// Inches on a cell's side: about a regiment's frontage, so a cell holds a regiment or two.
+const CELL: f64 = 6.0;
+
+/// No regiment (the end of a cell's list).
+const NONE: u16 = u16::MAX;
+
+#[derive(Debug, Clone, Default)]
+pub struct Grid {
+    cols: usize,
+    rows: usize,
+    /// The first regiment of each side's list in each cell: `side * cols * rows + cell`.
+    head: Vec<u16>,
+    /// Each regiment's neighbours in its cell's list.
+    next: Vec<u16>,
+    prev: Vec<u16>,
+    /// Each regiment's slot in `head`.
+    slot: Vec<u32>,
+}
+
+impl Grid {
+    /// A grid over a table of `width` by `depth` inches for `regiments` regiments.
+    pub fn new((width, depth): (f64, f64), regiments: usize) -> Grid {
+        let cells = |len: f64| ((len / CELL).ceil() as usize).clamp(1, 4096);
+        let (cols, rows) = (cells(width), cells(depth));
+        Grid {
+            cols,
+            rows,
+            head: vec![NONE; 2 * cols * rows],
+            next: vec![NONE; regiments],
+            prev: vec![NONE; regiments],
+            slot: vec![0; regiments],
+        }
+    }
+
+    /// Every regiment where it stands (`at` gives each one's side and centre).
+    pub fn fill(&mut self, n: usize, at: impl Fn(usize) -> (Side, Vec2)) {
+        self.head.fill(NONE);
+        for r in 0..n {
+            let (side, pos) = at(r);
+            self.insert(r, self.slot_of(side, pos));
+        }
+    }
+
+    /// Regiment `r` of `side` now stands at `pos`.
+    #[inline]
+    pub fn moved(&mut self, r: usize, side: Side, pos: Vec2) {
+        let slot = self.slot_of(side, pos);
+        if slot != self.slot[r] {
+            self.remove(r);
+            self.insert(r, slot);
+        }
+    }
+
+    /// The cell's column and row of a point, points off the table in the edge cells. A centre
+    /// in column `c` and one in column `c + k` (k >= 1) are more than `(k - 1) * CELL` apart in
+    /// x, off the table too; rows likewise.
+    #[inline]
+    fn cell_of(&self, p: Vec2) -> (usize, usize) {
+        let at = |v: f64, n: usize| ((v / CELL).floor().max(0.0) as usize).min(n - 1);
+        (at(p.x, self.cols), at(p.y, self.rows))
+    }
+
+    #[inline]
+    fn slot_of(&self, side: Side, p: Vec2) -> u32 {
+        let (c, r) = self.cell_of(p);
+        (side.index() * self.cols * self.rows + r * self.cols + c) as u32
+    }
+
+    fn insert(&mut self, r: usize, slot: u32) {
+        let head = &mut self.head[slot as usize];
+        self.next[r] = *head;
+        self.prev[r] = NONE;
+        if *head != NONE {
+            self.prev[usize::from(*head)] = r as u16;
+        }
+        *head = r as u16;
+        self.slot[r] = slot;
+    }
+
+    fn remove(&mut self, r: usize) {
+        let (p, n) = (self.prev[r], self.next[r]);
+        if p == NONE {
+            self.head[self.slot[r] as usize] = n;
+        } else {
+            self.next[usize::from(p)] = n;
+        }
+        if n != NONE {
+            self.prev[usize::from(n)] = p;
+        }
+    }
+
+    /// Calls `f` with every regiment of `side` in the cells the box `lo`..`hi` touches.
+    #[inline]
+    pub fn in_box(&self, side: Side, lo: Vec2, hi: Vec2, mut f: impl FnMut(usize)) {
+        let ((c0, r0), (c1, r1)) = (self.cell_of(lo), self.cell_of(hi));
+        for row in r0..=r1 {
+            for col in c0..=c1 {
+                self.in_cell(side, col, row, &mut f);
+            }
+        }
+    }
+
+    /// Calls `f` with every regiment of `side` in cell (`col`, `row`).
+    #[inline]
+    fn in_cell(&self, side: Side, col: usize, row: usize, f: &mut impl FnMut(usize)) {
+        let mut n = self.head[side.index() * self.cols * self.rows + row * self.cols + col];
+        while n != NONE {
+            f(usize::from(n));
+            n = self.next[usize::from(n)];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Moving regiments keeps every one in exactly the list of the cell it stands in.
+    #[test]
+    fn moves_keep_each_regiment_in_its_cell() {
+        let mut g = Grid::new((72.0, 48.0), 40);
+        let side = |r: usize| {
+            if r.is_multiple_of(3) {
+                Side::Royalist
+            } else {
+                Side::Parliament
+            }
+        };
+        let mut pos: Vec<Vec2> = (0..40).map(|r| Vec2::new(r as f64 * 1.7, 20.0)).collect();
+        g.fill(40, |r| (side(r), pos[r]));
+        for step in 0..400usize {
+            let r = (step * 7) % 40;
+            // Off the table as well as on it.
+            pos[r] = Vec2::new((step * 13 % 90) as f64 - 9.0, (step * 5 % 60) as f64 - 6.0);
+            g.moved(r, side(r), pos[r]);
+            let mut seen = vec![0; 40];
+            for s in Side::BOTH {
+                g.in_box(s, Vec2::new(-1e9, -1e9), Vec2::new(1e9, 1e9), |o| {
+                    assert_eq!(side(o), s);
+                    assert_eq!(g.slot_of(s, pos[o]), g.slot[o]);
+                    seen[o] += 1;
+                });
+            }
+            assert!(seen.iter().all(|&n| n == 1), "step {step}: {seen:?}");
+        }
+    }
+}
