@@ -671,3 +671,33 @@ fn e13_movement_by_formation_gait_and_ground() {
     b.advance(0, 0.0, Gait::Canter, None, &mut l);
     assert!(close(b.regiments[0].pos.y, 34.0));
 }
+
+/// A CHARGE STOPS AT CONTACT: troopers charging troopers straight ahead, their centres 5" to
+/// 11" apart (within the trot's 10" once the gap is measured), end front to front, their
+/// centres one depth apart, never run past the target's front (the search for the run that
+/// first touches once settled beyond the target when it began past it).
+#[test]
+fn e7b_a_charge_stops_front_to_front_whatever_the_distance() {
+    for hundredth in (500..=1100).step_by(2) {
+        let apart = f64::from(hundredth) / 100.0;
+        let s = setup(&[
+            (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
+            (Side::Royalist, TROOPERS, 240, 36.0, 10.0 + apart),
+        ]);
+        let mut b = battle(&s);
+        let mut l = EventLog::default();
+        let mut d = ScriptedDice::new(&[]);
+        b.charge(0, 1, &mut d, &mut l);
+        d.finish();
+        if b.regiments[0].engaged != Engaged::of(1) {
+            continue;
+        }
+        let (a, t) = (&b.regiments[0], &b.regiments[1]);
+        let between = t.pos.y - a.pos.y;
+        assert!(
+            (between - (a.depth + t.depth) / 2.0).abs() < 1e-6,
+            "{apart}\" apart: centres {between}\" apart after the charge"
+        );
+        assert!(b.gap(0, 1) <= 1e-6, "{apart}\" apart: touching");
+    }
+}

@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xb63842610965d2a9),
-    ("marston_moor", 0xe667c9a70c44fcfc),
-    ("naseby", 0x7a03ad2547368dfa),
-    ("roundway_down", 0x04b50e040b4da2a1),
-    ("adwalton_moor", 0xd3751158b573eb60),
-    ("lansdown", 0x3336067c6a24496c),
-    ("first_newbury", 0x2fa45ebfd3c8e442),
-    ("langport", 0x7ced2d3ef129c928),
-    ("small_action", 0x30d1a196d97f4367),
-    ("duel_horse", 0xf10a41f81e6db38b),
-    ("duel_foot_vs_horse", 0x9f3293c5b7086987),
-    ("bp_duel_pike_vs_horse", 0x16c086777499d583),
+    ("edgehill", 0x65deebf2898ae9c6),
+    ("marston_moor", 0xe3b4c8654d05ac7f),
+    ("naseby", 0x4ee949a9651e30b4),
+    ("roundway_down", 0x7bda6990868e9892),
+    ("adwalton_moor", 0xcf857f3724abda35),
+    ("lansdown", 0xa30020137e8fdc5e),
+    ("first_newbury", 0x1366fd51d091f3a1),
+    ("langport", 0xec339000afaf9976),
+    ("small_action", 0x10120de0b0c49c72),
+    ("duel_horse", 0xfc8496724694d26f),
+    ("duel_foot_vs_horse", 0x84e25ac66f2247a1),
+    ("bp_duel_pike_vs_horse", 0xffc125ffd03ee4c8),
     ("bp_duel_shot", 0xd6a466fbac399e8a),
-    ("bp_duel_gun_vs_foot", 0xae14138abfb86606),
-    ("balance_template", 0xa1862dca806bf940),
+    ("bp_duel_gun_vs_foot", 0x4b4c556c3d6dbd5e),
+    ("balance_template", 0xe0519c6b23d5518f),
 ];
 
 #[test]

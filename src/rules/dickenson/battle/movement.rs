@@ -1188,7 +1188,10 @@ impl Battle {
         let (from, dir) = (self.regiments[r].pos, Vec2::from_facing(aim));
         let (target, me) = (self.shape(t), self.shape_at(r, from, aim));
         let touches = |d: f64| me.at(from + dir * d).dist(&target) <= 1e-6;
-        let (mut lo, mut hi) = (0.0, need + self.regiments[r].depth + target.radius * 2.0);
+        // The run aims at the target's centre, so the runs that touch are one interval (both
+        // shapes convex) holding the run to that centre: halving between the gap and it finds
+        // where contact begins. Halving up to a point beyond the target could settle past it.
+        let (mut lo, mut hi) = (need, from.dist(target.centre));
         for _ in 0..30 {
             let mid = (lo + hi) / 2.0;
             if touches(mid) {
