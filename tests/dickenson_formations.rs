@@ -62,6 +62,15 @@ fn next_move(b: &mut Battle, s: &BattleSetup, l: &mut EventLog) {
     d.finish();
 }
 
+/// The formation regiment 0 takes in a movement phase that throws no dice.
+fn formation_after_moving(b: &mut Battle, s: &BattleSetup) -> Formation {
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[]);
+    b.movement_phase(s, &mut d, &mut l);
+    d.finish();
+    b.regiments[0].formation
+}
+
 /// COLUMN: foot 39" from the enemy (beyond the ruling's 24") form column to advance: the change
 /// takes half the move, so the pikemen's 7.5" column move gives 3.75"; next move a full 7.5".
 /// On a road a column adds a sixth (3.75 x 7/6 = 4.375"). Within 24" they deploy into line,
@@ -260,11 +269,7 @@ fn f15_foot_close_up_only_against_horse_that_would_charge_them() {
             .only_aimed_horse = aimed_only;
         b.regiments[1].halt_until = 99;
         b.regiments[2].halt_until = 99;
-        let mut l = EventLog::default();
-        let mut d = ScriptedDice::new(&[]);
-        b.movement_phase(&s, &mut d, &mut l);
-        d.finish();
-        let f = b.regiments[0].formation;
+        let f = formation_after_moving(&mut b, &s);
         assert_eq!(
             f == Formation::Square,
             square,
@@ -1063,11 +1068,7 @@ fn f17_foot_close_up_only_against_horse_that_would_charge_their_line() {
         let (mut b, s) = foot_facing_horse(doctrine, 30.0);
         place_at_gap(&mut b, gap);
         b.regiments[1].gait = gait;
-        let mut l = EventLog::default();
-        let mut d = ScriptedDice::new(&[]);
-        b.movement_phase(&s, &mut d, &mut l);
-        d.finish();
-        let f = b.regiments[0].formation;
+        let f = formation_after_moving(&mut b, &s);
         assert_eq!(
             f == Formation::Square,
             square,
@@ -1101,15 +1102,12 @@ fn f18_a_square_opens_to_line_against_halted_horse_that_outshoot_it() {
         b.regiments[0].form(Formation::Square, &rules);
         place_at_gap(&mut b, 1.0);
         b.regiments[1].gait = gait;
-        let mut l = EventLog::default();
-        let mut d = ScriptedDice::new(&[]);
-        b.movement_phase(&s, &mut d, &mut l);
-        d.finish();
-        let f = b.regiments[0].formation;
+        let f = formation_after_moving(&mut b, &s);
         assert_eq!(f == Formation::Square, square, "{gait:?} {odds}: {f:?}");
         if square {
             continue;
         }
+        let mut l = EventLog::default();
         for (gap, gait, square) in [
             (1.0, Gait::Trot, false),
             (6.0, Gait::Trot, false),
