@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use dickenson_common::{battle, setup};
 use ecw_sim::army::{FootBalance, Side, UnitKind};
+use ecw_sim::battlefield::Vec2;
 use ecw_sim::dice::DiceSource;
 use ecw_sim::events::{Event, EventLog};
 use ecw_sim::rules::dickenson::battle::Battle;
@@ -177,4 +178,46 @@ fn ml3_room_for_enemies_follows_the_ruling() {
     assert!(b.regiments[0].enemy_withdrew && b.regiments[1].engaged.is_none());
     b.disengage(2);
     assert!(b.regiments[0].engaged.is_none() && b.regiments[0].rounds == 0);
+}
+
+/// ONE MELEE, EVERY REGIMENT JOINED TO IT (ruling: each side's losses summed): a chain of
+/// four, Parliament's 0 fighting Royalist 1, Parliament's 2 charging 1 in flank, Royalist 3
+/// charging 2 in the rear, is one melee. With 2 and 2 figures lost by Parliament's regiments
+/// and 3 and 5 by the Royalists', Parliament lost fewer (4 against 8): regiment 0 has the
+/// fewer-casualties add although its own enemy lost only 3 (summing only its own enemies
+/// against its side's would say 4 against 3, and withhold it); the Royalists have it not.
+#[test]
+fn ml4_a_chain_of_melees_is_one_melee() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 20.0),
+        (Side::Royalist, FOOT, 720, 36.0, 25.5),
+        (Side::Parliament, FOOT, 720, 43.0, 22.2),
+        (Side::Royalist, FOOT, 720, 60.0, 40.0),
+    ]);
+    let mut b = battle(&s);
+    let (mut d, mut l) = (Ones(0), EventLog::default());
+    let face = |b: &mut Battle, x: usize, t: usize| {
+        b.regiments[x].facing = (b.regiments[t].pos - b.regiments[x].pos).facing();
+    };
+    face(&mut b, 1, 0);
+    b.charge(1, 0, &mut d, &mut l);
+    face(&mut b, 2, 1);
+    b.charge(2, 1, &mut d, &mut l);
+    b.regiments[3].pos = b.regiments[2].pos + Vec2::new(5.5, 0.0);
+    face(&mut b, 3, 2);
+    b.charge(3, 2, &mut d, &mut l);
+    let engaged = |b: &Battle, x: usize| b.regiments[x].engaged.iter().collect::<Vec<_>>();
+    assert_eq!(engaged(&b, 0), vec![1]);
+    assert_eq!(engaged(&b, 1), vec![0, 2]);
+    assert_eq!(engaged(&b, 2), vec![1, 3]);
+    assert_eq!(engaged(&b, 3), vec![2]);
+    b.melee_phase(&mut d, &mut l);
+    assert!((0..4).all(|x| b.regiments[x].fought));
+    for (x, lost) in [(0, 2), (1, 3), (2, 2), (3, 5)] {
+        b.regiments[x].melee_lost = lost;
+    }
+    assert!(b.adds(0, Some(1)).has(Add::FewerCasualties));
+    assert!(b.adds(2, Some(1)).has(Add::FewerCasualties));
+    assert!(!b.adds(1, Some(0)).has(Add::FewerCasualties));
+    assert!(!b.adds(3, Some(2)).has(Add::FewerCasualties));
 }

@@ -3,7 +3,7 @@
 //! (pikemen add half again in the first round of a melee), remainders carried; troops fight
 //! only the way they face (a square to every side, from the face in contact).
 
-use super::regiment::{Engaged, State};
+use super::regiment::State;
 use super::{Battle, emit};
 use crate::battlefield::Vec2;
 use crate::dice::DiceSource;
@@ -47,6 +47,7 @@ impl Battle {
                 self.round(a, b, first, dice, obs);
             }
         }
+        self.join_melees(&pairs);
         self.pairs = pairs;
         for k in 0..self.pairs.len() {
             let (a, b) = self.pairs[k];
@@ -62,32 +63,49 @@ impl Battle {
         }
     }
 
-    /// Figures lost in this move's melee by regiment `r`'s side (it and the friends who fought
-    /// its enemies) and by the enemies it fought (ruling: one melee, each side's losses summed).
+    /// Figures lost in this move's melee by regiment `r`'s side and by the other (ruling: one
+    /// melee, each side's losses summed): the melee is every regiment joined to `r` through
+    /// pairs in contact, friends of friends' enemies included.
     pub(super) fn melee_losses(&self, r: usize) -> (u32, u32) {
-        const N: usize = Engaged::CAPACITY;
-        let foe_in =
-            |x: u16, &(a, b): &(u16, u16)| (x == a).then_some(b).or_else(|| (x == b).then_some(a));
-        let mut foes = Set::<N>::default();
-        for p in &self.pairs {
-            if let Some(e) = foe_in(r as u16, p) {
-                foes.put(e);
+        let (melee, side) = (self.regiments[r].melee, self.regiments[r].side);
+        let (mut mine, mut theirs) = (0, 0);
+        for reg in self
+            .regiments
+            .iter()
+            .filter(|g| g.fought && g.melee == melee)
+        {
+            let lost = u32::from(reg.melee_lost);
+            if reg.side == side {
+                mine += lost;
+            } else {
+                theirs += lost;
             }
         }
-        let mut side = Set::<{ N * N }>::default();
-        for e in foes.iter() {
-            for p in &self.pairs {
-                if let Some(f) = foe_in(e, p) {
-                    side.put(f);
+        (mine, theirs)
+    }
+
+    /// Marks each regiment with its melee (`Regiment::melee`): the pairs joined, each melee
+    /// named by its least regiment's index.
+    fn join_melees(&mut self, pairs: &[(u16, u16)]) {
+        for (i, reg) in self.regiments.iter_mut().enumerate() {
+            reg.melee = i as u16;
+        }
+        // Relabel until no pair straddles two labels: a chain of n pairs settles within n
+        // passes, and melees hold a handful of regiments.
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &(a, b) in pairs {
+                let (a, b) = (usize::from(a), usize::from(b));
+                let least = self.regiments[a].melee.min(self.regiments[b].melee);
+                for x in [a, b] {
+                    if self.regiments[x].melee != least {
+                        self.regiments[x].melee = least;
+                        changed = true;
+                    }
                 }
             }
         }
-        let lost = |s: &[u16]| {
-            s.iter()
-                .map(|&x| u32::from(self.regiments[usize::from(x)].melee_lost))
-                .sum()
-        };
-        (lost(side.iter_slice()), lost(foes.iter_slice()))
     }
 
     fn in_contact(&self, a: usize, b: usize) -> bool {
@@ -210,34 +228,5 @@ impl Battle {
             .filter(|&p| self.faces(x, p, arc) && face(p) == mine)
             .count();
         n.max(1) as u32
-    }
-}
-
-/// A few distinct regiments, in a fixed array (a melee is small; more than fit are not counted).
-struct Set<const N: usize> {
-    ids: [u16; N],
-    n: usize,
-}
-
-impl<const N: usize> Default for Set<N> {
-    fn default() -> Self {
-        Set { ids: [0; N], n: 0 }
-    }
-}
-
-impl<const N: usize> Set<N> {
-    fn put(&mut self, x: u16) {
-        if self.n < N && !self.iter_slice().contains(&x) {
-            self.ids[self.n] = x;
-            self.n += 1;
-        }
-    }
-
-    fn iter_slice(&self) -> &[u16] {
-        &self.ids[..self.n]
-    }
-
-    fn iter(&self) -> impl Iterator<Item = u16> + '_ {
-        self.iter_slice().iter().copied()
     }
 }

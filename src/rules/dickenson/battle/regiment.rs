@@ -208,6 +208,9 @@ pub struct Regiment {
     /// Fought a melee this move, and against whom.
     pub fought: bool,
     pub foe: Option<u16>,
+    /// The melee it fought in this move: the least index of the regiments joined to it
+    /// through pairs in contact (its own index when it fought none).
+    pub melee: u16,
     /// The obstacle its last move paid for and ended astride (its front over, its centre not
     /// yet): the next move does not pay it again.
     pub crossing: Option<u16>,
@@ -314,6 +317,7 @@ impl Regiment {
             won_melee: false,
             enemy_withdrew: false,
             fought: false,
+            melee: 0,
             foe: None,
             crossing: None,
             start_points: 0,
