@@ -295,6 +295,32 @@ impl Shape {
         s1.max(s2).max(s3.max(s4))
     }
 
+    /// Half the shadow this footprint casts on the line along unit vector `n`.
+    pub fn shadow(&self, n: Vec2) -> f64 {
+        self.half_depth * self.fwd.dot(n).abs() + self.half_frontage * self.fwd.right().dot(n).abs()
+    }
+
+    /// As `gap_lower_bound`, for the way this footprint sweeps going by `v` (its facing kept)
+    /// against `o`: the widest gap between their shadows on the axes that can part them, the
+    /// sides of each and across the way. Below 0 they overlap (exact for these convex shapes);
+    /// at or above 0 it is a lower bound on the distance between them.
+    pub fn swept_gap(&self, v: Vec2, o: &Shape) -> f64 {
+        let across = if v.len() > 0.0 {
+            v.norm().right()
+        } else {
+            self.fwd
+        };
+        [self.fwd, self.fwd.right(), o.fwd, o.fwd.right(), across]
+            .into_iter()
+            .map(|n| {
+                let (c, h, m) = (self.centre.dot(n), self.shadow(n), v.dot(n));
+                let (lo, hi) = (c - h + m.min(0.0), c + h + m.max(0.0));
+                let (d, k) = (o.centre.dot(n), o.shadow(n));
+                (d - k - hi).max(lo - d - k)
+            })
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
     /// Whether `dist(o)` may be less than `limit` (false only when it surely is not).
     #[inline]
     pub fn may_be_closer(&self, o: &Shape, limit: f64) -> bool {
@@ -655,6 +681,28 @@ pub fn within_arc_by_cosine(front: Vec2, from: Vec2, to: Vec2, cos: f64) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn footprint_at(x: f64, y: f64) -> Shape {
+        Shape::new(Vec2::new(x, y), Vec2::from_facing(0.0), 3.0, 1.0)
+    }
+
+    #[test]
+    fn a_sweep_overlaps_what_it_passes_over_and_not_what_it_passes_by() {
+        let start = footprint_at(0.0, 0.0);
+        let ahead = Vec2::from_facing(0.0);
+        let right = ahead.right();
+        // A block 5" to the right and 3" on is crossed by a sweep to the right and on, but a
+        // sweep straight on passes it by 0.5", and one to the right alone stops short of it.
+        let other = footprint_at(5.0 * right.x + 3.0 * ahead.x, 5.0 * right.y + 3.0 * ahead.y);
+        assert!(start.swept_gap(right * 5.0 + ahead * 3.0, &other) < 0.0);
+        assert!((start.swept_gap(ahead * 6.0, &other) - 2.0).abs() < 1e-9);
+        assert!(start.swept_gap(right * 5.0, &other) >= 2.0 - 1e-9);
+        // A corner clipped by the diagonal's middle, though neither end overlaps it.
+        let corner = footprint_at(3.0 * right.x + 1.2 * ahead.x, 3.0 * right.y + 1.2 * ahead.y);
+        let end = start.at(start.centre + right * 6.0 + ahead * 2.4);
+        assert!(start.dist(&corner) > 0.0 && end.dist(&corner) > 0.0);
+        assert!(start.swept_gap(right * 6.0 + ahead * 2.4, &corner) < 0.0);
+    }
 
     #[test]
     fn ceil_and_floor_without_the_library() {

@@ -57,32 +57,6 @@ impl Friend {
     }
 }
 
-/// Half the shadow footprint `s` casts on the line along unit vector `n`.
-fn shadow(s: &Shape, n: Vec2) -> f64 {
-    s.half_depth * s.fwd.dot(n).abs() + s.half_frontage * s.fwd.right().dot(n).abs()
-}
-
-/// The widest gap between the shadows of the way footprint `start` sweeps going by `v` (its
-/// facing kept) and of footprint `s`, on the axes that can part them: the sides of each and
-/// across the way. Below 0 they overlap (exact for these convex shapes); at or above 0 it is a
-/// lower bound on the distance between them.
-fn swept_gap(start: &Shape, v: Vec2, s: &Shape) -> f64 {
-    let across = if v.len() > 0.0 {
-        v.norm().right()
-    } else {
-        start.fwd
-    };
-    [start.fwd, start.fwd.right(), s.fwd, s.fwd.right(), across]
-        .into_iter()
-        .map(|n| {
-            let (c, h, m) = (start.centre.dot(n), shadow(start, n), v.dot(n));
-            let (lo, hi) = (c - h + m.min(0.0), c + h + m.max(0.0));
-            let (d, k) = (s.centre.dot(n), shadow(s, n));
-            (d - k - hi).max(lo - d - k)
-        })
-        .fold(f64::NEG_INFINITY, f64::max)
-}
-
 impl Battle {
     /// The doctrine's advance of regiment `r` along `aim` at `gait`: straight on as far as it
     /// may; held short by a friend, round it or waiting behind it (`battle.round_friends`).
@@ -162,9 +136,9 @@ impl Battle {
         let (fwd, right) = (me.fwd, me.fwd.right());
         let s = self.shape(f);
         let across = (s.centre - me.centre).dot(right);
-        let wide = me.half_frontage + shadow(&s, right) + b.side_step_margin;
+        let wide = me.half_frontage + s.shadow(right) + b.side_step_margin;
         // From beside the friend, on until its front is level with the friend's.
-        let level = |v: Vec2| (s.centre - me.centre - v).dot(fwd) + shadow(&s, fwd) - me.half_depth;
+        let level = |v: Vec2| (s.centre - me.centre - v).dot(fwd) + s.shadow(fwd) - me.half_depth;
         // Signed shifts along `right` that clear the friend: past its right flank, or its left.
         let (to_right, to_left) = (across + wide, across - wide);
         let sides = if -to_left <= to_right {
@@ -225,39 +199,12 @@ impl Battle {
             }
             let s = self.shape(o);
             if other.side != reg.side {
-                return !holds.enemies() || swept_gap(&start, v, &s) >= gap;
+                return !holds.enemies() || start.swept_gap(v, &s) >= gap;
             }
             !holds.friends()
                 || self.passes(r, o)
                 || inside(start).dist(&s) == 0.0
-                || swept_gap(&start, v, &s) > -HAIR
+                || start.swept_gap(v, &s) > -HAIR
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn block(x: f64, y: f64) -> Shape {
-        Shape::new(Vec2::new(x, y), Vec2::from_facing(0.0), 3.0, 1.0)
-    }
-
-    #[test]
-    fn a_sweep_overlaps_what_it_passes_over_and_not_what_it_passes_by() {
-        let start = block(0.0, 0.0);
-        let ahead = Vec2::from_facing(0.0);
-        let right = ahead.right();
-        // A block 5" to the right and 3" on is crossed by a sweep to the right and on, but a
-        // sweep straight on passes it by 0.5", and one to the right alone stops short of it.
-        let other = block(5.0 * right.x + 3.0 * ahead.x, 5.0 * right.y + 3.0 * ahead.y);
-        assert!(swept_gap(&start, right * 5.0 + ahead * 3.0, &other) < 0.0);
-        assert!((swept_gap(&start, ahead * 6.0, &other) - 2.0).abs() < 1e-9);
-        assert!(swept_gap(&start, right * 5.0, &other) >= 2.0 - 1e-9);
-        // A corner clipped by the diagonal's middle, though neither end overlaps it.
-        let corner = block(3.0 * right.x + 1.2 * ahead.x, 3.0 * right.y + 1.2 * ahead.y);
-        let end = start.at(start.centre + right * 6.0 + ahead * 2.4);
-        assert!(start.dist(&corner) > 0.0 && end.dist(&corner) > 0.0);
-        assert!(swept_gap(&start, right * 6.0 + ahead * 2.4, &corner) < 0.0);
     }
 }
