@@ -168,8 +168,13 @@ fn formed(b: &mut Battle, spec: &chain::Spec) {
 
 /// What one charge of the chain came to in the engine: the table's outcome. Each regiment's
 /// fate is its last throw on the chart this move (a target's throw first against horse
-/// included).
-fn engine_end(b: &mut Battle, spec: &chain::Spec, dice: &mut SeededDice) -> chain::End {
+/// included). `prepare` sets the charger up beyond what the spec says.
+fn engine_end(
+    b: &mut Battle,
+    spec: &chain::Spec,
+    prepare: &dyn Fn(&mut Battle),
+    dice: &mut SeededDice,
+) -> chain::End {
     b.reset();
     formed(b, spec);
     b.turn = 1;
@@ -178,17 +183,45 @@ fn engine_end(b: &mut Battle, spec: &chain::Spec, dice: &mut SeededDice) -> chai
     if b.regiments[0].is_horse() {
         b.regiments[0].gait = Gait::Canter;
     }
-    let pistols = b.regiments[0].pistols;
+    if let Some(n) = spec.pistols_left {
+        b.regiments[0].pistols = n;
+    }
+    prepare(b);
     let mut log = EventLog::default();
     b.charge(0, 1, dice, &mut log);
-    let gave_way = log.0.iter().any(|e| {
+    let told = |f: &dyn Fn(&Detail) -> bool| {
+        log.0
+            .iter()
+            .any(|e| matches!(e, Event::Dickenson(d) if f(d)))
+    };
+    let gave_way = told(&|d| {
         matches!(
-            e,
-            Event::Dickenson(Detail::Morale {
+            d,
+            Detail::Morale {
                 unit: 1,
                 result: MoraleResult::FallBack | MoraleResult::Rout,
                 ..
-            })
+            }
+        )
+    });
+    let threw_badly = told(&|d| {
+        matches!(
+            d,
+            Detail::FormationThrow {
+                unit: 0,
+                good: false,
+                ..
+            }
+        )
+    });
+    let breach = told(&|d| {
+        matches!(
+            d,
+            Detail::Volley {
+                unit: 0,
+                arm: Arm::Pistol,
+                ..
+            }
         )
     });
     let charge = if b.regiments[0].engaged.contains(1) {
@@ -197,11 +230,16 @@ fn engine_end(b: &mut Battle, spec: &chain::Spec, dice: &mut SeededDice) -> chai
         chain::Charge::Nobody
     } else if gave_way {
         chain::Charge::GaveWay
-    } else if b.regiments[0].pistols < pistols {
-        // The pistol breach was fired and the charge did not go in.
-        chain::Charge::HeldAtPikes
-    } else {
+    } else if threw_badly {
         chain::Charge::TurnedAway
+    } else {
+        // The pistol breach was fired, or there were no pistols to fire, and the charge did
+        // not go in.
+        assert!(
+            breach || b.regiments[0].pistols == 0,
+            "a charge failed for no tabled reason"
+        );
+        chain::Charge::HeldAtPikes
     };
     b.melee_phase(dice, &mut NullObserver);
     b.morale_phase(dice, &mut log);
@@ -242,6 +280,11 @@ fn start_gap(r: &DickensonRules, spec: &chain::Spec) -> Option<f64> {
 /// The table's charges of one block fought through the engine, N each with their own seed:
 /// every column of the table within 5 s.e. of the sampled share.
 fn chain_by_monte_carlo(block: impl Fn(&chain::Spec) -> bool) {
+    chain_by_monte_carlo_with(block, &|_: &mut Battle| {});
+}
+
+/// The same, with the charger set up by `prepare` in the engine (the table's row unchanged).
+fn chain_by_monte_carlo_with(block: impl Fn(&chain::Spec) -> bool, prepare: &dyn Fn(&mut Battle)) {
     let r = DickensonRules::builtin();
     for (k, (aid, did, spec)) in chain::specs().into_iter().enumerate() {
         if !block(&spec) {
@@ -268,23 +311,29 @@ fn chain_by_monte_carlo(block: impl Fn(&chain::Spec) -> bool) {
                 ),
             ])
         };
+        // The gap to the target as formed (a square's front stands forward of its line's).
+        let gap_formed = |s: &_| {
+            let mut b = dickenson_common::battle(s);
+            formed(&mut b, &spec);
+            b.gap(0, 1)
+        };
         let mut s = place(12.0);
         if let Some(gap) = start_gap(&r, &spec) {
-            let now = dickenson_common::battle(&s).gap(0, 1);
-            s = place(12.0 + now - gap);
-            let moved = dickenson_common::battle(&s).gap(0, 1);
+            s = place(12.0 + gap_formed(&s) - gap);
+            let moved = gap_formed(&s);
             assert!((moved - gap).abs() < 1e-6, "{aid} on {did}: gap {moved}");
         }
         let mut b = dickenson_common::battle(&s);
         formed(&mut b, &spec);
         assert_eq!(
-            [b.regiments[0], b.regiments[1]].map(|g| (g.figures(), g.formation)),
-            chain::regiments(&r, &spec).map(|g| (g.figures(), g.formation))
+            [b.regiments[0], b.regiments[1]].map(|g| (g.figures(), g.formation, g.limbered)),
+            chain::regiments(&r, &spec).map(|g| (g.figures(), g.formation, g.limbered))
         );
         let mut dice = SeededDice::new(40 + k as u64);
         let mut sampled = chain::Weights::default();
         for _ in 0..N {
-            sampled.add(engine_end(&mut b, &spec, &mut dice), 1.0 / f64::from(N));
+            let end = engine_end(&mut b, &spec, prepare, &mut dice);
+            sampled.add(end, 1.0 / f64::from(N));
         }
         let seen = chain::values(&sampled);
         for ((name, p), q) in chain::COLUMNS.iter().zip(exact).zip(seen) {
@@ -297,9 +346,19 @@ fn chain_by_monte_carlo(block: impl Fn(&chain::Spec) -> bool) {
     }
 }
 
-/// A target that throws first against horse (a forlorn hope, the shot before the pike).
+/// A target that throws first against horse (a forlorn hope, the shot before the pike), or
+/// stands in square.
 fn throws_first(s: &chain::Spec) -> bool {
     s.defender == UnitKind::ForlornHope || s.formation != Formation::Line
+}
+
+fn gun(k: UnitKind) -> bool {
+    matches!(k, UnitKind::Artillery(_))
+}
+
+/// Foot of a regiment (pike and shot) in line.
+fn foot_in_line(s: &chain::Spec) -> bool {
+    matches!(s.defender, UnitKind::Foot(_)) && s.formation == Formation::Line
 }
 
 /// Horse and dragoons charging horse and dragoons.
@@ -308,15 +367,42 @@ fn the_charge_chain_of_horse_on_horse_by_monte_carlo_through_the_engine() {
     chain_by_monte_carlo(|s| mounted(s.attacker) && mounted(s.defender));
 }
 
-/// Horse and dragoons charging foot in line (pike two deep).
+/// Horse and dragoons, pistols loaded, charging foot in line (pike two deep).
 #[test]
 fn the_charge_chain_of_horse_on_foot_by_monte_carlo_through_the_engine() {
-    chain_by_monte_carlo(|s| mounted(s.attacker) && !mounted(s.defender) && !throws_first(s));
+    chain_by_monte_carlo(|s| mounted(s.attacker) && foot_in_line(s) && s.pistols_left.is_none());
+}
+
+/// Horse and dragoons with their pistols fired charging foot in line: held at the pikes.
+#[test]
+fn the_charge_chain_of_horse_without_pistols_by_monte_carlo_through_the_engine() {
+    chain_by_monte_carlo(|s| s.pistols_left.is_some());
+}
+
+/// A disordered charger fights as a fresh one: disorder has no effect of its own in the
+/// engine (the text gives it none), so the fresh rows hold for it.
+#[test]
+fn a_disordered_charger_matches_the_fresh_rows_through_the_engine() {
+    let rows = [chain::HORSE[0].2, chain::DRAGOONS[0].2];
+    chain_by_monte_carlo_with(
+        |s| rows.contains(&s.attacker) && s.defender == chain::FOOT[0].2 && foot_in_line(s),
+        &|b: &mut Battle| {
+            let turn = b.turn;
+            b.regiments[0].disordered_until = turn;
+            assert!(b.regiments[0].disordered(turn));
+        },
+    );
 }
 
 #[test]
 fn the_charge_chain_of_horse_on_targets_that_throw_first_by_monte_carlo_through_the_engine() {
     chain_by_monte_carlo(|s| mounted(s.attacker) && throws_first(s));
+}
+
+/// Horse, dragoons and foot charging sited guns (the gunners throw first against horse).
+#[test]
+fn the_charge_chain_on_guns_by_monte_carlo_through_the_engine() {
+    chain_by_monte_carlo(|s| gun(s.defender));
 }
 
 #[test]
@@ -326,7 +412,7 @@ fn the_charge_chain_of_foot_on_horse_by_monte_carlo_through_the_engine() {
 
 /// Foot on foot, one test for each kind of foot charging (each a few seconds).
 fn foot_charging(kind: usize) -> impl Fn(&chain::Spec) -> bool {
-    move |s: &chain::Spec| s.attacker == chain::FOOT[kind].2 && !mounted(s.defender)
+    move |s: &chain::Spec| s.attacker == chain::FOOT[kind].2 && foot_in_line(s)
 }
 
 #[test]
@@ -342,6 +428,12 @@ fn the_charge_chain_of_pike_heavy_foot_on_foot_by_monte_carlo_through_the_engine
 #[test]
 fn the_charge_chain_of_shot_heavy_foot_on_foot_by_monte_carlo_through_the_engine() {
     chain_by_monte_carlo(foot_charging(2));
+}
+
+/// Foot charging squares (met by the square's face) and a forlorn hope (its fire man by man).
+#[test]
+fn the_charge_chain_of_foot_on_squares_and_a_forlorn_hope_by_monte_carlo_through_the_engine() {
+    chain_by_monte_carlo(|s| !mounted(s.attacker) && throws_first(s));
 }
 
 #[test]

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::Rc;
 
-use crate::army::{FootBalance, HorseKind, Side, Unit, UnitKind};
+use crate::army::{FootBalance, Formation as Order, GunWeight, HorseKind, Side, Unit, UnitKind};
 use crate::dice::DiceSource;
 use crate::rules::dickenson::DickensonRules;
 use crate::rules::dickenson::battle::regiment::Formation;
@@ -134,7 +134,7 @@ impl<K: Clone + Eq + Hash> Weights<K> {
 #[derive(Debug, Clone, Copy)]
 struct Reg(Regiment);
 
-type RegKey = ([u16; 8], [bool; 9], State, u64, u8, u8, Engaged);
+type RegKey = ([u16; 9], [bool; 9], State, u64, u8, u8, Engaged);
 
 impl Reg {
     fn key(&self) -> RegKey {
@@ -144,6 +144,7 @@ impl Reg {
                 r.pikemen,
                 r.musketeers,
                 r.horsemen,
+                r.gunners,
                 r.melee_lost,
                 r.lost_this_move,
                 r.start_points,
@@ -240,28 +241,45 @@ pub struct End {
     pub fate: [Fate; 2],
 }
 
-/// One charge of the table: the two troop types, the target's formation and whether the
+/// One charge of the table: the two troop types, the target's formation, whether the
 /// target's closing fire meets it (the charger starts within the firer's range and moves at
-/// least half its move to contact).
+/// least half its move to contact), and the charger's pistols still loaded (`None`: all it
+/// carries, fresh).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Spec {
     pub attacker: UnitKind,
     pub defender: UnitKind,
     pub formation: Formation,
     pub closing_fire: bool,
+    pub pistols_left: Option<u8>,
 }
 
 /// The charger (regiment 0, Parliament) and its target (regiment 1, Royalist), of the rules'
-/// strength for their kind, the target in the spec's formation.
+/// strength for their kind, the target in the spec's formation, a gun sited (its team back
+/// with the limber), the charger with the spec's pistols.
 pub fn regiments(rules: &DickensonRules, spec: &Spec) -> [Regiment; 2] {
-    let mut d = Regiment::derive(&Unit::new(1, Side::Royalist, 1, spec.defender, 4), rules);
+    let unit = |id: u16, side: Side, kind: UnitKind| {
+        let mut u = Unit::new(id, side, id, kind, 4);
+        if matches!(kind, UnitKind::Artillery(_)) {
+            u.formation = Order::Unlimbered;
+        }
+        Regiment::derive(&u, rules)
+    };
+    let mut d = unit(1, Side::Royalist, spec.defender);
     if spec.formation != Formation::Line {
         d.form(spec.formation, rules);
     }
-    [
-        Regiment::derive(&Unit::new(0, Side::Parliament, 0, spec.attacker, 4), rules),
-        d,
-    ]
+    let mut a = unit(0, Side::Parliament, spec.attacker);
+    if let Some(n) = spec.pistols_left {
+        a.pistols = n;
+    }
+    [a, d]
+}
+
+/// The share of a regiment's figures on its face toward an enemy straight ahead, as the
+/// engine's `face_toward` (all of them, but a square's front face alone).
+fn front_share(g: &Regiment, rules: &DickensonRules) -> f64 {
+    g.face_share(1.0, 0.0, rules)
 }
 
 fn to_f64<T: PartialEq>(d: Dist<T>) -> Vec<(T, f64)> {
@@ -303,26 +321,29 @@ impl Part {
 }
 
 /// What a regiment's blow depends on: its kind and bodies, the points it carries, whether this
-/// is the melee's first round and the move's, and the figure it strikes.
-type BlowKey = (Kind, [u16; 4], u64, bool, bool, Figure);
+/// is the melee's first round and the move's, the figure it strikes, and the share of it on
+/// the face that strikes (as bits).
+type BlowKey = (Kind, [u16; 4], u64, bool, bool, Figure, u64);
 
 /// What of a regiment the other's dice see in a round: its blow (kind, bodies, points carried,
-/// first round of its melee) and the figure it is struck as.
-type Face = (Kind, [u16; 4], u64, bool, Figure);
+/// first round of its melee, the share on its face toward the enemy) and the figure it is
+/// struck as.
+type Face = (Kind, [u16; 4], u64, bool, Figure, u64);
 
-fn face(g: &Regiment) -> Face {
+fn face(g: &Regiment, rules: &DickensonRules) -> Face {
     (
         g.kind,
         [g.pikemen, g.musketeers, g.horsemen, g.gunners],
         g.carried.to_bits(),
         g.rounds == 0,
         g.main_figure(),
+        front_share(g, rules).to_bits(),
     )
 }
 
 /// The blow of a regiment of `face` striking a regiment of `target`'s face.
 fn blow_key(face: &Face, first: bool, target: &Face) -> BlowKey {
-    (face.0, face.1, face.2, face.3, first, target.4)
+    (face.0, face.1, face.2, face.3, first, target.4, face.5)
 }
 
 /// One body's round: its figure and number, the pike bonus, the figure struck, points carried.
@@ -400,7 +421,7 @@ struct Chain<'a> {
     reg_ids: Map<(u16, RegKey), u32>,
     cores: Vec<Judge>,
     core_ids: Map<Judge, u32>,
-    volleys: Map<(Arm, u32), Vec<(u32, f64)>>,
+    volleys: Map<(Arm, bool, u32), Vec<(u32, f64)>>,
     impetus: Map<(Figure, u32), Vec<(u32, f64)>>,
     rounds: Map<RoundKey, Vec<(Blow, f64)>>,
     throws: Map<(u16, u32), Vec<(MoraleResult, f64)>>,
@@ -499,13 +520,28 @@ impl<'a> Chain<'a> {
         out
     }
 
-    /// Casualties (before saves) of `men` firing `arm` at short range.
-    fn volley(&mut self, arm: Arm, men: u32) -> Vec<(u32, f64)> {
+    /// Casualties (before saves) of `men` firing `arm` at short range: in volleys, or
+    /// `singly`, each man his own die (a forlorn hope, as the engine's `shoot`).
+    fn volley(&mut self, arm: Arm, singly: bool, men: u32) -> Vec<(u32, f64)> {
         let r = self.rules;
         self.volleys
-            .entry((arm, men))
+            .entry((arm, singly, men))
             .or_insert_with(|| {
-                to_f64(enumerate(MAX_DICE, |d| volley::fire(d, arm, Band::Short, men, r)).exact())
+                if !singly {
+                    return to_f64(
+                        enumerate(MAX_DICE, |d| volley::fire(d, arm, Band::Short, men, r)).exact(),
+                    );
+                }
+                let one = enumerate(MAX_DICE, |d| {
+                    volley::single_shot_hits(d.d6(), arm, Band::Short, false, r)
+                })
+                .exact()
+                .p(&true);
+                binomial(men, one)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, p)| (k as u32, p.to_f64()))
+                    .collect()
             })
             .clone()
     }
@@ -618,11 +654,15 @@ impl<'a> Chain<'a> {
         out
     }
 
-    /// Closing fire of the target at the charger, at short range.
+    /// Closing fire of the target at the charger, at short range, from its face toward it.
     fn closing_fire(&mut self, part: Part) -> Vec<Part> {
-        let firers = self.split(&part.r[1], |g| (g.arm(), u32::from(g.firers(1.0))));
+        let r = self.rules;
+        let firers = self.split(&part.r[1], |g| {
+            let men = g.firers(front_share(g, r));
+            (g.arm(), g.kind == Kind::ForlornHope, u32::from(men))
+        });
         let mut out = Vec::new();
-        for ((arm, men), firers) in firers {
+        for ((arm, singly, men), firers) in firers {
             let Some(arm) = arm else {
                 out.push(part.with(part.charge, [part.r[0].clone(), firers]));
                 continue;
@@ -631,7 +671,7 @@ impl<'a> Chain<'a> {
                 Arm::Pistol => g.pistols = g.pistols.saturating_sub(1),
                 _ => g.loaded = false,
             });
-            let hits = self.volley(arm, men);
+            let hits = self.volley(arm, singly, men);
             let target = only_regiments(self.struck(&part.r[0], &hits));
             out.push(part.with(part.charge, [target, firers]));
         }
@@ -725,7 +765,7 @@ impl<'a> Chain<'a> {
                 continue;
             }
             let chargers = self.each(&chargers, |g| g.pistols -= 1);
-            let hits = self.volley(Arm::Pistol, u32::from(front));
+            let hits = self.volley(Arm::Pistol, false, u32::from(front));
             let (mut broken, mut held) = (Weights::new(), Weights::new());
             for ((j, killed), p) in self.struck(&part.r[1], &hits).items {
                 if u32::from(killed) < need {
@@ -899,17 +939,17 @@ impl<'a> Chain<'a> {
 
     /// The figures a regiment of `face` hits in a round on one of `target`'s face (before
     /// saves), and the points it carries after, as the engine's `blow`: front ranks only in the
-    /// first round, each body's dice in turn.
+    /// first round, from its face toward the enemy, each body's dice in turn.
     fn blow(&mut self, g: &Regiment, first: bool, target: &Face) -> Rc<[Strike]> {
-        let key = blow_key(&face(g), first, target);
+        let r = self.rules;
+        let key = blow_key(&face(g, r), first, target);
         if let Some(w) = self.blows.get(&key) {
             return w.clone();
         }
-        let r = self.rules;
         let target = target.4;
         let pike_first = first && g.rounds == 0;
         let mut w = Weights::certain((0u32, g.carried.to_bits()));
-        for (figure, n) in g.fighting(first, r) {
+        for (figure, n) in g.fighting_on(first, front_share(g, r), r) {
             if n == 0 {
                 continue;
             }
@@ -948,7 +988,7 @@ impl<'a> Chain<'a> {
         first: bool,
         target: &Face,
     ) -> (BlowKey, Rc<[(u32, f64)]>) {
-        let key = blow_key(&face(g), first, target);
+        let key = blow_key(&face(g, self.rules), first, target);
         if let Some(h) = self.blow_hits.get(&key) {
             return (key, h.clone());
         }
@@ -963,7 +1003,8 @@ impl<'a> Chain<'a> {
 
     /// Each regiment of a part by its face: what the other's blow depends on.
     fn faces(&self, part: &Part) -> [Vec<(Face, Spread)>; 2] {
-        [0, 1].map(|i| self.split(&part.r[i], face))
+        let r = self.rules;
+        [0, 1].map(|i| self.split(&part.r[i], |g| face(g, r)))
     }
 
     /// A round that is not the last, both striking at once. Each side's dice decide both the
@@ -1048,7 +1089,7 @@ impl<'a> Chain<'a> {
     /// Regiment `i`'s judges after the last round's blow by regiment `by`: each judge and the
     /// melee losses of that round (`i` bare).
     fn finals(&mut self, i: u32, by: &Regiment, first: bool) -> Rc<[Outcome]> {
-        let target = face(&self.reg(i));
+        let target = face(&self.reg(i), self.rules);
         let (key, hits) = self.blow_hits(by, first, &target);
         if let Some(f) = self.finals.get(&(i, key)) {
             return f.clone();
@@ -1240,6 +1281,8 @@ struct Judge {
     lost_any: bool,
     enemy_withdrew: bool,
     pike_deep: bool,
+    /// A square: no flank or rear to secure (ruling).
+    flanks_secured: bool,
     melee_lost: u16,
 }
 
@@ -1263,6 +1306,7 @@ fn judge_one(g: &Regiment, won: bool, rules: &DickensonRules) -> Judge {
         lost_any: g.lost_this_move > 0,
         enemy_withdrew: g.enemy_withdrew,
         pike_deep: g.pike_ranks(rules) > 2,
+        flanks_secured: g.all_round(rules) && rules.formations.square.flanks_secured,
         melee_lost: g.melee_lost,
     }
 }
@@ -1280,6 +1324,7 @@ impl Judged {
             ),
             (me.enemy_withdrew, Add::EnemyWithdrawing),
             (me.pike_deep, Add::PikeDeep),
+            (me.flanks_secured, Add::FlanksSecured),
         ];
         let on: Vec<Add> = list.iter().filter(|(b, _)| *b).map(|(_, a)| *a).collect();
         Adds::of(&on)
@@ -1545,37 +1590,101 @@ pub const THROW_FIRST: [(&str, &str, UnitKind, Formation); 3] = [
     ),
 ];
 
+/// Foot standing in square (pike three deep): each kind of foot. Horse cannot charge it; foot
+/// meet its face toward them, the one that fires and fights.
+pub const SQUARES: [(&str, &str, UnitKind, Formation); 3] = [
+    (
+        "foot_square",
+        "foot in square",
+        UnitKind::Foot(FootBalance::Normal),
+        Formation::Square,
+    ),
+    (
+        "pike_heavy_foot_square",
+        "pike-heavy foot in square",
+        UnitKind::Foot(FootBalance::PikeHeavy),
+        Formation::Square,
+    ),
+    (
+        "shot_heavy_foot_square",
+        "shot-heavy foot in square",
+        UnitKind::Foot(FootBalance::ShotHeavy),
+        Formation::Square,
+    ),
+];
+
+/// Sited guns by the scenario's weight (the rulings' calibres: a saker and a culverin; a
+/// falcon's crew and points are the saker's, so its rows would be the same).
+pub const GUNS: [(&str, &str, UnitKind); 2] = [
+    (
+        "medium_gun",
+        "medium gun",
+        UnitKind::Artillery(GunWeight::Medium),
+    ),
+    (
+        "heavy_gun",
+        "heavy gun",
+        UnitKind::Artillery(GunWeight::Heavy),
+    ),
+];
+
+/// Horse and dragoons that have fired their pistols and not reloaded: only the breach of a
+/// pikestand uses them in a charge (one left breaches as two do).
+pub const NO_PISTOLS: [(&str, &str, UnitKind); 3] = [
+    (
+        "troopers_no_pistols",
+        "troopers, pistols fired",
+        UnitKind::Horse(HorseKind::Trotters),
+    ),
+    (
+        "lobsters_no_pistols",
+        "lobsters, pistols fired",
+        UnitKind::Horse(HorseKind::Cuirassiers),
+    ),
+    (
+        "dragoons_no_pistols",
+        "dragoons, pistols fired",
+        UnitKind::Dragoons,
+    ),
+];
+
 /// The charges of the table: each kind of horse charging each kind of horse and of foot, and
 /// each kind of foot charging each kind of foot and of horse; dragoons charging horse and foot
-/// and charged by horse; horse charging targets that throw first. Horse charge home at the
-/// gallop from beyond the muskets' reach (their move's half is longer than a musket's range, so
-/// no closing fire meets them; pistols reach less still); foot charge from within musket range
-/// and at least half their move away, so the target's musketeers give closing fire (horse's
-/// pistols do not reach that far). Horse cannot charge a square (pike three deep), so no row
-/// has one.
+/// and charged by horse; horse and dragoons charging targets that throw first; foot charging
+/// squares and a forlorn hope; everyone charging a sited gun; horse and dragoons with their
+/// pistols fired charging foot. Horse charge home at the gallop from beyond the muskets'
+/// reach (their move's half is longer than a musket's range, so no closing fire meets them;
+/// pistols reach less still); foot charge from within musket range and at least half their
+/// move away, so the target's musketeers give closing fire (horse's pistols do not reach that
+/// far; guns give none). Horse cannot charge a square (pike three deep), so no row has one.
 pub fn specs() -> Vec<(&'static str, &'static str, Spec)> {
     let mut v = Vec::new();
-    let line = |t: &[(&'static str, &'static str, UnitKind)]| -> Vec<_> {
+    type Target = (&'static str, UnitKind, Formation);
+    let line = |t: &[(&'static str, &'static str, UnitKind)]| -> Vec<Target> {
         t.iter()
             .map(|&(id, _, k)| (id, k, Formation::Line))
             .collect()
     };
-    let first: Vec<_> = THROW_FIRST
-        .iter()
-        .map(|&(id, _, k, f)| (id, k, f))
-        .collect();
+    let formed = |t: &[(&'static str, &'static str, UnitKind, Formation)]| -> Vec<Target> {
+        t.iter().map(|&(id, _, k, f)| (id, k, f)).collect()
+    };
     let horse_and_dragoons = [&HORSE[..], &DRAGOONS[..]].concat();
     let pairs = [
-        (&HORSE[..], line(&HORSE), false),
-        (&HORSE[..], line(&FOOT), false),
-        (&FOOT[..], line(&FOOT), true),
-        (&FOOT[..], line(&HORSE), false),
-        (&DRAGOONS[..], line(&horse_and_dragoons), false),
-        (&DRAGOONS[..], line(&FOOT[..1]), false),
-        (&HORSE[..], line(&DRAGOONS), false),
-        (&HORSE[..], first, false),
+        (&HORSE[..], line(&HORSE), false, None),
+        (&HORSE[..], line(&FOOT), false, None),
+        (&FOOT[..], line(&FOOT), true, None),
+        (&FOOT[..], line(&HORSE), false, None),
+        (&DRAGOONS[..], line(&horse_and_dragoons), false, None),
+        (&DRAGOONS[..], line(&FOOT), false, None),
+        (&HORSE[..], line(&DRAGOONS), false, None),
+        (&horse_and_dragoons[..], formed(&THROW_FIRST), false, None),
+        (&FOOT[..], formed(&SQUARES), true, None),
+        (&FOOT[..], formed(&THROW_FIRST[..1]), true, None),
+        (&horse_and_dragoons[..], line(&GUNS), false, None),
+        (&FOOT[..], line(&GUNS), false, None),
+        (&NO_PISTOLS[..], line(&FOOT[..1]), false, Some(0)),
     ];
-    for (chargers, targets, closing_fire) in pairs {
+    for (chargers, targets, closing_fire, pistols_left) in pairs {
         for &(aid, _, a) in chargers {
             for &(did, d, formation) in &targets {
                 v.push((
@@ -1586,6 +1695,7 @@ pub fn specs() -> Vec<(&'static str, &'static str, Spec)> {
                         defender: d,
                         formation,
                         closing_fire,
+                        pistols_left,
                     },
                 ));
             }
@@ -1659,7 +1769,11 @@ pub fn table(rules: &DickensonRules) -> Table {
                  away, held at the pikes): closing fire at short range from foot and dragoons when the charger comes from within their range \
                  and moves at least {} of its move to contact (horse's pistols never reach that far); horse fired upon, or charging foot \
                  with pikes, throw 2D6 +1 for attacking less the points they have lost, turning or swerving away below {}; horse entering a \
-                 pikestand fire a pistol volley from the front rank and are held at the pikes unless it kills {}.",
+                 pikestand fire a pistol volley from the front rank and are held at the pikes unless it kills {}. Targets that throw first \
+                 against horse (a forlorn hope, pike in one rank behind its shot, a gun's crew) throw on the chart before it and give way \
+                 on a fall back or rout. A square (`_square`) fires and fights from its face toward the charger and counts its flanks \
+                 secured; a forlorn hope fires man by man; a gun stands sited and its whole crew fights both rounds; chargers marked \
+                 `_no_pistols` have fired theirs, so any pikestand holds them.",
                 rules.battle.men.horse,
                 rules.battle.men.foot,
                 rules.regiment.figure_scale,
@@ -1709,8 +1823,16 @@ mod tests {
                 let f: f64 = v[7 + 4 * i..11 + 4 * i].iter().sum();
                 assert!((f - 1.0).abs() < 1e-9, "{s:?}");
             }
-            // Either side may win.
-            assert!(v[4] > 0.0 && v[5] > 0.0, "{v:?}");
+            if s.pistols_left == Some(0) {
+                // No pistols, no breach: the pikes hold whoever passes the throw.
+                assert_eq!(v[0], 0.0, "{s:?}");
+                assert!((v[1] + v[2] - 1.0).abs() < 1e-9, "{s:?}");
+                continue;
+            }
+            // Either side may win, but a saker's crew: five gunners' points are under one
+            // melee die, so they never hit anyone.
+            let crew_hits_none = s.defender == GUNS[0].2;
+            assert!(v[4] > 0.0 && (v[5] > 0.0) != crew_hits_none, "{v:?}");
         }
         // Closing fire costs foot charging foot figures before the melee: without it the
         // charger wins more often and routs less.
@@ -1728,6 +1850,16 @@ mod tests {
         // Lobsters (impetus 3+, save 4+) beat troopers more often than troopers beat them.
         let v = values(&follow(&r, &specs()[2].2));
         assert!(v[4] > v[5], "{v:?}");
+        // A square meets foot with one face: the charger wins more often than against the
+        // same foot in line.
+        let square = Spec {
+            formation: Formation::Square,
+            ..*fired
+        };
+        assert!(specs().iter().any(|(_, _, s)| *s == square));
+        let v = values(&follow(&r, &square));
+        let line = values(&follow(&r, fired));
+        assert!(v[4] > line[4] + 0.1, "{v:?} {line:?}");
     }
 
     /// How the charge went in, each way's chance.
@@ -1737,6 +1869,7 @@ mod tests {
             defender: d,
             formation: Formation::Line,
             closing_fire: fire,
+            pistols_left: None,
         };
         let mut w = Weights::new();
         for part in Chain::new(r).charge(&spec) {
@@ -1774,40 +1907,118 @@ mod tests {
 
     /// A target that throws first against horse, fresh and alone: 2D6 with no adds, at the
     /// forlorn hope's -1 for musketeers in one rank. Below the stand (6) it gives way: 2D6 of 6
-    /// or less for the forlorn hope (15/36), 5 or less for pike in one rank (10/36), routing on
-    /// 4 or less (6/36) and 3 or less (3/36). The horse need no throw of their own (no closing
-    /// fire; a pikestand that threw first spares them), but the pikes still need a breach.
+    /// or less for the forlorn hope (15/36), 5 or less for pike in one rank and for a gun's
+    /// crew (10/36), routing on 4 or less (6/36) and 3 or less (3/36). Dragoons meet the same
+    /// throw as horse. The chargers need no throw of their own (no closing fire; a pikestand
+    /// that threw first spares them), but the pikes still need a breach; a gun has none.
     #[test]
     fn targets_that_throw_first_give_way_as_worked_by_hand() {
         let r = DickensonRules::builtin();
         assert_eq!(r.morale.forlorn_hope, -1);
-        for (k, (gave_way, routed)) in [(15.0, 6.0), (10.0, 3.0), (10.0, 3.0)].iter().enumerate() {
-            let (_, _, d, formation) = THROW_FIRST[k];
-            let spec = Spec {
-                attacker: HORSE[0].2,
-                defender: d,
-                formation,
-                closing_fire: false,
-            };
-            let mut w = Weights::new();
-            let mut routs = 0.0;
-            for part in Chain::new(&r).charge(&spec) {
-                w.add(part.charge, part.mass());
-            }
-            let ends = follow(&r, &spec);
-            for (e, p) in &ends.items {
-                if e.charge == Charge::GaveWay && e.fate[1] == Fate::Rout {
-                    routs += p;
+        let targets = THROW_FIRST
+            .iter()
+            .map(|&(_, _, d, f)| (d, f))
+            .chain(GUNS.iter().map(|&(_, _, d)| (d, Formation::Line)));
+        let odds = [
+            (15.0, 6.0),
+            (10.0, 3.0),
+            (10.0, 3.0),
+            (10.0, 3.0),
+            (10.0, 3.0),
+        ];
+        for (k, ((d, formation), (gave_way, routed))) in targets.zip(odds).enumerate() {
+            let pikes = matches!(d, UnitKind::Foot(_));
+            for attacker in [HORSE[0].2, DRAGOONS[0].2] {
+                let spec = Spec {
+                    attacker,
+                    defender: d,
+                    formation,
+                    closing_fire: false,
+                    pistols_left: None,
+                };
+                let mut w = Weights::new();
+                let mut routs = 0.0;
+                for part in Chain::new(&r).charge(&spec) {
+                    w.add(part.charge, part.mass());
                 }
+                let ends = follow(&r, &spec);
+                for (e, p) in &ends.items {
+                    if e.charge == Charge::GaveWay && e.fate[1] == Fate::Rout {
+                        routs += p;
+                    }
+                }
+                let p = |c: Charge| w.p_where(|s| *s == c);
+                assert!((p(Charge::GaveWay) - gave_way / 36.0).abs() < 1e-12, "{k}");
+                assert!((routs - routed / 36.0).abs() < 1e-12, "{k}");
+                assert_eq!(p(Charge::TurnedAway), 0.0, "{k}");
+                assert_eq!(p(Charge::HeldAtPikes) > 0.0, pikes, "{k}");
+                if !pikes {
+                    assert!((p(Charge::Contact) - (1.0 - gave_way / 36.0)).abs() < 1e-12);
+                }
+                // Fates count each end once: the given way among them.
+                let v = values(&ends);
+                assert!((v[3] - gave_way / 36.0).abs() < 1e-12, "{k}");
             }
-            let p = |c: Charge| w.p_where(|s| *s == c);
-            assert!((p(Charge::GaveWay) - gave_way / 36.0).abs() < 1e-12, "{k}");
-            assert!((routs - routed / 36.0).abs() < 1e-12, "{k}");
-            assert_eq!(p(Charge::TurnedAway), 0.0, "{k}");
-            assert_eq!(p(Charge::HeldAtPikes) > 0.0, k > 0, "{k}");
-            // Fates count each end once: the given way among them.
-            let v = values(&ends);
-            assert!((v[3] - gave_way / 36.0).abs() < 1e-12, "{k}");
+        }
+    }
+
+    /// A forlorn hope's closing fire is man by man: six musketeers at short range each hit on
+    /// a 4 or more, so k hits have the chance C(6, k) / 64.
+    #[test]
+    fn a_forlorn_hopes_closing_fire_is_each_man_his_own_die() {
+        let r = DickensonRules::builtin();
+        let [_, hope] = regiments(&r, &specs_where(UnitKind::ForlornHope)[0]);
+        assert_eq!((hope.musketeers, r.small_arms.musket.hit_on.short), (6, 4));
+        let got = Chain::new(&r).volley(Arm::Musket, true, 6);
+        let choose = [1.0, 6.0, 15.0, 20.0, 15.0, 6.0, 1.0];
+        assert_eq!(got.len(), 7);
+        for (k, p) in got {
+            assert!((p - choose[k as usize] / 64.0).abs() < 1e-12, "{k}: {p}");
+        }
+    }
+
+    fn specs_where(defender: UnitKind) -> Vec<Spec> {
+        specs()
+            .into_iter()
+            .map(|(_, _, s)| s)
+            .filter(|s| s.defender == defender)
+            .collect()
+    }
+
+    /// The charge uses pistols only in the breach, one volley: a charger with one left fares
+    /// as a fresh one; with none it is held at the pikes whenever it passes its throw.
+    #[test]
+    fn one_pistol_left_breaches_as_two_and_none_is_held() {
+        let r = DickensonRules::builtin();
+        for (_, _, a) in HORSE.iter().chain(&DRAGOONS) {
+            let fresh = Spec {
+                attacker: *a,
+                defender: FOOT[0].2,
+                formation: Formation::Line,
+                closing_fire: false,
+                pistols_left: None,
+            };
+            assert_eq!(regiments(&r, &fresh)[0].pistols, r.volley.pistols_each);
+            let one = Spec {
+                pistols_left: Some(1),
+                ..fresh
+            };
+            let (v1, v2) = (values(&follow(&r, &one)), values(&follow(&r, &fresh)));
+            for (x, y) in v1.iter().zip(v2) {
+                assert!((x - y).abs() < 1e-12, "{v1:?} {v2:?}");
+            }
+            let none = values(&follow(
+                &r,
+                &Spec {
+                    pistols_left: Some(0),
+                    ..fresh
+                },
+            ));
+            // 2D6 + 1 of 8 or more passes: 21/36, and all of those are held.
+            assert!((none[2] - 21.0 / 36.0).abs() < 1e-12, "{none:?}");
+            assert!((none[1] - 15.0 / 36.0).abs() < 1e-12, "{none:?}");
+            // Nobody fought or lost a figure: neither throws.
+            assert!((none[7] - 1.0).abs() < 1e-12 && (none[11] - 1.0).abs() < 1e-12);
         }
     }
 
