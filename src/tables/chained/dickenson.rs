@@ -3,6 +3,8 @@
 //! or swerve away on a bad throw; the pistol breach of a pikestand; impetus and the two melee
 //! rounds; then the morale throw at the end of the move, with the points each regiment has
 //! actually lost (figures, officers and standards struck), the charger's side throwing first.
+//! A target that throws first against horse (a forlorn hope, pike in one rank, a gun's crew)
+//! throws before all of it; a square fires and fights from its face toward the charger.
 //!
 //! Every die is enumerated through the ruleset's own functions ([`volley::fire`],
 //! [`after_saves`], [`morale::struck`], [`morale::formation_throw`], [`melee::impetus`],
