@@ -421,9 +421,9 @@ fn own_pace(v: &View, o: UnitId) -> f64 {
     let m = &b.units[usize::from(o)];
     let allowance = movement::move_allowance(rules, m, false);
     let ahead = m.pos + b.facing_vector(o) * allowance;
-    let leg = movement::walk(
+    let leg = movement::walk_on(
         rules,
-        &v.setup.ground,
+        b.terrain(v.setup),
         m,
         m.pos,
         ahead,

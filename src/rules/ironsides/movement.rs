@@ -92,6 +92,16 @@ fn ground_factor(rules: &IronsidesRules, u: &Unit, kind: AreaKind) -> f64 {
     }
 }
 
+/// The ground a unit walks over, with each area's box and whether its edges are square to the
+/// axes (`Bounds::of_polygon`, in the ground's order) when they were worked out beforehand:
+/// a battle works them out once, not at every walk. Without them (a list of another length)
+/// each walk works them out.
+#[derive(Debug, Clone, Copy)]
+pub struct Terrain<'a> {
+    pub ground: &'a Ground,
+    pub boxes: &'a [Option<(Bounds, bool)>],
+}
+
 /// Walks from `from` towards `to` with `allowance` inches: each inch of rough ground, bog or
 /// woods costs 1/factor inches; each linear obstacle costs 2" (foot) or D6" (horse), times its
 /// severity; an impassable obstacle (severity 0) stops the unit short of it.
@@ -104,6 +114,22 @@ pub fn walk<D: DiceSource>(
     allowance: f64,
     dice: &mut D,
 ) -> Leg {
+    let terrain = Terrain { ground, boxes: &[] };
+    walk_on(rules, terrain, u, from, to, allowance, dice)
+}
+
+/// `walk` over `terrain`, with its areas' boxes if it has them.
+pub fn walk_on<D: DiceSource>(
+    rules: &IronsidesRules,
+    terrain: Terrain<'_>,
+    u: &Unit,
+    from: Vec2,
+    to: Vec2,
+    allowance: f64,
+    dice: &mut D,
+) -> Leg {
+    let ground = terrain.ground;
+    let boxes = Some(terrain.boxes).filter(|b| b.len() == ground.areas.len());
     let full = from.dist(to);
     if full <= 0.0 || allowance <= 0.0 {
         return Leg {
@@ -133,7 +159,11 @@ pub fn walk<D: DiceSource>(
         n_slow += 1;
         // An area whose box the leg's does not touch holds no point of the leg, and if its
         // edges are square to the axes, the leg crosses none (`Bounds::clear_of`).
-        let (apart, edges_square) = match Bounds::of_polygon(&area.points) {
+        let bounds = match boxes {
+            Some(b) => b[i],
+            None => Bounds::of_polygon(&area.points),
+        };
+        let (apart, edges_square) = match bounds {
             Some((b, sq)) => (leg.clear_of(&b), sq),
             None => (false, false),
         };
@@ -253,6 +283,64 @@ mod tests {
     use super::*;
     use crate::army::{FootBalance, GunWeight, Side};
     use crate::dice::ScriptedDice;
+
+    /// A walk over the areas' boxes worked out beforehand goes exactly as far, spends exactly
+    /// as much and throws the same dice as one that works them out: random legs of every unit
+    /// of the built-in battles over their ground, in and out of bogs, woods and obstacles.
+    #[test]
+    fn a_walk_with_the_boxes_known_goes_as_one_that_works_them_out() {
+        use crate::dice::SeededDice;
+        let mut seed = 5u64;
+        let mut rnd = move || {
+            seed = crate::dice::mix64(seed);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut slowed = 0;
+        for name in ["marston_moor", "edgehill", "naseby", "small_action"] {
+            let setup = crate::scenario::Scenario::load_builtin(name, &[])
+                .and_then(|s| s.setup())
+                .expect("built-in scenario");
+            let ground = &setup.ground;
+            let boxes: Vec<_> = ground
+                .areas
+                .iter()
+                .map(|a| Bounds::of_polygon(&a.points))
+                .collect();
+            let terrain = Terrain {
+                ground,
+                boxes: &boxes,
+            };
+            for i in 0..3_000u64 {
+                let u = &setup.units[i as usize % setup.units.len()];
+                let at = |r: f64, s: f64| Vec2::new(r * ground.width, s * ground.depth);
+                let from = at(rnd(), rnd());
+                let to = from + (at(rnd(), rnd()) - from) * rnd();
+                let allowance = rnd() * 24.0;
+                let (mut d1, mut d2) = (SeededDice::stream(i, 3), SeededDice::stream(i, 3));
+                let a = walk(&setup.rules, ground, u, from, to, allowance, &mut d1);
+                let b = walk_on(&setup.rules, terrain, u, from, to, allowance, &mut d2);
+                assert_eq!(
+                    (
+                        a.distance.to_bits(),
+                        a.spent.to_bits(),
+                        a.disordered,
+                        a.obstacles
+                    ),
+                    (
+                        b.distance.to_bits(),
+                        b.spent.to_bits(),
+                        b.disordered,
+                        b.obstacles
+                    ),
+                    "{name}: unit {} from {from:?} to {to:?}",
+                    u.id
+                );
+                assert_eq!(d1.rolled(), d2.rolled());
+                slowed += usize::from(a.disordered);
+            }
+        }
+        assert!(slowed > 1_000, "only {slowed} legs crossed slow ground");
+    }
 
     #[test]
     fn foot_rates_scale_with_cv_and_cap() {

@@ -559,9 +559,9 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         );
         let dest = from + dir * max_len;
         self.dice.focus(super::unit_stream(id));
-        let leg = movement::walk(
+        let leg = movement::walk_on(
             rules,
-            &setup.ground,
+            self.b.terrain(setup),
             &self.b.units[usize::from(id)],
             from,
             dest,

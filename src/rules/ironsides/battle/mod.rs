@@ -14,12 +14,12 @@ mod routs;
 
 use crate::army::{Command, CommandId, Commander, CommanderId, Side, Unit, UnitId, UnitStatus};
 use crate::battlefield::Vec2;
-use crate::battlefield::geometry::{HalfAngle, Rect, within_arc};
+use crate::battlefield::geometry::{Bounds, HalfAngle, Rect, within_arc};
 use crate::dice::{DiceSource, SeededDice, StreamDice};
 use crate::doctrine::{Doctrine, ParamAi};
 use crate::events::{Event, LossCause, Observer, Outcome};
-use crate::rules::ironsides::generals;
 use crate::rules::ironsides::tables::IronsidesRules;
+use crate::rules::ironsides::{generals, movement};
 use crate::setup::{BattleSetup, CommanderSource, RatingSource};
 
 pub use crate::arrivals::{ARRIVAL_STREAMS, arrival_turn};
@@ -143,6 +143,9 @@ pub struct Battle {
     /// The least and greatest y of each area of the ground, in play (no point outside that
     /// band is in the area).
     pub(crate) area_y: Vec<(f64, f64)>,
+    /// Each area's box and whether its edges are square to the axes, in play
+    /// (`Bounds::of_polygon`, worked out once for the walks over the ground).
+    pub(crate) area_box: Vec<Option<(Bounds, bool)>>,
     /// When the set-up's late arrivals come on and which commands are held in reserve.
     pub(crate) schedule: crate::arrivals::Schedule,
     /// Re-rolls each commander still gives the enemy against his units this turn (a cowardly
@@ -215,6 +218,7 @@ impl Battle {
             dice: StreamDice::default(),
             cache: cache::Caches::new(setup.units.len()),
             area_y: Vec::with_capacity(setup.ground.areas.len()),
+            area_box: Vec::with_capacity(setup.ground.areas.len()),
             schedule: crate::arrivals::Schedule::for_setup(setup, setup.commands.len()),
             gifts: Vec::with_capacity(setup.commanders.len()),
             countercharged: Vec::with_capacity(setup.units.len()),
@@ -362,9 +366,18 @@ impl Battle {
         }
     }
 
-    /// Play begins: the caches (see `cache`) and each area's band of y (`area_y`).
+    /// Play begins: the caches (see `cache`), each area's band of y (`area_y`) and box
+    /// (`area_box`).
     fn begin_play(&mut self, setup: &BattleSetup) {
         self.begin_caching(&setup.rules);
+        self.area_box.clear();
+        self.area_box.extend(
+            setup
+                .ground
+                .areas
+                .iter()
+                .map(|a| Bounds::of_polygon(&a.points)),
+        );
         self.area_y.clear();
         self.area_y.extend(setup.ground.areas.iter().map(|a| {
             if a.points.iter().any(|p| p.y.is_nan()) {
@@ -610,6 +623,15 @@ impl Battle {
     #[inline]
     pub fn distance(&self, a: UnitId, b: UnitId) -> f64 {
         self.shape(a).dist(&self.shape(b))
+    }
+
+    /// The ground of `setup` with the areas' boxes of this battle, for `movement::walk_on`
+    /// (before play they are not known, and each walk works them out).
+    pub fn terrain<'a>(&'a self, setup: &'a BattleSetup) -> movement::Terrain<'a> {
+        movement::Terrain {
+            ground: &setup.ground,
+            boxes: &self.area_box,
+        }
     }
 
     /// Whether two units are at most `limit` apart, trying their enclosing circles first.
