@@ -1,6 +1,8 @@
 //! The start of a move (per-move state cleared, generals placed, routing units rallied), then
-//! movement: routing units flee, the others follow their doctrine's plan: hold, advance, or
-//! charge with the formation rules' throws, closing fire and the pistol breach. Every move, a
+//! movement: every regiment's order made by both sides from the state at the start of the move
+//! (ruling: charges declared at once), then routing units flee and the others carry out their
+//! doctrine's order: hold, advance, or charge with the formation rules' throws, closing fire
+//! and the pistol breach (horse charging each other meet as chargers). Every move, a
 //! fall back's and a rout's too, pays the ground, stops short of enemies and of friends (unless
 //! the rulings let it through), and leaves gaps in the hedges foot hack through.
 
