@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xe8fb7ab03ec96c2d),
-    ("marston_moor", 0xfe2cfa7f83415bc9),
-    ("naseby", 0x0ab89f552791689c),
-    ("roundway_down", 0x4791fd333ee64746),
-    ("adwalton_moor", 0xcf857f3724abda35),
-    ("lansdown", 0xa30020137e8fdc5e),
-    ("first_newbury", 0xdb89420155ca0abe),
-    ("langport", 0xec339000afaf9976),
-    ("small_action", 0x10120de0b0c49c72),
-    ("duel_horse", 0xfc8496724694d26f),
-    ("duel_foot_vs_horse", 0x84e25ac66f2247a1),
-    ("bp_duel_pike_vs_horse", 0xffc125ffd03ee4c8),
-    ("bp_duel_shot", 0xd6a466fbac399e8a),
+    ("edgehill", 0xab0362bbac4fee79),
+    ("marston_moor", 0x038c652cd614a124),
+    ("naseby", 0xae125ab40ff45afc),
+    ("roundway_down", 0x4e18b4d0032992c5),
+    ("adwalton_moor", 0xca590794a23b7014),
+    ("lansdown", 0x6a91732d22c5965d),
+    ("first_newbury", 0xefa4e4a1a0a182fb),
+    ("langport", 0xeb45b0678d23f96a),
+    ("small_action", 0xb6c654d89db6f352),
+    ("duel_horse", 0x868ff33c51cb6b2f),
+    ("duel_foot_vs_horse", 0x76c12576ffd25bde),
+    ("bp_duel_pike_vs_horse", 0x115b56cb00d2ca5e),
+    ("bp_duel_shot", 0xb52e67f5b5952e21),
     ("bp_duel_gun_vs_foot", 0x4b4c556c3d6dbd5e),
-    ("balance_template", 0xe0519c6b23d5518f),
+    ("balance_template", 0x6f45061e207e39f9),
 ];
 
 #[test]

@@ -526,6 +526,15 @@ pub struct BattleRules {
     pub side_step_margin: f64,
     /// A regiment waiting for a friend to move on stands no nearer behind it than this.
     pub wait_behind_friend: f64,
+    /// Both sides make every regiment's order for the move (its charge declared) from the
+    /// state at the start of the move, then move (false: each side decides as it moves).
+    pub charges_declared_at_once: bool,
+    /// Horse that declared charges on each other both strike with impetus and both count as
+    /// the attacker (false: only the first to move does).
+    pub countercharge: bool,
+    /// The doctrine weighs a charge on a regiment in melee against the whole of that melee
+    /// (false: against the regiment alone).
+    pub charge_odds_whole_melee: bool,
 }
 
 impl DickensonRules {

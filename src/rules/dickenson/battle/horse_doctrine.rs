@@ -7,7 +7,7 @@
 //! enemy they can charge, else hold beyond its muskets' reach.
 
 use super::Battle;
-use super::regiment::{Formation, Gait, Kind, Regiment, State};
+use super::regiment::{Engaged, Formation, Gait, Kind, Regiment, State};
 use crate::doctrine::DoctrineParams;
 use crate::events::Observer;
 use crate::rules::black_powder::battle::doctrine::{self, Plan, Situation};
@@ -54,9 +54,37 @@ impl Battle {
             reach: reg.move_at(reg.next_gait(), &self.rules),
             may_charge,
             determined: false,
-            ratio: f64::from(self.points(r) + 1) / f64::from(self.points(t) + 1),
+            ratio: self.charge_odds(r, t),
             range,
         }
+    }
+
+    /// The odds regiment `r` sees in charging `t`: its morale points (and, weighing the whole
+    /// melee `t` is in, those of its friends in contact with `t`) against `t`'s (and those of
+    /// `t`'s friends in contact with those friends), each plus one.
+    fn charge_odds(&self, r: usize, t: usize) -> f64 {
+        let (mut mine, mut theirs) = (self.points(r), self.points(t));
+        if self.rules.battle.charge_odds_whole_melee {
+            // Each friend of `t` counted once: at most `Engaged::CAPACITY` of them on each
+            // of its enemies.
+            let mut seen = [t as u16; Engaged::CAPACITY * Engaged::CAPACITY + 1];
+            let mut n = 1;
+            for e in self.regiments[t]
+                .engaged
+                .iter()
+                .filter(|&e| usize::from(e) != r)
+            {
+                mine += self.points(usize::from(e));
+                for f in self.regiments[usize::from(e)].engaged.iter() {
+                    if !seen[..n].contains(&f) {
+                        seen[n] = f;
+                        n += 1;
+                        theirs += self.points(usize::from(f));
+                    }
+                }
+            }
+        }
+        f64::from(mine + 1) / f64::from(theirs + 1)
     }
 
     /// Whether horse `h`'s doctrine would charge regiment `r` `gap` off were `r` in line.

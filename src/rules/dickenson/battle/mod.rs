@@ -206,6 +206,9 @@ pub struct Battle {
     near: RefCell<Vec<(usize, Shape)>>,
     /// Each regiment's advances cut short by a friend this battle, and how it went round.
     pub held: Vec<Held>,
+    /// Each regiment's order for this move, made before anyone moves when both sides declare
+    /// at once (`battle.charges_declared_at_once`); taken as it is carried out.
+    orders: Vec<movement::Order>,
 }
 
 pub(crate) use crate::events::emit;
@@ -260,6 +263,7 @@ impl Battle {
             arc_cos: [const { Cell::new((f64::NAN, f64::NAN)) }; 2],
             near: RefCell::new(Vec::new()),
             held: Vec::new(),
+            orders: Vec::new(),
         };
         b.reset();
         b
@@ -279,6 +283,9 @@ impl Battle {
         self.fronts.resize(self.regiments.len(), unknown);
         self.held.clear();
         self.held.resize(self.regiments.len(), Held::default());
+        self.orders.clear();
+        self.orders
+            .resize(self.regiments.len(), movement::Order::default());
         // Room for every other regiment near a run, so that runs never grow it.
         let near = self.near.get_mut();
         near.clear();

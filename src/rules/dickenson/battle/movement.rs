@@ -1,6 +1,8 @@
 //! The start of a move (per-move state cleared, generals placed, routing units rallied), then
-//! movement: routing units flee, the others follow their doctrine's plan: hold, advance, or
-//! charge with the formation rules' throws, closing fire and the pistol breach. Every move, a
+//! movement: every regiment's order made by both sides from the state at the start of the move
+//! (ruling: charges declared at once), then routing units flee and the others carry out their
+//! doctrine's order: hold, advance, or charge with the formation rules' throws, closing fire
+//! and the pistol breach (horse charging each other meet as chargers). Every move, a
 //! fall back's and a rout's too, pays the ground, stops short of enemies and of friends (unless
 //! the rulings let it through), and leaves gaps in the hedges foot hack through.
 
@@ -41,6 +43,25 @@ pub struct Gap {
     pub obstacle: usize,
     pub at: f64,
     pub half: f64,
+}
+
+/// A regiment's order for its move: made just before it moves, or, both sides declaring at
+/// once (ruling), from the state at the start of the move.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(super) enum Order {
+    /// Nothing this move: in melee, not active, no doctrine, or the order carried out.
+    #[default]
+    None,
+    /// Halted, held in reserve, or no enemy left.
+    Halt,
+    /// Its doctrine's plan against enemy `t`, `gap` off; `close_up`: its doctrine closes foot
+    /// up against horse.
+    Plan {
+        plan: Plan,
+        t: u16,
+        gap: f64,
+        close_up: bool,
+    },
 }
 
 /// What enemy horse threaten foot with next move (`Battle::horse_threat`).
@@ -252,20 +273,33 @@ impl Battle {
         }
     }
 
-    /// Routing units flee; the rest act on their plans, side by side.
+    /// Routing units flee; the rest act on their orders, side by side in the roll-off order.
+    /// Both sides declaring at once (ruling), every order is made first, from the state at the
+    /// start of the move, with the formation changes it calls for; else each regiment decides
+    /// as it comes to move.
     pub fn movement_phase<D: DiceSource, O: Observer>(
         &mut self,
         setup: &BattleSetup,
         dice: &mut D,
         obs: &mut O,
     ) {
+        let at_once = self.rules.battle.charges_declared_at_once;
+        if at_once {
+            self.declare(setup, obs);
+        }
         for side in self.sides() {
             for r in 0..self.regiments.len() {
-                if self.regiments[r].side != side {
+                let reg = &self.regiments[r];
+                // Declared at once, a regiment thrown back before its turn has had its move.
+                if reg.side != side || (at_once && reg.moved > 0.0) {
                     continue;
                 }
-                match self.regiments[r].state {
+                match reg.state {
                     State::Routing => self.flee(r, obs),
+                    State::Active if at_once => {
+                        let order = std::mem::take(&mut self.orders[r]);
+                        self.carry_out(r, order, dice, obs);
+                    }
                     State::Active => self.act(r, setup, dice, obs),
                     State::Gone => {}
                 }
@@ -273,7 +307,30 @@ impl Battle {
         }
     }
 
-    /// One regiment's plan for its move, from its doctrine.
+    /// Phase 1 of the move (ruling): every active regiment's order from the state at the start
+    /// of the move, in the roll-off order; then the formation changes the orders call for.
+    fn declare<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
+        for side in self.sides() {
+            for r in 0..self.regiments.len() {
+                let reg = &self.regiments[r];
+                if reg.side == side {
+                    self.orders[r] = match reg.state {
+                        State::Active => self.order(r, setup),
+                        _ => Order::None,
+                    };
+                }
+            }
+        }
+        for side in self.sides() {
+            for r in 0..self.regiments.len() {
+                if self.regiments[r].side == side {
+                    self.dress_for(r, self.orders[r], setup, obs);
+                }
+            }
+        }
+    }
+
+    /// One regiment decides and carries out its move (each side deciding as it moves).
     fn act<D: DiceSource, O: Observer>(
         &mut self,
         r: usize,
@@ -281,20 +338,25 @@ impl Battle {
         dice: &mut D,
         obs: &mut O,
     ) {
+        let order = self.order(r, setup);
+        self.dress_for(r, order, setup, obs);
+        self.carry_out(r, order, dice, obs);
+    }
+
+    /// Regiment `r`'s order for its move, from its doctrine and the table as it stands.
+    fn order(&self, r: usize, setup: &BattleSetup) -> Order {
         let reg = self.regiments[r];
         if reg.engaged.is_some() {
-            return;
+            return Order::None;
         }
         if reg.halt_until >= self.turn || self.in_reserve(usize::from(reg.command)) {
-            self.regiments[r].gait = Gait::Halt;
-            return;
+            return Order::Halt;
         }
         let Some((t, gap)) = self.nearest_enemy(r, |o| o.state == State::Active) else {
-            self.regiments[r].gait = Gait::Halt;
-            return;
+            return Order::Halt;
         };
         let Some(d) = self.doctrine(r, setup) else {
-            return;
+            return Order::None;
         };
         // Horse whose nearest enemy they cannot charge choose whom to go for (doctrine).
         let (t, gap, stand_at) = match reg.kind {
@@ -302,7 +364,6 @@ impl Battle {
             _ => (t, gap, 0.0),
         };
         let target = self.regiments[t];
-        let charge_gait = reg.next_gait();
         let range = match reg.kind {
             Kind::Horse(_) => stand_at,
             Kind::Gun(c) => c.gun(&self.rules).maximum_range,
@@ -315,19 +376,62 @@ impl Battle {
             _ => reg.formation != Formation::Column && !target.uncharged_by_horse(&self.rules),
         };
         let situation = self.situation(r, t, gap, may_charge && self.open_to_charge(t), range);
-        let plan = doctrine::plan(d, &self.knobs(), &situation);
+        Order::Plan {
+            plan: doctrine::plan(d, &self.knobs(), &situation),
+            t: t as u16,
+            gap,
+            close_up: d.hedgehog_vs_horse,
+        }
+    }
+
+    /// The formation change regiment `r`'s order calls for (guns have none).
+    fn dress_for<O: Observer>(&mut self, r: usize, order: Order, setup: &BattleSetup, obs: &mut O) {
+        let Order::Plan {
+            plan,
+            gap,
+            close_up,
+            ..
+        } = order
+        else {
+            return;
+        };
+        let reg = self.regiments[r];
         if reg.is_gun() {
-            self.serve_gun(r, t, gap, plan, obs);
             return;
         }
         if reg.can_form(Formation::Column, &self.rules) {
-            self.dress(r, plan, gap, d.hedgehog_vs_horse, setup, obs);
+            self.dress(r, plan, gap, close_up, setup, obs);
+        }
+    }
+
+    /// Regiment `r` carries out its order, unless it is in melee by now.
+    fn carry_out<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        order: Order,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        if self.regiments[r].engaged.is_some() {
+            return;
+        }
+        let (plan, t, gap) = match order {
+            Order::None => return,
+            Order::Halt => {
+                self.regiments[r].gait = Gait::Halt;
+                return;
+            }
+            Order::Plan { plan, t, gap, .. } => (plan, usize::from(t), gap),
+        };
+        if self.regiments[r].is_gun() {
+            self.serve_gun(r, t, gap, plan, obs);
+            return;
         }
         match plan {
             Plan::Hold => self.hold(r, t, gap, obs),
             Plan::Advance => {
                 // Ruling: an advance goes no faster than a canter; only a charge gallops.
-                let gait = charge_gait.min(Gait::Canter);
+                let gait = self.regiments[r].next_gait().min(Gait::Canter);
                 let aim = self.advance_aim(r, t, gap);
                 self.advance_round_friends(r, aim, gait, obs);
             }
@@ -1108,7 +1212,9 @@ impl Battle {
         // it does not go round).
         let run = self.contact_run(r, t, aim, need);
         let blocked = self.clear_run(r, dir, aim, run, Holds::Friends) < run;
-        if run > reach + 1e-6 || going.no_charge || uncharged || blocked {
+        // Declared before moving (ruling), the charge finds its target as it is now.
+        let gone = self.regiments[t].state != State::Active || !self.open_to_charge(t);
+        if run > reach + 1e-6 || going.no_charge || uncharged || blocked || gone {
             self.advance(r, aim, gait, None, obs);
             fail(self, obs);
             return;
@@ -1159,13 +1265,42 @@ impl Battle {
         a.rounds = 0;
         a.carried = 0.0;
         // A regiment already in melee keeps it, and meets the charger as another enemy.
+        let counter = self.countercharges(t, r);
         let b = &mut self.regiments[t];
         if b.engaged.is_none() {
-            b.attacker = false;
+            b.attacker = counter;
+            b.impetus = counter;
             b.rounds = 0;
             b.carried = 0.0;
         }
         b.engaged.push(r as u16);
+        if counter {
+            // Ruling: met where the first to move reached it, at its own charge gait.
+            b.gait = b.next_gait();
+            self.orders[t] = Order::None;
+            let (unit, target) = (target, unit);
+            let standoff = 0.0;
+            emit(
+                obs,
+                Event::ChargeDeclared {
+                    unit,
+                    target,
+                    standoff,
+                },
+            );
+        }
+    }
+
+    /// Whether horse `t`, charged home by horse `r`, meets it charging (ruling): both declared
+    /// at once, `t`'s charge on `r` not yet carried out and `t` free of melee.
+    fn countercharges(&self, t: usize, r: usize) -> bool {
+        let b = &self.rules.battle;
+        b.charges_declared_at_once
+            && b.countercharge
+            && self.regiments[r].is_horse()
+            && self.regiments[t].is_horse()
+            && self.regiments[t].engaged.is_none()
+            && matches!(self.orders[t], Order::Plan { plan: Plan::Charge, t: o, .. } if usize::from(o) == r)
     }
 
     /// A charge's bad throw: trotting or cantering horse turn about and use the rest of the

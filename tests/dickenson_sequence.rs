@@ -1,0 +1,270 @@
+//! Dickenson's move sequence (ruling, shared/design/dickenson.md "The move"): both sides make
+//! their orders for the move, charges declared, from the state at the start of the move, then
+//! carry them out in the roll-off order (`battle.charges_declared_at_once`); horse that declared
+//! charges on each other meet as chargers (`battle.countercharge`); the doctrine weighs a charge
+//! into a melee against the whole melee (`battle.charge_odds_whole_melee`). Fought through the
+//! engine's movement phase with scripted dice that must be used up exactly; Parliament moves
+//! first. With the keys false, the golden battles of the engine in which each side decided as
+//! it moved are fought again to the bit.
+
+mod dickenson_common;
+mod golden_common;
+
+use dickenson_common::{battle, setup};
+use ecw_sim::army::{HorseKind, Side, UnitKind};
+use ecw_sim::dice::{ScriptedDice, SeededDice};
+use ecw_sim::doctrine::DoctrineParams;
+use ecw_sim::events::{Event, EventLog};
+use ecw_sim::rules::Ruleset;
+use ecw_sim::rules::dickenson::DickensonRules;
+use ecw_sim::rules::dickenson::battle::regiment::Gait;
+use ecw_sim::rules::dickenson::battle::{Battle, Dickenson, Engaged};
+use ecw_sim::setup::BattleSetup;
+
+const FORLORN: UnitKind = UnitKind::ForlornHope;
+const TROOPERS: UnitKind = UnitKind::Horse(HorseKind::Trotters);
+
+/// The next move's start (no dice: nobody routs) and movement, throwing exactly `dice`.
+fn next_move(b: &mut Battle, s: &BattleSetup, dice: &[u8]) -> EventLog {
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(dice);
+    b.turn += 1;
+    b.start_of_move(s, &mut d, &mut l);
+    b.movement_phase(s, &mut d, &mut l);
+    d.finish();
+    l
+}
+
+/// A battle of these units under the built-in rules changed by `change`, before its first move.
+fn battle_with(s: &BattleSetup, change: impl FnOnce(&mut DickensonRules)) -> Battle {
+    let mut rules = DickensonRules::builtin();
+    change(&mut rules);
+    let mut b = Dickenson::new(rules).new_battle(s);
+    b.first = Side::Parliament;
+    b
+}
+
+/// `side`'s command follows its own copy of the doctrine, changed by `change`.
+fn side_follows(s: &mut BattleSetup, side: Side, change: impl FnOnce(&mut DoctrineParams)) {
+    let mut d = DoctrineParams::builtin("rupert").unwrap();
+    change(&mut d);
+    s.doctrines.push(d);
+    let i = (s.doctrines.len() - 1) as u16;
+    for c in s.commands.iter_mut().filter(|c| c.side == side) {
+        c.doctrine = i;
+    }
+}
+
+fn declared(l: &EventLog, unit: u16, target: u16) -> bool {
+    l.0.iter().any(|e| {
+        *e == Event::ChargeDeclared {
+            unit,
+            target,
+            standoff: 0.0,
+        }
+    })
+}
+
+fn failed(l: &EventLog, unit: u16, target: u16) -> bool {
+    l.0.contains(&Event::ChargeFailed { unit, target })
+}
+
+/// A SECOND MOVER CHARGES ONLY WHAT WAS IN REACH AT THE START OF THE MOVE. Royalist troopers,
+/// halted (a trot's 10" reach) and holding until an enemy is in reach, face a Parliament
+/// forlorn hope 17" off, which advances its 8" first. Its move brings it within the troopers'
+/// reach, but their order was made before it moved: they hold. Next move they charge it (the
+/// forlorn hope, unloaded, gives no closing fire and throws 6, 6 against horse: it stands).
+/// Deciding as they moved, the troopers charged in the first move.
+#[test]
+fn s1_a_second_mover_charges_only_what_was_in_reach_when_the_move_began() {
+    let mut s = setup(&[
+        (Side::Parliament, FORLORN, 120, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 28.0),
+    ]);
+    side_follows(&mut s, Side::Royalist, |d| d.advance_from_turn = 99);
+    let mut b = battle(&s);
+    b.turn = 0;
+    b.regiments[0].loaded = false;
+    let (start, at) = (b.gap(0, 1), b.regiments[1].pos);
+    let reach = b.regiments[1].move_at(Gait::Trot, &b.rules);
+    let step = b.regiments[0].move_at(Gait::Trot, &b.rules);
+    assert!(
+        start > reach && start - step < reach,
+        "{start} {reach} {step}"
+    );
+
+    let l = next_move(&mut b, &s, &[]);
+    assert!(!declared(&l, 1, 0) && b.regiments[1].engaged.is_none());
+    assert_eq!(b.regiments[1].pos, at, "the troopers held");
+    let gap = b.gap(0, 1);
+    assert!(
+        (gap - (start - step)).abs() < 0.01,
+        "the forlorn hope came on: {gap}"
+    );
+
+    let l = next_move(&mut b, &s, &[6, 6]);
+    assert!(declared(&l, 1, 0), "{:?}", l.0);
+    assert!(b.regiments[1].engaged.contains(0) && b.regiments[1].attacker);
+    assert!(b.regiments[0].engaged.contains(1) && !b.regiments[0].attacker);
+
+    // Deciding as they move, the troopers charge in the first move (the forlorn hope, unloaded,
+    // throws 6, 6 and stands).
+    let mut b = battle_with(&s, |r| r.battle.charges_declared_at_once = false);
+    b.turn = 0;
+    b.regiments[0].loaded = false;
+    let l = next_move(&mut b, &s, &[6, 6]);
+    assert!(declared(&l, 1, 0) && b.regiments[1].engaged.contains(0));
+}
+
+/// Two troopers regiments 7" apart (each within the other's trot) both declare a charge.
+fn countercharge(change: impl FnOnce(&mut DickensonRules)) -> (Battle, EventLog) {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 18.0),
+    ]);
+    let mut b = battle_with(&s, change);
+    let reach = b.regiments[0].move_at(Gait::Trot, &b.rules);
+    assert!(b.gap(0, 1) < reach, "{}", b.gap(0, 1));
+    let at = b.regiments[1].pos;
+    let mut l = next_move(&mut b, &s, &[]);
+    assert_eq!(
+        b.regiments[1].pos, at,
+        "met where the first to move reached it"
+    );
+    assert!(b.gap(0, 1) < 1e-6, "in contact: {}", b.gap(0, 1));
+    assert!(b.regiments[0].engaged.contains(1) && b.regiments[1].engaged.contains(0));
+    b.melee_phase(&mut SeededDice::new(7), &mut l);
+    (b, l)
+}
+
+/// The regiments that struck with impetus in the melee (an impetus event throws no dice back).
+fn impetus(l: &EventLog) -> Vec<u16> {
+    l.0.iter()
+        .filter_map(|e| match *e {
+            Event::Melee {
+                attacker,
+                defender_dice: 0,
+                ..
+            } => Some(attacker),
+            _ => None,
+        })
+        .collect()
+}
+
+/// COUNTERCHARGE (ruling): horse that declared charges on each other meet where the first to
+/// move reaches the other, both as chargers: both strike with impetus and both count as the
+/// attacker. With the key off, or deciding as they move, the second is met standing.
+#[test]
+fn s2_horse_charging_each_other_meet_as_chargers() {
+    let (b, l) = countercharge(|_| {});
+    assert!(declared(&l, 0, 1) && declared(&l, 1, 0));
+    assert!(b.regiments[0].attacker && b.regiments[1].attacker);
+    assert_eq!(impetus(&l), vec![0, 1]);
+    assert_eq!(b.regiments[1].gait, Gait::Trot, "it charged at its gait");
+    for change in [
+        (|r: &mut DickensonRules| r.battle.countercharge = false) as fn(&mut DickensonRules),
+        |r| r.battle.charges_declared_at_once = false,
+    ] {
+        let (b, l) = countercharge(change);
+        assert!(declared(&l, 0, 1) && !declared(&l, 1, 0));
+        assert!(b.regiments[0].attacker && !b.regiments[1].attacker);
+        assert_eq!(impetus(&l), vec![0]);
+    }
+}
+
+/// A CHARGE ON A TARGET THAT MOVED OUT OF REACH FALLS SHORT. Parliament troopers (cantering: a
+/// gallop's charge) between two Royalist regiments: halted troopers 6" ahead, whom they charge,
+/// and troopers 8" behind them, turned to face them, who declare a charge on them within their
+/// trot's 10". The Parliament charge carries them 6" on, out of reach: the Royalist charge
+/// fails and advances its trot toward them. Deciding as they move, the Royalists, seeing them
+/// gone, merely advance (no charge declared).
+#[test]
+fn s3_a_charge_on_a_target_that_moved_out_of_reach_falls_short_and_advances() {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 20.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 11.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 27.0),
+    ]);
+    let fight = |at_once: bool| {
+        let mut b = battle_with(&s, |r| r.battle.charges_declared_at_once = at_once);
+        b.regiments[0].gait = Gait::Canter;
+        b.regiments[1].facing = 0.0;
+        b.regiments[2].halt_until = 99;
+        let reach = b.regiments[1].move_at(Gait::Trot, &b.rules);
+        let (behind, ahead) = (b.gap(1, 0), b.gap(0, 2));
+        assert!(ahead < behind && behind < reach, "{ahead} {behind} {reach}");
+        let l = next_move(&mut b, &s, &[]);
+        assert!(b.regiments[0].engaged.contains(2), "{:?}", l.0);
+        (b, l, behind + ahead)
+    };
+    let (b, l, apart) = fight(true);
+    assert!(declared(&l, 1, 0) && failed(&l, 1, 0), "{:?}", l.0);
+    assert!(b.regiments[1].engaged.is_none());
+    let gap = b.gap(1, 0);
+    assert!(
+        (gap - (apart - 10.0)).abs() < 0.01,
+        "advanced its trot: {gap}"
+    );
+    let (_, l, _) = fight(false);
+    assert!(!declared(&l, 1, 0) && !failed(&l, 1, 0), "{:?}", l.0);
+}
+
+/// THE CHARGE'S ODDS AGAINST THE WHOLE MELEE (doctrine): Royalist troopers asking odds of 1.5
+/// see Parliament troopers in melee with their friends 7" off. Against that regiment alone
+/// (9 points to 9) they do not charge; against the whole melee (9 and their friends' 9 to 9)
+/// they do.
+#[test]
+fn s4_a_charge_into_a_melee_is_weighed_against_the_whole_melee() {
+    let mut s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 20.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 23.0),
+        (Side::Royalist, TROOPERS, 240, 47.0, 20.0),
+    ]);
+    side_follows(&mut s, Side::Royalist, |d| d.charge_ratio = 1.5);
+    for whole in [true, false] {
+        let mut b = battle_with(&s, |r| r.battle.charge_odds_whole_melee = whole);
+        b.regiments[0].engaged = Engaged::of(1);
+        b.regiments[1].engaged = Engaged::of(0);
+        let reach = b.regiments[2].move_at(Gait::Trot, &b.rules);
+        assert!(b.gap(2, 0) < reach, "{}", b.gap(2, 0));
+        assert_eq!((b.points(0), b.points(2)), (9, 9));
+        let l = next_move(&mut b, &s, &[]);
+        assert_eq!(declared(&l, 2, 0), whole, "{:?}", l.0);
+        assert_eq!(b.regiments[0].engaged.contains(2), whole);
+    }
+}
+
+/// The golden Dickenson battles (tests/golden_dickenson.rs) as the engine fought them when
+/// each side decided as it moved and the doctrine weighed a charge against its target alone.
+const EACH_SIDE_AS_IT_MOVES: &[(&str, u64)] = &[
+    ("edgehill", 0xe8fb7ab03ec96c2d),
+    ("marston_moor", 0xfe2cfa7f83415bc9),
+    ("naseby", 0x0ab89f552791689c),
+    ("roundway_down", 0x4791fd333ee64746),
+    ("adwalton_moor", 0xcf857f3724abda35),
+    ("lansdown", 0xa30020137e8fdc5e),
+    ("first_newbury", 0xdb89420155ca0abe),
+    ("langport", 0xec339000afaf9976),
+    ("small_action", 0x10120de0b0c49c72),
+    ("duel_horse", 0xfc8496724694d26f),
+    ("duel_foot_vs_horse", 0x84e25ac66f2247a1),
+    ("bp_duel_pike_vs_horse", 0xffc125ffd03ee4c8),
+    ("bp_duel_shot", 0xd6a466fbac399e8a),
+    ("bp_duel_gun_vs_foot", 0x4b4c556c3d6dbd5e),
+    ("balance_template", 0xe0519c6b23d5518f),
+];
+
+/// With the keys false the engine fights the battles it fought before both sides declared at
+/// once, to the bit.
+#[test]
+fn s5_deciding_as_each_side_moves_fights_the_old_golden_battles() {
+    let mut rules = DickensonRules::builtin();
+    rules.battle.charges_declared_at_once = false;
+    rules.battle.charge_odds_whole_melee = false;
+    golden_common::check(
+        &Dickenson::new(rules),
+        100,
+        EACH_SIDE_AS_IT_MOVES,
+        "tests/dickenson_sequence.rs",
+    );
+}
