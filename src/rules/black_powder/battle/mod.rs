@@ -17,7 +17,7 @@ mod orders;
 
 use std::sync::Arc;
 
-use super::tables::{BlackPowderRules, Quality};
+use super::tables::{BlackPowderRules, Quality, SpecialRule};
 use super::units::{self, Specials, Troop};
 use crate::army::{CommandKind, CommanderId, Side, UnitId};
 use crate::battlefield::Vec2;
@@ -243,6 +243,9 @@ pub struct Battle {
     horse: [Vec<u16>; 2],
     /// Each side's regiments with a pike block, in index order.
     pikes: [Vec<u16>; 2],
+    /// Each side's regiments with the Hedgehog rule (the only ones a hedgehog test can form),
+    /// in index order.
+    hedgehogs: [Vec<u16>; 2],
     /// Whether each regiment has a pike block.
     pike: Vec<bool>,
     /// Each side's regiments by cell of the table, kept by `place`.
@@ -284,7 +287,7 @@ impl Battle {
     pub fn new(rules: Arc<BlackPowderRules>, setup: &BattleSetup) -> Battle {
         let template = derive_template(&rules, setup);
         let mut sides: [Vec<u16>; 2] = Default::default();
-        let (mut horse, mut pikes) = (sides.clone(), sides.clone());
+        let (mut horse, mut pikes, mut hedgehogs) = (sides.clone(), sides.clone(), sides.clone());
         for (r, reg) in template.0.iter().enumerate() {
             let s = reg.side.index();
             sides[s].push(r as u16);
@@ -294,6 +297,9 @@ impl Battle {
             }
             if troops().any(|e| e.troop == Troop::Pike) {
                 pikes[s].push(r as u16);
+            }
+            if reg.specials.has(SpecialRule::Hedgehog) {
+                hedgehogs[s].push(r as u16);
             }
         }
         let n = template.0.len();
@@ -325,6 +331,7 @@ impl Battle {
             sides,
             horse,
             pikes,
+            hedgehogs,
             brigade_counts: Vec::new(),
             targets: Vec::new(),
             near_targets: Vec::new(),

@@ -589,8 +589,11 @@ impl Battle {
         obs: &mut O,
     ) {
         let range = self.rules.hedgehog.horse_range;
-        for i in 0..self.side(self.regiments[h].side.other()).len() {
-            let r = usize::from(self.side(self.regiments[h].side.other())[i]);
+        // `hedgehog_check` passes over a regiment without the Hedgehog rule: only those with it
+        // are walked.
+        let enemy = self.regiments[h].side.other().index();
+        for i in 0..self.hedgehogs[enemy].len() {
+            let r = usize::from(self.hedgehogs[enemy][i]);
             let reg = &self.regiments[r];
             if reg.gone || reg.hedgehog || self.apart(r, h, range) {
                 continue;
