@@ -582,11 +582,20 @@ impl Battle {
         self.regiments[r].reach
     }
 
-    /// The nearest enemy horse element's gap to regiment `r`.
-    pub fn nearest_enemy_horse(&self, r: usize) -> Option<f64> {
+    /// Whether an enemy horse element is within `within` of an element of regiment `r`, as `gap`
+    /// measures. The nearest one's gap is within it exactly when some one's is, so the walk
+    /// stops at the first found and rules out whole regiments by their centres (`apart`).
+    pub fn enemy_horse_within(&self, r: usize, within: f64) -> bool {
         let enemy = self.regiments[r].side.other();
-        self.nearest_of(r, &self.horse[enemy.index()], |_, e| e.troop.is_cavalry())
-            .map(|(_, g)| g)
+        self.horse[enemy.index()].iter().any(|&o| {
+            let o = usize::from(o);
+            !self.regiments[o].gone
+                && !self.apart(r, o, within)
+                && self.element_range(o).any(|k| {
+                    self.elements[k].troop.is_cavalry()
+                        && self.element_range(r).any(|e| self.gap(e, k) <= within)
+                })
+        })
     }
 
     /// Degrees between a facing and the direction from `from` to `to`.
@@ -832,12 +841,13 @@ mod tests {
 
     /// The bounded walk finds the nearest enemy the full scan finds, to the bit and with the
     /// same element among equals, over random layouts (crowded and sparse, so near and far
-    /// answers and no answer at all occur).
+    /// answers and no answer at all occur); enemy horse is found within a gap exactly when the
+    /// nearest is.
     #[test]
     fn the_nearest_enemy_is_the_one_the_full_scan_finds() {
         let mut b = marston_moor();
         let mut scatter = scattered(0x9e1d);
-        let (mut answers, mut none, mut far) = (0, 0, 0);
+        let (mut answers, mut none, mut far, mut horse_near) = (0, 0, 0, 0);
         for trial in 0..300 {
             scatter(&mut b);
             for r in 0..b.regiments.len() {
@@ -860,15 +870,17 @@ mod tests {
                     none += usize::from(want.is_none());
                     far += usize::from(want.is_some_and(|(_, g)| g > 20.0));
                 }
-                assert_eq!(
-                    b.nearest_enemy_horse(r),
-                    nearest_in_full(&b, r, |_, e| e.troop.is_cavalry()).map(|(_, g)| g)
-                );
+                let horse = nearest_in_full(&b, r, |_, e| e.troop.is_cavalry());
+                for within in [0.0, 0.5, 8.0, (trial % 13) as f64] {
+                    let want = horse.is_some_and(|(_, g)| g <= within);
+                    assert_eq!(b.enemy_horse_within(r, within), want, "{trial} {r} {within}");
+                    horse_near += usize::from(want);
+                }
             }
         }
         assert!(
-            none > 100 && far > 100 && answers > 50_000,
-            "{none} {far} {answers}"
+            none > 100 && far > 100 && answers > 50_000 && horse_near > 1000,
+            "{none} {far} {answers} {horse_near}"
         );
     }
 }

@@ -55,11 +55,8 @@ impl Battle {
             if reg.shaken && reg.specials.has(SpecialRule::Brave) {
                 self.brave_rally(r, dice, obs);
             }
-            if reg.hedgehog
-                && self
-                    .nearest_enemy_horse(r)
-                    .is_none_or(|g| !morale::hedgehog_forced(g, &self.rules))
-            {
+            // Horse forces hedgehog within its range (`morale::hedgehog_forced`).
+            if reg.hedgehog && !self.enemy_horse_within(r, self.rules.hedgehog.horse_range) {
                 self.regiments[r].hedgehog = false;
             }
         }
@@ -263,10 +260,8 @@ impl Battle {
                 }),
         };
         if reg.specials.has(SpecialRule::Hedgehog)
-            && doctrine::early_hedgehog(d, &self.rules.doctrine, 0.0)
-            && self
-                .nearest_enemy_horse(r)
-                .is_some_and(|g| doctrine::early_hedgehog(d, &self.rules.doctrine, g))
+            && doctrine::early_hedgehog_range(d, &self.rules.doctrine)
+                .is_some_and(|range| self.enemy_horse_within(r, range))
         {
             self.hedgehog_check(r, dice, obs);
             return;
