@@ -38,7 +38,6 @@ impl Battle {
                 });
             }
         }
-        self.index_by_x();
         let arc = FrontArc::of(self.rules.shooting.front_arc_degrees);
         let mut near = std::mem::take(&mut self.near_targets);
         // The side's elements in index order (a regiment's elements are consecutive).
@@ -60,7 +59,6 @@ impl Battle {
         }
         self.near_targets = near;
         self.targets = targets;
-        self.by_x_ready = false;
     }
 
     /// Fills `near` with the `targets` (in their order) some element of regiment `r` might reach:
@@ -140,38 +138,34 @@ impl Battle {
             ends: [self.elements[e].regiment, self.elements[t].regiment],
         };
         let mut found = (false, false);
-        if self.by_x_ready {
-            // In the shooting phase no one moves: only the regiments whose centres lie within
-            // the box's x-span, grown by the longest reach, can have an element in the box.
-            let grow = self.max_reach + super::APART_MARGIN;
-            let from = self.by_x.partition_point(|&(x, _)| x < line.lo.x - grow);
-            for &(x, n) in &self.by_x[from..] {
-                if x > line.hi.x + grow || self.crosses(usize::from(n), &line, &mut found) {
-                    break;
-                }
-            }
-        } else {
-            for n in 0..self.regiments.len() {
-                if self.crosses(n, &line, &mut found) {
-                    break;
-                }
-            }
+        // Only regiments whose centres lie within the line's box grown by the longest reach can
+        // have an element in it: the grid's cells that box touches hold them all. Each side is
+        // walked until it has shown one in the way (friends for the shooter's, enemies for the
+        // other).
+        let grow = Vec2::new(1.0, 1.0) * (self.max_reach + super::APART_MARGIN);
+        for s in Side::BOTH {
+            let friend = s == line.side;
+            self.grid
+                .any_in_box(s, line.lo - grow, line.hi + grow, |n| {
+                    self.crosses(n, &line, &mut found);
+                    if friend { found.0 } else { found.1 }
+                });
         }
         found
     }
 
     /// Marks in `found` (friend, enemy) whether regiment `n`, neither of the line's ends, has an
-    /// element within the line's gap; true once both are found (nothing more to learn).
-    fn crosses(&self, n: usize, line: &Line, found: &mut (bool, bool)) -> bool {
+    /// element within the line's gap.
+    fn crosses(&self, n: usize, line: &Line, found: &mut (bool, bool)) {
         let oreg = &self.regiments[n];
         // A regiment whose centre is outside the box grown by its reach has no element in it.
         let (lo, hi, grow) = (line.lo, line.hi, oreg.reach + super::APART_MARGIN);
         let c = oreg.pos;
         if c.x < lo.x - grow || c.y < lo.y - grow || c.x > hi.x + grow || c.y > hi.y + grow {
-            return false;
+            return;
         }
         if oreg.gone || line.ends.contains(&(n as u16)) {
-            return false;
+            return;
         }
         for o in &self.elements[self.element_range(n)] {
             // Outside the line's box, it is not within the gap of the line.
@@ -186,25 +180,6 @@ impl Battle {
                 }
             }
         }
-        found.0 && found.1
-    }
-
-    /// Lists every regiment by its centre's x, for `in_the_way` while no one moves. The list is
-    /// kept from phase to phase, so it is nearly in order already: an insertion sort puts it
-    /// right in a pass or two. Gone regiments stay listed (`crosses` passes over them).
-    fn index_by_x(&mut self) {
-        for entry in &mut self.by_x {
-            entry.0 = self.regiments[usize::from(entry.1)].pos.x;
-        }
-        let v = &mut self.by_x;
-        for i in 1..v.len() {
-            let mut j = i;
-            while j > 0 && v[j - 1].0 > v[j].0 {
-                v.swap(j - 1, j);
-                j -= 1;
-            }
-        }
-        self.by_x_ready = true;
     }
 
     /// One element's volley at one enemy element. Returns the casualties caused.
@@ -440,23 +415,45 @@ mod tests {
         assert!(outside > 100 && outside < 500, "{outside}");
     }
 
-    /// The list by x, kept and re-sorted from one layout to the next, finds what the walk over
-    /// every regiment finds, on every line of fire between two elements.
+    /// `in_the_way` with no bound: every element of every regiment but the line's ends.
+    fn in_the_way_in_full(b: &Battle, e: usize, t: usize) -> (bool, bool) {
+        let (x, y) = (b.elements[e], b.elements[t]);
+        let side = b.regiments[usize::from(x.regiment)].side;
+        let mut found = (false, false);
+        for o in &b.elements {
+            let reg = &b.regiments[usize::from(o.regiment)];
+            if reg.gone || o.regiment == x.regiment || o.regiment == y.regiment {
+                continue;
+            }
+            if dist_point_segment(o.pos, x.pos, y.pos) < b.rules.shooting.not_clear_gap {
+                if reg.side == side {
+                    found.0 = true;
+                } else {
+                    found.1 = true;
+                }
+            }
+        }
+        found
+    }
+
+    /// The grid's cells round the line of fire hold every regiment in the way: over random
+    /// layouts `in_the_way` finds what the scan of every element finds, on every line of fire
+    /// between two elements.
     #[test]
-    fn the_line_of_fire_by_x_answers_as_the_full_scan() {
+    fn the_line_of_fire_answers_as_the_full_scan() {
         let mut b = super::super::orders::tests::marston_moor();
         let mut scatter = super::super::orders::tests::scattered(0xf1e1d);
         let mut seen = [0usize; 4];
         for trial in 0..40 {
             scatter(&mut b);
-            b.index_by_x();
-            assert!(b.by_x.is_sorted_by(|a, c| a.0 <= c.0));
             for e in (trial % 3..b.elements.len()).step_by(3) {
                 for t in (0..b.elements.len()).step_by(7) {
-                    b.by_x_ready = true;
                     let got = b.in_the_way(e, t);
-                    b.by_x_ready = false;
-                    assert_eq!(got, b.in_the_way(e, t), "trial {trial}: {e} to {t}");
+                    assert_eq!(
+                        got,
+                        in_the_way_in_full(&b, e, t),
+                        "trial {trial}: {e} to {t}"
+                    );
                     seen[usize::from(got.0) * 2 + usize::from(got.1)] += 1;
                 }
             }

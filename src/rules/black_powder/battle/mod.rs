@@ -257,14 +257,8 @@ pub struct Battle {
     targets: Vec<Target>,
     /// Of those, the ones within reach of the regiment shooting (reused buffer).
     near_targets: Vec<Target>,
-    /// Every regiment by its centre's x (centre x, regiment): sorted at the start of a
-    /// shooting phase, while no one moves (`by_x_ready`).
-    by_x: Vec<(f64, u16)>,
     /// The longest reach of any regiment (fixed from the set-up).
     max_reach: f64,
-    /// `by_x` at the set-up, where each battle's list starts.
-    by_x_start: Vec<(f64, u16)>,
-    by_x_ready: bool,
 }
 
 /// An enemy regiment a shooting phase may shoot at: where it stands and how far it reaches.
@@ -335,17 +329,9 @@ impl Battle {
             brigade_counts: Vec::new(),
             targets: Vec::new(),
             near_targets: Vec::new(),
-            by_x: Vec::new(),
             max_reach: 0.0,
-            by_x_start: Vec::new(),
-            by_x_ready: false,
         };
-        let regiments = &b.template.0;
-        b.by_x_start = (0..regiments.len())
-            .map(|r| (regiments[r].pos.x, r as u16))
-            .collect();
-        b.by_x_start.sort_by(|a, c| a.0.total_cmp(&c.0));
-        b.max_reach = regiments.iter().map(|r| r.reach).fold(0.0, f64::max);
+        b.max_reach = b.template.0.iter().map(|r| r.reach).fold(0.0, f64::max);
         b.reset();
         b
     }
@@ -360,7 +346,6 @@ impl Battle {
         self.turn_limit = self.scenario_turn_limit;
         self.outcome = None;
         self.pairs.clear();
-        self.by_x.clone_from(&self.by_x_start);
         let regiments = &self.regiments;
         self.grid
             .fill(regiments.len(), |r| (regiments[r].side, regiments[r].pos));
@@ -873,7 +858,11 @@ mod tests {
                 let horse = nearest_in_full(&b, r, |_, e| e.troop.is_cavalry());
                 for within in [0.0, 0.5, 8.0, (trial % 13) as f64] {
                     let want = horse.is_some_and(|(_, g)| g <= within);
-                    assert_eq!(b.enemy_horse_within(r, within), want, "{trial} {r} {within}");
+                    assert_eq!(
+                        b.enemy_horse_within(r, within),
+                        want,
+                        "{trial} {r} {within}"
+                    );
                     horse_near += usize::from(want);
                 }
             }
