@@ -243,6 +243,8 @@ pub struct Battle {
     horse: [Vec<u16>; 2],
     /// Each side's regiments with a pike block, in index order.
     pikes: [Vec<u16>; 2],
+    /// Each brigade's regiments, in index order.
+    members: Vec<Vec<u16>>,
     /// Each side's regiments with the Hedgehog rule (the only ones a hedgehog test can form),
     /// in index order.
     hedgehogs: [Vec<u16>; 2],
@@ -296,6 +298,12 @@ impl Battle {
                 hedgehogs[s].push(r as u16);
             }
         }
+        let mut members = vec![Vec::new(); template.3.len()];
+        for (r, reg) in template.0.iter().enumerate() {
+            if let Some(m) = members.get_mut(usize::from(reg.brigade)) {
+                m.push(r as u16);
+            }
+        }
         let n = template.0.len();
         let scenario_turn_limit = setup
             .scenario_turn_limit
@@ -326,6 +334,7 @@ impl Battle {
             horse,
             pikes,
             hedgehogs,
+            members,
             brigade_counts: Vec::new(),
             targets: Vec::new(),
             near_targets: Vec::new(),
@@ -568,16 +577,31 @@ impl Battle {
     }
 
     /// Whether an enemy horse element is within `within` of an element of regiment `r`, as `gap`
-    /// measures. The nearest one's gap is within it exactly when some one's is, so the walk
-    /// stops at the first found and rules out whole regiments by their centres (`apart`).
+    /// measures.
     pub fn enemy_horse_within(&self, r: usize, within: f64) -> bool {
         let enemy = self.regiments[r].side.other();
-        self.horse[enemy.index()].iter().any(|&o| {
-            let o = usize::from(o);
-            !self.regiments[o].gone
+        self.any_within(r, &self.horse[enemy.index()], within, |_, e| {
+            e.troop.is_cavalry()
+        })
+    }
+
+    /// Whether an element `ok` accepts of a regiment `among` (not gone) is within `within` of an
+    /// element of regiment `r`, as `gap` measures: `nearest_of`'s answer is within it exactly
+    /// when some element's gap is, so the walk stops at the first found and rules out whole
+    /// regiments by their centres (`apart`).
+    pub fn any_within(
+        &self,
+        r: usize,
+        among: &[u16],
+        within: f64,
+        ok: impl Fn(&Regiment, &Element) -> bool,
+    ) -> bool {
+        among.iter().any(|&o| {
+            let (o, reg) = (usize::from(o), &self.regiments[usize::from(o)]);
+            !reg.gone
                 && !self.apart(r, o, within)
                 && self.element_range(o).any(|k| {
-                    self.elements[k].troop.is_cavalry()
+                    ok(reg, &self.elements[k])
                         && self.element_range(r).any(|e| self.gap(e, k) <= within)
                 })
         })
@@ -855,6 +879,13 @@ mod tests {
                     none += usize::from(want.is_none());
                     far += usize::from(want.is_some_and(|(_, g)| g > 20.0));
                 }
+                let near = nearest_in_full(&b, r, free).map(|(_, g)| g);
+                let within = (trial % 17) as f64;
+                let enemy = b.side(b.regiments[r].side.other());
+                assert_eq!(
+                    b.any_within(r, enemy, within, free),
+                    near.is_some_and(|g| g <= within)
+                );
                 let horse = nearest_in_full(&b, r, |_, e| e.troop.is_cavalry());
                 for within in [0.0, 0.5, 8.0, (trial % 13) as f64] {
                     let want = horse.is_some_and(|(_, g)| g <= within);

@@ -102,10 +102,9 @@ impl Battle {
             }
             self.place_commander(b, setup, obs);
             let mut brigade_roll: Option<u8> = None;
-            for r in 0..self.regiments.len() {
-                if usize::from(self.regiments[r].brigade) == b {
-                    self.order_regiment(r, b, &mut brigade_roll, setup, dice, obs);
-                }
+            for i in 0..self.members[b].len() {
+                let r = usize::from(self.members[b][i]);
+                self.order_regiment(r, b, &mut brigade_roll, setup, dice, obs);
             }
         }
     }
@@ -130,9 +129,9 @@ impl Battle {
         let d = &setup.doctrines[usize::from(self.brigades[b].doctrine)];
         let (mut sum, mut n) = (Vec2::new(0.0, 0.0), 0.0);
         let mut front: Option<(usize, f64)> = None;
-        for r in 0..self.regiments.len() {
-            let reg = &self.regiments[r];
-            if usize::from(reg.brigade) != b || reg.gone {
+        for &r in &self.members[b] {
+            let (r, reg) = (usize::from(r), &self.regiments[usize::from(r)]);
+            if reg.gone {
                 continue;
             }
             sum = sum + reg.pos;
