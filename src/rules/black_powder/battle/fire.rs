@@ -9,7 +9,7 @@ use crate::battlefield::{AreaKind, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, LossCause, Observer};
 use crate::rules::black_powder::events::Detail;
-use crate::rules::black_powder::melee::{Aspect, aspect};
+use crate::rules::black_powder::melee::Aspect;
 use crate::rules::black_powder::morale::{self, BreakResult, SaveSituation};
 use crate::rules::black_powder::shooting::{self, Shot, max_range};
 use crate::rules::black_powder::tables::SpecialRule;
@@ -46,7 +46,7 @@ impl Battle {
             if !self.near_targets_of(r, &targets, &mut near) {
                 continue;
             }
-            let front = Vec2::from_facing(self.regiments[r].facing);
+            let front = self.regiments[r].front;
             for e in self.element_range(r) {
                 let reg = &self.regiments[r];
                 if reg.gone || reg.engaged.is_some() {
@@ -201,8 +201,7 @@ impl Battle {
         }
         let d = self.gap(e, t);
         let base = shooting::base_dice(el.troop, d, &self.rules);
-        let enfilade =
-            aspect(Self::bearing(treg.facing, target.pos, el.pos), &self.rules) != Aspect::Front;
+        let enfilade = self.aspect_from(tr, target.pos, el.pos) != Aspect::Front;
         let n = shooting::dice(base, enfilade, el.troop, &self.rules);
         if n == 0 {
             return 0;
@@ -316,6 +315,7 @@ impl Battle {
         obs: &mut O,
     ) -> bool {
         let mut any = false;
+        let arc = FrontArc::of(self.rules.shooting.front_arc_degrees);
         for e in self.element_range(t) {
             let el = self.elements[e];
             let range = max_range(el.troop, &self.rules);
@@ -326,8 +326,8 @@ impl Battle {
                 .element_range(r)
                 .filter(|&k| self.gap(e, k) <= range)
                 .filter(|&k| {
-                    Self::bearing(self.regiments[t].facing, el.pos, self.elements[k].pos).abs()
-                        <= self.rules.shooting.front_arc_degrees
+                    let reg = &self.regiments[t];
+                    !arc.outside(reg.facing, reg.front, el.pos, self.elements[k].pos)
                 })
                 .min_by(|&a, &b| self.gap(e, a).total_cmp(&self.gap(e, b)))
             else {

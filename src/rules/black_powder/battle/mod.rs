@@ -17,11 +17,12 @@ mod orders;
 
 use std::sync::Arc;
 
+use super::melee::{Aspect, aspect};
 use super::tables::{BlackPowderRules, Quality, SpecialRule};
 use super::units::{self, Specials, Troop};
 use crate::army::{CommandKind, CommanderId, Side, UnitId};
 use crate::battlefield::Vec2;
-use crate::battlefield::geometry::angle_diff;
+use crate::battlefield::geometry::{angle_diff, within_arc_by_cosine};
 use crate::dice::{DiceSource, StreamDice};
 use crate::events::{Event, Observer, Outcome};
 use crate::rules::{BattleSummary, Ruleset};
@@ -132,6 +133,8 @@ pub struct Regiment {
     pub brigade: u16,
     pub pos: Vec2,
     pub facing: f64,
+    /// Its facing as a unit vector (kept by `place` with `facing`).
+    pub front: Vec2,
     pub stamina: u8,
     pub casualties: u8,
     pub quality: Quality,
@@ -261,6 +264,8 @@ pub struct Battle {
     near_targets: Vec<Target>,
     /// The longest reach of any regiment (fixed from the set-up).
     max_reach: f64,
+    /// The cosines of the flank and rear bearings (`melee::aspect`).
+    aspect_cos: (f64, f64),
 }
 
 /// An enemy regiment a shooting phase may shoot at: where it stands and how far it reaches.
@@ -304,6 +309,10 @@ impl Battle {
                 m.push(r as u16);
             }
         }
+        let aspect_cos = (
+            rules.melee.flank_degrees.to_radians().cos(),
+            rules.melee.rear_degrees.to_radians().cos(),
+        );
         let n = template.0.len();
         let scenario_turn_limit = setup
             .scenario_turn_limit
@@ -339,6 +348,7 @@ impl Battle {
             targets: Vec::new(),
             near_targets: Vec::new(),
             max_reach: 0.0,
+            aspect_cos,
         };
         b.max_reach = b.template.0.iter().map(|r| r.reach).fold(0.0, f64::max);
         b.reset();
@@ -480,8 +490,9 @@ impl Battle {
         let reg = &mut self.regiments[r];
         reg.pos = pos;
         reg.facing = facing;
+        reg.front = Vec2::from_facing(facing);
         self.grid.moved(r, reg.side, pos);
-        let right = Vec2::from_facing(facing).right();
+        let right = reg.front.right();
         let (a, n) = (usize::from(reg.first), usize::from(reg.count));
         for e in &mut self.elements[a..a + n] {
             e.pos = pos + right * e.offset;
@@ -612,6 +623,24 @@ impl Battle {
         angle_diff((to - from).facing(), facing).to_degrees()
     }
 
+    /// The aspect of an attack on regiment `r` from `to` as seen from `from`:
+    /// `aspect(bearing(facing, from, to))`, told by dot products with its front vector against
+    /// the arcs' cosines; only a bearing within a hair of an arc's edge is measured.
+    pub fn aspect_from(&self, r: usize, from: Vec2, to: Vec2) -> Aspect {
+        let reg = &self.regiments[r];
+        let within = |cos| within_arc_by_cosine(reg.front, from, to, cos);
+        match within(self.aspect_cos.0) {
+            Some(true) => return Aspect::Front,
+            Some(false) => match within(self.aspect_cos.1) {
+                Some(true) => return Aspect::Flank,
+                Some(false) => return Aspect::Rear,
+                None => {}
+            },
+            None => {}
+        }
+        aspect(Self::bearing(reg.facing, from, to), &self.rules)
+    }
+
     /// The stream of a regiment's own dice.
     pub fn regiment_stream(r: usize) -> u32 {
         1 + r as u32
@@ -723,6 +752,7 @@ fn derive_template(
             brigade: u.command,
             pos: u.pos,
             facing: u.facing,
+            front: Vec2::from_facing(u.facing),
             stamina: d.stamina,
             casualties: 0,
             quality: d.quality,
@@ -822,6 +852,34 @@ fn mark_reserves(regiments: &mut [Regiment], setup: &BattleSetup) {
 mod tests {
     use super::orders::tests::{marston_moor, scattered};
     use super::*;
+
+    /// The aspect told by dot products is the angle test's, on and about the arcs' edges.
+    #[test]
+    fn the_aspect_agrees_with_the_bearing_everywhere() {
+        let mut b = marston_moor();
+        let from = Vec2::new(10.0, 20.0);
+        let mut seen = [0usize; 3];
+        for facing in [0.0, 0.7, -2.5, 3.1, std::f64::consts::PI] {
+            b.place(0, from, facing);
+            for edge in [-135.0f64, -45.0, 0.0, 45.0, 135.0, 180.0] {
+                for nudge in [-1e-3, -1e-8, -1e-12, 0.0, 1e-12, 1e-8, 1e-3] {
+                    for dist in [0.0, 1e-12, 5.0, 100.0] {
+                        let to =
+                            from + Vec2::from_facing(facing + (edge + nudge).to_radians()) * dist;
+                        let want = aspect(Battle::bearing(facing, from, to), &b.rules);
+                        assert_eq!(
+                            b.aspect_from(0, from, to),
+                            want,
+                            "{facing} {edge} {nudge} {dist}"
+                        );
+                        seen[want as usize] += 1;
+                    }
+                }
+            }
+        }
+        // Every aspect occurs (the sweep crosses both edges).
+        assert!(seen.iter().all(|&n| n > 50), "{seen:?}");
+    }
 
     /// `nearest_enemy` with no bound: every enemy element `ok` accepts, in index order, a
     /// nearer one replacing the one found.

@@ -10,6 +10,7 @@ use crate::dice::DiceSource;
 use crate::events::{Event, Observer};
 use crate::rules::black_powder::command::{self, OrderSituation};
 use crate::rules::black_powder::events::Detail;
+use crate::rules::black_powder::melee::Aspect;
 use crate::rules::black_powder::morale;
 use crate::rules::black_powder::shooting::max_range;
 use crate::rules::black_powder::tables::SpecialRule;
@@ -632,8 +633,7 @@ impl Battle {
             .unwrap_or(usize::from(self.regiments[r].first));
         let need = self.gap(lead, target);
         let tr = self.regiments[t];
-        let front = Self::bearing(tr.facing, tr.pos, self.regiments[r].pos).abs()
-            <= self.rules.melee.flank_degrees;
+        let front = self.aspect_from(t, tr.pos, self.regiments[r].pos) == Aspect::Front;
         let blocked = cavalry && tr.hedgehog && !tr.shaken && front;
         let unit = self.regiments[r].unit;
         if need > distance || blocked {
