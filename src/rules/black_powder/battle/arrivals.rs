@@ -59,7 +59,7 @@ impl Battle {
         self.members.get(usize::from(b)).is_some_and(|m| {
             m.iter().any(|&r| {
                 let (r, reg) = (usize::from(r), &self.regiments[usize::from(r)]);
-                !reg.gone && self.any_within(r, self.side(reg.side.other()), x, |_, _| true)
+                !reg.gone && self.enemy_within(r, x, |_, _| true)
             })
         })
     }

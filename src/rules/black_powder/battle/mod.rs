@@ -242,8 +242,6 @@ pub struct Battle {
     /// Each side's regiments, in index order (sides never change): scans for enemies or
     /// friends walk only their side's half.
     sides: [Vec<u16>; 2],
-    /// Each side's regiments with a horse (or dragoon) element, in index order.
-    horse: [Vec<u16>; 2],
     /// Each side's regiments with a pike block, in index order.
     pikes: [Vec<u16>; 2],
     /// Each brigade's regiments, in index order.
@@ -288,14 +286,11 @@ impl Battle {
     pub fn new(rules: Arc<BlackPowderRules>, setup: &BattleSetup) -> Battle {
         let template = derive_template(&rules, setup);
         let mut sides: [Vec<u16>; 2] = Default::default();
-        let (mut horse, mut pikes, mut hedgehogs) = (sides.clone(), sides.clone(), sides.clone());
+        let (mut pikes, mut hedgehogs) = (sides.clone(), sides.clone());
         for (r, reg) in template.0.iter().enumerate() {
             let s = reg.side.index();
             sides[s].push(r as u16);
             let troops = || template.1[usize::from(reg.first)..][..usize::from(reg.count)].iter();
-            if troops().any(|e| e.troop.is_cavalry()) {
-                horse[s].push(r as u16);
-            }
             if troops().any(|e| e.troop == Troop::Pike) {
                 pikes[s].push(r as u16);
             }
@@ -340,7 +335,6 @@ impl Battle {
                 .collect(),
             grid: grid::Grid::new((setup.ground.width, setup.ground.depth), n),
             sides,
-            horse,
             pikes,
             hedgehogs,
             members,
@@ -590,32 +584,32 @@ impl Battle {
     /// Whether an enemy horse element is within `within` of an element of regiment `r`, as `gap`
     /// measures.
     pub fn enemy_horse_within(&self, r: usize, within: f64) -> bool {
-        let enemy = self.regiments[r].side.other();
-        self.any_within(r, &self.horse[enemy.index()], within, |_, e| {
-            e.troop.is_cavalry()
-        })
+        self.enemy_within(r, within, |_, e| e.troop.is_cavalry())
     }
 
-    /// Whether an element `ok` accepts of a regiment `among` (not gone) is within `within` of an
-    /// element of regiment `r`, as `gap` measures: `nearest_of`'s answer is within it exactly
-    /// when some element's gap is, so the walk stops at the first found and rules out whole
-    /// regiments by their centres (`apart`).
-    pub fn any_within(
+    /// Whether an enemy element `ok` accepts (of a regiment not gone) is within `within` of an
+    /// element of regiment `r`, as `gap` measures: `nearest_enemy`'s answer is within it
+    /// exactly when some element's gap is, so only the grid's cells within both reaches and
+    /// `within` of its centre are looked at, the walk stops at the first found, and whole
+    /// regiments are ruled out by their centres (`apart`).
+    pub fn enemy_within(
         &self,
         r: usize,
-        among: &[u16],
         within: f64,
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> bool {
-        among.iter().any(|&o| {
-            let (o, reg) = (usize::from(o), &self.regiments[usize::from(o)]);
-            !reg.gone
-                && !self.apart(r, o, within)
-                && self.element_range(o).any(|k| {
-                    ok(reg, &self.elements[k])
-                        && self.element_range(r).any(|e| self.gap(e, k) <= within)
-                })
-        })
+        let me = &self.regiments[r];
+        let grow = Vec2::new(1.0, 1.0) * (me.reach + self.max_reach + within + APART_MARGIN);
+        self.grid
+            .any_in_box(me.side.other(), me.pos - grow, me.pos + grow, |o| {
+                let reg = &self.regiments[o];
+                !reg.gone
+                    && !self.apart(r, o, within)
+                    && self.element_range(o).any(|k| {
+                        ok(reg, &self.elements[k])
+                            && self.element_range(r).any(|e| self.gap(e, k) <= within)
+                    })
+            })
     }
 
     /// Degrees between a facing and the direction from `from` to `to`.
@@ -939,9 +933,8 @@ mod tests {
                 }
                 let near = nearest_in_full(&b, r, free).map(|(_, g)| g);
                 let within = (trial % 17) as f64;
-                let enemy = b.side(b.regiments[r].side.other());
                 assert_eq!(
-                    b.any_within(r, enemy, within, free),
+                    b.enemy_within(r, within, free),
                     near.is_some_and(|g| g <= within)
                 );
                 let horse = nearest_in_full(&b, r, |_, e| e.troop.is_cavalry());
