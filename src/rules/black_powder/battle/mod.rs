@@ -246,6 +246,11 @@ pub struct Battle {
     pikes: [Vec<u16>; 2],
     /// Each brigade's regiments, in index order.
     members: Vec<Vec<u16>>,
+    /// Brigades that have begun their orders this battle (a count).
+    brigade_orders: u32,
+    /// Each regiment's nearest enemy as its commander's placing found it, with the count of
+    /// brigade orders it was found in (`nearest_enemy_now`).
+    kept_nearest: Vec<(u32, Option<(usize, f64)>)>,
     /// Each side's regiments with the Hedgehog rule (the only ones a hedgehog test can form),
     /// in index order.
     hedgehogs: [Vec<u16>; 2],
@@ -338,6 +343,8 @@ impl Battle {
             pikes,
             hedgehogs,
             members,
+            brigade_orders: 0,
+            kept_nearest: vec![(0, None); n],
             brigade_counts: Vec::new(),
             targets: Vec::new(),
             near_targets: Vec::new(),
@@ -359,6 +366,8 @@ impl Battle {
         self.turn_limit = self.scenario_turn_limit;
         self.outcome = None;
         self.pairs.clear();
+        self.brigade_orders = 0;
+        self.kept_nearest.fill((0, None));
         let regiments = &self.regiments;
         self.grid
             .fill(regiments.len(), |r| (regiments[r].side, regiments[r].pos));

@@ -101,6 +101,7 @@ impl Battle {
             if self.brigades[b].side != side || self.in_reserve(b) {
                 continue;
             }
+            self.brigade_orders += 1;
             self.place_commander(b, setup, obs);
             let mut brigade_roll: Option<u8> = None;
             for i in 0..self.members[b].len() {
@@ -130,8 +131,9 @@ impl Battle {
         let d = &setup.doctrines[usize::from(self.brigades[b].doctrine)];
         let (mut sum, mut n) = (Vec2::new(0.0, 0.0), 0.0);
         let mut front: Option<(usize, f64)> = None;
-        for &r in &self.members[b] {
-            let (r, reg) = (usize::from(r), &self.regiments[usize::from(r)]);
+        for i in 0..self.members[b].len() {
+            let r = usize::from(self.members[b][i]);
+            let reg = &self.regiments[r];
             if reg.gone {
                 continue;
             }
@@ -140,9 +142,9 @@ impl Battle {
             if !d.general_leads {
                 continue; // only a leader looks for the foremost regiment
             }
-            let gap = self
-                .nearest_enemy(r, |_, _| true)
-                .map_or(f64::INFINITY, |(_, g)| g);
+            let nearest = self.nearest_enemy(r, |_, _| true);
+            self.kept_nearest[r] = (self.brigade_orders, nearest);
+            let gap = nearest.map_or(f64::INFINITY, |(_, g)| g);
             if front.is_none_or(|(_, f)| gap < f) {
                 front = Some((r, gap));
             }
@@ -188,6 +190,16 @@ impl Battle {
         d <= reach
     }
 
+    /// `nearest_enemy(r, any)` for a regiment of the brigade taking its orders: the one its
+    /// commander's placing found, if he looked. That still holds: in a side's orders phase no
+    /// enemy moves or leaves, and no regiment is moved but by its own order.
+    fn nearest_enemy_now(&self, r: usize) -> Option<(usize, f64)> {
+        match self.kept_nearest[r] {
+            (orders, nearest) if orders == self.brigade_orders => nearest,
+            _ => self.nearest_enemy(r, |_, _| true),
+        }
+    }
+
     /// The commander an order to brigade `b` comes from: its own, or (none, or lost) the
     /// Captain-General; and whether its own is lost.
     fn order_giver(&self, b: usize) -> (Option<&General>, bool) {
@@ -229,7 +241,7 @@ impl Battle {
         if reg.disordered && self.rules.disorder.blocks_orders {
             return;
         }
-        let Some((target, gap)) = self.nearest_enemy(r, |_, _| true) else {
+        let Some((target, gap)) = self.nearest_enemy_now(r) else {
             return;
         };
         let t_reg = self.regiments[usize::from(self.elements[target].regiment)];
