@@ -39,11 +39,12 @@ impl Battle {
             }
         }
         let arc = FrontArc::of(self.rules.shooting.front_arc_degrees);
+        let spread = Spread::of(&targets);
         let mut near = std::mem::take(&mut self.near_targets);
         // The side's elements in index order (a regiment's elements are consecutive).
         for i in 0..self.side(side).len() {
             let r = usize::from(self.side(side)[i]);
-            if !self.near_targets_of(r, &targets, &mut near) {
+            if !self.near_targets_of(r, (&targets, spread), &mut near) {
                 continue;
             }
             let front = self.regiments[r].front;
@@ -64,7 +65,12 @@ impl Battle {
     /// Fills `near` with the `targets` (in their order) some element of regiment `r` might reach:
     /// the centre within its longest range and both reaches (every element the exact test of
     /// `target_of` keeps is among them). False when it has none, or no element shoots.
-    fn near_targets_of(&self, r: usize, targets: &[Target], near: &mut Vec<Target>) -> bool {
+    fn near_targets_of(
+        &self,
+        r: usize,
+        (targets, spread): (&[Target], Spread),
+        near: &mut Vec<Target>,
+    ) -> bool {
         near.clear();
         let reg = &self.regiments[r];
         if reg.gone || reg.engaged.is_some() {
@@ -74,7 +80,7 @@ impl Battle {
             .element_range(r)
             .map(|e| max_range(self.elements[e].troop, &self.rules))
             .fold(0.0, f64::max);
-        if range <= 0.0 {
+        if range <= 0.0 || spread.beyond(reg.pos, range + reg.reach) {
             return false;
         }
         for t in targets {
@@ -344,6 +350,40 @@ impl Battle {
     }
 }
 
+/// Where the shooting phase's targets stand: the box of their centres and their longest reach.
+#[derive(Debug, Clone, Copy)]
+struct Spread {
+    lo: Vec2,
+    hi: Vec2,
+    reach: f64,
+}
+
+impl Spread {
+    fn of(targets: &[Target]) -> Spread {
+        let mut s = Spread {
+            lo: Vec2::new(f64::INFINITY, f64::INFINITY),
+            hi: Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+            reach: 0.0,
+        };
+        for t in targets {
+            s.lo = Vec2::new(s.lo.x.min(t.pos.x), s.lo.y.min(t.pos.y));
+            s.hi = Vec2::new(s.hi.x.max(t.pos.x), s.hi.y.max(t.pos.y));
+            s.reach = s.reach.max(t.reach);
+        }
+        s
+    }
+
+    /// Whether every target's centre is further from `p` than `within` and its reach (with twice
+    /// the margin of `near_targets_of`'s own test, so that only what that test would rule out
+    /// is): no centre is nearer than the box. True when there are no targets.
+    fn beyond(self, p: Vec2, within: f64) -> bool {
+        let dx = (self.lo.x - p.x).max(p.x - self.hi.x).max(0.0);
+        let dy = (self.lo.y - p.y).max(p.y - self.hi.y).max(0.0);
+        let bound = within + self.reach + 2.0 * super::APART_MARGIN;
+        dx * dx + dy * dy > bound * bound
+    }
+}
+
 /// A line of fire from `a` to `b`, its box grown by the not-clear `gap`, the shooter's side
 /// and the two regiments at its ends.
 struct Line {
@@ -413,6 +453,68 @@ mod tests {
         }
         // Both answers occur (the sweep crosses the edge).
         assert!(outside > 100 && outside < 500, "{outside}");
+    }
+
+    /// The targets' box rules out only shooters with no target within reach: over random
+    /// layouts `near_targets_of` lists what it lists with a box that rules out nothing.
+    #[test]
+    fn the_targets_box_rules_out_only_shooters_without_targets() {
+        let mut b = super::super::orders::tests::marston_moor();
+        let mut scatter = super::super::orders::tests::scattered(0x7a39e7);
+        let everywhere = Spread {
+            lo: Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+            hi: Vec2::new(f64::INFINITY, f64::INFINITY),
+            reach: 0.0,
+        };
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        let (mut ruled_out, mut some) = (0, 0);
+        for trial in 0..300 {
+            scatter(&mut b);
+            // Crowd one side into a corner now and then, so that whole sides are out of reach.
+            if trial % 2 == 0 {
+                for r in 0..b.regiments.len() {
+                    if b.regiments[r].side == Side::Royalist {
+                        let p = b.regiments[r].pos * 0.2;
+                        b.place(r, p, b.regiments[r].facing);
+                    }
+                }
+            }
+            for side in Side::BOTH {
+                let targets: Vec<Target> = b
+                    .side(side.other())
+                    .iter()
+                    .map(|&o| usize::from(o))
+                    .filter(|&o| !b.regiments[o].gone && b.regiments[o].engaged.is_none())
+                    .map(|o| Target {
+                        regiment: o as u16,
+                        pos: b.regiments[o].pos,
+                        reach: b.regiments[o].reach,
+                    })
+                    .collect();
+                let spread = Spread::of(&targets);
+                for &r in b.side(side) {
+                    let r = usize::from(r);
+                    let a = b.near_targets_of(r, (&targets, spread), &mut got);
+                    let w = b.near_targets_of(r, (&targets, everywhere), &mut want);
+                    assert_eq!(a, w, "{trial} {r}");
+                    let ids = |v: &Vec<Target>| v.iter().map(|t| t.regiment).collect::<Vec<_>>();
+                    if a {
+                        assert_eq!(ids(&got), ids(&want), "{trial} {r}");
+                    }
+                    let shoots = b
+                        .element_range(r)
+                        .any(|e| max_range(b.elements[e].troop, &b.rules) > 0.0);
+                    ruled_out += usize::from(
+                        shoots
+                            && !b.regiments[r].gone
+                            && spread.beyond(b.regiments[r].pos, 12.0 + b.regiments[r].reach),
+                    );
+                    some += usize::from(w);
+                }
+            }
+        }
+        // Both answers occur: shooters ruled out by the box and shooters with targets.
+        assert!(ruled_out > 100 && some > 1000, "{ruled_out} {some}");
     }
 
     /// `in_the_way` with no bound: every element of every regiment but the line's ends.
