@@ -56,13 +56,11 @@ impl Battle {
     /// Whether an enemy on the table is within `x` of one of brigade `b`'s regiments on the
     /// table.
     fn enemy_near_brigade(&self, b: CommandId, x: f64) -> bool {
-        (0..self.regiments.len()).any(|r| {
-            let reg = &self.regiments[r];
-            reg.brigade == b
-                && !reg.gone
-                && self
-                    .nearest_enemy(r, |_, _| true)
-                    .is_some_and(|(_, gap)| gap <= x)
+        self.members.get(usize::from(b)).is_some_and(|m| {
+            m.iter().any(|&r| {
+                let (r, reg) = (usize::from(r), &self.regiments[usize::from(r)]);
+                !reg.gone && self.enemy_within(r, x, |_, _| true)
+            })
         })
     }
 }

@@ -8,7 +8,7 @@ use crate::battlefield::{AreaKind, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, LossCause, Observer, ReactionResult};
 use crate::rules::black_powder::events::Detail;
-use crate::rules::black_powder::melee::{self, Aspect, Outcome, Round, Standing, aspect};
+use crate::rules::black_powder::melee::{self, Aspect, Outcome, Round, Standing};
 use crate::rules::black_powder::morale::{BreakResult, SaveSituation};
 use crate::rules::black_powder::shooting::hits;
 use crate::rules::black_powder::tables::SpecialRule;
@@ -74,10 +74,7 @@ impl Battle {
                 pike_first_round: el.troop == Troop::Pike && xr.rounds == 0,
                 shaken_or_disordered: xr.shaken || xr.disordered,
                 skirmishers: el.troop == Troop::Skirmisher,
-                engaged_flank_or_rear: aspect(
-                    Self::bearing(xr.facing, el.pos, op.pos),
-                    &self.rules,
-                ) != Aspect::Front,
+                engaged_flank_or_rear: self.aspect_from(x, el.pos, op.pos) != Aspect::Front,
             };
             let m = melee::to_hit_modifier(&round, &self.rules);
             dice.focus(Self::regiment_stream(x));
@@ -100,17 +97,13 @@ impl Battle {
 
     /// The result modifiers of regiment `x` against `y`.
     fn standing(&self, x: usize, y: usize) -> Standing {
-        let xr = &self.regiments[x];
         let mut s = Standing::default();
         for e in self.element_range(x) {
             for k in self.element_range(y) {
                 if self.gap(e, k) > self.rules.movement.melee_contact {
                     continue;
                 }
-                match aspect(
-                    Self::bearing(xr.facing, self.elements[e].pos, self.elements[k].pos),
-                    &self.rules,
-                ) {
+                match self.aspect_from(x, self.elements[e].pos, self.elements[k].pos) {
                     Aspect::Flank => s.exposed_flank = true,
                     Aspect::Rear => s.exposed_rear = true,
                     Aspect::Front => {}

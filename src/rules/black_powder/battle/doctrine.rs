@@ -82,8 +82,14 @@ pub fn joins(d: &DoctrineParams, enemy_gap: f64) -> bool {
 /// Whether foot forms hedgehog before horse is close enough to force it: the doctrine's range,
 /// else the ruleset's.
 pub fn early_hedgehog(d: &DoctrineParams, k: &DoctrineKnobs, horse_gap: f64) -> bool {
-    let range = d.hedgehog_early_range.unwrap_or(k.hedgehog_early_range);
-    d.hedgehog_vs_horse && horse_gap <= range
+    early_hedgehog_range(d, k).is_some_and(|range| horse_gap <= range)
+}
+
+/// The gap within which horse makes foot form hedgehog early (`early_hedgehog`), none when the
+/// doctrine never does.
+pub fn early_hedgehog_range(d: &DoctrineParams, k: &DoctrineKnobs) -> Option<f64> {
+    d.hedgehog_vs_horse
+        .then(|| d.hedgehog_early_range.unwrap_or(k.hedgehog_early_range))
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use crate::battlefield::{AreaKind, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, LossCause, Observer};
 use crate::rules::black_powder::events::Detail;
-use crate::rules::black_powder::melee::{Aspect, aspect};
+use crate::rules::black_powder::melee::Aspect;
 use crate::rules::black_powder::morale::{self, BreakResult, SaveSituation};
 use crate::rules::black_powder::shooting::{self, Shot, max_range};
 use crate::rules::black_powder::tables::SpecialRule;
@@ -38,16 +38,16 @@ impl Battle {
                 });
             }
         }
-        self.index_by_x();
         let arc = FrontArc::of(self.rules.shooting.front_arc_degrees);
+        let spread = Spread::of(&targets);
         let mut near = std::mem::take(&mut self.near_targets);
         // The side's elements in index order (a regiment's elements are consecutive).
         for i in 0..self.side(side).len() {
             let r = usize::from(self.side(side)[i]);
-            if !self.near_targets_of(r, &targets, &mut near) {
+            if !self.near_targets_of(r, (&targets, spread), &mut near) {
                 continue;
             }
-            let front = Vec2::from_facing(self.regiments[r].facing);
+            let front = self.regiments[r].front;
             for e in self.element_range(r) {
                 let reg = &self.regiments[r];
                 if reg.gone || reg.engaged.is_some() {
@@ -60,13 +60,17 @@ impl Battle {
         }
         self.near_targets = near;
         self.targets = targets;
-        self.by_x_ready = false;
     }
 
     /// Fills `near` with the `targets` (in their order) some element of regiment `r` might reach:
     /// the centre within its longest range and both reaches (every element the exact test of
     /// `target_of` keeps is among them). False when it has none, or no element shoots.
-    fn near_targets_of(&self, r: usize, targets: &[Target], near: &mut Vec<Target>) -> bool {
+    fn near_targets_of(
+        &self,
+        r: usize,
+        (targets, spread): (&[Target], Spread),
+        near: &mut Vec<Target>,
+    ) -> bool {
         near.clear();
         let reg = &self.regiments[r];
         if reg.gone || reg.engaged.is_some() {
@@ -76,7 +80,7 @@ impl Battle {
             .element_range(r)
             .map(|e| max_range(self.elements[e].troop, &self.rules))
             .fold(0.0, f64::max);
-        if range <= 0.0 {
+        if range <= 0.0 || spread.beyond(reg.pos, range + reg.reach) {
             return false;
         }
         for t in targets {
@@ -140,38 +144,34 @@ impl Battle {
             ends: [self.elements[e].regiment, self.elements[t].regiment],
         };
         let mut found = (false, false);
-        if self.by_x_ready {
-            // In the shooting phase no one moves: only the regiments whose centres lie within
-            // the box's x-span, grown by the longest reach, can have an element in the box.
-            let grow = self.max_reach + super::APART_MARGIN;
-            let from = self.by_x.partition_point(|&(x, _)| x < line.lo.x - grow);
-            for &(x, n) in &self.by_x[from..] {
-                if x > line.hi.x + grow || self.crosses(usize::from(n), &line, &mut found) {
-                    break;
-                }
-            }
-        } else {
-            for n in 0..self.regiments.len() {
-                if self.crosses(n, &line, &mut found) {
-                    break;
-                }
-            }
+        // Only regiments whose centres lie within the line's box grown by the longest reach can
+        // have an element in it: the grid's cells that box touches hold them all. Each side is
+        // walked until it has shown one in the way (friends for the shooter's, enemies for the
+        // other).
+        let grow = Vec2::new(1.0, 1.0) * (self.max_reach + super::APART_MARGIN);
+        for s in Side::BOTH {
+            let friend = s == line.side;
+            self.grid
+                .any_in_box(s, line.lo - grow, line.hi + grow, |n| {
+                    self.crosses(n, &line, &mut found);
+                    if friend { found.0 } else { found.1 }
+                });
         }
         found
     }
 
     /// Marks in `found` (friend, enemy) whether regiment `n`, neither of the line's ends, has an
-    /// element within the line's gap; true once both are found (nothing more to learn).
-    fn crosses(&self, n: usize, line: &Line, found: &mut (bool, bool)) -> bool {
+    /// element within the line's gap.
+    fn crosses(&self, n: usize, line: &Line, found: &mut (bool, bool)) {
         let oreg = &self.regiments[n];
         // A regiment whose centre is outside the box grown by its reach has no element in it.
         let (lo, hi, grow) = (line.lo, line.hi, oreg.reach + super::APART_MARGIN);
         let c = oreg.pos;
         if c.x < lo.x - grow || c.y < lo.y - grow || c.x > hi.x + grow || c.y > hi.y + grow {
-            return false;
+            return;
         }
         if oreg.gone || line.ends.contains(&(n as u16)) {
-            return false;
+            return;
         }
         for o in &self.elements[self.element_range(n)] {
             // Outside the line's box, it is not within the gap of the line.
@@ -186,25 +186,6 @@ impl Battle {
                 }
             }
         }
-        found.0 && found.1
-    }
-
-    /// Lists every regiment by its centre's x, for `in_the_way` while no one moves. The list is
-    /// kept from phase to phase, so it is nearly in order already: an insertion sort puts it
-    /// right in a pass or two. Gone regiments stay listed (`crosses` passes over them).
-    fn index_by_x(&mut self) {
-        for entry in &mut self.by_x {
-            entry.0 = self.regiments[usize::from(entry.1)].pos.x;
-        }
-        let v = &mut self.by_x;
-        for i in 1..v.len() {
-            let mut j = i;
-            while j > 0 && v[j - 1].0 > v[j].0 {
-                v.swap(j - 1, j);
-                j -= 1;
-            }
-        }
-        self.by_x_ready = true;
     }
 
     /// One element's volley at one enemy element. Returns the casualties caused.
@@ -226,8 +207,7 @@ impl Battle {
         }
         let d = self.gap(e, t);
         let base = shooting::base_dice(el.troop, d, &self.rules);
-        let enfilade =
-            aspect(Self::bearing(treg.facing, target.pos, el.pos), &self.rules) != Aspect::Front;
+        let enfilade = self.aspect_from(tr, target.pos, el.pos) != Aspect::Front;
         let n = shooting::dice(base, enfilade, el.troop, &self.rules);
         if n == 0 {
             return 0;
@@ -341,6 +321,7 @@ impl Battle {
         obs: &mut O,
     ) -> bool {
         let mut any = false;
+        let arc = FrontArc::of(self.rules.shooting.front_arc_degrees);
         for e in self.element_range(t) {
             let el = self.elements[e];
             let range = max_range(el.troop, &self.rules);
@@ -351,8 +332,8 @@ impl Battle {
                 .element_range(r)
                 .filter(|&k| self.gap(e, k) <= range)
                 .filter(|&k| {
-                    Self::bearing(self.regiments[t].facing, el.pos, self.elements[k].pos).abs()
-                        <= self.rules.shooting.front_arc_degrees
+                    let reg = &self.regiments[t];
+                    !arc.outside(reg.facing, reg.front, el.pos, self.elements[k].pos)
                 })
                 .min_by(|&a, &b| self.gap(e, a).total_cmp(&self.gap(e, b)))
             else {
@@ -366,6 +347,40 @@ impl Battle {
         }
         self.regiments[r].must_test = false;
         self.break_test(r, 0, dice, obs) != BreakResult::Hold
+    }
+}
+
+/// Where the shooting phase's targets stand: the box of their centres and their longest reach.
+#[derive(Debug, Clone, Copy)]
+struct Spread {
+    lo: Vec2,
+    hi: Vec2,
+    reach: f64,
+}
+
+impl Spread {
+    fn of(targets: &[Target]) -> Spread {
+        let mut s = Spread {
+            lo: Vec2::new(f64::INFINITY, f64::INFINITY),
+            hi: Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+            reach: 0.0,
+        };
+        for t in targets {
+            s.lo = Vec2::new(s.lo.x.min(t.pos.x), s.lo.y.min(t.pos.y));
+            s.hi = Vec2::new(s.hi.x.max(t.pos.x), s.hi.y.max(t.pos.y));
+            s.reach = s.reach.max(t.reach);
+        }
+        s
+    }
+
+    /// Whether every target's centre is further from `p` than `within` and its reach (with twice
+    /// the margin of `near_targets_of`'s own test, so that only what that test would rule out
+    /// is): no centre is nearer than the box. True when there are no targets.
+    fn beyond(self, p: Vec2, within: f64) -> bool {
+        let dx = (self.lo.x - p.x).max(p.x - self.hi.x).max(0.0);
+        let dy = (self.lo.y - p.y).max(p.y - self.hi.y).max(0.0);
+        let bound = within + self.reach + 2.0 * super::APART_MARGIN;
+        dx * dx + dy * dy > bound * bound
     }
 }
 
@@ -440,23 +455,107 @@ mod tests {
         assert!(outside > 100 && outside < 500, "{outside}");
     }
 
-    /// The list by x, kept and re-sorted from one layout to the next, finds what the walk over
-    /// every regiment finds, on every line of fire between two elements.
+    /// The targets' box rules out only shooters with no target within reach: over random
+    /// layouts `near_targets_of` lists what it lists with a box that rules out nothing.
     #[test]
-    fn the_line_of_fire_by_x_answers_as_the_full_scan() {
+    fn the_targets_box_rules_out_only_shooters_without_targets() {
+        let mut b = super::super::orders::tests::marston_moor();
+        let mut scatter = super::super::orders::tests::scattered(0x7a39e7);
+        let everywhere = Spread {
+            lo: Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+            hi: Vec2::new(f64::INFINITY, f64::INFINITY),
+            reach: 0.0,
+        };
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        let (mut ruled_out, mut some) = (0, 0);
+        for trial in 0..300 {
+            scatter(&mut b);
+            // Crowd one side into a corner now and then, so that whole sides are out of reach.
+            if trial % 2 == 0 {
+                for r in 0..b.regiments.len() {
+                    if b.regiments[r].side == Side::Royalist {
+                        let p = b.regiments[r].pos * 0.2;
+                        b.place(r, p, b.regiments[r].facing);
+                    }
+                }
+            }
+            for side in Side::BOTH {
+                let targets: Vec<Target> = b
+                    .side(side.other())
+                    .iter()
+                    .map(|&o| usize::from(o))
+                    .filter(|&o| !b.regiments[o].gone && b.regiments[o].engaged.is_none())
+                    .map(|o| Target {
+                        regiment: o as u16,
+                        pos: b.regiments[o].pos,
+                        reach: b.regiments[o].reach,
+                    })
+                    .collect();
+                let spread = Spread::of(&targets);
+                for &r in b.side(side) {
+                    let r = usize::from(r);
+                    let a = b.near_targets_of(r, (&targets, spread), &mut got);
+                    let w = b.near_targets_of(r, (&targets, everywhere), &mut want);
+                    assert_eq!(a, w, "{trial} {r}");
+                    let ids = |v: &Vec<Target>| v.iter().map(|t| t.regiment).collect::<Vec<_>>();
+                    if a {
+                        assert_eq!(ids(&got), ids(&want), "{trial} {r}");
+                    }
+                    let shoots = b
+                        .element_range(r)
+                        .any(|e| max_range(b.elements[e].troop, &b.rules) > 0.0);
+                    ruled_out += usize::from(
+                        shoots
+                            && !b.regiments[r].gone
+                            && spread.beyond(b.regiments[r].pos, 12.0 + b.regiments[r].reach),
+                    );
+                    some += usize::from(w);
+                }
+            }
+        }
+        // Both answers occur: shooters ruled out by the box and shooters with targets.
+        assert!(ruled_out > 100 && some > 1000, "{ruled_out} {some}");
+    }
+
+    /// `in_the_way` with no bound: every element of every regiment but the line's ends.
+    fn in_the_way_in_full(b: &Battle, e: usize, t: usize) -> (bool, bool) {
+        let (x, y) = (b.elements[e], b.elements[t]);
+        let side = b.regiments[usize::from(x.regiment)].side;
+        let mut found = (false, false);
+        for o in &b.elements {
+            let reg = &b.regiments[usize::from(o.regiment)];
+            if reg.gone || o.regiment == x.regiment || o.regiment == y.regiment {
+                continue;
+            }
+            if dist_point_segment(o.pos, x.pos, y.pos) < b.rules.shooting.not_clear_gap {
+                if reg.side == side {
+                    found.0 = true;
+                } else {
+                    found.1 = true;
+                }
+            }
+        }
+        found
+    }
+
+    /// The grid's cells round the line of fire hold every regiment in the way: over random
+    /// layouts `in_the_way` finds what the scan of every element finds, on every line of fire
+    /// between two elements.
+    #[test]
+    fn the_line_of_fire_answers_as_the_full_scan() {
         let mut b = super::super::orders::tests::marston_moor();
         let mut scatter = super::super::orders::tests::scattered(0xf1e1d);
         let mut seen = [0usize; 4];
         for trial in 0..40 {
             scatter(&mut b);
-            b.index_by_x();
-            assert!(b.by_x.is_sorted_by(|a, c| a.0 <= c.0));
             for e in (trial % 3..b.elements.len()).step_by(3) {
                 for t in (0..b.elements.len()).step_by(7) {
-                    b.by_x_ready = true;
                     let got = b.in_the_way(e, t);
-                    b.by_x_ready = false;
-                    assert_eq!(got, b.in_the_way(e, t), "trial {trial}: {e} to {t}");
+                    assert_eq!(
+                        got,
+                        in_the_way_in_full(&b, e, t),
+                        "trial {trial}: {e} to {t}"
+                    );
                     seen[usize::from(got.0) * 2 + usize::from(got.1)] += 1;
                 }
             }

@@ -67,7 +67,9 @@ impl Grid {
     /// x, off the table too; rows likewise.
     #[inline]
     fn cell_of(&self, p: Vec2) -> (usize, usize) {
-        let at = |v: f64, n: usize| ((v / CELL).floor().max(0.0) as usize).min(n - 1);
+        // `as` truncates towards zero and takes negatives (and NaN) to 0: the floor for a
+        // point on the table, the edge cell off it.
+        let at = |v: f64, n: usize| ((v / CELL) as usize).min(n - 1);
         (at(p.x, self.cols), at(p.y, self.rows))
     }
 
@@ -103,22 +105,36 @@ impl Grid {
     /// Calls `f` with every regiment of `side` in the cells the box `lo`..`hi` touches.
     #[inline]
     pub fn in_box(&self, side: Side, lo: Vec2, hi: Vec2, mut f: impl FnMut(usize)) {
-        let ((c0, r0), (c1, r1)) = (self.cell_of(lo), self.cell_of(hi));
-        for row in r0..=r1 {
-            for col in c0..=c1 {
-                self.in_cell(side, col, row, &mut f);
-            }
-        }
+        self.any_in_box(side, lo, hi, |n| {
+            f(n);
+            false
+        });
     }
 
-    /// Calls `f` with every regiment of `side` in cell (`col`, `row`).
+    /// Calls `f` with the regiments of `side` in the cells the box `lo`..`hi` touches until it
+    /// returns true; whether it did.
     #[inline]
-    fn in_cell(&self, side: Side, col: usize, row: usize, f: &mut impl FnMut(usize)) {
-        let mut n = self.head[side.index() * self.cols * self.rows + row * self.cols + col];
-        while n != NONE {
-            f(usize::from(n));
-            n = self.next[usize::from(n)];
+    pub fn any_in_box(
+        &self,
+        side: Side,
+        lo: Vec2,
+        hi: Vec2,
+        mut f: impl FnMut(usize) -> bool,
+    ) -> bool {
+        let ((c0, r0), (c1, r1)) = (self.cell_of(lo), self.cell_of(hi));
+        let base = side.index() * self.cols * self.rows;
+        for row in r0..=r1 {
+            for col in c0..=c1 {
+                let mut n = self.head[base + row * self.cols + col];
+                while n != NONE {
+                    if f(usize::from(n)) {
+                        return true;
+                    }
+                    n = self.next[usize::from(n)];
+                }
+            }
         }
+        false
     }
 }
 

@@ -17,11 +17,12 @@ mod orders;
 
 use std::sync::Arc;
 
-use super::tables::{BlackPowderRules, Quality};
+use super::melee::{Aspect, aspect};
+use super::tables::{BlackPowderRules, Quality, SpecialRule};
 use super::units::{self, Specials, Troop};
 use crate::army::{CommandKind, CommanderId, Side, UnitId};
 use crate::battlefield::Vec2;
-use crate::battlefield::geometry::angle_diff;
+use crate::battlefield::geometry::{angle_diff, within_arc_by_cosine};
 use crate::dice::{DiceSource, StreamDice};
 use crate::events::{Event, Observer, Outcome};
 use crate::rules::{BattleSummary, Ruleset};
@@ -132,6 +133,8 @@ pub struct Regiment {
     pub brigade: u16,
     pub pos: Vec2,
     pub facing: f64,
+    /// Its facing as a unit vector (kept by `place` with `facing`).
+    pub front: Vec2,
     pub stamina: u8,
     pub casualties: u8,
     pub quality: Quality,
@@ -239,10 +242,18 @@ pub struct Battle {
     /// Each side's regiments, in index order (sides never change): scans for enemies or
     /// friends walk only their side's half.
     sides: [Vec<u16>; 2],
-    /// Each side's regiments with a horse (or dragoon) element, in index order.
-    horse: [Vec<u16>; 2],
     /// Each side's regiments with a pike block, in index order.
     pikes: [Vec<u16>; 2],
+    /// Each brigade's regiments, in index order.
+    members: Vec<Vec<u16>>,
+    /// Brigades that have begun their orders this battle (a count).
+    brigade_orders: u32,
+    /// Each regiment's nearest enemy as its commander's placing found it, with the count of
+    /// brigade orders it was found in (`nearest_enemy_now`).
+    kept_nearest: Vec<(u32, Option<(usize, f64)>)>,
+    /// Each side's regiments with the Hedgehog rule (the only ones a hedgehog test can form),
+    /// in index order.
+    hedgehogs: [Vec<u16>; 2],
     /// Whether each regiment has a pike block.
     pike: Vec<bool>,
     /// Each side's regiments by cell of the table, kept by `place`.
@@ -254,14 +265,10 @@ pub struct Battle {
     targets: Vec<Target>,
     /// Of those, the ones within reach of the regiment shooting (reused buffer).
     near_targets: Vec<Target>,
-    /// Every regiment by its centre's x (centre x, regiment): sorted at the start of a
-    /// shooting phase, while no one moves (`by_x_ready`).
-    by_x: Vec<(f64, u16)>,
     /// The longest reach of any regiment (fixed from the set-up).
     max_reach: f64,
-    /// `by_x` at the set-up, where each battle's list starts.
-    by_x_start: Vec<(f64, u16)>,
-    by_x_ready: bool,
+    /// The cosines of the flank and rear bearings (`melee::aspect`).
+    aspect_cos: (f64, f64),
 }
 
 /// An enemy regiment a shooting phase may shoot at: where it stands and how far it reaches.
@@ -284,18 +291,28 @@ impl Battle {
     pub fn new(rules: Arc<BlackPowderRules>, setup: &BattleSetup) -> Battle {
         let template = derive_template(&rules, setup);
         let mut sides: [Vec<u16>; 2] = Default::default();
-        let (mut horse, mut pikes) = (sides.clone(), sides.clone());
+        let (mut pikes, mut hedgehogs) = (sides.clone(), sides.clone());
         for (r, reg) in template.0.iter().enumerate() {
             let s = reg.side.index();
             sides[s].push(r as u16);
             let troops = || template.1[usize::from(reg.first)..][..usize::from(reg.count)].iter();
-            if troops().any(|e| e.troop.is_cavalry()) {
-                horse[s].push(r as u16);
-            }
             if troops().any(|e| e.troop == Troop::Pike) {
                 pikes[s].push(r as u16);
             }
+            if reg.specials.has(SpecialRule::Hedgehog) {
+                hedgehogs[s].push(r as u16);
+            }
         }
+        let mut members = vec![Vec::new(); template.3.len()];
+        for (r, reg) in template.0.iter().enumerate() {
+            if let Some(m) = members.get_mut(usize::from(reg.brigade)) {
+                m.push(r as u16);
+            }
+        }
+        let aspect_cos = (
+            rules.melee.flank_degrees.to_radians().cos(),
+            rules.melee.rear_degrees.to_radians().cos(),
+        );
         let n = template.0.len();
         let scenario_turn_limit = setup
             .scenario_turn_limit
@@ -323,22 +340,18 @@ impl Battle {
                 .collect(),
             grid: grid::Grid::new((setup.ground.width, setup.ground.depth), n),
             sides,
-            horse,
             pikes,
+            hedgehogs,
+            members,
+            brigade_orders: 0,
+            kept_nearest: vec![(0, None); n],
             brigade_counts: Vec::new(),
             targets: Vec::new(),
             near_targets: Vec::new(),
-            by_x: Vec::new(),
             max_reach: 0.0,
-            by_x_start: Vec::new(),
-            by_x_ready: false,
+            aspect_cos,
         };
-        let regiments = &b.template.0;
-        b.by_x_start = (0..regiments.len())
-            .map(|r| (regiments[r].pos.x, r as u16))
-            .collect();
-        b.by_x_start.sort_by(|a, c| a.0.total_cmp(&c.0));
-        b.max_reach = regiments.iter().map(|r| r.reach).fold(0.0, f64::max);
+        b.max_reach = b.template.0.iter().map(|r| r.reach).fold(0.0, f64::max);
         b.reset();
         b
     }
@@ -353,7 +366,8 @@ impl Battle {
         self.turn_limit = self.scenario_turn_limit;
         self.outcome = None;
         self.pairs.clear();
-        self.by_x.clone_from(&self.by_x_start);
+        self.brigade_orders = 0;
+        self.kept_nearest.fill((0, None));
         let regiments = &self.regiments;
         self.grid
             .fill(regiments.len(), |r| (regiments[r].side, regiments[r].pos));
@@ -479,8 +493,9 @@ impl Battle {
         let reg = &mut self.regiments[r];
         reg.pos = pos;
         reg.facing = facing;
+        reg.front = Vec2::from_facing(facing);
         self.grid.moved(r, reg.side, pos);
-        let right = Vec2::from_facing(facing).right();
+        let right = reg.front.right();
         let (a, n) = (usize::from(reg.first), usize::from(reg.count));
         for e in &mut self.elements[a..a + n] {
             e.pos = pos + right * e.offset;
@@ -575,16 +590,58 @@ impl Battle {
         self.regiments[r].reach
     }
 
-    /// The nearest enemy horse element's gap to regiment `r`.
-    pub fn nearest_enemy_horse(&self, r: usize) -> Option<f64> {
-        let enemy = self.regiments[r].side.other();
-        self.nearest_of(r, &self.horse[enemy.index()], |_, e| e.troop.is_cavalry())
-            .map(|(_, g)| g)
+    /// Whether an enemy horse element is within `within` of an element of regiment `r`, as `gap`
+    /// measures.
+    pub fn enemy_horse_within(&self, r: usize, within: f64) -> bool {
+        self.enemy_within(r, within, |_, e| e.troop.is_cavalry())
+    }
+
+    /// Whether an enemy element `ok` accepts (of a regiment not gone) is within `within` of an
+    /// element of regiment `r`, as `gap` measures: `nearest_enemy`'s answer is within it
+    /// exactly when some element's gap is, so only the grid's cells within both reaches and
+    /// `within` of its centre are looked at, the walk stops at the first found, and whole
+    /// regiments are ruled out by their centres (`apart`).
+    pub fn enemy_within(
+        &self,
+        r: usize,
+        within: f64,
+        ok: impl Fn(&Regiment, &Element) -> bool,
+    ) -> bool {
+        let me = &self.regiments[r];
+        let grow = Vec2::new(1.0, 1.0) * (me.reach + self.max_reach + within + APART_MARGIN);
+        self.grid
+            .any_in_box(me.side.other(), me.pos - grow, me.pos + grow, |o| {
+                let reg = &self.regiments[o];
+                !reg.gone
+                    && !self.apart(r, o, within)
+                    && self.element_range(o).any(|k| {
+                        ok(reg, &self.elements[k])
+                            && self.element_range(r).any(|e| self.gap(e, k) <= within)
+                    })
+            })
     }
 
     /// Degrees between a facing and the direction from `from` to `to`.
     pub fn bearing(facing: f64, from: Vec2, to: Vec2) -> f64 {
         angle_diff((to - from).facing(), facing).to_degrees()
+    }
+
+    /// The aspect of an attack on regiment `r` from `to` as seen from `from`:
+    /// `aspect(bearing(facing, from, to))`, told by dot products with its front vector against
+    /// the arcs' cosines; only a bearing within a hair of an arc's edge is measured.
+    pub fn aspect_from(&self, r: usize, from: Vec2, to: Vec2) -> Aspect {
+        let reg = &self.regiments[r];
+        let within = |cos| within_arc_by_cosine(reg.front, from, to, cos);
+        match within(self.aspect_cos.0) {
+            Some(true) => return Aspect::Front,
+            Some(false) => match within(self.aspect_cos.1) {
+                Some(true) => return Aspect::Flank,
+                Some(false) => return Aspect::Rear,
+                None => {}
+            },
+            None => {}
+        }
+        aspect(Self::bearing(reg.facing, from, to), &self.rules)
     }
 
     /// The stream of a regiment's own dice.
@@ -698,6 +755,7 @@ fn derive_template(
             brigade: u.command,
             pos: u.pos,
             facing: u.facing,
+            front: Vec2::from_facing(u.facing),
             stamina: d.stamina,
             casualties: 0,
             quality: d.quality,
@@ -798,6 +856,34 @@ mod tests {
     use super::orders::tests::{marston_moor, scattered};
     use super::*;
 
+    /// The aspect told by dot products is the angle test's, on and about the arcs' edges.
+    #[test]
+    fn the_aspect_agrees_with_the_bearing_everywhere() {
+        let mut b = marston_moor();
+        let from = Vec2::new(10.0, 20.0);
+        let mut seen = [0usize; 3];
+        for facing in [0.0, 0.7, -2.5, 3.1, std::f64::consts::PI] {
+            b.place(0, from, facing);
+            for edge in [-135.0f64, -45.0, 0.0, 45.0, 135.0, 180.0] {
+                for nudge in [-1e-3, -1e-8, -1e-12, 0.0, 1e-12, 1e-8, 1e-3] {
+                    for dist in [0.0, 1e-12, 5.0, 100.0] {
+                        let to =
+                            from + Vec2::from_facing(facing + (edge + nudge).to_radians()) * dist;
+                        let want = aspect(Battle::bearing(facing, from, to), &b.rules);
+                        assert_eq!(
+                            b.aspect_from(0, from, to),
+                            want,
+                            "{facing} {edge} {nudge} {dist}"
+                        );
+                        seen[want as usize] += 1;
+                    }
+                }
+            }
+        }
+        // Every aspect occurs (the sweep crosses both edges).
+        assert!(seen.iter().all(|&n| n > 50), "{seen:?}");
+    }
+
     /// `nearest_enemy` with no bound: every enemy element `ok` accepts, in index order, a
     /// nearer one replacing the one found.
     fn nearest_in_full(
@@ -825,12 +911,13 @@ mod tests {
 
     /// The bounded walk finds the nearest enemy the full scan finds, to the bit and with the
     /// same element among equals, over random layouts (crowded and sparse, so near and far
-    /// answers and no answer at all occur).
+    /// answers and no answer at all occur); enemy horse is found within a gap exactly when the
+    /// nearest is.
     #[test]
     fn the_nearest_enemy_is_the_one_the_full_scan_finds() {
         let mut b = marston_moor();
         let mut scatter = scattered(0x9e1d);
-        let (mut answers, mut none, mut far) = (0, 0, 0);
+        let (mut answers, mut none, mut far, mut horse_near) = (0, 0, 0, 0);
         for trial in 0..300 {
             scatter(&mut b);
             for r in 0..b.regiments.len() {
@@ -853,15 +940,27 @@ mod tests {
                     none += usize::from(want.is_none());
                     far += usize::from(want.is_some_and(|(_, g)| g > 20.0));
                 }
+                let near = nearest_in_full(&b, r, free).map(|(_, g)| g);
+                let within = (trial % 17) as f64;
                 assert_eq!(
-                    b.nearest_enemy_horse(r),
-                    nearest_in_full(&b, r, |_, e| e.troop.is_cavalry()).map(|(_, g)| g)
+                    b.enemy_within(r, within, free),
+                    near.is_some_and(|g| g <= within)
                 );
+                let horse = nearest_in_full(&b, r, |_, e| e.troop.is_cavalry());
+                for within in [0.0, 0.5, 8.0, (trial % 13) as f64] {
+                    let want = horse.is_some_and(|(_, g)| g <= within);
+                    assert_eq!(
+                        b.enemy_horse_within(r, within),
+                        want,
+                        "{trial} {r} {within}"
+                    );
+                    horse_near += usize::from(want);
+                }
             }
         }
         assert!(
-            none > 100 && far > 100 && answers > 50_000,
-            "{none} {far} {answers}"
+            none > 100 && far > 100 && answers > 50_000 && horse_near > 1000,
+            "{none} {far} {answers} {horse_near}"
         );
     }
 }

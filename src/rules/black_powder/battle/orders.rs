@@ -10,6 +10,7 @@ use crate::dice::DiceSource;
 use crate::events::{Event, Observer};
 use crate::rules::black_powder::command::{self, OrderSituation};
 use crate::rules::black_powder::events::Detail;
+use crate::rules::black_powder::melee::Aspect;
 use crate::rules::black_powder::morale;
 use crate::rules::black_powder::shooting::max_range;
 use crate::rules::black_powder::tables::SpecialRule;
@@ -55,11 +56,8 @@ impl Battle {
             if reg.shaken && reg.specials.has(SpecialRule::Brave) {
                 self.brave_rally(r, dice, obs);
             }
-            if reg.hedgehog
-                && self
-                    .nearest_enemy_horse(r)
-                    .is_none_or(|g| !morale::hedgehog_forced(g, &self.rules))
-            {
+            // Horse forces hedgehog within its range (`morale::hedgehog_forced`).
+            if reg.hedgehog && !self.enemy_horse_within(r, self.rules.hedgehog.horse_range) {
                 self.regiments[r].hedgehog = false;
             }
         }
@@ -103,12 +101,12 @@ impl Battle {
             if self.brigades[b].side != side || self.in_reserve(b) {
                 continue;
             }
+            self.brigade_orders += 1;
             self.place_commander(b, setup, obs);
             let mut brigade_roll: Option<u8> = None;
-            for r in 0..self.regiments.len() {
-                if usize::from(self.regiments[r].brigade) == b {
-                    self.order_regiment(r, b, &mut brigade_roll, setup, dice, obs);
-                }
+            for i in 0..self.members[b].len() {
+                let r = usize::from(self.members[b][i]);
+                self.order_regiment(r, b, &mut brigade_roll, setup, dice, obs);
             }
         }
     }
@@ -133,9 +131,10 @@ impl Battle {
         let d = &setup.doctrines[usize::from(self.brigades[b].doctrine)];
         let (mut sum, mut n) = (Vec2::new(0.0, 0.0), 0.0);
         let mut front: Option<(usize, f64)> = None;
-        for r in 0..self.regiments.len() {
+        for i in 0..self.members[b].len() {
+            let r = usize::from(self.members[b][i]);
             let reg = &self.regiments[r];
-            if usize::from(reg.brigade) != b || reg.gone {
+            if reg.gone {
                 continue;
             }
             sum = sum + reg.pos;
@@ -143,9 +142,9 @@ impl Battle {
             if !d.general_leads {
                 continue; // only a leader looks for the foremost regiment
             }
-            let gap = self
-                .nearest_enemy(r, |_, _| true)
-                .map_or(f64::INFINITY, |(_, g)| g);
+            let nearest = self.nearest_enemy(r, |_, _| true);
+            self.kept_nearest[r] = (self.brigade_orders, nearest);
+            let gap = nearest.map_or(f64::INFINITY, |(_, g)| g);
             if front.is_none_or(|(_, f)| gap < f) {
                 front = Some((r, gap));
             }
@@ -191,6 +190,16 @@ impl Battle {
         d <= reach
     }
 
+    /// `nearest_enemy(r, any)` for a regiment of the brigade taking its orders: the one its
+    /// commander's placing found, if he looked. That still holds: in a side's orders phase no
+    /// enemy moves or leaves, and no regiment is moved but by its own order.
+    fn nearest_enemy_now(&self, r: usize) -> Option<(usize, f64)> {
+        match self.kept_nearest[r] {
+            (orders, nearest) if orders == self.brigade_orders => nearest,
+            _ => self.nearest_enemy(r, |_, _| true),
+        }
+    }
+
     /// The commander an order to brigade `b` comes from: its own, or (none, or lost) the
     /// Captain-General; and whether its own is lost.
     fn order_giver(&self, b: usize) -> (Option<&General>, bool) {
@@ -232,7 +241,7 @@ impl Battle {
         if reg.disordered && self.rules.disorder.blocks_orders {
             return;
         }
-        let Some((target, gap)) = self.nearest_enemy(r, |_, _| true) else {
+        let Some((target, gap)) = self.nearest_enemy_now(r) else {
             return;
         };
         let t_reg = self.regiments[usize::from(self.elements[target].regiment)];
@@ -263,10 +272,8 @@ impl Battle {
                 }),
         };
         if reg.specials.has(SpecialRule::Hedgehog)
-            && doctrine::early_hedgehog(d, &self.rules.doctrine, 0.0)
-            && self
-                .nearest_enemy_horse(r)
-                .is_some_and(|g| doctrine::early_hedgehog(d, &self.rules.doctrine, g))
+            && doctrine::early_hedgehog_range(d, &self.rules.doctrine)
+                .is_some_and(|range| self.enemy_horse_within(r, range))
         {
             self.hedgehog_check(r, dice, obs);
             return;
@@ -589,8 +596,11 @@ impl Battle {
         obs: &mut O,
     ) {
         let range = self.rules.hedgehog.horse_range;
-        for i in 0..self.side(self.regiments[h].side.other()).len() {
-            let r = usize::from(self.side(self.regiments[h].side.other())[i]);
+        // `hedgehog_check` passes over a regiment without the Hedgehog rule: only those with it
+        // are walked.
+        let enemy = self.regiments[h].side.other().index();
+        for i in 0..self.hedgehogs[enemy].len() {
+            let r = usize::from(self.hedgehogs[enemy][i]);
             let reg = &self.regiments[r];
             if reg.gone || reg.hedgehog || self.apart(r, h, range) {
                 continue;
@@ -635,8 +645,7 @@ impl Battle {
             .unwrap_or(usize::from(self.regiments[r].first));
         let need = self.gap(lead, target);
         let tr = self.regiments[t];
-        let front = Self::bearing(tr.facing, tr.pos, self.regiments[r].pos).abs()
-            <= self.rules.melee.flank_degrees;
+        let front = self.aspect_from(t, tr.pos, self.regiments[r].pos) == Aspect::Front;
         let blocked = cavalry && tr.hedgehog && !tr.shaken && front;
         let unit = self.regiments[r].unit;
         if need > distance || blocked {
