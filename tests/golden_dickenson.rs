@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xe8fb7ab03ec96c2d),
-    ("marston_moor", 0xfe2cfa7f83415bc9),
-    ("naseby", 0x0ab89f552791689c),
-    ("roundway_down", 0x4791fd333ee64746),
+    ("edgehill", 0x4c05ee6a2179ea0b),
+    ("marston_moor", 0xce4d98138950a867),
+    ("naseby", 0xf1c48619f0a09cd6),
+    ("roundway_down", 0x748b435ee53983b2),
     ("adwalton_moor", 0xcf857f3724abda35),
-    ("lansdown", 0xa30020137e8fdc5e),
-    ("first_newbury", 0xdb89420155ca0abe),
-    ("langport", 0xec339000afaf9976),
-    ("small_action", 0x10120de0b0c49c72),
+    ("lansdown", 0xc87c9734455ae121),
+    ("first_newbury", 0x2b5ec368e68b99d1),
+    ("langport", 0xb6f31b71e93f4023),
+    ("small_action", 0x3256a81949387d3f),
     ("duel_horse", 0xfc8496724694d26f),
-    ("duel_foot_vs_horse", 0x84e25ac66f2247a1),
-    ("bp_duel_pike_vs_horse", 0xffc125ffd03ee4c8),
+    ("duel_foot_vs_horse", 0x286650dc35038fc1),
+    ("bp_duel_pike_vs_horse", 0x4efc2bc611998a75),
     ("bp_duel_shot", 0xd6a466fbac399e8a),
     ("bp_duel_gun_vs_foot", 0x4b4c556c3d6dbd5e),
-    ("balance_template", 0xe0519c6b23d5518f),
+    ("balance_template", 0x81e483c28798cbee),
 ];
 
 #[test]
