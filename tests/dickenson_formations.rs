@@ -53,6 +53,16 @@ fn side_follows(s: &mut BattleSetup, side: Side, doctrine: &str) {
     }
 }
 
+/// Holds horse `r` where it is put (no advance: `halt_until`), threatening foot as horse free
+/// next move would (`formations.doctrine.held_horse_threaten`; f20 weighs horse held so).
+fn hold_threatening(b: &mut Battle, r: usize) {
+    b.regiments[r].halt_until = 99;
+    Arc::make_mut(&mut b.rules)
+        .formations
+        .doctrine
+        .held_horse_threaten = true;
+}
+
 /// The next move: its start (no dice: nobody routs, no general), then movement.
 fn next_move(b: &mut Battle, s: &BattleSetup, l: &mut EventLog) {
     b.turn += 1;
@@ -190,7 +200,7 @@ fn f3_squares_against_horse_cannot_be_charged() {
         let mut s = setup_with(&specs, doctrine, Ground::open(72.0, 48.0));
         side_follows(&mut s, Side::Royalist, "rupert");
         let mut b = battle(&s);
-        b.regiments[1].halt_until = 99;
+        hold_threatening(&mut b, 1);
         let mut l = EventLog::default();
         let mut d = ScriptedDice::new(&[]);
         b.movement_phase(&s, &mut d, &mut l);
@@ -221,7 +231,7 @@ fn f3_squares_against_horse_cannot_be_charged() {
         let mut s = setup_with(&near, "hold_the_line", Ground::open(72.0, 48.0));
         side_follows(&mut s, Side::Royalist, "rupert");
         let mut b = battle(&s);
-        b.regiments[1].halt_until = 99;
+        hold_threatening(&mut b, 1);
         b.regiments[1].gait = Gait::Trot; // coming on, not halted to shoot
         b.regiments[0].loaded = false;
         let mut l = EventLog::default();
@@ -267,8 +277,8 @@ fn f15_foot_close_up_only_against_horse_that_would_charge_them() {
             .formations
             .doctrine
             .only_aimed_horse = aimed_only;
-        b.regiments[1].halt_until = 99;
-        b.regiments[2].halt_until = 99;
+        hold_threatening(&mut b, 1);
+        hold_threatening(&mut b, 2);
         let f = formation_after_moving(&mut b, &s);
         assert_eq!(
             f == Formation::Square,
@@ -705,7 +715,7 @@ fn f11_foot_draw_their_shot_up_before_the_pike_against_horse() {
         side_follows(&mut s, Side::Parliament, "rupert");
         let mut b = battle(&s);
         b.first = Side::Royalist;
-        b.regiments[0].halt_until = 99;
+        hold_threatening(&mut b, 0);
         if off {
             std::sync::Arc::make_mut(&mut b.rules)
                 .formations
@@ -996,7 +1006,8 @@ fn f14_a_square_charged_in_flank_or_rear_fights_from_the_face_in_contact() {
 
 /// Foot (hold_the_line, 720 men at y 10) against 240 troopers straight before them, the
 /// troopers by `doctrine` and `halted` (else trotting); Parliament acts first, so the foot
-/// dress before the horse act. Returns the battle ready for its first movement phase.
+/// dress before the horse act. The horse are held where they are put but threaten as if free
+/// (`held_horse_threaten`). Returns the battle ready for its first movement phase.
 fn foot_facing_horse(doctrine: &str, horse_y: f64) -> (Battle, BattleSetup) {
     let specs = [
         (Side::Parliament, FOOT, 720, 36.0, 10.0),
@@ -1005,7 +1016,7 @@ fn foot_facing_horse(doctrine: &str, horse_y: f64) -> (Battle, BattleSetup) {
     let mut s = setup_with(&specs, "hold_the_line", Ground::open(72.0, 48.0));
     side_follows(&mut s, Side::Royalist, doctrine);
     let mut b = battle(&s);
-    b.regiments[1].halt_until = 99; // the horse stand where they are put
+    hold_threatening(&mut b, 1);
     (b, s)
 }
 
@@ -1077,7 +1088,9 @@ fn f17_foot_close_up_only_against_horse_that_would_charge_their_line() {
     }
 }
 
-/// Foot do not stand in square to be shot down (doctrine, `horse_outshoot_odds`): 240
+/// Foot do not stand in square to be shot down (doctrine, `horse_outshoot_odds`), under the
+/// doctrine that opens it whatever the horse would then do (`open_square_to_chargers` true;
+/// the built-in doctrine keeps it closed against horse that would charge the line: f21): 240
 /// troopers halted 1" from a square whose face holds a quarter of its 18 musketeers (5: a
 /// volley expected to hit 10/6 at the pistol's short range, against the troopers' 12 pistols'
 /// 20/6) are shooting, not charging: the square opens into line (every musket firing), where
@@ -1094,10 +1107,9 @@ fn f18_a_square_opens_to_line_against_halted_horse_that_outshoot_it() {
         (Gait::Halt, 3.0, true),
     ] {
         let (mut b, s) = foot_facing_horse("rupert", 30.0);
-        Arc::make_mut(&mut b.rules)
-            .formations
-            .doctrine
-            .horse_outshoot_odds = odds;
+        let doctrine = &mut Arc::make_mut(&mut b.rules).formations.doctrine;
+        doctrine.horse_outshoot_odds = odds;
+        doctrine.open_square_to_chargers = true;
         let rules = b.rules.clone();
         b.regiments[0].form(Formation::Square, &rules);
         place_at_gap(&mut b, 1.0);
@@ -1174,4 +1186,108 @@ fn f19_horse_facing_a_square_shoot_it_only_if_they_outshoot_it() {
     let other = b.regiments[2].pos;
     assert!(b.regiments[1].pos.dist(other) < was.dist(other) - 5.0);
     assert!(b.gap(0, 1) > 3.0, "away from the square: {}", b.gap(0, 1));
+}
+
+/// HALTED HORSE (doctrine, `formations.doctrine.held_horse_threaten` false): rupert troopers
+/// halted 7" before foot in line would charge the line at a trot (f17): free to advance, they
+/// make the foot close into square. Held this move by a stand result (`halt_until` this move)
+/// they may not advance until the next: with the foot acting first next move too (they can
+/// form then, before the horse may charge) the foot stay in line, where before they closed up;
+/// with the horse's side acting first (they would charge next move before the foot could form)
+/// they still close up, as they do against held horse with the key true.
+#[test]
+fn f20_horse_held_by_a_stand_threaten_only_from_the_move_they_may_advance() {
+    for (held, horse_first, threaten, square) in [
+        (false, false, false, true),
+        (true, false, false, false),
+        (true, true, false, true),
+        (true, false, true, true),
+    ] {
+        let (mut b, s) = foot_facing_horse("rupert", 30.0);
+        Arc::make_mut(&mut b.rules)
+            .formations
+            .doctrine
+            .held_horse_threaten = threaten;
+        place_at_gap(&mut b, 7.0);
+        b.turn = 5;
+        b.regiments[1].halt_until = if held { 5 } else { 4 };
+        b.regiments[1].gait = Gait::Halt;
+        if horse_first {
+            b.first = Side::Royalist;
+        }
+        let f = formation_after_moving(&mut b, &s);
+        assert_eq!(
+            f == Formation::Square,
+            square,
+            "held {held}, horse first {horse_first}, key {threaten}: {f:?}"
+        );
+    }
+}
+
+/// A SQUARE NOT OPENED TO HORSE THAT WOULD CHARGE ITS LINE (doctrine,
+/// `formations.doctrine.open_square_to_chargers` false): rupert troopers halted 1" from a
+/// square whose face they outshoot (20/6 against 10/6, f18) would charge its line at a trot
+/// were it opened: the square stays closed, where before it opened into line for the troopers
+/// to charge. Foot already in line holding it against such horse (opened under the old
+/// doctrine) close up again when they come on, trotting, 6" off. With the key true the square
+/// opens and the line holds (f18).
+#[test]
+fn f21_a_square_is_not_opened_to_horse_that_would_charge_its_line() {
+    for (open_to_chargers, square) in [(false, true), (true, false)] {
+        let (mut b, s) = foot_facing_horse("rupert", 30.0);
+        Arc::make_mut(&mut b.rules)
+            .formations
+            .doctrine
+            .open_square_to_chargers = open_to_chargers;
+        let rules = b.rules.clone();
+        b.regiments[0].form(Formation::Square, &rules);
+        place_at_gap(&mut b, 1.0);
+        b.regiments[1].gait = Gait::Halt;
+        let f = formation_after_moving(&mut b, &s);
+        assert_eq!(f == Formation::Square, square, "{open_to_chargers}: {f:?}");
+
+        let (mut b, s) = foot_facing_horse("rupert", 30.0);
+        Arc::make_mut(&mut b.rules)
+            .formations
+            .doctrine
+            .open_square_to_chargers = open_to_chargers;
+        b.regiments[0].holds_line = true;
+        place_at_gap(&mut b, 6.0);
+        b.regiments[1].gait = Gait::Trot;
+        let f = formation_after_moving(&mut b, &s);
+        assert_eq!(
+            f == Formation::Square,
+            square,
+            "{open_to_chargers}: held line {f:?}"
+        );
+    }
+}
+
+/// The doctrines in whole battles: changes of formation in `duel_foot_vs_horse` (battles
+/// 0-99), printed with `--nocapture`, are fewer with the foot neither closing up against horse
+/// held by a stand nor opening their square to horse that would charge its line than with
+/// both keys true (the doctrine before).
+#[test]
+fn f22_duel_foot_against_horse_changes_formation_less() {
+    let s = Scenario::open("duel_foot_vs_horse", &[])
+        .unwrap()
+        .setup()
+        .unwrap();
+    let changes = |old: bool| {
+        let mut rules = ecw_sim::rules::dickenson::DickensonRules::builtin();
+        rules.formations.doctrine.held_horse_threaten = old;
+        rules.formations.doctrine.open_square_to_chargers = old;
+        let d = Dickenson::new(rules);
+        let mut b = d.new_battle(&s);
+        let mut n = 0;
+        for seed in 0..100 {
+            let mut l = EventLog::default();
+            d.fight(&mut b, &s, seed, &mut l);
+            n += count(&l, |e| matches!(e, Event::FormationChanged { .. }));
+        }
+        n
+    };
+    let (now, before) = (changes(false), changes(true));
+    println!("formation changes in 100 battles: {now} (keys false), {before} (keys true)");
+    assert!(now < before, "{now} against {before}");
 }

@@ -20,7 +20,7 @@ use ecw_sim::battlefield::{Area, AreaKind, Ground, LinearObstacle, ObstacleKind,
 use ecw_sim::dice::ScriptedDice;
 use ecw_sim::events::{Event, EventLog};
 use ecw_sim::rules::Ruleset;
-use ecw_sim::rules::dickenson::battle::regiment::Gait;
+use ecw_sim::rules::dickenson::battle::regiment::{Formation, Gait};
 use ecw_sim::rules::dickenson::battle::{Battle, Dickenson, State};
 use ecw_sim::rules::dickenson::morale::MoraleResult;
 use ecw_sim::scenario::Scenario;
@@ -1038,4 +1038,126 @@ fn m18_marston_moor_second_lines_go_round_their_friends() {
     assert_eq!(none, 0);
     assert!(off > 500, "{off}");
     assert!(2 * (on - stepped) < off, "{on} - {stepped} against {off}");
+}
+
+/// PASS IN COLUMN (doctrine, `battle.pass_in_column`): the first line halted at x 31, 36 and
+/// 41 (gaps of 2", too narrow for the second line's 3" and the 0.25" margin, wide enough for
+/// its column of 10 files, 1 2/3" x 2"), the enemy's foot halted at `enemy_y` (x 36). With
+/// the enemy at y 34 the foot form column (half the move: 3.75" of the column's 7.5") and
+/// side-step at 45 degrees past the nearer friend's left flank by the margin: 2.58" aside and
+/// on, to (33.42, 12.68), in the gap. Next move the column, still among its friends, keeps its
+/// column and goes on, but no nearer the enemy than its muskets' 12" and the ruling's 2": to y
+/// 18.5 (its front 14" from the enemy's rear). Clear of its friends, it then re-forms line
+/// (half the move) and goes on 3" in line, to y 21.5. With
+/// the key false, or the enemy at y 29 (the column would have no room for its 3.75" short of
+/// the enemy's reach), the line waits 1" behind its friend as before (y 12).
+#[test]
+fn m19_a_second_line_forms_column_to_pass_a_narrow_gap() {
+    let line = [(36.0, 14.0), (31.0, 14.0), (41.0, 14.0)];
+    let x: f64 = 36.0 - (10.0 / 12.0 + 1.5 + 0.25);
+    let column = |enemy_y: f64, key: bool| {
+        let (mut b, s) = second_line(&line, 99, true);
+        Arc::make_mut(&mut b.rules).battle.pass_in_column = key;
+        b.regiments[4].pos.y = enemy_y;
+        (b, s)
+    };
+    let (mut b, s) = column(34.0, true);
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[]);
+    b.turn += 1;
+    b.start_of_move(&s, &mut d, &mut l);
+    b.movement_phase(&s, &mut d, &mut l);
+    d.finish();
+    let changed = |l: &EventLog| {
+        l.0.iter()
+            .filter(|e| matches!(e, Event::FormationChanged { unit: 0 }))
+            .count()
+    };
+    assert_eq!(changed(&l), 1);
+    let reg = b.regiments[0];
+    assert_eq!(reg.formation, Formation::Column);
+    let stepped = 10.0 + (x - 36.0).abs() + (3.75 - (x - 36.0).abs() * 2f64.sqrt());
+    assert!(
+        near(reg.pos.x, x) && near(reg.pos.y, stepped),
+        "{:?}",
+        reg.pos
+    );
+    assert_eq!(reg.facing, 0.0);
+    let h = b.held[0];
+    assert_eq!((h.by_halted, h.stepped, h.in_column), (1, 1, 1));
+    for f in 1..=3 {
+        assert!(b.gap(0, f) >= 0.0, "clear of {f}");
+    }
+    next_move(&mut b, &s);
+    let reg = b.regiments[0];
+    assert_eq!(reg.formation, Formation::Column, "still among its friends");
+    assert!(near(reg.pos.x, x) && near(reg.pos.y, 18.5), "{:?}", reg.pos);
+    assert!(near(b.gap(0, 4), 14.0), "{}", b.gap(0, 4));
+    next_move(&mut b, &s);
+    let reg = b.regiments[0];
+    assert_eq!(reg.formation, Formation::Line, "clear: it deploys");
+    assert!(near(reg.pos.x, x) && near(reg.pos.y, 21.5), "{:?}", reg.pos);
+    for (enemy_y, key) in [(34.0, false), (29.0, true)] {
+        let (mut b, s) = column(enemy_y, key);
+        next_move(&mut b, &s);
+        let reg = b.regiments[0];
+        assert_eq!(reg.formation, Formation::Line, "{enemy_y} {key}");
+        assert!(
+            near(reg.pos.x, 36.0) && near(reg.pos.y, 12.0),
+            "{:?}",
+            reg.pos
+        );
+        assert_eq!((b.held[0].stepped, b.held[0].in_column), (0, 0));
+    }
+}
+
+/// Passing in column in whole battles: over `ECW_HELD_BATTLES` (default 20) Marston Moor
+/// battles the second lines are held within the enemy's reach, where the doctrine keeps no
+/// column (`column_clear_of_enemy`). With that room relaxed away (an experiment: any distance
+/// will do) foot pass in column, and fewer advances are left waiting behind a standing friend
+/// than with `pass_in_column` false; the built-in keys pass no more often than that. The
+/// counts are printed with `--nocapture` (1,000 battles when written, docs/RULES-DICKENSON.md).
+#[test]
+fn m20_marston_moor_second_lines_pass_in_column() {
+    let s = Scenario::open("marston_moor", &[])
+        .unwrap()
+        .setup()
+        .unwrap();
+    let battles: u64 = std::env::var("ECW_HELD_BATTLES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
+    let held = |pass: bool, clear: f64| {
+        let mut rules = ecw_sim::rules::dickenson::DickensonRules::builtin();
+        rules.battle.pass_in_column = pass;
+        rules.battle.column_clear_of_enemy = clear;
+        let d = Dickenson::new(rules);
+        let mut b = d.new_battle(&s);
+        let mut sum = [0u32; 4];
+        for seed in 0..battles {
+            let mut l = EventLog::default();
+            d.fight(&mut b, &s, seed, &mut l);
+            for h in &b.held {
+                sum[0] += h.by_melee + h.by_halted;
+                sum[1] += h.stepped;
+                sum[2] += h.in_column;
+                sum[3] += h.by_moving;
+            }
+        }
+        sum
+    };
+    let builtin = ecw_sim::rules::dickenson::DickensonRules::builtin();
+    let clear = builtin.battle.column_clear_of_enemy;
+    let (on, relaxed, off) = (held(true, clear), held(true, -1000.0), held(false, clear));
+    println!(
+        "{battles} battles, [standing, stepped, in column, moving]: built-in {on:?}, \
+         relaxed {relaxed:?}, off {off:?}"
+    );
+    assert_eq!(off[2], 0);
+    assert!(relaxed[2] > 0, "{relaxed:?}");
+    assert!(
+        relaxed[0] - relaxed[1] < off[0] - off[1],
+        "{relaxed:?} against {off:?}"
+    );
+    assert!(on[2] <= relaxed[2], "{on:?} against {relaxed:?}");
 }

@@ -4,8 +4,9 @@
 //! charges on each other meet as chargers (`battle.countercharge`); the doctrine weighs a charge
 //! into a melee against the whole melee (`battle.charge_odds_whole_melee`). Fought through the
 //! engine's movement phase with scripted dice that must be used up exactly; Parliament moves
-//! first. With the keys false, the golden battles of the engine in which each side decided as
-//! it moved are fought again to the bit.
+//! first. With the keys false (and the held-horse, open-square and pass-in-column doctrines
+//! off), the golden battles of the engine in which each side decided as it moved are fought
+//! again to the bit.
 
 mod dickenson_common;
 mod golden_common;
@@ -254,13 +255,18 @@ const EACH_SIDE_AS_IT_MOVES: &[(&str, u64)] = &[
     ("balance_template", 0xe0519c6b23d5518f),
 ];
 
-/// With the keys false the engine fights the battles it fought before both sides declared at
-/// once, to the bit.
+/// With the keys false (and the doctrines that came with them off) the engine fights the
+/// battles it fought before both sides declared at once, to the bit.
 #[test]
 fn s5_deciding_as_each_side_moves_fights_the_old_golden_battles() {
     let mut rules = DickensonRules::builtin();
     rules.battle.charges_declared_at_once = false;
     rules.battle.charge_odds_whole_melee = false;
+    // The doctrines added beside this sequence (held horse, squares opened to horse, passing
+    // in column) off too: tests/dickenson_formations.rs and dickenson_movement.rs prove them.
+    rules.formations.doctrine.held_horse_threaten = true;
+    rules.formations.doctrine.open_square_to_chargers = true;
+    rules.battle.pass_in_column = false;
     golden_common::check(
         &Dickenson::new(rules),
         100,

@@ -384,6 +384,12 @@ pub struct FormationDoctrine {
     /// square): horse facing a square they cannot charge stand and shoot it only then, and
     /// foot do not stand in square against halted horse that shoot it so.
     pub horse_outshoot_odds: f64,
+    /// Horse held by a stand result still threaten foot while held (false: only from the move
+    /// they may advance, or while held when they act before the foot next move).
+    pub held_horse_threaten: bool,
+    /// Foot open their square to horse shooting it even when those horse would then charge
+    /// the line (false: only to horse that would not).
+    pub open_square_to_chargers: bool,
 }
 
 /// Guns served on the table.
@@ -535,6 +541,12 @@ pub struct BattleRules {
     /// The doctrine weighs a charge on a regiment in melee against the whole of that melee
     /// (false: against the regiment alone).
     pub charge_odds_whole_melee: bool,
+    /// Foot held by a standing friend with no gap wide enough for their line form column to
+    /// pass a gap wide enough for the column.
+    pub pass_in_column: bool,
+    /// Inches beyond every enemy's small arms' long range and horse's charge reach (and its
+    /// own move) that such a column keeps: it forms only so far off, and re-forms nearer.
+    pub column_clear_of_enemy: f64,
 }
 
 impl DickensonRules {
@@ -736,6 +748,10 @@ impl DickensonRules {
             (
                 "battle.wait_behind_friend".into(),
                 self.battle.wait_behind_friend,
+            ),
+            (
+                "battle.column_clear_of_enemy".into(),
+                self.battle.column_clear_of_enemy,
             ),
             (
                 "battle.front_arc_degrees".into(),

@@ -95,11 +95,40 @@ impl Battle {
         gap: f64,
         setup: &BattleSetup,
     ) -> bool {
+        if self.held_off(h) {
+            return false;
+        }
         let Some(d) = self.doctrine(h, setup) else {
             return false;
         };
         let s = self.situation(h, r, gap.max(0.0), true, 0.0);
         doctrine::plan(d, &self.knobs(), &s) == Plan::Charge
+    }
+
+    /// Whether horse `h`, held by a stand result, cannot charge before the foot weighing them
+    /// dress again (doctrine, `held_horse_threaten` false): held beyond this move, or held
+    /// this move when the foot act first next move. Foot dress once a move, so horse free
+    /// next move threaten them now only when their side acts first.
+    fn held_off(&self, h: usize) -> bool {
+        let horse = &self.regiments[h];
+        if self.rules.formations.doctrine.held_horse_threaten || horse.halt_until < self.turn {
+            return false;
+        }
+        horse.halt_until > self.turn || self.sides()[0] != horse.side
+    }
+
+    /// Whether horse `h`, shooting the square foot `r` would be, would charge `r`'s line were
+    /// the square opened, `gap` off (doctrine): then the foot keep the square, shot or not,
+    /// unless the doctrine opens it whatever the horse would do (`open_square_to_chargers`).
+    pub(super) fn would_charge_opened(
+        &self,
+        h: usize,
+        r: usize,
+        gap: f64,
+        setup: &BattleSetup,
+    ) -> bool {
+        !self.rules.formations.doctrine.open_square_to_chargers
+            && self.would_charge_line(h, r, gap, setup)
     }
 
     /// Whether horse `h`, `gap` from foot `r`, stand shooting rather than charging: halted

@@ -2,14 +2,16 @@
 //! the players). A regiment whose advance a friend cuts short side-steps into the nearer gap
 //! beside that friend when the friend stands (in melee or halted) and the way it sweeps there
 //! is clear; else it waits an interval behind the friend until the friend has moved on, broken
-//! or routed. So a second line passes through a gap in its first line wide enough for it.
+//! or routed. So a second line passes through a gap in its first line wide enough for it;
+//! foot for whose line no gap is wide enough form column to pass one wide enough for that,
+//! far enough from the enemy, and re-form line once clear of their friends.
 
 use super::movement::{Holds, Leg, in_the_way, inside};
-use super::regiment::{Gait, State};
-use super::{Battle, Regiment};
+use super::regiment::{Formation, Gait, Kind, State};
+use super::{Battle, Regiment, emit};
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{Shape, dist_point_segment};
-use crate::events::Observer;
+use crate::events::{Event, Observer};
 
 /// A hair of overlap that still counts as touching (rounding, not ground taken).
 const HAIR: f64 = 1e-6;
@@ -26,6 +28,8 @@ pub struct Held {
     pub by_moving: u32,
     /// Of those, the advances that side-stepped round the friend.
     pub stepped: u32,
+    /// Of the side-steps, those made after forming column to pass (`pass_in_column`).
+    pub in_column: u32,
 }
 
 impl Held {
@@ -69,9 +73,10 @@ impl Battle {
     ) {
         let dir = Vec2::from_facing(aim);
         let leg = self.allowance(r, dir, gait);
-        let run = self.clear_run(r, dir, aim, leg.dist, Holds::Everyone);
-        let friend = (run < leg.dist)
-            .then(|| self.friend_ahead(r, aim, run, leg.dist))
+        let max = leg.dist.min(self.column_cap(r));
+        let run = self.clear_run(r, dir, aim, max, Holds::Everyone);
+        let friend = (run < max)
+            .then(|| self.friend_ahead(r, aim, run, max))
             .flatten();
         let Some(f) = friend else {
             self.march(r, aim, run, leg, obs);
@@ -90,6 +95,11 @@ impl Battle {
         }
         if doing != Friend::Moving && self.side_step(r, f, aim, gait, obs) {
             self.held[r].stepped += 1;
+            return;
+        }
+        if doing != Friend::Moving && self.pass_in_column(r, f, aim, gait, obs) {
+            self.held[r].stepped += 1;
+            self.held[r].in_column += 1;
             return;
         }
         // Wait: no nearer than the interval behind the friend, halted if already there.
@@ -117,12 +127,9 @@ impl Battle {
             .map(|(o, _)| o)
     }
 
-    /// Regiment `r`, held by friend `f`, steps sideways (keeping its facing `aim`) to clear the
-    /// friend's flank by the ruling's margin, the nearer side first (the left on a tie): at
-    /// the ruling's oblique, else straight to the flank, whichever way it sweeps is clear
-    /// (`way_clear`) and leads into a gap (the way on from there, level with the friend, clear
-    /// of friends too); then on along `aim` with what is left of the move. False, unmoved, if
-    /// no way is clear.
+    /// Regiment `r`, held by friend `f`, steps sideways (keeping its facing `aim`) round the
+    /// friend (`side_step_way`), then on along `aim` with what is left of the move. False,
+    /// unmoved, if no way is clear or it has no move left for it.
     fn side_step<O: Observer>(
         &mut self,
         r: usize,
@@ -131,6 +138,144 @@ impl Battle {
         gait: Gait,
         obs: &mut O,
     ) -> bool {
+        let Some((v, leg)) = self.side_step_leg(r, f, aim, gait) else {
+            return false;
+        };
+        self.take_side_step(r, aim, v, leg, gait, obs);
+        true
+    }
+
+    /// Foot `r`, held by friend `f` with no way round it in line, form column and side-step
+    /// in it (doctrine, `battle.pass_in_column`): only from line, with no change of formation
+    /// yet this move (one a move), the column clear of friends where it stands, a way round
+    /// for it, and room for what is left of its move short of the enemy (`column_room`); the
+    /// change pays its share of the move. False, unchanged and unmoved, otherwise.
+    fn pass_in_column<O: Observer>(
+        &mut self,
+        r: usize,
+        f: usize,
+        aim: f64,
+        gait: Gait,
+        obs: &mut O,
+    ) -> bool {
+        let was = self.regiments[r];
+        let rules = self.rules.clone();
+        if !rules.battle.pass_in_column
+            || was.kind != Kind::Foot
+            || was.formation != Formation::Line
+            || was.spent > 0.0
+            || !was.can_form(Formation::Column, &rules)
+        {
+            return false;
+        }
+        self.regiments[r].form(Formation::Column, &rules);
+        self.regiments[r].spent = rules.formations.change_share.min(1.0);
+        let left = self.left_of(r, self.regiments[r].move_at(gait, &rules));
+        let leg = (self.column_room(r) > left && !self.overlaps_friend(r, &self.shape(r)))
+            .then(|| self.side_step_leg(r, f, aim, gait))
+            .flatten();
+        let Some((v, leg)) = leg else {
+            self.regiments[r] = was;
+            return false;
+        };
+        emit(obs, Event::FormationChanged { unit: was.unit });
+        self.take_side_step(r, aim, v, leg, gait, obs);
+        true
+    }
+
+    /// Whether column `r`, its doctrine wanting formation `want`, keeps its column instead
+    /// (doctrine, `battle.pass_in_column`): it is still passing its friends (`passing`) and
+    /// has room short of the enemy (`column_room`).
+    pub(super) fn keeps_column(&self, r: usize, want: Formation) -> bool {
+        want != Formation::Column && self.passing(r) && self.column_room(r) > 0.0
+    }
+
+    /// How far a column kept to pass its friends (`keeps_column`) may advance: to the edge of
+    /// its room short of the enemy (`column_room`), where it re-forms next move; unbounded
+    /// for anyone else, a column marching far from the enemy (`column_beyond`) among them.
+    fn column_cap(&self, r: usize) -> f64 {
+        if !self.passing(r) {
+            return f64::INFINITY;
+        }
+        let beyond = self.rules.formations.doctrine.column_beyond;
+        let marching = self
+            .nearest_enemy(r, |o| o.state == State::Active)
+            .is_some_and(|(_, gap)| gap > beyond);
+        let room = self.column_room(r);
+        if room > 0.0 && !marching {
+            room
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// Whether foot `r` is a column still passing its friends (`battle.pass_in_column`): its
+    /// line's footprint where it stands, with the way a move straight on would sweep,
+    /// overlaps a friend.
+    fn passing(&self, r: usize) -> bool {
+        let reg = &self.regiments[r];
+        if !self.rules.battle.pass_in_column
+            || reg.kind != Kind::Foot
+            || reg.formation != Formation::Column
+        {
+            return false;
+        }
+        let (w, d) = reg.footprint(Formation::Line, &self.rules);
+        let ahead = reg.move_at(reg.next_gait(), &self.rules);
+        let fwd = Vec2::from_facing(reg.facing);
+        let way = Shape::new(reg.pos + fwd * (ahead / 2.0), fwd, w, d + ahead);
+        self.overlaps_friend(r, &way)
+    }
+
+    /// How much nearer regiment `r` may come to the enemy before a column would stand within
+    /// some active enemy's reach (`reach`) and the ruling's `column_clear_of_enemy`.
+    fn column_room(&self, r: usize) -> f64 {
+        let side = self.regiments[r].side;
+        let clear = self.rules.battle.column_clear_of_enemy;
+        (0..self.regiments.len())
+            .filter(|&e| {
+                let en = &self.regiments[e];
+                en.side != side && en.state == State::Active
+            })
+            .map(|e| self.gap(r, e) - self.reach(e) - clear)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// How far enemy `e` reaches a column: its small arms' long range, or a horse's charge
+    /// (its next gait's move at the ruling's share), whichever is farther; a gun not at all.
+    fn reach(&self, e: usize) -> f64 {
+        let (en, rules) = (&self.regiments[e], &*self.rules);
+        let arms = match en.kind {
+            Kind::Gun(_) => 0.0,
+            _ => en.arm().map_or(0.0, |a| a.weapon(rules).long),
+        };
+        if !en.is_horse() {
+            return arms;
+        }
+        arms.max(en.move_at(en.next_gait(), rules) * rules.battle.charge_range_share)
+    }
+
+    /// Whether footprint `s` of regiment `r` overlaps (not just touches) a friend it may not
+    /// pass.
+    fn overlaps_friend(&self, r: usize, s: &Shape) -> bool {
+        let (side, within) = (self.regiments[r].side, inside(*s));
+        self.regiments.iter().enumerate().any(|(o, reg)| {
+            o != r
+                && reg.side == side
+                && reg.state != State::Gone
+                && !self.passes(r, o)
+                && reg.pos.dist(s.centre) <= s.radius + Shape::radius_of(reg.frontage, reg.depth)
+                && within.dist(&self.shape(o)) == 0.0
+        })
+    }
+
+    /// The way regiment `r`, held by friend `f`, steps sideways (keeping its facing `aim`) to
+    /// clear the friend's flank by the ruling's margin, the nearer side first (the left on a
+    /// tie): at the ruling's oblique, else straight to the flank, whichever way it sweeps is
+    /// clear (`way_clear`) and leads into a gap (the way on from there, level with the friend,
+    /// clear of friends too); with its first leg at `gait`. None if no way is clear, or the
+    /// leg goes nowhere (or over a high wall).
+    fn side_step_leg(&self, r: usize, f: usize, aim: f64, gait: Gait) -> Option<(Vec2, Leg)> {
         let b = &self.rules.battle;
         let me = self.shape_at(r, self.regiments[r].pos, aim);
         let (fwd, right) = (me.fwd, me.fwd.right());
@@ -157,27 +302,35 @@ impl Battle {
                 self.way_clear(r, from, aim, v, Holds::Everyone)
                     && self.way_clear(r, from + v, aim, fwd * level(v).max(0.0), Holds::Friends)
             });
-        let Some(v) = way else {
-            return false;
-        };
+        let v = way?;
+        let leg: Leg = self.allowance(r, v.norm(), gait);
+        (!leg.going.high_wall && leg.dist > HAIR).then_some((v, leg))
+    }
+
+    /// Regiment `r` takes side-step `v` on its first leg `leg`, facing `aim`, then goes on
+    /// along `aim` at `gait` with what is left of the move.
+    fn take_side_step<O: Observer>(
+        &mut self,
+        r: usize,
+        aim: f64,
+        v: Vec2,
+        leg: Leg,
+        gait: Gait,
+        obs: &mut O,
+    ) {
         let (len, dir) = (v.len(), v.norm());
-        let leg: Leg = self.allowance(r, dir, gait);
-        if leg.going.high_wall || leg.dist <= HAIR {
-            return false;
-        }
         let went = leg.dist.min(len);
         self.step(r, aim, dir * went, leg.going.disorders, obs);
         self.regiments[r].gait = leg.gait;
         self.regiments[r].full_move = leg.full;
         if went < len {
-            return true;
+            return;
         }
         let on = Vec2::from_facing(aim);
         let rest = self.allowance(r, on, gait);
         let dist = rest.dist.min(leg.dist - went);
         let run = self.clear_run(r, on, aim, dist, Holds::Everyone);
         self.march(r, aim, run, rest, obs);
-        true
     }
 
     /// Whether the way regiment `r` would sweep going by `v` from `from`, facing `aim`, keeps

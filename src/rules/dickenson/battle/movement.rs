@@ -1340,7 +1340,7 @@ impl Battle {
 
     /// What is left of a move of `full` inches once the move's formation change, limbering or
     /// unlimbering is paid for.
-    fn left_of(&self, r: usize, full: f64) -> f64 {
+    pub(super) fn left_of(&self, r: usize, full: f64) -> f64 {
         full * (1.0 - self.regiments[r].spent).max(0.0)
     }
 
@@ -1369,8 +1369,10 @@ impl Battle {
             Threat::None
         };
         // Foot that opened their square to horse shooting it hold their line while any such
-        // horse is near: the square would only be shot down again.
-        let holds_line = threat == Threat::Shooting || (reg.holds_line && threat != Threat::None);
+        // horse is near: the square would only be shot down again. Unless the doctrine opens
+        // to horse that would charge the line, horse that would charge it close it again.
+        let keeps = f.doctrine.open_square_to_chargers && threat != Threat::None;
+        let holds_line = threat == Threat::Shooting || (reg.holds_line && keeps);
         self.regiments[r].holds_line = holds_line;
         let want = if plan == Plan::Advance && gap > f.doctrine.column_beyond {
             Formation::Column
@@ -1383,7 +1385,7 @@ impl Battle {
         } else {
             Formation::Line
         };
-        if want == reg.formation || !can(want) {
+        if want == reg.formation || !can(want) || self.keeps_column(r, want) {
             return;
         }
         let share = f.change_share;
@@ -1400,8 +1402,10 @@ impl Battle {
 
     /// The threat of enemy horse to foot `r` next move: `Charge` if any horse free to charge
     /// is aimed at `r` (`aims_at`) and would charge it were it in line, by its own doctrine
-    /// (its charge gait's reach, the odds it asks), and is not standing to shoot the square
-    /// `r` would be (`shoots_square`); else `Shooting` if some such horse is; else `None`.
+    /// (its charge gait's reach, the odds it asks; not while a stand result holds it off:
+    /// `held_off`), and is not standing to shoot the square `r` would be (`shoots_square`) or
+    /// would charge the line were the square opened (`would_charge_opened`); else `Shooting`
+    /// if some such horse is; else `None`.
     /// A square already closed counts the horse as the margin nearer (`square_margin`).
     /// Halted horse threaten only within a trot (seed: no gallop from a halt; a trot charges).
     fn horse_threat(&self, r: usize, setup: &BattleSetup) -> Threat {
@@ -1433,7 +1437,7 @@ impl Battle {
             {
                 continue;
             }
-            if !self.shoots_square(o, r, gap) {
+            if !self.shoots_square(o, r, gap) || self.would_charge_opened(o, r, gap, setup) {
                 return Threat::Charge;
             }
             threat = Threat::Shooting;
