@@ -2,7 +2,9 @@
 //! their orders for the move, charges declared, from the state at the start of the move, then
 //! carry them out in the roll-off order (`battle.charges_declared_at_once`); horse that declared
 //! charges on each other meet as chargers (`battle.countercharge`); the doctrine weighs a charge
-//! into a melee against the whole melee (`battle.charge_odds_whole_melee`). Fought through the
+//! into a melee against the whole melee (`battle.charge_odds_whole_melee`); the formation rules'
+//! throws before contact are thrown at the declaration (`battle.formation_throws_at_declaration`).
+//! Fought through the
 //! engine's movement phase with scripted dice that must be used up exactly; Parliament moves
 //! first. With the keys false (and the held-horse, open-square and pass-in-column doctrines
 //! off), the golden battles of the engine in which each side decided as it moved are fought
@@ -12,18 +14,21 @@ mod dickenson_common;
 mod golden_common;
 
 use dickenson_common::{battle, setup};
-use ecw_sim::army::{HorseKind, Side, UnitKind};
+use ecw_sim::army::{FootBalance, HorseKind, Side, UnitKind};
 use ecw_sim::dice::{ScriptedDice, SeededDice};
 use ecw_sim::doctrine::DoctrineParams;
 use ecw_sim::events::{Event, EventLog};
 use ecw_sim::rules::Ruleset;
 use ecw_sim::rules::dickenson::DickensonRules;
 use ecw_sim::rules::dickenson::battle::regiment::Gait;
-use ecw_sim::rules::dickenson::battle::{Battle, Dickenson, Engaged};
+use ecw_sim::rules::dickenson::battle::{Battle, Dickenson, Engaged, State};
+use ecw_sim::rules::dickenson::events::Detail;
+use ecw_sim::rules::dickenson::morale::MoraleResult;
 use ecw_sim::setup::BattleSetup;
 
 const FORLORN: UnitKind = UnitKind::ForlornHope;
 const TROOPERS: UnitKind = UnitKind::Horse(HorseKind::Trotters);
+const FOOT: UnitKind = UnitKind::Foot(FootBalance::Normal);
 
 /// The next move's start (no dice: nobody routs) and movement, throwing exactly `dice`.
 fn next_move(b: &mut Battle, s: &BattleSetup, dice: &[u8]) -> EventLog {
@@ -271,6 +276,151 @@ fn s5_deciding_as_each_side_moves_fights_the_old_golden_battles() {
         &Dickenson::new(rules),
         100,
         EACH_SIDE_AS_IT_MOVES,
+        "tests/dickenson_sequence.rs",
+    );
+}
+
+/// Where in the log the first event `is` picks out comes.
+fn first(l: &EventLog, is: impl Fn(&Event) -> bool) -> usize {
+    l.0.iter()
+        .position(is)
+        .unwrap_or_else(|| panic!("{:?}", l.0))
+}
+
+fn moved(e: &Event) -> bool {
+    matches!(e, Event::Moved { .. })
+}
+
+/// PIKE IN TWO RANKS: THE HORSE THROW AT THE DECLARATION. Parliament troopers 9" from
+/// Royalist foot (18 pikemen: two ranks; unloaded and halted) declare a charge; Parliament
+/// foot off to the flank advance first. The troopers throw 1, 1 + 1 attacker = 3 in phase 1,
+/// before anyone moves: bad, so when their turn comes they turn about at the trot (no closing
+/// fire, no breach) and the charge fails. Thrown when the charge goes in, the same throw comes
+/// after the flank's advance and the charge's declaration, with the same end.
+#[test]
+fn s6_the_horse_throw_at_pike_in_two_ranks_at_the_declaration() {
+    let mut s = setup(&[
+        (Side::Parliament, FOOT, 720, 8.0, 10.0),
+        (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 20.0),
+    ]);
+    side_follows(&mut s, Side::Parliament, |d| d.charge_ratio = 0.01);
+    for at_declaration in [true, false] {
+        let mut b = battle_with(&s, |r| {
+            r.battle.formation_throws_at_declaration = at_declaration;
+        });
+        b.regiments[2].halt_until = 99;
+        for r in 0..3 {
+            b.regiments[r].loaded = false;
+        }
+        assert_eq!(b.regiments[2].pike_ranks(&b.rules), 2);
+        let start = b.gap(1, 2);
+        let l = next_move(&mut b, &s, &[1, 1]);
+        let throw = first(&l, |e| {
+            matches!(
+                e,
+                Event::Dickenson(Detail::FormationThrow {
+                    unit: 1,
+                    target: 2,
+                    good: false,
+                    ..
+                })
+            )
+        });
+        let (flank, charge) = (
+            first(&l, |e| matches!(*e, Event::Moved { unit: 0, .. })),
+            first(&l, |e| {
+                *e == Event::ChargeDeclared {
+                    unit: 1,
+                    target: 2,
+                    standoff: 0.0,
+                }
+            }),
+        );
+        assert_eq!(throw < first(&l, moved), at_declaration, "{:?}", l.0);
+        assert_eq!(throw < flank && throw < charge, at_declaration);
+        assert!(failed(&l, 1, 2) && b.regiments[1].engaged.is_none());
+        assert!(b.gap(1, 2) > start, "turned about: {}", b.gap(1, 2));
+    }
+}
+
+/// A CHARGE THAT FALLS SHORT KEEPS ITS THROW, WITHOUT EFFECT. Royalist troopers 9" behind
+/// Parliament musketeers (no pikemen: they throw first when charged by horse) declare a charge
+/// on them; the musketeers, moving first, advance on Royalist foot (halted) 6" ahead, out of
+/// the troopers' 10" trot. In phase 1 the musketeers throw 1, 1 (a rout); the charge falls
+/// short and advances its trot, and the musketeers neither rout nor fall back. Thrown when the
+/// charge goes in, nothing is thrown (script of no dice).
+#[test]
+fn s7_a_charge_that_falls_short_keeps_its_throw_without_effect() {
+    let mut s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 20.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 11.0),
+        (Side::Royalist, FOOT, 720, 36.0, 27.0),
+    ]);
+    side_follows(&mut s, Side::Royalist, |d| d.charge_ratio = 0.01);
+    for at_declaration in [true, false] {
+        let mut b = battle_with(&s, |r| {
+            r.battle.formation_throws_at_declaration = at_declaration;
+        });
+        b.regiments[0].pikemen = 0;
+        b.regiments[1].facing = 0.0;
+        b.regiments[2].halt_until = 99;
+        for r in 0..3 {
+            b.regiments[r].loaded = false;
+        }
+        let reach = b.regiments[1].move_at(Gait::Trot, &b.rules);
+        assert!(b.gap(1, 0) < reach && b.gap(0, 2) < b.gap(1, 0));
+        let script: &[u8] = if at_declaration { &[1, 1] } else { &[] };
+        let l = next_move(&mut b, &s, script);
+        let rout = l.0.iter().any(|e| {
+            matches!(
+                e,
+                Event::Dickenson(Detail::Morale {
+                    unit: 0,
+                    result: MoraleResult::Rout,
+                    ..
+                })
+            )
+        });
+        assert_eq!(rout, at_declaration, "{:?}", l.0);
+        assert!(declared(&l, 1, 0) && failed(&l, 1, 0), "{:?}", l.0);
+        assert!(b.regiments[1].engaged.is_none());
+        let foot = &b.regiments[0];
+        assert_eq!(foot.state, State::Active, "the rout had no effect");
+        assert!(foot.pos.y > 20.0, "it advanced: {:?}", foot.pos);
+    }
+}
+
+/// The golden Dickenson battles as the engine fought them with every formation throw made when
+/// the charge went in.
+const THROWN_AT_CONTACT: &[(&str, u64)] = &[
+    ("edgehill", 0xc773b57cf8badc7f),
+    ("marston_moor", 0x31dc3a83cd24bdc0),
+    ("naseby", 0xff9f653e1a1d7232),
+    ("roundway_down", 0x4e18b4d0032992c5),
+    ("adwalton_moor", 0xd9f0200f885395e4),
+    ("lansdown", 0x12f4a677c7387a89),
+    ("first_newbury", 0xcd8bcdb02f2a1918),
+    ("langport", 0xd8e8e131c99802bf),
+    ("small_action", 0x2cbcb2d06d4aab2c),
+    ("duel_horse", 0x868ff33c51cb6b2f),
+    ("duel_foot_vs_horse", 0x11a3615e8aa9a8a6),
+    ("bp_duel_pike_vs_horse", 0x467b32c56cd6aa88),
+    ("bp_duel_shot", 0xb52e67f5b5952e21),
+    ("bp_duel_gun_vs_foot", 0x4b4c556c3d6dbd5e),
+    ("balance_template", 0x31bcf77a8f4856de),
+];
+
+/// With `battle.formation_throws_at_declaration` false the engine fights the battles it fought
+/// before, to the bit.
+#[test]
+fn s8_throwing_at_contact_fights_the_golden_battles_before_the_declaration_throws() {
+    let mut rules = DickensonRules::builtin();
+    rules.battle.formation_throws_at_declaration = false;
+    golden_common::check(
+        &Dickenson::new(rules),
+        100,
+        THROWN_AT_CONTACT,
         "tests/dickenson_sequence.rs",
     );
 }

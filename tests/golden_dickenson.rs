@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xc773b57cf8badc7f),
-    ("marston_moor", 0x31dc3a83cd24bdc0),
-    ("naseby", 0xff9f653e1a1d7232),
-    ("roundway_down", 0x4e18b4d0032992c5),
-    ("adwalton_moor", 0xd9f0200f885395e4),
-    ("lansdown", 0x12f4a677c7387a89),
-    ("first_newbury", 0xcd8bcdb02f2a1918),
-    ("langport", 0xd8e8e131c99802bf),
-    ("small_action", 0x2cbcb2d06d4aab2c),
+    ("edgehill", 0x9fc85cddf73c8f71),
+    ("marston_moor", 0xa5d5bc93cdad64f4),
+    ("naseby", 0xc7dd4d8e84aad9b0),
+    ("roundway_down", 0x6c8f0dc29ba17750),
+    ("adwalton_moor", 0x381839b428d88e3c),
+    ("lansdown", 0x79dd5433b5d9aa77),
+    ("first_newbury", 0x3ff57a7892b51824),
+    ("langport", 0xe6d34d02028ef09f),
+    ("small_action", 0x75530fa53137ed8e),
     ("duel_horse", 0x868ff33c51cb6b2f),
-    ("duel_foot_vs_horse", 0x11a3615e8aa9a8a6),
-    ("bp_duel_pike_vs_horse", 0x467b32c56cd6aa88),
+    ("duel_foot_vs_horse", 0x7153fc873ae2c7ce),
+    ("bp_duel_pike_vs_horse", 0xd73ce3f831334ce8),
     ("bp_duel_shot", 0xb52e67f5b5952e21),
     ("bp_duel_gun_vs_foot", 0x4b4c556c3d6dbd5e),
-    ("balance_template", 0x31bcf77a8f4856de),
+    ("balance_template", 0xf5599b6bcee07304),
 ];
 
 #[test]

@@ -535,6 +535,10 @@ pub struct BattleRules {
     /// Both sides make every regiment's order for the move (its charge declared) from the
     /// state at the start of the move, then move (false: each side decides as it moves).
     pub charges_declared_at_once: bool,
+    /// Declared at once, the formation rules' throws before contact (the charged foot's, or
+    /// the horse's at pike in two ranks) are thrown at the declaration, kept with the order and
+    /// applied when the charge goes in (false: thrown when the charge goes in).
+    pub formation_throws_at_declaration: bool,
     /// Horse that declared charges on each other both strike with impetus and both count as
     /// the attacker (false: only the first to move does).
     pub countercharge: bool,

@@ -290,10 +290,27 @@ impl Battle {
         if !self.throws_against_horse(t) {
             return true;
         }
+        let result = self.throw_first(t, r, dice, obs);
+        self.stands_on(t, result, obs)
+    }
+
+    /// The throw regiment `t`, charged by horse `r`, makes first (musketeers in one rank at
+    /// the ruling's deduction); not yet obeyed.
+    pub fn throw_first<D: DiceSource, O: Observer>(
+        &mut self,
+        t: usize,
+        r: usize,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> MoraleResult {
         let other = self.regiments[t].against_horse_deduction(&self.rules);
         dice.focus(Self::regiment_stream(t));
         let adds = self.adds(t, Some(r));
-        let result = self.chart_throw(t, adds, other, dice, obs);
+        self.chart_throw(t, adds, other, dice, obs)
+    }
+
+    /// Regiment `t` obeys its throw first against horse: true when it stands to receive them.
+    pub fn stands_on<O: Observer>(&mut self, t: usize, result: MoraleResult, obs: &mut O) -> bool {
         self.obey(t, result, obs);
         matches!(result, MoraleResult::Good | MoraleResult::Stand)
     }

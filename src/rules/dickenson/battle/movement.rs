@@ -61,7 +61,21 @@ pub(super) enum Order {
         t: u16,
         gap: f64,
         close_up: bool,
+        thrown: Thrown,
     },
+}
+
+/// The formation rules' throw a horse charge made at its declaration (ruling: the move's
+/// phase 1), kept with the order until the charge is carried out.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(super) enum Thrown {
+    /// None yet: whatever the formation rules call for is thrown when the charge goes in.
+    #[default]
+    AtContact,
+    /// The charged foot threw first, this result, obeyed if the charge goes in.
+    Target(MoraleResult),
+    /// The horse threw at pike in two ranks: good or not.
+    Charger(bool),
 }
 
 /// What enemy horse threaten foot with next move (`Battle::horse_threat`).
@@ -285,7 +299,7 @@ impl Battle {
     ) {
         let at_once = self.rules.battle.charges_declared_at_once;
         if at_once {
-            self.declare(setup, obs);
+            self.declare(setup, dice, obs);
         }
         for side in self.sides() {
             for r in 0..self.regiments.len() {
@@ -308,8 +322,14 @@ impl Battle {
     }
 
     /// Phase 1 of the move (ruling): every active regiment's order from the state at the start
-    /// of the move, in the roll-off order; then the formation changes the orders call for.
-    fn declare<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
+    /// of the move, in the roll-off order; then the formation changes the orders call for;
+    /// then, if the rules say, the formation rules' throws of the charges declared.
+    fn declare<D: DiceSource, O: Observer>(
+        &mut self,
+        setup: &BattleSetup,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
         for side in self.sides() {
             for r in 0..self.regiments.len() {
                 let reg = &self.regiments[r];
@@ -328,6 +348,60 @@ impl Battle {
                 }
             }
         }
+        if !self.rules.battle.formation_throws_at_declaration {
+            return;
+        }
+        for side in self.sides() {
+            for r in 0..self.regiments.len() {
+                if self.regiments[r].side == side {
+                    self.declaration_throw(r, dice, obs);
+                }
+            }
+        }
+    }
+
+    /// The throw the formation rules call for before horse `r`'s declared charge meets its
+    /// target as it stands now (ruling: phase 1), kept with the order. Foot charging and
+    /// guns charged (their gunners throw before firing) throw, if at all, at contact.
+    fn declaration_throw<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
+        let Order::Plan {
+            plan: Plan::Charge,
+            t,
+            ..
+        } = self.orders[r]
+        else {
+            return;
+        };
+        let t = usize::from(t);
+        let target = self.regiments[t];
+        if !self.regiments[r].is_horse()
+            || target.state != State::Active
+            || target.is_gun()
+            || target.uncharged_by_horse(&self.rules)
+        {
+            return;
+        }
+        let thrown = if self.throws_against_horse(t) {
+            Thrown::Target(self.throw_first(t, r, dice, obs))
+        } else if self.pikestand(t) {
+            let adds = Adds::of(&[Add::Attacker]);
+            Thrown::Charger(self.formation_throw(r, t, adds, dice, obs))
+        } else {
+            return;
+        };
+        if let Order::Plan { thrown: k, .. } = &mut self.orders[r] {
+            *k = thrown;
+        }
+    }
+
+    /// Whether regiment `t` is foot with pikes that horse must enter to strike.
+    fn pikestand(&self, t: usize) -> bool {
+        self.regiments[t].kind == Kind::Foot && self.regiments[t].pikemen > 0
     }
 
     /// One regiment decides and carries out its move (each side deciding as it moves).
@@ -381,6 +455,7 @@ impl Battle {
             t: t as u16,
             gap,
             close_up: d.hedgehog_vs_horse,
+            thrown: Thrown::AtContact,
         }
     }
 
@@ -415,13 +490,19 @@ impl Battle {
         if self.regiments[r].engaged.is_some() {
             return;
         }
-        let (plan, t, gap) = match order {
+        let (plan, t, gap, thrown) = match order {
             Order::None => return,
             Order::Halt => {
                 self.regiments[r].gait = Gait::Halt;
                 return;
             }
-            Order::Plan { plan, t, gap, .. } => (plan, usize::from(t), gap),
+            Order::Plan {
+                plan,
+                t,
+                gap,
+                thrown,
+                ..
+            } => (plan, usize::from(t), gap, thrown),
         };
         if self.regiments[r].is_gun() {
             self.serve_gun(r, t, gap, plan, obs);
@@ -435,7 +516,7 @@ impl Battle {
                 let aim = self.advance_aim(r, t, gap);
                 self.advance_round_friends(r, aim, gait, obs);
             }
-            Plan::Charge => self.charge(r, t, dice, obs),
+            Plan::Charge => self.charge_thrown(r, t, thrown, dice, obs),
         }
     }
 
@@ -1180,6 +1261,18 @@ impl Battle {
         dice: &mut D,
         obs: &mut O,
     ) {
+        self.charge_thrown(r, t, Thrown::AtContact, dice, obs);
+    }
+
+    /// A charge, with the formation throw made at its declaration, if any (`thrown`).
+    fn charge_thrown<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        t: usize,
+        thrown: Thrown,
+        dice: &mut D,
+        obs: &mut O,
+    ) {
         let (unit, target) = (self.regiments[r].unit, self.regiments[t].unit);
         let reg = self.regiments[r];
         let aim = (self.regiments[t].pos - reg.pos).facing();
@@ -1221,10 +1314,25 @@ impl Battle {
         }
         let full = reg.move_at(gait, &self.rules);
         self.regiments[r].full_move = full;
-        let threw = horse && self.throws_against_horse(t);
-        if threw && !self.stands_against_horse(t, r, dice, obs) {
+        let threw = match thrown {
+            Thrown::AtContact => horse && self.throws_against_horse(t),
+            Thrown::Target(_) => true,
+            Thrown::Charger(_) => false,
+        };
+        let stands = match thrown {
+            Thrown::AtContact => !threw || self.stands_against_horse(t, r, dice, obs),
+            Thrown::Target(result) => self.stands_on(t, result, obs),
+            Thrown::Charger(_) => true,
+        };
+        if !stands {
             // The charged unit fell back or routed: the charge finds nobody to strike.
             self.advance(r, aim, gait, Some(need), obs);
+            fail(self, obs);
+            return;
+        }
+        if thrown == Thrown::Charger(false) {
+            // Thrown badly at the declaration: it never closes, so nobody fires at it.
+            self.turned_away(r, aim, gait, need, obs);
             fail(self, obs);
             return;
         }
@@ -1232,10 +1340,11 @@ impl Battle {
         if self.regiments[r].state != State::Active {
             return;
         }
-        let pikestand =
-            horse && self.regiments[t].kind == Kind::Foot && self.regiments[t].pikemen > 0;
-        // Seed: a pikestand that threw first and stood spares the horse its throw.
-        if horse && (fired_upon || (pikestand && !threw)) {
+        let pikestand = horse && self.pikestand(t);
+        // Seed: a pikestand that threw first and stood spares the horse its throw, as does
+        // the horse's own throw at the declaration.
+        let pike_throw = pikestand && !threw && thrown == Thrown::AtContact;
+        if horse && (fired_upon || pike_throw) {
             let adds = Adds::of(&[Add::Attacker]);
             if !self.formation_throw(r, t, adds, dice, obs) {
                 self.turned_away(r, aim, gait, need, obs);
