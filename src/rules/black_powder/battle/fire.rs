@@ -234,7 +234,7 @@ impl Battle {
         let h = shooting::roll_hits(dice, n, modifier, self.rules.shooting.hit_on, &self.rules);
         self.regiments[r].volleyed = true;
         let save = SaveSituation {
-            light_cover: setup.ground.area_at(target.pos) == Some(AreaKind::Woods),
+            light_cover: self.area_at(target.pos, &setup.ground) == Some(AreaKind::Woods),
             ..shot.save(&self.rules)
         };
         let casualties = self.saves(tr, target.troop, h.hits, &save, dice);
