@@ -563,7 +563,11 @@ mod tests {
                         "trial {trial}: {e} to {t}"
                     );
                     let short = if got.0 { (true, false) } else { got };
-                    assert_eq!(b.in_the_way(e, t, false), short, "trial {trial}: {e} to {t}");
+                    assert_eq!(
+                        b.in_the_way(e, t, false),
+                        short,
+                        "trial {trial}: {e} to {t}"
+                    );
                     seen[usize::from(got.0) * 2 + usize::from(got.1)] += 1;
                 }
             }
