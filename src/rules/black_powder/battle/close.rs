@@ -86,7 +86,7 @@ impl Battle {
                 pike_vs_mounted: op.troop == Troop::Pike && el.troop.is_cavalry(),
                 lance_vs_cavalry: lance && op.troop.is_cavalry(),
                 lance_vs_infantry: lance && op.troop.is_infantry(),
-                light_cover: setup.ground.area_at(op.pos) == Some(AreaKind::Woods),
+                light_cover: self.area_at(op.pos, &setup.ground) == Some(AreaKind::Woods),
                 armour: armour(op.troop, &self.rules),
                 ..SaveSituation::default()
             };

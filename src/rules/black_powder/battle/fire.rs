@@ -130,8 +130,10 @@ impl Battle {
     }
 
     /// Whether another element than shooter and target lies within the not-clear gap of the
-    /// line of fire: (a friend of the shooter's, an enemy).
-    fn in_the_way(&self, e: usize, t: usize) -> (bool, bool) {
+    /// line of fire: (a friend of the shooter's, an enemy). Unless `past_friends`, the enemies
+    /// are not looked for once a friend is found (the enemy answer is then false): small arms
+    /// do not shoot through friends, so it would go unused.
+    fn in_the_way(&self, e: usize, t: usize, past_friends: bool) -> (bool, bool) {
         let (a, b) = (self.elements[e].pos, self.elements[t].pos);
         let gap = self.rules.shooting.not_clear_gap;
         let line = Line {
@@ -146,17 +148,20 @@ impl Battle {
         let mut found = (false, false);
         // Only regiments whose centres lie within the line's box grown by the longest reach can
         // have an element in it: the grid's cells that box touches hold them all. Each side is
-        // walked until it has shown one in the way (friends for the shooter's, enemies for the
-        // other).
+        // walked until it has shown one in the way, the shooter's first.
         let grow = Vec2::new(1.0, 1.0) * (self.max_reach + super::APART_MARGIN);
-        for s in Side::BOTH {
-            let friend = s == line.side;
-            self.grid
-                .any_in_box(s, line.lo - grow, line.hi + grow, |n| {
-                    self.crosses(n, &line, &mut found);
-                    if friend { found.0 } else { found.1 }
-                });
+        let (lo, hi) = (line.lo - grow, line.hi + grow);
+        self.grid.any_in_box(line.side, lo, hi, |n| {
+            self.crosses(n, &line, &mut found);
+            found.0
+        });
+        if found.0 && !past_friends {
+            return found;
         }
+        self.grid.any_in_box(line.side.other(), lo, hi, |n| {
+            self.crosses(n, &line, &mut found);
+            found.1
+        });
         found
     }
 
@@ -201,7 +206,7 @@ impl Battle {
         let (el, target) = (self.elements[e], self.elements[t]);
         let (r, tr) = (usize::from(el.regiment), usize::from(target.regiment));
         let (reg, treg) = (self.regiments[r], self.regiments[tr]);
-        let (friend, enemy) = self.in_the_way(e, t);
+        let (friend, enemy) = self.in_the_way(e, t, el.troop.is_gun());
         if friend && !el.troop.is_gun() {
             return 0; // small arms do not shoot through friends
         }
@@ -229,7 +234,7 @@ impl Battle {
         let h = shooting::roll_hits(dice, n, modifier, self.rules.shooting.hit_on, &self.rules);
         self.regiments[r].volleyed = true;
         let save = SaveSituation {
-            light_cover: setup.ground.area_at(target.pos) == Some(AreaKind::Woods),
+            light_cover: self.area_at(target.pos, &setup.ground) == Some(AreaKind::Woods),
             ..shot.save(&self.rules)
         };
         let casualties = self.saves(tr, target.troop, h.hits, &save, dice);
@@ -540,7 +545,8 @@ mod tests {
 
     /// The grid's cells round the line of fire hold every regiment in the way: over random
     /// layouts `in_the_way` finds what the scan of every element finds, on every line of fire
-    /// between two elements.
+    /// between two elements; not looking past friends, it answers a friend alone when there is
+    /// one.
     #[test]
     fn the_line_of_fire_answers_as_the_full_scan() {
         let mut b = super::super::orders::tests::marston_moor();
@@ -550,10 +556,16 @@ mod tests {
             scatter(&mut b);
             for e in (trial % 3..b.elements.len()).step_by(3) {
                 for t in (0..b.elements.len()).step_by(7) {
-                    let got = b.in_the_way(e, t);
+                    let got = b.in_the_way(e, t, true);
                     assert_eq!(
                         got,
                         in_the_way_in_full(&b, e, t),
+                        "trial {trial}: {e} to {t}"
+                    );
+                    let short = if got.0 { (true, false) } else { got };
+                    assert_eq!(
+                        b.in_the_way(e, t, false),
+                        short,
                         "trial {trial}: {e} to {t}"
                     );
                     seen[usize::from(got.0) * 2 + usize::from(got.1)] += 1;

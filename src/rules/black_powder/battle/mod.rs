@@ -21,8 +21,8 @@ use super::melee::{Aspect, aspect};
 use super::tables::{BlackPowderRules, Quality, SpecialRule};
 use super::units::{self, Specials, Troop};
 use crate::army::{CommandKind, CommanderId, Side, UnitId};
-use crate::battlefield::Vec2;
-use crate::battlefield::geometry::{angle_diff, within_arc_by_cosine};
+use crate::battlefield::geometry::{Bounds, angle_diff, within_arc_by_cosine};
+use crate::battlefield::{AreaKind, Ground, Vec2};
 use crate::dice::{DiceSource, StreamDice};
 use crate::events::{Event, Observer, Outcome};
 use crate::rules::{BattleSummary, Ruleset};
@@ -267,8 +267,21 @@ pub struct Battle {
     near_targets: Vec<Target>,
     /// The longest reach of any regiment (fixed from the set-up).
     max_reach: f64,
+    /// Each area of the ground's box (`Bounds::of_polygon`; a box far off for an area without
+    /// points): an area holds no point its box is clear of (`area_at`).
+    area_box: Vec<Bounds>,
     /// The cosines of the flank and rear bearings (`melee::aspect`).
     aspect_cos: (f64, f64),
+}
+
+/// The box of each area of the ground, in order (an area without points has an empty box far
+/// off).
+fn area_boxes(ground: &Ground) -> Vec<Bounds> {
+    let far = Vec2::new(f64::INFINITY, f64::INFINITY);
+    let boxes = ground.areas.iter().map(|a| Bounds::of_polygon(&a.points));
+    boxes
+        .map(|b| b.map_or(Bounds { lo: far, hi: far }, |(b, _)| b))
+        .collect()
 }
 
 /// An enemy regiment a shooting phase may shoot at: where it stands and how far it reaches.
@@ -349,6 +362,7 @@ impl Battle {
             targets: Vec::new(),
             near_targets: Vec::new(),
             max_reach: 0.0,
+            area_box: area_boxes(&setup.ground),
             aspect_cos,
         };
         b.max_reach = b.template.0.iter().map(|r| r.reach).fold(0.0, f64::max);
@@ -588,6 +602,18 @@ impl Battle {
     #[inline]
     pub fn reach(&self, r: usize) -> f64 {
         self.regiments[r].reach
+    }
+
+    /// The kind of ground at `p`, as `Ground::area_at` answers (`ground` the set-up's): only
+    /// the areas whose box holds the point are asked.
+    pub fn area_at(&self, p: Vec2, ground: &Ground) -> Option<AreaKind> {
+        let at = Bounds { lo: p, hi: p };
+        ground
+            .areas
+            .iter()
+            .zip(&self.area_box)
+            .find(|(a, b)| !at.clear_of(b) && a.contains(p))
+            .map(|(a, _)| a.kind)
     }
 
     /// Whether an enemy horse element is within `within` of an element of regiment `r`, as `gap`
@@ -962,5 +988,39 @@ mod tests {
             none > 100 && far > 100 && answers > 50_000 && horse_near > 1000,
             "{none} {far} {answers} {horse_near}"
         );
+    }
+
+    /// The areas' boxes rule out only areas that do not hold the point: over random points of
+    /// Marston Moor's table and off it, and every area's corners nudged each way, `area_at`
+    /// answers as `Ground::area_at`.
+    #[test]
+    fn the_ground_by_boxes_answers_as_every_area() {
+        let setup = crate::scenario::Scenario::load_builtin("marston_moor", &[])
+            .and_then(|s| s.setup())
+            .expect("built-in scenario");
+        let (b, ground) = (marston_moor(), &setup.ground);
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut points: Vec<Vec2> = (0..20_000)
+            .map(|_| Vec2::new(next() * 90.0 - 9.0, next() * 66.0 - 9.0))
+            .collect();
+        for p in ground.areas.iter().flat_map(|a| &a.points) {
+            for d in [-1e-3, -1e-9, 0.0, 1e-9, 1e-3] {
+                points.extend([Vec2::new(p.x + d, p.y), Vec2::new(p.x, p.y + d)]);
+            }
+        }
+        let mut kinds = std::collections::HashSet::new();
+        for p in points {
+            let want = ground.area_at(p);
+            assert_eq!(b.area_at(p, ground), want, "{p:?}");
+            kinds.insert(want);
+        }
+        // Open ground and every kind of area on the table occur.
+        assert_eq!(kinds.len(), 5, "{kinds:?}");
     }
 }

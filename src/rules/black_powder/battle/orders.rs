@@ -381,9 +381,9 @@ impl Battle {
         let m = &self.rules.movement;
         let skirmisher =
             self.elements[usize::from(self.regiments[r].first)].troop == Troop::Skirmisher;
-        let mut share = match setup.ground.area_at(b) {
+        let mut share = match self.area_at(b, &setup.ground) {
             Some(AreaKind::Woods) if skirmisher => m.woods,
-            Some(AreaKind::Woods) if setup.ground.area_at(a) != Some(AreaKind::Woods) => {
+            Some(AreaKind::Woods) if self.area_at(a, &setup.ground) != Some(AreaKind::Woods) => {
                 return 0.0;
             }
             Some(AreaKind::Woods) => m.woods,
