@@ -392,15 +392,16 @@ fn s7_a_charge_that_falls_short_keeps_its_throw_without_effect() {
 }
 
 /// The golden Dickenson battles as the engine fought them with every formation throw made when
-/// the charge went in.
+/// the charge went in (Naseby and First Newbury re-pinned when a charge whose target had left
+/// the table since its declaration stopped naming it: the same moves, two events fewer).
 const THROWN_AT_CONTACT: &[(&str, u64)] = &[
     ("edgehill", 0xc773b57cf8badc7f),
     ("marston_moor", 0x31dc3a83cd24bdc0),
-    ("naseby", 0xff9f653e1a1d7232),
+    ("naseby", 0xfec12bd0eaeee5e0),
     ("roundway_down", 0x4e18b4d0032992c5),
     ("adwalton_moor", 0xd9f0200f885395e4),
     ("lansdown", 0x12f4a677c7387a89),
-    ("first_newbury", 0xcd8bcdb02f2a1918),
+    ("first_newbury", 0x78a63d0ec97b1784),
     ("langport", 0xd8e8e131c99802bf),
     ("small_action", 0x2cbcb2d06d4aab2c),
     ("duel_horse", 0x868ff33c51cb6b2f),

@@ -16,11 +16,11 @@ const BATTLES: u64 = 100;
 const GOLDEN: &[(&str, u64)] = &[
     ("edgehill", 0x9fc85cddf73c8f71),
     ("marston_moor", 0xa5d5bc93cdad64f4),
-    ("naseby", 0xc7dd4d8e84aad9b0),
+    ("naseby", 0xad049504a8288216),
     ("roundway_down", 0x6c8f0dc29ba17750),
     ("adwalton_moor", 0x381839b428d88e3c),
     ("lansdown", 0x79dd5433b5d9aa77),
-    ("first_newbury", 0x3ff57a7892b51824),
+    ("first_newbury", 0xc22b6c850f4504a4),
     ("langport", 0xe6d34d02028ef09f),
     ("small_action", 0x75530fa53137ed8e),
     ("duel_horse", 0x868ff33c51cb6b2f),

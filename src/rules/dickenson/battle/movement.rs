@@ -1287,17 +1287,24 @@ impl Battle {
         }
         self.regiments[r].facing = aim;
         let need = self.gap(r, t);
-        emit(
-            obs,
-            Event::ChargeDeclared {
-                unit,
-                target,
-                standoff: 0.0,
-            },
-        );
+        // A target gone from the table since the declaration is named no more: the charger
+        // falls short and advances without a word of it.
+        let named = self.regiments[t].state != State::Gone;
+        if named {
+            emit(
+                obs,
+                Event::ChargeDeclared {
+                    unit,
+                    target,
+                    standoff: 0.0,
+                },
+            );
+        }
         let horse = reg.is_horse();
         let fail = |b: &mut Battle, obs: &mut O| {
-            emit(obs, Event::ChargeFailed { unit, target });
+            if named {
+                emit(obs, Event::ChargeFailed { unit, target });
+            }
             b.regiments[r].gait = gait;
         };
         let uncharged = reg.is_horse() && self.regiments[t].uncharged_by_horse(&self.rules);
