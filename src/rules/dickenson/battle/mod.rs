@@ -400,6 +400,18 @@ impl Battle {
         [self.first, self.first.other()]
     }
 
+    /// Calls `f` for every regiment of the side acting first, then of the other, each side in
+    /// index order (the roll-off order of a phase).
+    fn each_in_roll_off_order(&mut self, mut f: impl FnMut(&mut Self, usize)) {
+        for side in self.sides() {
+            for r in 0..self.regiments.len() {
+                if self.regiments[r].side == side {
+                    f(self, r);
+                }
+            }
+        }
+    }
+
     /// A regiment's morale points now (0 once gone).
     pub fn points(&self, r: usize) -> u32 {
         let reg = &self.regiments[r];

@@ -330,33 +330,15 @@ impl Battle {
         dice: &mut D,
         obs: &mut O,
     ) {
-        for side in self.sides() {
-            for r in 0..self.regiments.len() {
-                let reg = &self.regiments[r];
-                if reg.side == side {
-                    self.orders[r] = match reg.state {
-                        State::Active => self.order(r, setup),
-                        _ => Order::None,
-                    };
-                }
-            }
-        }
-        for side in self.sides() {
-            for r in 0..self.regiments.len() {
-                if self.regiments[r].side == side {
-                    self.dress_for(r, self.orders[r], setup, obs);
-                }
-            }
-        }
-        if !self.rules.battle.formation_throws_at_declaration {
-            return;
-        }
-        for side in self.sides() {
-            for r in 0..self.regiments.len() {
-                if self.regiments[r].side == side {
-                    self.declaration_throw(r, dice, obs);
-                }
-            }
+        self.each_in_roll_off_order(|b, r| {
+            b.orders[r] = match b.regiments[r].state {
+                State::Active => b.order(r, setup),
+                _ => Order::None,
+            };
+        });
+        self.each_in_roll_off_order(|b, r| b.dress_for(r, b.orders[r], setup, obs));
+        if self.rules.battle.formation_throws_at_declaration {
+            self.each_in_roll_off_order(|b, r| b.declaration_throw(r, dice, obs));
         }
     }
 
