@@ -125,14 +125,61 @@ impl Grid {
         let base = side.index() * self.cols * self.rows;
         for row in r0..=r1 {
             for col in c0..=c1 {
-                let mut n = self.head[base + row * self.cols + col];
-                while n != NONE {
-                    if f(usize::from(n)) {
-                        return true;
-                    }
-                    n = self.next[usize::from(n)];
+                if self.any_in_cell(base + row * self.cols + col, &mut f) {
+                    return true;
                 }
             }
+        }
+        false
+    }
+
+    /// Calls `f` with every regiment of `side` in the cells `k` columns or rows out from `p`'s
+    /// cell and no nearer (its own cell for 0); false when that ring lies wholly off the grid,
+    /// as every further one does.
+    #[inline]
+    pub fn ring(&self, side: Side, p: Vec2, k: usize, mut f: impl FnMut(usize)) -> bool {
+        let (c, r) = self.cell_of(p);
+        if k > c.max(r).max(self.cols - 1 - c).max(self.rows - 1 - r) {
+            return false;
+        }
+        let base = side.index() * self.cols * self.rows;
+        let mut cell = |row: usize, col: usize| {
+            self.any_in_cell(base + row * self.cols + col, &mut |n| {
+                f(n);
+                false
+            });
+        };
+        for row in r.saturating_sub(k)..=(r + k).min(self.rows - 1) {
+            if row.abs_diff(r) == k {
+                (c.saturating_sub(k)..=(c + k).min(self.cols - 1)).for_each(|col| cell(row, col));
+            } else {
+                // A row between the ring's top and bottom: only its two ends are on the ring.
+                if k <= c {
+                    cell(row, c - k);
+                }
+                if c + k < self.cols {
+                    cell(row, c + k);
+                }
+            }
+        }
+        true
+    }
+
+    /// How far from a point every centre outside its rings 0 to `k` is, at least (`cell_of`).
+    #[inline]
+    pub fn past_ring(k: usize) -> f64 {
+        k as f64 * CELL
+    }
+
+    /// Calls `f` with the regiments in the list of `slot` until it returns true; whether it did.
+    #[inline]
+    fn any_in_cell(&self, slot: usize, f: &mut impl FnMut(usize) -> bool) -> bool {
+        let mut n = self.head[slot];
+        while n != NONE {
+            if f(usize::from(n)) {
+                return true;
+            }
+            n = self.next[usize::from(n)];
         }
         false
     }
@@ -169,6 +216,35 @@ mod tests {
                 });
             }
             assert!(seen.iter().all(|&n| n == 1), "step {step}: {seen:?}");
+        }
+    }
+
+    /// The rings around a point, on the table and off it, visit each regiment of the side once,
+    /// in the ring of its cell's distance, and every centre outside rings 0 to `k` is more than
+    /// `past_ring(k)` from the point.
+    #[test]
+    fn the_rings_visit_each_regiment_once_nearest_cells_first() {
+        let mut g = Grid::new((72.0, 48.0), 40);
+        let pos: Vec<Vec2> = (0..40usize)
+            .map(|r| Vec2::new((r * 37 % 90) as f64 - 9.0, (r * 23 % 62) as f64 - 7.0))
+            .collect();
+        g.fill(40, |r| (Side::Royalist, pos[r]));
+        for p in (0..200usize)
+            .map(|i| Vec2::new((i * 29 % 95) as f64 - 11.5, (i * 17 % 66) as f64 - 9.5))
+        {
+            let mut ring_of = vec![usize::MAX; 40];
+            let mut k = 0;
+            while g.ring(Side::Royalist, p, k, |o| {
+                assert_eq!(ring_of[o], usize::MAX, "{p:?} {o}");
+                ring_of[o] = k;
+            }) {
+                for (o, &at) in ring_of.iter().enumerate().filter(|(_, at)| **at > k) {
+                    assert!(pos[o].dist(p) > Grid::past_ring(k), "{p:?} {o} {at}");
+                }
+                k += 1;
+            }
+            assert!(ring_of.iter().all(|&k| k != usize::MAX), "{p:?}");
+            g.ring(Side::Parliament, p, 0, |_| panic!("no Parliament regiment"));
         }
     }
 }

@@ -299,6 +299,11 @@ pub(crate) use crate::events::emit;
 /// the exact element-by-element test would keep.
 const APART_MARGIN: f64 = 1e-6;
 
+/// Enemy regiments from which `nearest_enemy` searches the grid outward instead of walking the
+/// side: below it (Marston Moor's 36) the walk is cheaper, above it the search (measured with
+/// the scaling bench, docs/PERFORMANCE.md).
+const RINGS_FROM: usize = 64;
+
 impl Battle {
     /// A battle for this set-up: every regiment derived once (figures, stamina, elements).
     pub fn new(rules: Arc<BlackPowderRules>, setup: &BattleSetup) -> Battle {
@@ -528,50 +533,90 @@ impl Battle {
         (x.pos.dist(y.pos) - (x.depth + y.depth) / 2.0).max(0.0)
     }
 
-    /// The nearest enemy element to any element of regiment `r` that `ok` accepts: (element, gap).
+    /// The nearest enemy element to any element of regiment `r` that `ok` accepts: (element, gap),
+    /// the lowest element index among equals. A side of few regiments is walked whole; past
+    /// `RINGS_FROM` the grid is searched outward from `r`, which gives the same answer.
     pub fn nearest_enemy(
         &self,
         r: usize,
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> Option<(usize, f64)> {
-        self.nearest_of(r, self.side(self.regiments[r].side.other()), ok)
+        let among = self.side(self.regiments[r].side.other());
+        if among.len() < RINGS_FROM {
+            return self.nearest_of(r, among, ok);
+        }
+        self.nearest_in_rings(r, ok)
     }
 
-    /// `nearest_enemy` over the enemy regiments `among` (in index order; every regiment with an
-    /// element `ok` accepts).
+    /// `nearest_enemy` over the enemy regiments `among` in index order.
     fn nearest_of(
         &self,
         r: usize,
         among: &[u16],
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> Option<(usize, f64)> {
-        let me = &self.regiments[r];
         // (gap, element): an infinite gap while none is found, so that the tests below are
         // plain comparisons (gaps are finite).
         let mut best = (f64::INFINITY, usize::MAX);
         for &o in among {
-            let (o, reg) = (usize::from(o), &self.regiments[usize::from(o)]);
-            if reg.gone {
-                continue;
-            }
-            // No element of `o` can be nearer than its centre less both regiments' reach.
-            let bound = me.pos.dist(reg.pos) - self.reach(r) - self.reach(o);
-            if bound >= best.0 {
-                continue;
-            }
-            for k in self.element_range(o) {
-                if !ok(reg, &self.elements[k]) {
-                    continue;
-                }
-                for e in self.element_range(r) {
-                    let g = self.gap(e, k);
-                    if g < best.0 {
-                        best = (g, k);
-                    }
-                }
+            self.nearer(r, usize::from(o), &ok, &mut best);
+        }
+        (best.1 != usize::MAX).then_some((best.1, best.0))
+    }
+
+    /// `nearest_enemy` by the grid's rings, walked outward from the regiment until the nearest
+    /// found is nearer than any element of a centre beyond the ring can be (that distance less
+    /// both regiments' reach).
+    fn nearest_in_rings(
+        &self,
+        r: usize,
+        ok: impl Fn(&Regiment, &Element) -> bool,
+    ) -> Option<(usize, f64)> {
+        let me = &self.regiments[r];
+        let mut best = (f64::INFINITY, usize::MAX);
+        let side = me.side.other();
+        for k in 0.. {
+            let on = self
+                .grid
+                .ring(side, me.pos, k, |o| self.nearer(r, o, &ok, &mut best));
+            let beyond = grid::Grid::past_ring(k) - me.reach - self.max_reach - APART_MARGIN;
+            if !on || best.0 < beyond {
+                break;
             }
         }
         (best.1 != usize::MAX).then_some((best.1, best.0))
+    }
+
+    /// Keeps in `best` the nearer of it and enemy regiment `o`'s nearest element `ok` accepts
+    /// to one of regiment `r`'s, the lower element index among equals.
+    #[inline]
+    fn nearer(
+        &self,
+        r: usize,
+        o: usize,
+        ok: &impl Fn(&Regiment, &Element) -> bool,
+        best: &mut (f64, usize),
+    ) {
+        let reg = &self.regiments[o];
+        if reg.gone {
+            return;
+        }
+        // No element of `o` can be nearer than its centre less both regiments' reach.
+        let bound = self.regiments[r].pos.dist(reg.pos) - self.reach(r) - self.reach(o);
+        if bound > best.0 || (bound == best.0 && usize::from(reg.first) > best.1) {
+            return;
+        }
+        for k in self.element_range(o) {
+            if !ok(reg, &self.elements[k]) {
+                continue;
+            }
+            for e in self.element_range(r) {
+                let g = self.gap(e, k);
+                if g < best.0 || (g == best.0 && k < best.1) {
+                    *best = (g, k);
+                }
+            }
+        }
     }
 
     /// A side's regiments (gone ones too), in index order.
@@ -946,16 +991,29 @@ mod tests {
         let (mut answers, mut none, mut far, mut horse_near) = (0, 0, 0, 0);
         for trial in 0..300 {
             scatter(&mut b);
+            if trial % 4 == 0 {
+                // Centres on a lattice of the grid's cell edges, all facing one way: many
+                // enemies at equal gaps, so the tie-break by element index is tested.
+                for r in 0..b.regiments.len() {
+                    let p = b.regiments[r].pos * (1.0 / 6.0);
+                    b.place(r, Vec2::new(p.x.round(), p.y.round()) * 6.0, 0.0);
+                }
+            }
             for r in 0..b.regiments.len() {
                 let free = |reg: &Regiment, _: &Element| reg.engaged.is_none();
                 let horse = |_: &Regiment, e: &Element| e.troop.is_cavalry();
                 let odd = |reg: &Regiment, _: &Element| {
                     (usize::from(reg.unit) + trial).is_multiple_of(23)
                 };
+                // Both ways of `nearest_enemy`: Marston Moor's sides are walked, larger ones
+                // searched by rings.
                 for (got, want) in [
                     (b.nearest_enemy(r, free), nearest_in_full(&b, r, free)),
                     (b.nearest_enemy(r, horse), nearest_in_full(&b, r, horse)),
                     (b.nearest_enemy(r, odd), nearest_in_full(&b, r, odd)),
+                    (b.nearest_in_rings(r, free), nearest_in_full(&b, r, free)),
+                    (b.nearest_in_rings(r, horse), nearest_in_full(&b, r, horse)),
+                    (b.nearest_in_rings(r, odd), nearest_in_full(&b, r, odd)),
                 ] {
                     assert_eq!(got.map(|(k, _)| k), want.map(|(k, _)| k), "{trial} {r}");
                     assert_eq!(

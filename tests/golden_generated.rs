@@ -1,0 +1,38 @@
+//! Golden generated battles: the scaling bench's battles of 100 and 400 units under each
+//! ruleset, every event hashed, pinned here. The built-in scenarios field at most 73 units, so
+//! they never reach the ways large armies are searched (Black Powder's grid rings above 64
+//! enemy regiments, Ironsides' cells); these pin them. Speed work never moves them.
+//!
+//! To print the current fingerprints: `ECW_GOLDEN_PRINT=1 cargo test --release --test
+//! golden_generated -- --nocapture`.
+
+mod golden_common;
+
+use ecw_sim::rules::Ironsides;
+use ecw_sim::rules::black_powder::battle::BlackPowder;
+use ecw_sim::rules::dickenson::battle::Dickenson;
+
+/// (units, battles, fingerprint of the first battles of master seed 1).
+const IRONSIDES: &[(usize, u64, u64)] =
+    &[(100, 20, 0xeb3046ae02a84833), (400, 6, 0x3fd4cace0fad22d8)];
+const BLACK_POWDER: &[(usize, u64, u64)] =
+    &[(100, 20, 0x2f370157a775c5cd), (400, 6, 0x1bc4702a49f422ed)];
+const DICKENSON: &[(usize, u64, u64)] =
+    &[(100, 6, 0xff6dc50e1bb6ac97), (400, 2, 0x4e18b85348af963b)];
+
+#[test]
+fn generated_ironsides_battles_are_fought_as_pinned() {
+    golden_common::check_generated(&Ironsides, IRONSIDES, FILE);
+}
+
+#[test]
+fn generated_black_powder_battles_are_fought_as_pinned() {
+    golden_common::check_generated(&BlackPowder::builtin(), BLACK_POWDER, FILE);
+}
+
+#[test]
+fn generated_dickenson_battles_are_fought_as_pinned() {
+    golden_common::check_generated(&Dickenson::builtin(), DICKENSON, FILE);
+}
+
+const FILE: &str = "tests/golden_generated.rs";
