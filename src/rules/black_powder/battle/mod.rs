@@ -249,7 +249,8 @@ pub struct Battle {
     /// Brigades that have begun their orders this battle (a count).
     brigade_orders: u32,
     /// Each regiment's nearest enemy as its commander's placing found it, with the count of
-    /// brigade orders it was found in (`nearest_enemy_now`).
+    /// brigade orders it was found in (`nearest_enemy_now`); from earlier orders, a hint where
+    /// to start looking (`nearest_enemy_hinted`).
     kept_nearest: Vec<(u32, Option<(usize, f64)>)>,
     /// Each side's regiments with the Hedgehog rule (the only ones a hedgehog test can form),
     /// in index order.
@@ -534,22 +535,45 @@ impl Battle {
         r: usize,
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> Option<(usize, f64)> {
-        self.nearest_of(r, self.side(self.regiments[r].side.other()), ok)
+        self.nearest_enemy_from(r, None, ok)
     }
 
-    /// `nearest_enemy` over the enemy regiments `among` (in index order; every regiment with an
-    /// element `ok` accepts).
-    fn nearest_of(
+    /// `nearest_enemy`, its walk bounded from the start by the gap to enemy regiment `hint` (a
+    /// likely nearest, such as the last one found), so that the centres' bound rules out nearly
+    /// every other regiment at once. The same answer whatever the hint: the same walk in index
+    /// order, started below the hint's gap plus a margin for rounding instead of infinity, and
+    /// the nearest (the lowest-numbered element among equals) is never further than the hint.
+    pub fn nearest_enemy_from(
         &self,
         r: usize,
-        among: &[u16],
+        hint: Option<usize>,
+        ok: impl Fn(&Regiment, &Element) -> bool,
+    ) -> Option<(usize, f64)> {
+        let mut start = f64::INFINITY;
+        if let Some(h) = hint.filter(|&h| !self.regiments[h].gone) {
+            for k in self.element_range(h) {
+                if ok(&self.regiments[h], &self.elements[k]) {
+                    for e in self.element_range(r) {
+                        start = start.min(self.gap(e, k) + APART_MARGIN);
+                    }
+                }
+            }
+        }
+        self.nearest_below(r, start, ok)
+    }
+
+    /// `nearest_enemy` among the elements nearer than `start` (none when there are none).
+    fn nearest_below(
+        &self,
+        r: usize,
+        start: f64,
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> Option<(usize, f64)> {
         let me = &self.regiments[r];
-        // (gap, element): an infinite gap while none is found, so that the tests below are
-        // plain comparisons (gaps are finite).
-        let mut best = (f64::INFINITY, usize::MAX);
-        for &o in among {
+        // (gap, element): no element while none is found, so that the tests below are plain
+        // comparisons (gaps are finite).
+        let mut best = (start, usize::MAX);
+        for &o in self.side(me.side.other()) {
             let (o, reg) = (usize::from(o), &self.regiments[usize::from(o)]);
             if reg.gone {
                 continue;
@@ -881,6 +905,7 @@ fn mark_reserves(regiments: &mut [Regiment], setup: &BattleSetup) {
 mod tests {
     use super::orders::tests::{marston_moor, scattered};
     use super::*;
+    use std::f64::consts::FRAC_PI_2;
 
     /// The aspect told by dot products is the angle test's, on and about the arcs' edges.
     #[test]
@@ -944,18 +969,48 @@ mod tests {
         let mut b = marston_moor();
         let mut scatter = scattered(0x9e1d);
         let (mut answers, mut none, mut far, mut horse_near) = (0, 0, 0, 0);
+        let mut tied = 0;
         for trial in 0..300 {
             scatter(&mut b);
+            if trial % 4 == 0 {
+                snap_to_lattice(&mut b);
+            }
             for r in 0..b.regiments.len() {
                 let free = |reg: &Regiment, _: &Element| reg.engaged.is_none();
                 let horse = |_: &Regiment, e: &Element| e.troop.is_cavalry();
                 let odd = |reg: &Regiment, _: &Element| {
                     (usize::from(reg.unit) + trial).is_multiple_of(23)
                 };
+                // Hints: the answer's regiment, an enemy regiment at random (gone ones too), the
+                // regiment of the last element as near as the answer.
+                let enemies = b.side(b.regiments[r].side.other());
+                let last_tied = last_as_near(&b, r);
+                let hints = [
+                    nearest_in_full(&b, r, free).map(|(k, _)| usize::from(b.elements[k].regiment)),
+                    Some(usize::from(enemies[(trial * 7 + r) % enemies.len()])),
+                    last_tied,
+                ];
+                tied += usize::from(last_tied.is_some());
                 for (got, want) in [
                     (b.nearest_enemy(r, free), nearest_in_full(&b, r, free)),
                     (b.nearest_enemy(r, horse), nearest_in_full(&b, r, horse)),
                     (b.nearest_enemy(r, odd), nearest_in_full(&b, r, odd)),
+                    (
+                        b.nearest_enemy_from(r, hints[0], free),
+                        nearest_in_full(&b, r, free),
+                    ),
+                    (
+                        b.nearest_enemy_from(r, hints[1], free),
+                        nearest_in_full(&b, r, free),
+                    ),
+                    (
+                        b.nearest_enemy_from(r, hints[1], odd),
+                        nearest_in_full(&b, r, odd),
+                    ),
+                    (
+                        b.nearest_enemy_from(r, hints[2], free),
+                        nearest_in_full(&b, r, free),
+                    ),
                 ] {
                     assert_eq!(got.map(|(k, _)| k), want.map(|(k, _)| k), "{trial} {r}");
                     assert_eq!(
@@ -985,9 +1040,39 @@ mod tests {
             }
         }
         assert!(
-            none > 100 && far > 100 && answers > 50_000 && horse_near > 1000,
-            "{none} {far} {answers} {horse_near}"
+            none > 100 && far > 100 && answers > 100_000 && horse_near > 1000 && tied > 100,
+            "{none} {far} {answers} {horse_near} {tied}"
         );
+    }
+
+    /// Every regiment moved to the nearest point of a 3" lattice, facing along an axis: many
+    /// enemy elements then stand at equal gaps.
+    fn snap_to_lattice(b: &mut Battle) {
+        for r in 0..b.regiments.len() {
+            let reg = b.regiments[r];
+            let pos = Vec2::new(
+                (reg.pos.x / 3.0).round() * 3.0,
+                (reg.pos.y / 3.0).round() * 3.0,
+            );
+            let facing = (reg.facing / FRAC_PI_2).round() * FRAC_PI_2;
+            b.place(r, pos, facing);
+        }
+    }
+
+    /// The regiment of the last enemy element (by index) at the same least gap from regiment
+    /// `r` as the nearest, when it is not the nearest's (the tie-break decides the answer).
+    fn last_as_near(b: &Battle, r: usize) -> Option<usize> {
+        let (k, g) = nearest_in_full(b, r, |reg, _| reg.engaged.is_none())?;
+        let enemies = b
+            .side(b.regiments[r].side.other())
+            .iter()
+            .map(|&o| usize::from(o));
+        let as_near = |j: usize| b.element_range(r).any(|e| b.gap(e, j) == g);
+        enemies
+            .filter(|&o| !b.regiments[o].gone && b.regiments[o].engaged.is_none())
+            .filter(|&o| b.element_range(o).any(as_near))
+            .last()
+            .filter(|&o| !b.element_range(o).contains(&k))
     }
 
     /// The areas' boxes rule out only areas that do not hold the point: over random points of
