@@ -249,7 +249,8 @@ pub struct Battle {
     /// Brigades that have begun their orders this battle (a count).
     brigade_orders: u32,
     /// Each regiment's nearest enemy as its commander's placing found it, with the count of
-    /// brigade orders it was found in (`nearest_enemy_now`).
+    /// brigade orders it was found in (`nearest_enemy_now`); from earlier orders, a hint where
+    /// to start looking (`nearest_enemy_hinted`).
     kept_nearest: Vec<(u32, Option<(usize, f64)>)>,
     /// Each side's regiments with the Hedgehog rule (the only ones a hedgehog test can form),
     /// in index order.
@@ -534,46 +535,93 @@ impl Battle {
     }
 
     /// The nearest enemy element to any element of regiment `r` that `ok` accepts: (element, gap),
-    /// the lowest element index among equals. A side of few regiments is walked whole; past
-    /// `RINGS_FROM` the grid is searched outward from `r`, which gives the same answer.
+    /// the lowest element index among equals.
     pub fn nearest_enemy(
         &self,
         r: usize,
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> Option<(usize, f64)> {
-        let among = self.side(self.regiments[r].side.other());
-        if among.len() < RINGS_FROM {
-            return self.nearest_of(r, among, ok);
-        }
-        self.nearest_in_rings(r, ok)
+        self.nearest_enemy_from(r, None, ok)
     }
 
-    /// `nearest_enemy` over the enemy regiments `among` in index order.
-    fn nearest_of(
+    /// `nearest_enemy`, bounded from the start by the gap to enemy regiment `hint` (a likely
+    /// nearest, such as the last one found), so that the centres' bound rules out nearly every
+    /// other regiment at once. The same answer whatever the hint: the search starts below the
+    /// hint's gap plus a margin for rounding instead of infinity, and the nearest (the
+    /// lowest-numbered element among equals) is never further than the hint. A side of fewer
+    /// than `RINGS_FROM` regiments is walked whole; a larger one is searched by the grid's rings
+    /// outward from `r`, which gives the same answer.
+    pub fn nearest_enemy_from(
         &self,
         r: usize,
-        among: &[u16],
+        hint: Option<usize>,
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> Option<(usize, f64)> {
-        // (gap, element): an infinite gap while none is found, so that the tests below are
-        // plain comparisons (gaps are finite).
-        let mut best = (f64::INFINITY, usize::MAX);
-        for &o in among {
-            self.nearer(r, usize::from(o), &ok, &mut best);
+        let mut start = f64::INFINITY;
+        if let Some(h) = hint.filter(|&h| !self.regiments[h].gone) {
+            for k in self.element_range(h) {
+                if ok(&self.regiments[h], &self.elements[k]) {
+                    for e in self.element_range(r) {
+                        start = start.min(self.gap(e, k) + APART_MARGIN);
+                    }
+                }
+            }
+        }
+        if self.side(self.regiments[r].side.other()).len() < RINGS_FROM {
+            self.nearest_below(r, start, ok)
+        } else {
+            self.nearest_in_rings(r, start, ok)
+        }
+    }
+
+    /// `nearest_enemy` among the elements nearer than `start` (none when there are none), the
+    /// enemy side walked in index order: the first of equals is kept, so ties need no test.
+    fn nearest_below(
+        &self,
+        r: usize,
+        start: f64,
+        ok: impl Fn(&Regiment, &Element) -> bool,
+    ) -> Option<(usize, f64)> {
+        let me = &self.regiments[r];
+        // (gap, element): no element while none is found, so that the tests below are plain
+        // comparisons (gaps are finite).
+        let mut best = (start, usize::MAX);
+        for &o in self.side(me.side.other()) {
+            let (o, reg) = (usize::from(o), &self.regiments[usize::from(o)]);
+            if reg.gone {
+                continue;
+            }
+            // No element of `o` can be nearer than its centre less both regiments' reach.
+            let bound = me.pos.dist(reg.pos) - self.reach(r) - self.reach(o);
+            if bound >= best.0 {
+                continue;
+            }
+            for k in self.element_range(o) {
+                if !ok(reg, &self.elements[k]) {
+                    continue;
+                }
+                for e in self.element_range(r) {
+                    let g = self.gap(e, k);
+                    if g < best.0 {
+                        best = (g, k);
+                    }
+                }
+            }
         }
         (best.1 != usize::MAX).then_some((best.1, best.0))
     }
 
-    /// `nearest_enemy` by the grid's rings, walked outward from the regiment until the nearest
+    /// `nearest_below` by the grid's rings, walked outward from the regiment until the nearest
     /// found is nearer than any element of a centre beyond the ring can be (that distance less
-    /// both regiments' reach).
+    /// both regiments' reach). The cells come in no order of index, so `nearer` breaks ties.
     fn nearest_in_rings(
         &self,
         r: usize,
+        start: f64,
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> Option<(usize, f64)> {
         let me = &self.regiments[r];
-        let mut best = (f64::INFINITY, usize::MAX);
+        let mut best = (start, usize::MAX);
         let side = me.side.other();
         for k in 0.. {
             let on = self
@@ -926,6 +974,7 @@ fn mark_reserves(regiments: &mut [Regiment], setup: &BattleSetup) {
 mod tests {
     use super::orders::tests::{marston_moor, scattered};
     use super::*;
+    use std::f64::consts::FRAC_PI_2;
 
     /// The aspect told by dot products is the angle test's, on and about the arcs' edges.
     #[test]
@@ -989,15 +1038,11 @@ mod tests {
         let mut b = marston_moor();
         let mut scatter = scattered(0x9e1d);
         let (mut answers, mut none, mut far, mut horse_near) = (0, 0, 0, 0);
+        let mut tied = 0;
         for trial in 0..300 {
             scatter(&mut b);
             if trial % 4 == 0 {
-                // Centres on a lattice of the grid's cell edges, all facing one way: many
-                // enemies at equal gaps, so the tie-break by element index is tested.
-                for r in 0..b.regiments.len() {
-                    let p = b.regiments[r].pos * (1.0 / 6.0);
-                    b.place(r, Vec2::new(p.x.round(), p.y.round()) * 6.0, 0.0);
-                }
+                snap_to_lattice(&mut b);
             }
             for r in 0..b.regiments.len() {
                 let free = |reg: &Regiment, _: &Element| reg.engaged.is_none();
@@ -1005,15 +1050,54 @@ mod tests {
                 let odd = |reg: &Regiment, _: &Element| {
                     (usize::from(reg.unit) + trial).is_multiple_of(23)
                 };
-                // Both ways of `nearest_enemy`: Marston Moor's sides are walked, larger ones
-                // searched by rings.
+                // Hints: the answer's regiment, an enemy regiment at random (gone ones too), the
+                // regiment of the last element as near as the answer.
+                let enemies = b.side(b.regiments[r].side.other());
+                let last_tied = last_as_near(&b, r);
+                let hints = [
+                    nearest_in_full(&b, r, free).map(|(k, _)| usize::from(b.elements[k].regiment)),
+                    Some(usize::from(enemies[(trial * 7 + r) % enemies.len()])),
+                    last_tied,
+                ];
+                tied += usize::from(last_tied.is_some());
                 for (got, want) in [
                     (b.nearest_enemy(r, free), nearest_in_full(&b, r, free)),
                     (b.nearest_enemy(r, horse), nearest_in_full(&b, r, horse)),
                     (b.nearest_enemy(r, odd), nearest_in_full(&b, r, odd)),
-                    (b.nearest_in_rings(r, free), nearest_in_full(&b, r, free)),
-                    (b.nearest_in_rings(r, horse), nearest_in_full(&b, r, horse)),
-                    (b.nearest_in_rings(r, odd), nearest_in_full(&b, r, odd)),
+                    (
+                        b.nearest_enemy_from(r, hints[0], free),
+                        nearest_in_full(&b, r, free),
+                    ),
+                    (
+                        b.nearest_enemy_from(r, hints[1], free),
+                        nearest_in_full(&b, r, free),
+                    ),
+                    (
+                        b.nearest_enemy_from(r, hints[1], odd),
+                        nearest_in_full(&b, r, odd),
+                    ),
+                    (
+                        b.nearest_enemy_from(r, hints[2], free),
+                        nearest_in_full(&b, r, free),
+                    ),
+                    // Larger sides are searched by the grid's rings, from no bound and from the
+                    // bound a hint at the nearest regiment gives.
+                    (
+                        b.nearest_in_rings(r, f64::INFINITY, free),
+                        nearest_in_full(&b, r, free),
+                    ),
+                    (
+                        b.nearest_in_rings(r, f64::INFINITY, horse),
+                        nearest_in_full(&b, r, horse),
+                    ),
+                    (
+                        b.nearest_in_rings(r, f64::INFINITY, odd),
+                        nearest_in_full(&b, r, odd),
+                    ),
+                    (
+                        b.nearest_in_rings(r, hinted(&b, r, free), free),
+                        nearest_in_full(&b, r, free),
+                    ),
                 ] {
                     assert_eq!(got.map(|(k, _)| k), want.map(|(k, _)| k), "{trial} {r}");
                     assert_eq!(
@@ -1043,9 +1127,44 @@ mod tests {
             }
         }
         assert!(
-            none > 100 && far > 100 && answers > 50_000 && horse_near > 1000,
-            "{none} {far} {answers} {horse_near}"
+            none > 100 && far > 100 && answers > 100_000 && horse_near > 1000 && tied > 100,
+            "{none} {far} {answers} {horse_near} {tied}"
         );
+    }
+
+    /// The bound `nearest_enemy_from` starts from when hinted at the nearest regiment.
+    fn hinted(b: &Battle, r: usize, ok: impl Fn(&Regiment, &Element) -> bool) -> f64 {
+        nearest_in_full(b, r, ok).map_or(f64::INFINITY, |(_, g)| g + APART_MARGIN)
+    }
+
+    /// Every regiment moved to the nearest point of a 3" lattice, facing along an axis: many
+    /// enemy elements then stand at equal gaps.
+    fn snap_to_lattice(b: &mut Battle) {
+        for r in 0..b.regiments.len() {
+            let reg = b.regiments[r];
+            let pos = Vec2::new(
+                (reg.pos.x / 3.0).round() * 3.0,
+                (reg.pos.y / 3.0).round() * 3.0,
+            );
+            let facing = (reg.facing / FRAC_PI_2).round() * FRAC_PI_2;
+            b.place(r, pos, facing);
+        }
+    }
+
+    /// The regiment of the last enemy element (by index) at the same least gap from regiment
+    /// `r` as the nearest, when it is not the nearest's (the tie-break decides the answer).
+    fn last_as_near(b: &Battle, r: usize) -> Option<usize> {
+        let (k, g) = nearest_in_full(b, r, |reg, _| reg.engaged.is_none())?;
+        let enemies = b
+            .side(b.regiments[r].side.other())
+            .iter()
+            .map(|&o| usize::from(o));
+        let as_near = |j: usize| b.element_range(r).any(|e| b.gap(e, j) == g);
+        enemies
+            .filter(|&o| !b.regiments[o].gone && b.regiments[o].engaged.is_none())
+            .filter(|&o| b.element_range(o).any(as_near))
+            .last()
+            .filter(|&o| !b.element_range(o).contains(&k))
     }
 
     /// The areas' boxes rule out only areas that do not hold the point: over random points of

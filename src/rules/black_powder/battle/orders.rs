@@ -142,7 +142,7 @@ impl Battle {
             if !d.general_leads {
                 continue; // only a leader looks for the foremost regiment
             }
-            let nearest = self.nearest_enemy(r, |_, _| true);
+            let nearest = self.nearest_enemy_hinted(r);
             self.kept_nearest[r] = (self.brigade_orders, nearest);
             let gap = nearest.map_or(f64::INFINITY, |(_, g)| g);
             if front.is_none_or(|(_, f)| gap < f) {
@@ -192,12 +192,26 @@ impl Battle {
 
     /// `nearest_enemy(r, any)` for a regiment of the brigade taking its orders: the one its
     /// commander's placing found, if he looked. That still holds: in a side's orders phase no
-    /// enemy moves or leaves, and no regiment is moved but by its own order.
-    fn nearest_enemy_now(&self, r: usize) -> Option<(usize, f64)> {
+    /// enemy moves or leaves, and no regiment is moved but by its own order. Else found afresh
+    /// and kept as a hint only (under the count it was kept with, never the present one).
+    fn nearest_enemy_now(&mut self, r: usize) -> Option<(usize, f64)> {
         match self.kept_nearest[r] {
             (orders, nearest) if orders == self.brigade_orders => nearest,
-            _ => self.nearest_enemy(r, |_, _| true),
+            (orders, _) => {
+                let nearest = self.nearest_enemy_hinted(r);
+                self.kept_nearest[r] = (orders, nearest);
+                nearest
+            }
         }
+    }
+
+    /// `nearest_enemy(r, any)`, starting from the regiment of the one last kept for `r`: the
+    /// armies move a few inches a turn, so it is most often still the nearest or near it.
+    fn nearest_enemy_hinted(&self, r: usize) -> Option<(usize, f64)> {
+        let hint = self.kept_nearest[r]
+            .1
+            .map(|(k, _)| usize::from(self.elements[k].regiment));
+        self.nearest_enemy_from(r, hint, |_, _| true)
     }
 
     /// The commander an order to brigade `b` comes from: its own, or (none, or lost) the
