@@ -1162,8 +1162,7 @@ mod tests {
         let as_near = |j: usize| b.element_range(r).any(|e| b.gap(e, j) == g);
         enemies
             .filter(|&o| !b.regiments[o].gone && b.regiments[o].engaged.is_none())
-            .filter(|&o| b.element_range(o).any(as_near))
-            .last()
+            .rfind(|&o| b.element_range(o).any(as_near))
             .filter(|&o| !b.element_range(o).contains(&k))
     }
 
