@@ -463,7 +463,8 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         let rules = &*setup.rules;
         let id = p.unit;
         let mut left = p.left;
-        if !self.in_radius(setup, id) && matches!(p.order, Order::Advance { .. }) && stop_at_bands {
+        // (The radius last: most moves are not advances that halt at bands.)
+        if stop_at_bands && matches!(p.order, Order::Advance { .. }) && !self.in_radius(setup, id) {
             left /= 2.0;
         }
         match p.order {
@@ -599,13 +600,13 @@ impl Battle {
         away: bool,
     ) -> f64 {
         let side = self.units[usize::from(id)].side;
-        let (enemy_near, run) = self.plan_run(&setup.rules, id, dir, len, stop_at_bands);
+        let (enemy_near, run) = self.plan_run(&setup.rules, id, dir, len, stop_at_bands, away);
         // (A cell, so that the scans below may read it while `visit` cuts it short.)
         let best = Cell::new(len);
         let visit = |spot: &Spot, enemy: bool| self.visit_on_run(setup, &run, &best, spot, enemy);
         // Friends matter only while the enemy is near; enemies unless moving away. The order
         // does not matter: the run is cut short to the least of what each unit allows.
-        if enemy_near && !away {
+        if enemy_near {
             let (a, b) = run.boxed(run.start.radius + 1e-6);
             self.spots_near(side, a, b, |spot| visit(spot, false));
         }
@@ -625,8 +626,8 @@ impl Battle {
         best.max(0.0)
     }
 
-    /// Sets out a run of `len` along `dir`: whether the enemy is near enough that friends bar
-    /// the way, and what bounds the scans.
+    /// Sets out a run of `len` along `dir`: whether friends bar the way (the enemy is near
+    /// and the run is not away from it), and what bounds the scans.
     fn plan_run(
         &self,
         rules: &crate::rules::ironsides::IronsidesRules,
@@ -634,13 +635,17 @@ impl Battle {
         dir: Vec2,
         len: f64,
         stop_at_bands: bool,
+        away: bool,
     ) -> (bool, Run) {
         let start = self.shape(id);
         let near = self.nearest_known_in_play(id);
-        let enemy_near = match near {
-            Some(d) => d < rules.movement.interpenetration_enemy_distance,
-            None => self.enemy_closer_than(id, rules.movement.interpenetration_enemy_distance),
-        };
+        // (Moving away, friends never bar it: the enemies are not looked for.)
+        let limit = rules.movement.interpenetration_enemy_distance;
+        let enemy_near = !away
+            && match near {
+                Some(d) => d < limit,
+                None => self.enemy_closer_than(id, limit),
+            };
         let near = near.unwrap_or(f64::NEG_INFINITY);
         let end = start.centre + dir * len;
         let (lo, hi) = (
