@@ -185,6 +185,8 @@ pub struct Battle {
     pub ground: crate::battlefield::Ground,
     /// The box of each area of `ground`, for the footprints that meet it (`ground::meets`).
     pub area_bounds: Vec<crate::battlefield::geometry::Bounds>,
+    /// The box of each obstacle of `ground`, for the moves that may meet it (`ground::Near`).
+    pub obstacle_bounds: Vec<crate::battlefield::geometry::Bounds>,
     /// Gaps hacked in hedges this battle (seed: the hedge "is then removed").
     pub gaps: Vec<movement::Gap>,
     template: (Vec<Regiment>, Vec<General>),
@@ -252,6 +254,9 @@ impl Battle {
                 .collect(),
             ground: setup.ground.clone(),
             area_bounds: area_bounds(&setup.ground),
+            obstacle_bounds: (setup.ground.obstacles.iter())
+                .map(|o| crate::battlefield::geometry::Bounds::of_segment(o.a, o.b))
+                .collect(),
             // Room for a gap a regiment a move, so that battles rarely need to grow it.
             gaps: Vec::with_capacity(template.0.len() * usize::from(setup.turn_limit.max(1))),
             template,
