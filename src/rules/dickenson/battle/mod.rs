@@ -207,7 +207,7 @@ pub struct Battle {
     /// Whether the table stands still (`table_still`), and while it does each regiment's
     /// nearest active enemy once found (`nearest_active`).
     still: Cell<bool>,
-    kept: Vec<Cell<Option<Option<(usize, f64)>>>>,
+    kept: Vec<Cell<Option<Nearest>>>,
     /// Each regiment's advances cut short by a friend this battle, and how it went round.
     pub held: Vec<Held>,
     /// Each regiment's order for this move, made before anyone moves when both sides declare
@@ -216,6 +216,9 @@ pub struct Battle {
 }
 
 pub(crate) use crate::events::emit;
+
+/// A nearest enemy found, if any: (regiment, gap).
+type Nearest = Option<(usize, f64)>;
 
 /// The box of each area of the ground (an area without points has an empty box far off).
 fn area_bounds(ground: &crate::battlefield::Ground) -> Vec<crate::battlefield::geometry::Bounds> {
