@@ -330,6 +330,9 @@ impl Battle {
         dice: &mut D,
         obs: &mut O,
     ) {
+        // Nobody moves until the formation changes are made: each regiment's nearest active
+        // enemy found for its order is kept for the weighing of horse in the dressing.
+        self.table_still(true);
         self.each_in_roll_off_order(|b, r| {
             b.orders[r] = match b.regiments[r].state {
                 State::Active => b.order(r, setup),
@@ -337,6 +340,7 @@ impl Battle {
             };
         });
         self.each_in_roll_off_order(|b, r| b.dress_for(r, b.orders[r], setup, obs));
+        self.table_still(false);
         if self.rules.battle.formation_throws_at_declaration {
             self.each_in_roll_off_order(|b, r| b.declaration_throw(r, dice, obs));
         }
@@ -408,7 +412,7 @@ impl Battle {
         if reg.halt_until >= self.turn || self.in_reserve(usize::from(reg.command)) {
             return Order::Halt;
         }
-        let Some((t, gap)) = self.nearest_enemy(r, |o| o.state == State::Active) else {
+        let Some((t, gap)) = self.nearest_active(r) else {
             return Order::Halt;
         };
         let Some(d) = self.doctrine(r, setup) else {
@@ -1536,6 +1540,8 @@ impl Battle {
             self.regiments[r] = was;
             return;
         }
+        // Its new footprint may be some horse's nearest enemy, or no longer.
+        self.table_still(self.is_still());
         let reg = &mut self.regiments[r];
         reg.spent = (reg.spent + share).min(1.0);
         emit(obs, Event::FormationChanged { unit: reg.unit });
@@ -1570,11 +1576,16 @@ impl Battle {
             if bound > reach {
                 continue;
             }
+            // Whom the horse aim at costs a search, unless the table stands still (each horse's
+            // nearest kept): then it is asked first, else after the gap and the doctrine's odds.
+            let still = self.is_still();
+            if still && !self.aims_at(o, r) {
+                continue;
+            }
             let gap = self.gap(r, o);
-            // The doctrine's odds first: whom the horse aim at may cost a search.
             if gap > reach
                 || !self.would_charge_line(o, r, gap - margin, setup)
-                || !self.aims_at(o, r)
+                || (!still && !self.aims_at(o, r))
             {
                 continue;
             }
@@ -1594,22 +1605,29 @@ impl Battle {
             return true;
         }
         // Horse turn from an enemy they cannot charge only to the nearest they can: `r` must
-        // be that (a search bounded by its gap) before the horse's nearest is sought.
+        // be that (a search bounded by its gap) before the horse's nearest is sought, unless
+        // the table stands still: then the nearest kept shows at once whether they turn.
         let rules = &self.rules;
+        let turns = |(t, _): (usize, f64)| self.regiments[t].uncharged_by_horse(rules);
         if !matches!(self.regiments[h].kind, Kind::Horse(_))
+            || (self.is_still() && !self.nearest_active(h).is_some_and(turns))
             || !self.nearest_of(h, r, |o| !o.uncharged_by_horse(rules))
         {
             return false;
         }
-        self.nearest_enemy(h, |o| o.state == State::Active)
+        self.nearest_active(h)
             .is_some_and(|(t, gap)| t != r && self.horse_aim(h, t, gap).0 == r)
     }
 
     /// Whether `r` is what `nearest_enemy(h, active)` would return, measured as it measures
     /// (from `h`'s footprint) but with `r`'s gap as the bound to beat from the start, so that
     /// most enemies are ruled out by their enclosing circles: `r` loses only to an active
-    /// enemy strictly nearer, or as near and listed first.
+    /// enemy strictly nearer, or as near and listed first. While the table stands still, the
+    /// nearest kept for `h` answers.
     fn nearest_is(&self, h: usize, r: usize) -> bool {
+        if self.is_still() {
+            return self.nearest_active(h).is_some_and(|(t, _)| t == r);
+        }
         self.nearest_of(h, r, |_| true)
     }
 
