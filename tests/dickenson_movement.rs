@@ -21,7 +21,7 @@ use ecw_sim::dice::ScriptedDice;
 use ecw_sim::events::{Event, EventLog};
 use ecw_sim::rules::Ruleset;
 use ecw_sim::rules::dickenson::battle::regiment::{Formation, Gait};
-use ecw_sim::rules::dickenson::battle::{Battle, Dickenson, State};
+use ecw_sim::rules::dickenson::battle::{Battle, Dickenson, Regiment, State};
 use ecw_sim::rules::dickenson::morale::MoraleResult;
 use ecw_sim::scenario::Scenario;
 
@@ -1160,4 +1160,83 @@ fn m20_marston_moor_second_lines_pass_in_column() {
         "{relaxed:?} against {off:?}"
     );
     assert!(on[2] <= relaxed[2], "{on:?} against {relaxed:?}");
+}
+
+/// The nearest enemy as the plain scan finds it: the least gap, the first listed on a tie.
+fn nearest_by_scan(b: &Battle, r: usize, ok: impl Fn(&Regiment) -> bool) -> Option<(usize, f64)> {
+    let (me, side) = (b.shape(r), b.regiments[r].side);
+    (0..b.regiments.len())
+        .filter(|&o| {
+            let reg = &b.regiments[o];
+            reg.side != side && reg.state != State::Gone && ok(reg)
+        })
+        .map(|o| (o, me.dist(&b.shape(o))))
+        .min_by(|x, y| x.1.partial_cmp(&y.1).unwrap().then(x.0.cmp(&y.0)))
+}
+
+/// `nearest_active` with the table standing still (each found kept, and kept across a second
+/// ask) and without answers as the plain scan, to the bit, on Marston Moor's regiments laid out
+/// at random (facings, footprints, states), every fourth layout on a lattice of equal
+/// footprints square to the table, where many gaps tie; so does `nearest_enemy`, which it asks.
+#[test]
+fn the_nearest_active_enemy_kept_is_the_plain_scans() {
+    let s = Scenario::open("marston_moor", &[])
+        .unwrap()
+        .setup()
+        .unwrap();
+    let mut b = Dickenson::builtin().new_battle(&s);
+    let n = b.regiments.len();
+    let mut seed = 11u64;
+    let mut rnd = move || {
+        seed = ecw_sim::dice::mix64(seed);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let (mut ties, mut asked) = (0, 0);
+    for layout in 0..400 {
+        let lattice = layout % 4 == 0;
+        for reg in &mut b.regiments {
+            if lattice {
+                reg.pos = Vec2::new((rnd() * 8.0).floor() * 4.0, (rnd() * 8.0).floor() * 3.0);
+                (reg.facing, reg.frontage, reg.depth) = (0.0, 3.0, 1.0);
+            } else {
+                reg.pos = Vec2::new(rnd() * 72.0, rnd() * 48.0);
+                reg.facing = rnd() * 7.0 - 3.5;
+                (reg.frontage, reg.depth) = (0.5 + rnd() * 6.0, 0.5 + rnd() * 3.0);
+            }
+            reg.state = match (rnd() * 6.0) as u32 {
+                0 => State::Gone,
+                1 => State::Routing,
+                _ => State::Active,
+            };
+        }
+        b.table_still(layout % 2 == 0);
+        for r in 0..n {
+            let active = |o: &Regiment| o.state == State::Active;
+            let want = nearest_by_scan(&b, r, active);
+            assert_eq!(b.nearest_enemy(r, active), want, "layout {layout} r {r}");
+            assert_eq!(b.nearest_active(r), want, "layout {layout} r {r} kept");
+            assert_eq!(
+                b.nearest_active(r),
+                want,
+                "layout {layout} r {r} kept twice"
+            );
+            let any = |_: &Regiment| true;
+            assert_eq!(b.nearest_enemy(r, any), nearest_by_scan(&b, r, any));
+            let routing = |o: &Regiment| o.state == State::Routing;
+            assert_eq!(b.nearest_enemy(r, routing), nearest_by_scan(&b, r, routing));
+            if let Some((t, g)) = want {
+                asked += 1;
+                let me = b.shape(r);
+                ties += usize::from((0..n).any(|o| {
+                    o != t
+                        && b.regiments[o].side != b.regiments[r].side
+                        && active(&b.regiments[o])
+                        && me.dist(&b.shape(o)) == g
+                }));
+            }
+        }
+    }
+    b.table_still(false);
+    assert!(asked > 10_000, "{asked} asked");
+    assert!(ties > 500, "the lattice should tie often: {ties}");
 }

@@ -428,11 +428,16 @@ impl Battle {
         if u == r || reg.state == State::Gone {
             return None;
         }
-        // Beyond its reach (and its ammunition's), nothing of it can be under the area.
-        let reach = Shape::radius_of(reg.frontage, reg.depth)
-            + self.rules.ammunition.kept_within
-            + 0.5 * area.length.hypot(area.width);
-        if reg.pos.dist(at.point) > reach {
+        // Beyond its reach (and its ammunition's), nothing of it can be under the area. The
+        // area's half diagonal is at most half its two sides: those farther than that (by a
+        // margin far above rounding) are beyond it without working out the diagonal.
+        let (off, own) = (
+            reg.pos.dist(at.point),
+            Shape::radius_of(reg.frontage, reg.depth) + self.rules.ammunition.kept_within,
+        );
+        if off > own + 0.5 * (area.length.abs() + area.width.abs()) + 1e-9
+            || off > own + 0.5 * area.length.hypot(area.width)
+        {
             return None;
         }
         if reg.is_gun() {

@@ -22,10 +22,11 @@ pub fn bounds_of(s: &Shape) -> Bounds {
     }
 }
 
-/// Whether any part of footprint `s` lies in `area`, whose box is `bounds` (worked out once
-/// a battle). A footprint of no size meets an area its centre is in.
-pub fn meets(area: &Area, bounds: &Bounds, s: &Shape) -> bool {
-    if bounds_of(s).clear_of(bounds) {
+/// Whether any part of footprint `s`, whose box is `sb` (`bounds_of`), lies in `area`, whose
+/// box is `bounds` (worked out once a battle). A footprint of no size meets an area its centre
+/// is in.
+pub fn meets(area: &Area, bounds: &Bounds, s: &Shape, sb: &Bounds) -> bool {
+    if sb.clear_of(bounds) {
         return false;
     }
     if area.contains(s.centre) {
@@ -40,6 +41,65 @@ pub fn meets(area: &Area, bounds: &Bounds, s: &Shape) -> bool {
         s.dist_to_point(p) == 0.0
             || (0..4).any(|k| segment_intersects_segment(c[k], c[(k + 1) % 4], p, q))
     })
+}
+
+/// The areas and the obstacles of the ground (bit `i` for the `i`-th) whose boxes are not
+/// clear of the box of some moves (`Near::within`); those past the 64th are always asked.
+/// Every footprint and way those moves ask about has its box inside theirs, so the ground
+/// left out is clear of it too (`Bounds::clear_of` only grows clearer as a box shrinks), and
+/// meets none of it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Near {
+    areas: u64,
+    obstacles: u64,
+}
+
+impl Near {
+    /// Every area and obstacle (the plain scan the tests ask against).
+    #[cfg(test)]
+    pub const ALL: Near = Near {
+        areas: !0,
+        obstacles: !0,
+    };
+
+    /// The ground whose boxes (`areas`, `obstacles`) are not clear of `reach`.
+    pub fn within(reach: &Bounds, areas: &[Bounds], obstacles: &[Bounds]) -> Near {
+        let mask = |boxes: &[Bounds]| {
+            boxes
+                .iter()
+                .take(64)
+                .enumerate()
+                .filter(|(_, b)| !reach.clear_of(b))
+                .fold(0u64, |m, (i, _)| m | 1 << i)
+        };
+        Near {
+            areas: mask(areas),
+            obstacles: mask(obstacles),
+        }
+    }
+
+    /// Whether area `i` may be met.
+    pub fn area(&self, i: usize) -> bool {
+        i >= 64 || self.areas >> i & 1 != 0
+    }
+
+    /// Whether obstacle `i` may be met.
+    pub fn obstacle(&self, i: usize) -> bool {
+        i >= 64 || self.obstacles >> i & 1 != 0
+    }
+}
+
+/// A box holding every footprint within `radius` of its centre whose centre lies on the
+/// segment `a`-`b`, whatever its facing, and every way swept between two of them, with a
+/// margin (1e-6") far above the rounding of the centres and facings worked out from `a` and
+/// `b`.
+pub fn swept(a: Vec2, b: Vec2, radius: f64) -> Bounds {
+    let pad = radius + 1e-6;
+    let seg = Bounds::of_segment(a, b);
+    Bounds {
+        lo: Vec2::new(seg.lo.x - pad, seg.lo.y - pad),
+        hi: Vec2::new(seg.hi.x + pad, seg.hi.y + pad),
+    }
 }
 
 /// Where a footprint `frontage` wide and `depth` deep, moving `len` inches from `from` along
@@ -176,10 +236,81 @@ mod tests {
         };
         let (b, _) = Bounds::of_polygon(&wood.points).unwrap();
         let s = |x: f64| Shape::new(Vec2::new(x, 9.8), Vec2::new(0.0, 1.0), 3.0, 1.0);
-        assert!(meets(&wood, &b, &s(36.0)));
-        assert!(!meets(&wood, &b, &s(35.0)));
-        let point = Shape::new(Vec2::new(36.0, 9.8), Vec2::new(0.0, 1.0), 0.0, 0.0);
-        assert!(!meets(&wood, &b, &point));
+        let met = |s: Shape| meets(&wood, &b, &s, &bounds_of(&s));
+        assert!(met(s(36.0)));
+        assert!(!met(s(35.0)));
+        assert!(!met(Shape::new(
+            Vec2::new(36.0, 9.8),
+            Vec2::new(0.0, 1.0),
+            0.0,
+            0.0
+        )));
+    }
+
+    /// A battle of a built-in scenario under the built-in rules, deployed.
+    fn battle_of(name: &str) -> super::super::Battle {
+        let setup = crate::scenario::Scenario::load_builtin(name, &[])
+            .and_then(|s| s.setup())
+            .expect("built-in scenario");
+        let rules = std::sync::Arc::new(crate::rules::dickenson::tables::DickensonRules::builtin());
+        super::super::Battle::new(rules, &setup)
+    }
+
+    /// The ground a move's box leaves out changes nothing: over random moves of random
+    /// regiments across three fields (every kind of area and obstacle but the high wall),
+    /// some in column, some astride an obstacle, every leg of each move (none, a hair, the
+    /// halvings' points, the whole) goes as it goes asking all the ground, the first area at
+    /// its ends is `Ground::area_at`'s, and an obstacle left out is passed over neither on
+    /// the way nor where it ends.
+    #[test]
+    fn the_ground_near_a_move_answers_as_all_the_ground() {
+        use super::super::regiment::Formation;
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut met, mut left_out) = (0, 0);
+        for name in ["marston_moor", "langport", "lansdown"] {
+            let mut b = battle_of(name);
+            let (w, d) = b.table;
+            for trial in 0..4000 {
+                let r = (next() * b.regiments.len() as f64) as usize;
+                let from = Vec2::new(next() * (w + 8.0) - 4.0, next() * (d + 8.0) - 4.0);
+                let dir = Vec2::from_facing(next() * std::f64::consts::TAU);
+                let full = if trial % 10 == 0 { 0.0 } else { next() * 20.0 };
+                let reg = &mut b.regiments[r];
+                reg.pos = from;
+                reg.facing = next() * std::f64::consts::TAU;
+                reg.formation = [Formation::Line, Formation::Column][trial % 2];
+                let n = b.ground.obstacles.len() as f64;
+                reg.crossing = (trial % 3 == 0).then(|| (next() * n) as u16);
+                let near = b.near_way(r, from, from + dir * full);
+                for leg in [0.0, 1e-12, 0.005, next(), next() * full, full] {
+                    let (leg, to) = (leg.min(full), from + dir * leg.min(full));
+                    let all = b.going_near(r, from, to, Near::ALL);
+                    assert_eq!(b.going_near(r, from, to, near), all, "{name} {trial} {leg}");
+                    assert_eq!(b.going(r, from, to), all, "{name} {trial} {leg}");
+                    for p in [from, to] {
+                        assert_eq!(b.area_at(p, near), b.ground.area_at(p), "{p:?}");
+                    }
+                }
+                let to = from + dir * full;
+                let (way, len) = b.way_of(r, from, to);
+                let dims = b.footing(r);
+                let near = b.near_way(r, from, to);
+                for (i, o) in b.ground.obstacles.iter().enumerate() {
+                    let crossed = passage(from, way, len, dims, o).is_some()
+                        || passage(to, way, 0.0, dims, o).is_some();
+                    met += usize::from(crossed);
+                    left_out += usize::from(!near.obstacle(i));
+                    assert!(near.obstacle(i) || !crossed, "{name} {trial} {i}");
+                }
+            }
+        }
+        assert!(met > 1000 && left_out > 50_000, "{met} {left_out}");
     }
 
     #[test]

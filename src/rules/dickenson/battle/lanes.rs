@@ -198,9 +198,7 @@ impl Battle {
             return f64::INFINITY;
         }
         let beyond = self.rules.formations.doctrine.column_beyond;
-        let marching = self
-            .nearest_enemy(r, |o| o.state == State::Active)
-            .is_some_and(|(_, gap)| gap > beyond);
+        let marching = self.nearest_active(r).is_some_and(|(_, gap)| gap > beyond);
         let room = self.column_room(r);
         if room > 0.0 && !marching {
             room

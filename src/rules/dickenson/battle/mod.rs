@@ -185,6 +185,8 @@ pub struct Battle {
     pub ground: crate::battlefield::Ground,
     /// The box of each area of `ground`, for the footprints that meet it (`ground::meets`).
     pub area_bounds: Vec<crate::battlefield::geometry::Bounds>,
+    /// The box of each obstacle of `ground`, for the moves that may meet it (`ground::Near`).
+    pub obstacle_bounds: Vec<crate::battlefield::geometry::Bounds>,
     /// Gaps hacked in hedges this battle (seed: the hedge "is then removed").
     pub gaps: Vec<movement::Gap>,
     template: (Vec<Regiment>, Vec<General>),
@@ -204,6 +206,10 @@ pub struct Battle {
     arc_cos: [Cell<(f64, f64)>; 2],
     /// The regiments near a run and their footprints (a buffer the runs reuse).
     near: RefCell<Vec<(usize, Shape)>>,
+    /// Whether the table stands still (`table_still`), and while it does each regiment's
+    /// nearest active enemy once found (`nearest_active`).
+    still: Cell<bool>,
+    kept: Vec<Cell<Option<Nearest>>>,
     /// Each regiment's advances cut short by a friend this battle, and how it went round.
     pub held: Vec<Held>,
     /// Each regiment's order for this move, made before anyone moves when both sides declare
@@ -212,6 +218,9 @@ pub struct Battle {
 }
 
 pub(crate) use crate::events::emit;
+
+/// A nearest enemy found, if any: (regiment, gap).
+type Nearest = Option<(usize, f64)>;
 
 /// The box of each area of the ground (an area without points has an empty box far off).
 fn area_bounds(ground: &crate::battlefield::Ground) -> Vec<crate::battlefield::geometry::Bounds> {
@@ -252,6 +261,9 @@ impl Battle {
                 .collect(),
             ground: setup.ground.clone(),
             area_bounds: area_bounds(&setup.ground),
+            obstacle_bounds: (setup.ground.obstacles.iter())
+                .map(|o| crate::battlefield::geometry::Bounds::of_segment(o.a, o.b))
+                .collect(),
             // Room for a gap a regiment a move, so that battles rarely need to grow it.
             gaps: Vec::with_capacity(template.0.len() * usize::from(setup.turn_limit.max(1))),
             template,
@@ -262,6 +274,8 @@ impl Battle {
             fronts: Vec::new(),
             arc_cos: [const { Cell::new((f64::NAN, f64::NAN)) }; 2],
             near: RefCell::new(Vec::new()),
+            still: Cell::new(false),
+            kept: Vec::new(),
             held: Vec::new(),
             orders: Vec::new(),
         };
@@ -281,6 +295,9 @@ impl Battle {
         self.fronts.clear();
         let unknown = Cell::new((f64::NAN, Vec2::new(0.0, 0.0)));
         self.fronts.resize(self.regiments.len(), unknown);
+        self.kept.clear();
+        self.kept.resize(self.regiments.len(), Cell::new(None));
+        self.still.set(false);
         self.held.clear();
         self.held.resize(self.regiments.len(), Held::default());
         self.orders.clear();
@@ -534,6 +551,33 @@ impl Battle {
             }
         }
         best
+    }
+
+    /// `nearest_enemy(r, active)`, kept once found while the table stands still.
+    pub fn nearest_active(&self, r: usize) -> Option<(usize, f64)> {
+        if let Some(kept) = self.kept[r].get() {
+            return kept;
+        }
+        let found = self.nearest_enemy(r, |o| o.state == State::Active);
+        if self.still.get() {
+            self.kept[r].set(Some(found));
+        }
+        found
+    }
+
+    /// Whether the table stands still from now (`on`: no regiment moves, changes formation or
+    /// state until told otherwise), so that `nearest_active` may keep what it finds. Either
+    /// way, what it kept is dropped.
+    pub fn table_still(&self, on: bool) {
+        self.still.set(on);
+        for k in &self.kept {
+            k.set(None);
+        }
+    }
+
+    /// Whether the table stands still (`table_still`).
+    pub fn is_still(&self) -> bool {
+        self.still.get()
     }
 
     /// The stream of a regiment's own dice.

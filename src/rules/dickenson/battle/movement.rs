@@ -330,6 +330,9 @@ impl Battle {
         dice: &mut D,
         obs: &mut O,
     ) {
+        // Nobody moves until the formation changes are made: each regiment's nearest active
+        // enemy found for its order is kept for the weighing of horse in the dressing.
+        self.table_still(true);
         self.each_in_roll_off_order(|b, r| {
             b.orders[r] = match b.regiments[r].state {
                 State::Active => b.order(r, setup),
@@ -337,6 +340,7 @@ impl Battle {
             };
         });
         self.each_in_roll_off_order(|b, r| b.dress_for(r, b.orders[r], setup, obs));
+        self.table_still(false);
         if self.rules.battle.formation_throws_at_declaration {
             self.each_in_roll_off_order(|b, r| b.declaration_throw(r, dice, obs));
         }
@@ -408,7 +412,7 @@ impl Battle {
         if reg.halt_until >= self.turn || self.in_reserve(usize::from(reg.command)) {
             return Order::Halt;
         }
-        let Some((t, gap)) = self.nearest_enemy(r, |o| o.state == State::Active) else {
+        let Some((t, gap)) = self.nearest_active(r) else {
             return Order::Halt;
         };
         let Some(d) = self.doctrine(r, setup) else {
@@ -520,6 +524,11 @@ impl Battle {
     /// where it starts, woods anywhere under the way it sweeps (horse), and the obstacles its
     /// footprint reaches ahead of its centre (`ground`).
     pub fn going(&self, r: usize, a: Vec2, b: Vec2) -> Going {
+        self.going_near(r, a, b, self.near_way(r, a, b))
+    }
+
+    /// `going`, asking only the ground in `near` (which holds all the move may meet).
+    pub(super) fn going_near(&self, r: usize, a: Vec2, b: Vec2, near: ground::Near) -> Going {
         let t = &self.rules.terrain;
         let reg = &self.regiments[r];
         let horse = reg.is_horse();
@@ -538,7 +547,10 @@ impl Battle {
             Shape::new(a, dir, dims.0, dims.1),
             Shape::new(b, dir, dims.0, dims.1),
         );
-        let (from, to) = (self.ground_under(&start), self.ground_under(&end));
+        let (from, to) = (
+            self.ground_under(&start, near),
+            self.ground_under(&end, near),
+        );
         let has = |m: u8, k: AreaKind| m & area_bit(k) != 0;
         if has(to, AreaKind::Woods) {
             if horse && !t.woods_cavalry {
@@ -555,14 +567,14 @@ impl Battle {
             g.disorders = true;
         }
         // Seed: horse cannot enter woods, not even to ride through them.
-        if horse && !t.woods_cavalry && self.woods_on_way(&start, dir, len) {
+        if horse && !t.woods_cavalry && self.woods_on_way(&start, dir, len, near) {
             g.blocked = true;
         }
         // Seed: roads add a sixth, to columns only (ruling: a column on the road, centre to
         // centre; a road is narrower than a regiment).
         if reg.formation == Formation::Column
-            && self.ground.area_at(a) == Some(AreaKind::Road)
-            && self.ground.area_at(b) == Some(AreaKind::Road)
+            && self.area_at(a, near) == Some(AreaKind::Road)
+            && self.area_at(b, near) == Some(AreaKind::Road)
         {
             g.share *= 1.0 + t.road_gain;
         }
@@ -584,7 +596,7 @@ impl Battle {
             g.share *= 1.0 + t.hill_infantry_down_gain;
         }
         for (i, o) in self.ground.obstacles.iter().enumerate() {
-            if self.paid_already(r, a, i) {
+            if !near.obstacle(i) || self.paid_already(r, a, i) {
                 continue;
             }
             let Some(p) = self.passage(a, dir, len, dims, o) else {
@@ -634,7 +646,7 @@ impl Battle {
 
     /// The unit direction and length of a move from `a` to `b` (regiment `r`'s facing when it
     /// goes nowhere).
-    fn way_of(&self, r: usize, a: Vec2, b: Vec2) -> (Vec2, f64) {
+    pub(super) fn way_of(&self, r: usize, a: Vec2, b: Vec2) -> (Vec2, f64) {
         let len = a.dist(b);
         if len > 0.0 {
             ((b - a) * (1.0 / len), len)
@@ -645,7 +657,7 @@ impl Battle {
 
     /// The frontage and depth with which regiment `r` meets the ground: its footprint's, or a
     /// point at its centre when the rulings say the centre alone meets it.
-    fn footing(&self, r: usize) -> (f64, f64) {
+    pub(super) fn footing(&self, r: usize) -> (f64, f64) {
         let reg = &self.regiments[r];
         if self.rules.terrain.footprint_meets_ground {
             (reg.frontage, reg.depth)
@@ -654,34 +666,59 @@ impl Battle {
         }
     }
 
-    /// The kinds of area (one bit each, `area_bit`) that footprint `s` meets.
-    fn ground_under(&self, s: &Shape) -> u8 {
-        self.ground
-            .areas
-            .iter()
-            .zip(&self.area_bounds)
-            .filter(|(a, b)| ground::meets(a, b, s))
+    /// The ground a move of regiment `r` from `a` to `b` may meet, its footprints, its way
+    /// and the points it starts and ends at (`ground::Near`), told by the areas' and the
+    /// obstacles' boxes (worked out once a battle).
+    pub(super) fn near_way(&self, r: usize, a: Vec2, b: Vec2) -> ground::Near {
+        let (w, d) = self.footing(r);
+        let reach = ground::swept(a, b, Shape::radius_of(w, d));
+        ground::Near::within(&reach, &self.area_bounds, &self.obstacle_bounds)
+    }
+
+    /// The areas of `near` (with their boxes), by index.
+    fn near_areas(
+        &self,
+        near: ground::Near,
+    ) -> impl Iterator<Item = (&crate::battlefield::Area, &Bounds)> {
+        let areas = self.ground.areas.iter().zip(&self.area_bounds);
+        areas
+            .enumerate()
+            .filter(move |(i, _)| near.area(*i))
+            .map(|(_, ab)| ab)
+    }
+
+    /// The kinds of area (one bit each, `area_bit`) of `near` that footprint `s` meets.
+    fn ground_under(&self, s: &Shape, near: ground::Near) -> u8 {
+        let sb = ground::bounds_of(s);
+        self.near_areas(near)
+            .filter(|(a, b)| ground::meets(a, b, s, &sb))
             .fold(0, |m, (a, _)| m | area_bit(a.kind))
     }
 
-    /// Whether the way footprint `start` sweeps going `len` along `dir` meets a wood it does
-    /// not already stand in (ruling: horse caught in a wood may ride out of it).
-    fn woods_on_way(&self, start: &Shape, dir: Vec2, len: f64) -> bool {
+    /// The kind of the first area that holds point `p` (`Ground::area_at`), of those in
+    /// `near` (the rest cannot) whose box is not clear of it (nor can those).
+    pub(super) fn area_at(&self, p: Vec2, near: ground::Near) -> Option<AreaKind> {
+        let at = Bounds { lo: p, hi: p };
+        self.near_areas(near)
+            .find(|(a, b)| !at.clear_of(b) && a.contains(p))
+            .map(|(a, _)| a.kind)
+    }
+
+    /// Whether the way footprint `start` sweeps going `len` along `dir` meets a wood of `near`
+    /// it does not already stand in (ruling: horse caught in a wood may ride out of it).
+    fn woods_on_way(&self, start: &Shape, dir: Vec2, len: f64, near: ground::Near) -> bool {
         let way = Shape::new(
             start.centre + dir * (len / 2.0),
             dir,
             2.0 * start.half_frontage,
             2.0 * start.half_depth + len,
         );
-        self.ground
-            .areas
-            .iter()
-            .zip(&self.area_bounds)
-            .any(|(a, b)| {
-                a.kind == AreaKind::Woods
-                    && ground::meets(a, b, &way)
-                    && !ground::meets(a, b, start)
-            })
+        let (wb, sb) = (ground::bounds_of(&way), ground::bounds_of(start));
+        self.near_areas(near).any(|(a, b)| {
+            a.kind == AreaKind::Woods
+                && ground::meets(a, b, &way, &wb)
+                && !ground::meets(a, b, start, &sb)
+        })
     }
 
     /// Where regiment `r`'s footing `dims` going `len` from `a` along `dir` passes over
@@ -713,15 +750,26 @@ impl Battle {
     /// ground's edge.
     fn over_ground(&self, r: usize, dir: Vec2, full: f64) -> (f64, Going) {
         let from = self.regiments[r].pos;
+        // Most legs asked below lie within the full move; those beyond it (over a high wall,
+        // or priced past it by a share above one) ask the ground near themselves.
+        let near = self.near_way(r, from, from + dir * full);
+        let going = |d: f64| {
+            let to = from + dir * d;
+            if d <= full {
+                self.going_near(r, from, to, near)
+            } else {
+                self.going(r, from, to)
+            }
+        };
         let mut want = full;
-        let mut g = self.going(r, from, from + dir * want);
+        let mut g = going(want);
         if g.high_wall {
             let foot = self.high_wall_at(r, dir, want);
             let gap = self.rules.battle.contact_gap;
             let needs = self.rules.terrain.high_wall_infantry_share;
             if foot > gap + 1e-9 {
                 want = foot - gap;
-                g = self.going(r, from, from + dir * want);
+                g = going(want);
             } else if 1.0 - self.regiments[r].spent + 1e-9 >= needs {
                 // Over, its rear the contact gap beyond the wall.
                 let over = foot + self.footing(r).1 + gap;
@@ -731,15 +779,15 @@ impl Battle {
             }
         }
         if g.blocked {
-            want = self.ground_edge(r, dir, want);
-            g = self.going(r, from, from + dir * want);
+            want = self.ground_edge(&going, want);
+            g = going(want);
             if g.blocked {
                 return (0.0, g);
             }
         }
         let priced = (want * g.share - g.extra).max(0.0);
         if self.rules.terrain.pay_ground_crossed {
-            return self.paid_as_crossed(r, dir, full, want, priced, g);
+            return self.paid_as_crossed(&going, full, (want, g), priced);
         }
         (priced, g)
     }
@@ -765,7 +813,12 @@ impl Battle {
             (d - 2.0 * self.rules.terrain.ground_edge_tolerance).max(0.0),
         );
         let before = self.regiments[r].crossing;
+        // Obstacles clear of the move are met neither on the way nor at its end.
+        let near = self.near_way(r, from, to);
         self.ground.obstacles.iter().enumerate().find_map(|(i, o)| {
+            if !near.obstacle(i) {
+                return None;
+            }
             let payable = match o.kind {
                 ObstacleKind::HighWall => false,
                 ObstacleKind::Stream | ObstacleKind::Ford => o.severity > 0.0,
@@ -777,45 +830,38 @@ impl Battle {
         })
     }
 
-    /// A move `priced` over the ground of its whole wanted leg (`g`, `want` inches) that then ends short of
-    /// some of that ground has paid for ground it never crossed (a ditch 8" ahead priced into a
-    /// 12" move that ends at 8"). It goes on instead at the price of what it does cross, as far
-    /// as `full` inches of allowance take it: found by halving to within the rulings'
-    /// tolerance, as the price only grows with the distance.
+    /// A move `priced` over the ground of its whole wanted leg (`want` inches, going `g`) that
+    /// then ends short of some of that ground has paid for ground it never crossed (a ditch 8"
+    /// ahead priced into a 12" move that ends at 8"). It goes on instead at the price of what
+    /// it does cross, as far as `full` inches of allowance take it: found by halving to within
+    /// the rulings' tolerance, as the price only grows with the distance. `going` is the going
+    /// of the move's first `d` inches.
     fn paid_as_crossed(
         &self,
-        r: usize,
-        dir: Vec2,
+        going: &impl Fn(f64) -> Going,
         full: f64,
-        want: f64,
+        (want, g): (f64, Going),
         priced: f64,
-        g: Going,
     ) -> (f64, Going) {
-        let from = self.regiments[r].pos;
         // Priced at the whole leg's length, the leg is the one `g` measured.
-        let met = if priced == want {
-            g
-        } else {
-            self.going(r, from, from + dir * priced)
-        };
+        let met = if priced == want { g } else { going(priced) };
         if met.share == g.share && met.extra == g.extra {
             return (priced, g);
         }
         let affordable = |d: f64| {
-            let gd = self.going(r, from, from + dir * d);
+            let gd = going(d);
             !(gd.blocked || gd.high_wall || gd.share <= 0.0)
                 && (d + gd.extra) / gd.share <= full + 1e-9
         };
         let d = self.farthest(priced, full, affordable);
-        (d, self.going(r, from, from + dir * d))
+        (d, going(d))
     }
 
-    /// How far along `dir` regiment `r` goes, up to `want`, before it meets ground it may not
-    /// enter: found by halving to within the rulings' tolerance (the ground met only grows
-    /// with the move), short of the edge.
-    fn ground_edge(&self, r: usize, dir: Vec2, want: f64) -> f64 {
-        let from = self.regiments[r].pos;
-        self.farthest(0.0, want, |d| !self.going(r, from, from + dir * d).blocked)
+    /// How far a move goes, up to `want`, before it meets ground it may not enter (`going`
+    /// of its first `d` inches): found by halving to within the rulings' tolerance (the
+    /// ground met only grows with the move), short of the edge.
+    fn ground_edge(&self, going: &impl Fn(f64) -> Going, want: f64) -> f64 {
+        self.farthest(0.0, want, |d| !going(d).blocked)
     }
 
     /// The farthest distance between `lo` (where `ok` holds) and `hi` at which `ok` holds,
@@ -855,9 +901,10 @@ impl Battle {
         }
         let (dir, len) = self.way_of(r, a, b);
         let dims = self.footing(r);
+        let near = self.near_way(r, a, b);
         for i in 0..self.ground.obstacles.len() {
             let o = &self.ground.obstacles[i];
-            if o.kind != ObstacleKind::Hedge {
+            if o.kind != ObstacleKind::Hedge || !near.obstacle(i) {
                 continue;
             }
             if let Some(p) = self.passage(a, dir, len, dims, o)
@@ -1493,6 +1540,8 @@ impl Battle {
             self.regiments[r] = was;
             return;
         }
+        // Its new footprint may be some horse's nearest enemy, or no longer.
+        self.table_still(self.is_still());
         let reg = &mut self.regiments[r];
         reg.spent = (reg.spent + share).min(1.0);
         emit(obs, Event::FormationChanged { unit: reg.unit });
@@ -1527,11 +1576,16 @@ impl Battle {
             if bound > reach {
                 continue;
             }
+            // Whom the horse aim at costs a search, unless the table stands still (each horse's
+            // nearest kept): then it is asked first, else after the gap and the doctrine's odds.
+            let still = self.is_still();
+            if still && !self.aims_at(o, r) {
+                continue;
+            }
             let gap = self.gap(r, o);
-            // The doctrine's odds first: whom the horse aim at may cost a search.
             if gap > reach
                 || !self.would_charge_line(o, r, gap - margin, setup)
-                || !self.aims_at(o, r)
+                || (!still && !self.aims_at(o, r))
             {
                 continue;
             }
@@ -1551,22 +1605,29 @@ impl Battle {
             return true;
         }
         // Horse turn from an enemy they cannot charge only to the nearest they can: `r` must
-        // be that (a search bounded by its gap) before the horse's nearest is sought.
+        // be that (a search bounded by its gap) before the horse's nearest is sought, unless
+        // the table stands still: then the nearest kept shows at once whether they turn.
         let rules = &self.rules;
+        let turns = |(t, _): (usize, f64)| self.regiments[t].uncharged_by_horse(rules);
         if !matches!(self.regiments[h].kind, Kind::Horse(_))
+            || (self.is_still() && !self.nearest_active(h).is_some_and(turns))
             || !self.nearest_of(h, r, |o| !o.uncharged_by_horse(rules))
         {
             return false;
         }
-        self.nearest_enemy(h, |o| o.state == State::Active)
+        self.nearest_active(h)
             .is_some_and(|(t, gap)| t != r && self.horse_aim(h, t, gap).0 == r)
     }
 
     /// Whether `r` is what `nearest_enemy(h, active)` would return, measured as it measures
     /// (from `h`'s footprint) but with `r`'s gap as the bound to beat from the start, so that
     /// most enemies are ruled out by their enclosing circles: `r` loses only to an active
-    /// enemy strictly nearer, or as near and listed first.
+    /// enemy strictly nearer, or as near and listed first. While the table stands still, the
+    /// nearest kept for `h` answers.
     fn nearest_is(&self, h: usize, r: usize) -> bool {
+        if self.is_still() {
+            return self.nearest_active(h).is_some_and(|(t, _)| t == r);
+        }
         self.nearest_of(h, r, |_| true)
     }
 
