@@ -582,38 +582,18 @@ impl Battle {
         start: f64,
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> Option<(usize, f64)> {
-        let me = &self.regiments[r];
         // (gap, element): no element while none is found, so that the tests below are plain
         // comparisons (gaps are finite).
         let mut best = (start, usize::MAX);
-        for &o in self.side(me.side.other()) {
-            let (o, reg) = (usize::from(o), &self.regiments[usize::from(o)]);
-            if reg.gone {
-                continue;
-            }
-            // No element of `o` can be nearer than its centre less both regiments' reach.
-            let bound = me.pos.dist(reg.pos) - self.reach(r) - self.reach(o);
-            if bound >= best.0 {
-                continue;
-            }
-            for k in self.element_range(o) {
-                if !ok(reg, &self.elements[k]) {
-                    continue;
-                }
-                for e in self.element_range(r) {
-                    let g = self.gap(e, k);
-                    if g < best.0 {
-                        best = (g, k);
-                    }
-                }
-            }
+        for &o in self.side(self.regiments[r].side.other()) {
+            self.nearer::<false>(r, usize::from(o), &ok, &mut best);
         }
         (best.1 != usize::MAX).then_some((best.1, best.0))
     }
 
     /// `nearest_below` by the grid's rings, walked outward from the regiment until the nearest
     /// found is nearer than any element of a centre beyond the ring can be (that distance less
-    /// both regiments' reach). The cells come in no order of index, so `nearer` breaks ties.
+    /// both regiments' reach).
     fn nearest_in_rings(
         &self,
         r: usize,
@@ -624,9 +604,9 @@ impl Battle {
         let mut best = (start, usize::MAX);
         let side = me.side.other();
         for k in 0.. {
-            let on = self
-                .grid
-                .ring(side, me.pos, k, |o| self.nearer(r, o, &ok, &mut best));
+            let on = self.grid.ring(side, me.pos, k, |o| {
+                self.nearer::<true>(r, o, &ok, &mut best)
+            });
             let beyond = grid::Grid::past_ring(k) - me.reach - self.max_reach - APART_MARGIN;
             if !on || best.0 < beyond {
                 break;
@@ -636,9 +616,11 @@ impl Battle {
     }
 
     /// Keeps in `best` the nearer of it and enemy regiment `o`'s nearest element `ok` accepts
-    /// to one of regiment `r`'s, the lower element index among equals.
+    /// to one of regiment `r`'s, the lower element index among equals. A walk in index order
+    /// meets equals in that order and keeps the first without testing (`TIES` false); the
+    /// grid's cells come in no such order, so they test (`TIES` true).
     #[inline]
-    fn nearer(
+    fn nearer<const TIES: bool>(
         &self,
         r: usize,
         o: usize,
@@ -651,7 +633,12 @@ impl Battle {
         }
         // No element of `o` can be nearer than its centre less both regiments' reach.
         let bound = self.regiments[r].pos.dist(reg.pos) - self.reach(r) - self.reach(o);
-        if bound > best.0 || (bound == best.0 && usize::from(reg.first) > best.1) {
+        let beaten = if TIES {
+            bound > best.0 || (bound == best.0 && usize::from(reg.first) > best.1)
+        } else {
+            bound >= best.0
+        };
+        if beaten {
             return;
         }
         for k in self.element_range(o) {
@@ -660,7 +647,7 @@ impl Battle {
             }
             for e in self.element_range(r) {
                 let g = self.gap(e, k);
-                if g < best.0 || (g == best.0 && k < best.1) {
+                if g < best.0 || (TIES && g == best.0 && k < best.1) {
                     *best = (g, k);
                 }
             }
