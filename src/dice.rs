@@ -212,6 +212,18 @@ impl Drop for ScriptedDice {
     }
 }
 
+/// Numbers in [0, 1) from a xorshift of `seed`: the random layouts of the engine's unit tests
+/// (not the battles' dice, which are seeded streams).
+#[cfg(test)]
+pub(crate) fn test_uniforms(mut x: u64) -> impl FnMut() -> f64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1162,13 +1162,7 @@ mod tests {
             .and_then(|s| s.setup())
             .expect("built-in scenario");
         let (b, ground) = (marston_moor(), &setup.ground);
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::dice::test_uniforms(0x9e37_79b9_7f4a_7c15u64);
         let mut points: Vec<Vec2> = (0..20_000)
             .map(|_| Vec2::new(next() * 90.0 - 9.0, next() * 66.0 - 9.0))
             .collect();

@@ -265,13 +265,7 @@ mod tests {
     #[test]
     fn the_ground_near_a_move_answers_as_all_the_ground() {
         use super::super::regiment::Formation;
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::dice::test_uniforms(0x2545_f491_4f6c_dd1du64);
         let (mut met, mut left_out) = (0, 0);
         for name in ["marston_moor", "langport", "lansdown"] {
             let mut b = battle_of(name);
