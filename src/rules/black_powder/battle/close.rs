@@ -116,25 +116,51 @@ impl Battle {
         s
     }
 
-    /// Friendly regiments not engaged with an element within 6" of regiment `x`'s.
+    /// Friendly regiments not engaged with an element within 6" of regiment `x`'s, counted up
+    /// to the most that count (none when that is none). The count does not depend on the order
+    /// they are met in, so a large side is searched by the grid's cells within reach.
     fn supports(&self, x: usize) -> u8 {
+        let max = u8::try_from(self.rules.melee.support_max).unwrap_or(0);
+        if max == 0 {
+            return 0;
+        }
         let mut n = 0u8;
-        let range = self.rules.melee.support_range;
-        for &r in self.side(self.regiments[x].side) {
-            let (r, reg) = (usize::from(r), &self.regiments[usize::from(r)]);
-            if r == x || reg.gone || reg.engaged.is_some() || self.apart(r, x, range) {
-                continue;
+        let mut count = |r: usize| {
+            n += u8::from(self.supports_of(r, x, self.rules.melee.support_range));
+            n >= max
+        };
+        let side = self.regiments[x].side;
+        if self.side(side).len() < self.grid_from {
+            for &r in self.side(side) {
+                if count(usize::from(r)) {
+                    break;
+                }
             }
-            let near = self.element_range(r).any(|e| {
-                self.element_range(x)
-                    .any(|k| self.gap(e, k) <= self.rules.melee.support_range)
-            });
-            n += u8::from(near);
-            if i16::from(n) >= i16::from(self.rules.melee.support_max) {
-                break;
-            }
+        } else {
+            self.friends_in_grid(x, self.rules.melee.support_range, count);
         }
         n
+    }
+
+    /// Calls `f` with the friends of regiment `x` in the grid's cells that hold every one
+    /// within `within` of it (as `apart` bounds), until it returns true.
+    fn friends_in_grid(&self, x: usize, within: f64, f: impl FnMut(usize) -> bool) {
+        let (lo, hi) = self.reach_box(x, within);
+        self.grid.any_in_box(self.regiments[x].side, lo, hi, f);
+    }
+
+    /// Whether regiment `r` supports `x`: a friend, not gone or engaged, with an element within
+    /// `range` of one of `x`'s.
+    #[inline(always)]
+    fn supports_of(&self, r: usize, x: usize, range: f64) -> bool {
+        let reg = &self.regiments[r];
+        r != x
+            && !reg.gone
+            && reg.engaged.is_none()
+            && !self.apart(r, x, range)
+            && self
+                .element_range(r)
+                .any(|e| self.element_range(x).any(|k| self.gap(e, k) <= range))
     }
 
     /// One round between regiments `a` and `b`.
@@ -298,5 +324,30 @@ impl Battle {
                 turns: 1,
             },
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::orders::tests::{marston_moor, scattered};
+
+    /// The grid counts the supports the walk counts: over random layouts, for every regiment.
+    #[test]
+    fn the_grid_counts_the_supports_the_walk_counts() {
+        let mut b = marston_moor();
+        let mut scatter = scattered(0x5a9909);
+        let mut seen = [0usize; 3];
+        for _ in 0..300 {
+            scatter(&mut b);
+            for x in 0..b.regiments.len() {
+                b.grid_from = usize::MAX;
+                let walked = b.supports(x);
+                b.grid_from = 0;
+                assert_eq!(b.supports(x), walked, "{x}");
+                seen[usize::from(walked)] += 1;
+            }
+        }
+        // No support, one and the most (two) all occur.
+        assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
     }
 }

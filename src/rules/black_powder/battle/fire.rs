@@ -29,14 +29,7 @@ impl Battle {
         let mut targets = std::mem::take(&mut self.targets);
         targets.clear();
         for &o in self.side(side.other()) {
-            let reg = &self.regiments[usize::from(o)];
-            if !reg.gone && reg.engaged.is_none() {
-                targets.push(Target {
-                    regiment: o,
-                    pos: reg.pos,
-                    reach: reg.reach,
-                });
-            }
+            targets.extend(self.target(usize::from(o)));
         }
         let arc = FrontArc::of(self.rules.shooting.front_arc_degrees);
         let spread = Spread::of(&targets);
@@ -83,14 +76,50 @@ impl Battle {
         if range <= 0.0 || spread.beyond(reg.pos, range + reg.reach) {
             return false;
         }
-        for t in targets {
+        let within = |t: &Target| {
             let bound = range + t.reach + reg.reach + super::APART_MARGIN;
             let (dx, dy) = (reg.pos.x - t.pos.x, reg.pos.y - t.pos.y);
-            if dx * dx + dy * dy <= bound * bound {
+            dx * dx + dy * dy <= bound * bound
+        };
+        if targets.len() < self.grid_from {
+            for t in targets.iter().filter(|t| within(t)) {
                 near.push(*t);
             }
+        } else {
+            self.targets_in_grid(r, range, within, near);
         }
         !near.is_empty()
+    }
+
+    /// The targets in the grid's cells that hold every one within `range` of regiment `r` (as
+    /// `apart` bounds) that `keep` keeps, in index order (the targets' order) into `near`: for
+    /// many targets, where walking them all would cost more.
+    fn targets_in_grid(
+        &self,
+        r: usize,
+        range: f64,
+        keep: impl Fn(&Target) -> bool,
+        near: &mut Vec<Target>,
+    ) {
+        let (lo, hi) = self.reach_box(r, range);
+        self.grid
+            .in_box(self.regiments[r].side.other(), lo, hi, |o| {
+                if let Some(t) = self.target(o).filter(&keep) {
+                    near.push(t);
+                }
+            });
+        near.sort_unstable_by_key(|t| t.regiment);
+    }
+
+    /// Regiment `o` as a target of the shooting phase: not gone and not in melee (volleys
+    /// change neither, so what a phase's start listed is what it finds).
+    fn target(&self, o: usize) -> Option<Target> {
+        let reg = &self.regiments[o];
+        (!reg.gone && reg.engaged.is_none()).then_some(Target {
+            regiment: o as u16,
+            pos: reg.pos,
+            reach: reg.reach,
+        })
     }
 
     /// The nearest element of `targets` (enemies not in melee, in index order) in range and in
@@ -520,6 +549,33 @@ mod tests {
         }
         // Both answers occur: shooters ruled out by the box and shooters with targets.
         assert!(ruled_out > 100 && some > 1000, "{ruled_out} {some}");
+    }
+
+    /// The grid lists the targets the walk lists: over random layouts, for every regiment.
+    #[test]
+    fn the_grid_lists_the_targets_the_walk_lists() {
+        let mut b = super::super::orders::tests::marston_moor();
+        let mut scatter = super::super::orders::tests::scattered(0x7a4e75);
+        let (mut walked, mut gridded, mut listed) = (Vec::new(), Vec::new(), 0);
+        let ids = |v: &Vec<Target>| v.iter().map(|t| t.regiment).collect::<Vec<_>>();
+        for _ in 0..300 {
+            scatter(&mut b);
+            for side in Side::BOTH {
+                let targets: Vec<Target> = (b.side(side.other()).iter())
+                    .filter_map(|&o| b.target(usize::from(o)))
+                    .collect();
+                let spread = Spread::of(&targets);
+                for r in b.side(side).to_vec().into_iter().map(usize::from) {
+                    b.grid_from = usize::MAX;
+                    let w = b.near_targets_of(r, (&targets, spread), &mut walked);
+                    b.grid_from = 0;
+                    let g = b.near_targets_of(r, (&targets, spread), &mut gridded);
+                    assert_eq!((g, ids(&gridded)), (w, ids(&walked)), "{r}");
+                    listed += walked.len();
+                }
+            }
+        }
+        assert!(listed > 10_000, "{listed}");
     }
 
     /// `in_the_way` with no bound: every element of every regiment but the line's ends.

@@ -266,8 +266,12 @@ pub struct Battle {
     targets: Vec<Target>,
     /// Of those, the ones within reach of the regiment shooting (reused buffer).
     near_targets: Vec<Target>,
+    /// Regiments near one asking (reused buffer).
+    near_regiments: Vec<u16>,
     /// The longest reach of any regiment (fixed from the set-up).
     max_reach: f64,
+    /// `GRID_FROM`, which the tests lower to compare the grid's answers with the walks'.
+    grid_from: usize,
     /// Each area of the ground's box (`Bounds::of_polygon`; a box far off for an area without
     /// points): an area holds no point its box is clear of (`area_at`).
     area_box: Vec<Bounds>,
@@ -300,10 +304,11 @@ pub(crate) use crate::events::emit;
 /// the exact element-by-element test would keep.
 const APART_MARGIN: f64 = 1e-6;
 
-/// Enemy regiments from which `nearest_enemy` searches the grid outward instead of walking the
-/// side: below it (Marston Moor's 36) the walk is cheaper, above it the search (measured with
-/// the scaling bench, docs/PERFORMANCE.md).
-const RINGS_FROM: usize = 64;
+/// Regiments from which a search asks the grid's cells instead of walking them all (the enemy
+/// side for `nearest_enemy` and the shooting's targets, a side's friends for supports, the
+/// enemy's hedgehogs): below it (Marston Moor's 36 a side) the walk is cheaper, above it the
+/// grid (measured with the scaling bench, docs/PERFORMANCE.md).
+const GRID_FROM: usize = 64;
 
 impl Battle {
     /// A battle for this set-up: every regiment derived once (figures, stamina, elements).
@@ -367,7 +372,9 @@ impl Battle {
             brigade_counts: Vec::new(),
             targets: Vec::new(),
             near_targets: Vec::new(),
+            near_regiments: Vec::new(),
             max_reach: 0.0,
+            grid_from: GRID_FROM,
             area_box: area_boxes(&setup.ground),
             aspect_cos,
         };
@@ -549,7 +556,7 @@ impl Battle {
     /// other regiment at once. The same answer whatever the hint: the search starts below the
     /// hint's gap plus a margin for rounding instead of infinity, and the nearest (the
     /// lowest-numbered element among equals) is never further than the hint. A side of fewer
-    /// than `RINGS_FROM` regiments is walked whole; a larger one is searched by the grid's rings
+    /// than `GRID_FROM` regiments is walked whole; a larger one is searched by the grid's rings
     /// outward from `r`, which gives the same answer.
     pub fn nearest_enemy_from(
         &self,
@@ -567,7 +574,7 @@ impl Battle {
                 }
             }
         }
-        if self.side(self.regiments[r].side.other()).len() < RINGS_FROM {
+        if self.side(self.regiments[r].side.other()).len() < self.grid_from {
             self.nearest_below(r, start, ok)
         } else {
             self.nearest_in_rings(r, start, ok)
@@ -713,10 +720,9 @@ impl Battle {
         within: f64,
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> bool {
-        let me = &self.regiments[r];
-        let grow = Vec2::new(1.0, 1.0) * (me.reach + self.max_reach + within + APART_MARGIN);
+        let (lo, hi) = self.reach_box(r, within);
         self.grid
-            .any_in_box(me.side.other(), me.pos - grow, me.pos + grow, |o| {
+            .any_in_box(self.regiments[r].side.other(), lo, hi, |o| {
                 let reg = &self.regiments[o];
                 !reg.gone
                     && !self.apart(r, o, within)
@@ -725,6 +731,14 @@ impl Battle {
                             && self.element_range(r).any(|e| self.gap(e, k) <= within)
                     })
             })
+    }
+
+    /// The box round regiment `r`'s centre that holds the centre of every regiment not
+    /// `apart` from it by `within`: a grid search of it misses none of them.
+    pub fn reach_box(&self, r: usize, within: f64) -> (Vec2, Vec2) {
+        let me = &self.regiments[r];
+        let grow = Vec2::new(1.0, 1.0) * (me.reach + self.max_reach + within + APART_MARGIN);
+        (me.pos - grow, me.pos + grow)
     }
 
     /// Degrees between a facing and the direction from `from` to `to`.

@@ -611,22 +611,52 @@ impl Battle {
     ) {
         let range = self.rules.hedgehog.horse_range;
         // `hedgehog_check` passes over a regiment without the Hedgehog rule: only those with it
-        // are walked.
+        // are walked, or when they are many, those of them in the grid's cells within reach.
         let enemy = self.regiments[h].side.other().index();
-        for i in 0..self.hedgehogs[enemy].len() {
-            let r = usize::from(self.hedgehogs[enemy][i]);
-            let reg = &self.regiments[r];
-            if reg.gone || reg.hedgehog || self.apart(r, h, range) {
-                continue;
+        if self.hedgehogs[enemy].len() < self.grid_from {
+            for i in 0..self.hedgehogs[enemy].len() {
+                let r = usize::from(self.hedgehogs[enemy][i]);
+                if self.forces_hedgehog(r, h, range) {
+                    self.hedgehog_check(r, dice, obs);
+                }
             }
-            let close = self.element_range(r).any(|e| {
+        } else {
+            let mut near = std::mem::take(&mut self.near_regiments);
+            self.hedgehogs_in_grid(h, range, &mut near);
+            for &r in &near {
+                if self.forces_hedgehog(usize::from(r), h, range) {
+                    self.hedgehog_check(usize::from(r), dice, obs);
+                }
+            }
+            self.near_regiments = near;
+        }
+    }
+
+    /// Whether horse `h` forces hedgehog regiment `r` to test: `r` still on the table and not
+    /// formed, an element of `h` within the test's reach of one of `r`'s (`range` bounds it).
+    #[inline(always)]
+    fn forces_hedgehog(&self, r: usize, h: usize, range: f64) -> bool {
+        let reg = &self.regiments[r];
+        !(reg.gone || reg.hedgehog || self.apart(r, h, range))
+            && self.element_range(r).any(|e| {
                 self.element_range(h)
                     .any(|k| morale::hedgehog_forced(self.gap(e, k), &self.rules))
+            })
+    }
+
+    /// Into `near`, in index order, the enemy regiments with the Hedgehog rule in the grid's
+    /// cells that hold every one not `apart` from horse `h` by `within`: for many of them,
+    /// where walking them all would cost more.
+    fn hedgehogs_in_grid(&self, h: usize, within: f64, near: &mut Vec<u16>) {
+        near.clear();
+        let (lo, hi) = self.reach_box(h, within);
+        self.grid
+            .in_box(self.regiments[h].side.other(), lo, hi, |r| {
+                if self.regiments[r].specials.has(SpecialRule::Hedgehog) {
+                    near.push(r as u16);
+                }
             });
-            if close {
-                self.hedgehog_check(r, dice, obs);
-            }
-        }
+        near.sort_unstable();
     }
 
     /// A charge by regiment `r` on enemy element `target` with `distance` of move: hedgehogs,
@@ -778,6 +808,32 @@ pub(super) mod tests {
                 b.regiments[r].gone = next() < 0.1;
             }
         }
+    }
+
+    /// The grid's hedgehogs hold every one the walk finds within the horse range, in index
+    /// order: over random layouts, for every horse, the two lists less those `apart` agree.
+    #[test]
+    fn the_grid_finds_the_hedgehogs_the_walk_finds() {
+        let mut b = marston_moor();
+        let mut scatter = scattered(0x4ed9e);
+        let range = b.rules.hedgehog.horse_range;
+        let (mut walked, mut gridded, mut found) = (Vec::new(), Vec::new(), 0);
+        for trial in 0..300 {
+            scatter(&mut b);
+            for h in 0..b.regiments.len() {
+                let near = |b: &Battle, list: &Vec<u16>| -> Vec<u16> {
+                    let not_apart = |&&r: &&u16| !b.apart(usize::from(r), h, range);
+                    list.iter().filter(not_apart).copied().collect()
+                };
+                let enemy = b.regiments[h].side.other().index();
+                walked.clone_from(&b.hedgehogs[enemy]);
+                b.hedgehogs_in_grid(h, range, &mut gridded);
+                assert!(gridded.is_sorted(), "{trial} {h}");
+                assert_eq!(near(&b, &walked), near(&b, &gridded), "{trial} {h}");
+                found += near(&b, &walked).len();
+            }
+        }
+        assert!(found > 1000, "{found}");
     }
 
     pub(in crate::rules::black_powder) fn marston_moor() -> Battle {
