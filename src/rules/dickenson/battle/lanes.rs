@@ -9,6 +9,7 @@
 use super::movement::{Holds, Leg, in_the_way, inside};
 use super::regiment::{Formation, Gait, Kind, State};
 use super::{Battle, Regiment, emit};
+use crate::army::Side;
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{Shape, dist_point_segment};
 use crate::events::{Event, Observer};
@@ -168,7 +169,7 @@ impl Battle {
         {
             return false;
         }
-        self.regiments[r].form(Formation::Column, &rules);
+        self.form(r, Formation::Column);
         self.regiments[r].spent = rules.formations.change_share.min(1.0);
         let left = self.left_of(r, self.regiments[r].move_at(gait, &rules));
         let leg = (self.column_room(r) > left && !self.overlaps_friend(r, &self.shape(r)))
@@ -176,6 +177,7 @@ impl Battle {
             .flatten();
         let Some((v, leg)) = leg else {
             self.regiments[r] = was;
+            self.placed(r);
             return false;
         };
         emit(obs, Event::FormationChanged { unit: was.unit });
@@ -334,12 +336,17 @@ impl Battle {
     /// Whether the way regiment `r` would sweep going by `v` from `from`, facing `aim`, keeps
     /// clear of those that `holds` it: every friend it may not pass (touching is allowed; one
     /// it overlaps at `from` does not hold it), the contact gap from every enemy.
-    fn way_clear(&self, r: usize, from: Vec2, aim: f64, v: Vec2, holds: Holds) -> bool {
+    pub(super) fn way_clear(&self, r: usize, from: Vec2, aim: f64, v: Vec2, holds: Holds) -> bool {
         let reg = &self.regiments[r];
         let start = self.shape_at(r, from, aim);
         let gap = self.rules.battle.contact_gap;
         let (a, b) = (from, from + v);
-        self.regiments.iter().enumerate().all(|(o, other)| {
+        // Only the centres within the enclosing circles' reach of the way's box.
+        let grow = start.radius + self.neighbours.max_radius() + gap + HAIR;
+        let lo = Vec2::new(a.x.min(b.x) - grow, a.y.min(b.y) - grow);
+        let hi = Vec2::new(a.x.max(b.x) + grow, a.y.max(b.y) + grow);
+        let lets_by = |o: usize| {
+            let other = &self.regiments[o];
             if o == r || other.state == State::Gone {
                 return true;
             }
@@ -356,6 +363,9 @@ impl Battle {
                 || self.passes(r, o)
                 || inside(start).dist(&s) == 0.0
                 || start.swept_gap(v, &s) > -HAIR
-        })
+        };
+        !Side::BOTH
+            .into_iter()
+            .any(|side| self.any_near(side, lo, hi, |o| !lets_by(o)))
     }
 }

@@ -17,6 +17,7 @@ mod lanes;
 mod melee;
 mod morale_phase;
 mod movement;
+mod neighbours;
 pub mod regiment;
 
 use std::cell::{Cell, RefCell};
@@ -215,6 +216,8 @@ pub struct Battle {
     /// Each regiment's order for this move, made before anyone moves when both sides declare
     /// at once (`battle.charges_declared_at_once`); taken as it is carried out.
     orders: Vec<movement::Order>,
+    /// Each side's regiments by cell of the table, for the searches near a regiment.
+    neighbours: neighbours::Neighbours,
 }
 
 pub(crate) use crate::events::emit;
@@ -241,6 +244,13 @@ impl Battle {
     /// A battle for this set-up: every regiment derived once.
     pub fn new(rules: Arc<DickensonRules>, setup: &BattleSetup) -> Battle {
         let template = derive_template(&rules, setup);
+        let on_side = |s: Side| template.0.iter().filter(|r| r.side == s).count();
+        let neighbours = neighbours::Neighbours::new(
+            (setup.ground.width, setup.ground.depth),
+            template.0.len(),
+            on_side(Side::Parliament).max(on_side(Side::Royalist)),
+            neighbours::horse_reach(&rules),
+        );
         let mut b = Battle {
             rules,
             regiments: Vec::new(),
@@ -278,6 +288,7 @@ impl Battle {
             kept: Vec::new(),
             held: Vec::new(),
             orders: Vec::new(),
+            neighbours,
         };
         b.reset();
         b
@@ -303,6 +314,7 @@ impl Battle {
         self.orders.clear();
         self.orders
             .resize(self.regiments.len(), movement::Order::default());
+        self.fill_neighbours();
         // Room for every other regiment near a run, so that runs never grow it.
         let near = self.near.get_mut();
         near.clear();
@@ -529,27 +541,29 @@ impl Battle {
         cos
     }
 
-    /// The nearest enemy on the table that `ok` accepts: (regiment, gap).
+    /// The nearest enemy on the table that `ok` accepts: (regiment, gap), the lowest index
+    /// among equals. Searched outward from `r` (`outward`).
     pub fn nearest_enemy(&self, r: usize, ok: impl Fn(&Regiment) -> bool) -> Option<(usize, f64)> {
         let me = self.shape(r);
-        let side = self.regiments[r].side;
+        let side = self.regiments[r].side.other();
         let mut best: Option<(usize, f64)> = None;
-        for (o, reg) in self.regiments.iter().enumerate() {
-            if reg.side == side || reg.state == State::Gone || !ok(reg) {
-                continue;
+        let reach = me.radius + self.neighbours.max_radius();
+        self.outward(side, me.centre, reach, f64::INFINITY, |o| {
+            let reg = &self.regiments[o];
+            if reg.state != State::Gone && ok(reg) {
+                // No point of either is farther from its centre than its radius: a regiment
+                // whose bound cannot beat the best is passed by (its shape is never made).
+                let bound =
+                    me.centre.dist(reg.pos) - me.radius - Shape::radius_of(reg.frontage, reg.depth);
+                if !neighbours::beaten(bound, o, best) {
+                    let g = me.dist(&self.shape(o));
+                    if neighbours::nearer(g, o, best) {
+                        best = Some((o, g));
+                    }
+                }
             }
-            // No point of either is farther from its centre than its radius: a regiment whose
-            // bound is no nearer than the best cannot beat it (and its shape is never made).
-            let bound =
-                me.centre.dist(reg.pos) - me.radius - Shape::radius_of(reg.frontage, reg.depth);
-            if best.is_some_and(|(_, b)| bound >= b) {
-                continue;
-            }
-            let g = me.dist(&self.shape(o));
-            if best.is_none_or(|(_, b)| g < b) {
-                best = Some((o, g));
-            }
-        }
+            best.map_or(f64::INFINITY, |(_, g)| g)
+        });
         best
     }
 

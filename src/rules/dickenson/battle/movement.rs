@@ -80,7 +80,7 @@ pub(super) enum Thrown {
 
 /// What enemy horse threaten foot with next move (`Battle::horse_threat`).
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Threat {
+pub(super) enum Threat {
     None,
     /// Horse halted to shoot the square the foot would form, outshooting its face.
     Shooting,
@@ -184,6 +184,20 @@ impl RunReach {
         d.dot(self.right).abs() <= self.lateral + radius
             && along >= self.behind - radius
             && along <= self.ahead + radius
+    }
+
+    /// The box of the centres of every footprint within `radius` of its centre that may hold
+    /// the run (`may_hold`): the corners of that rectangle in the mover's frame.
+    fn bounds(&self, radius: f64) -> (Vec2, Vec2) {
+        let along = (self.ahead - self.behind) / 2.0 + radius;
+        let across = self.lateral + radius;
+        let mid = self.from + self.fwd * ((self.ahead + self.behind) / 2.0);
+        let half = |f: f64, r: f64| along * f.abs() + across * r.abs();
+        let grow = Vec2::new(
+            half(self.fwd.x, self.right.x),
+            half(self.fwd.y, self.right.y),
+        );
+        (mid - grow, mid + grow)
     }
 }
 
@@ -1010,13 +1024,18 @@ impl Battle {
         let mut near = self.near.borrow_mut();
         near.clear();
         let reach = self.run_reach(r, dir, fwd, max);
-        for (o, reg) in self.regiments.iter().enumerate() {
-            if o != r
-                && reg.state != State::Gone
-                && reach.may_hold(reg.pos, Shape::radius_of(reg.frontage, reg.depth))
-            {
-                near.push((o, self.shape(o)));
-            }
+        let (lo, hi) = reach.bounds(self.neighbours.max_radius());
+        for side in Side::BOTH {
+            self.any_near(side, lo, hi, |o| {
+                let reg = &self.regiments[o];
+                if o != r
+                    && reg.state != State::Gone
+                    && reach.may_hold(reg.pos, Shape::radius_of(reg.frontage, reg.depth))
+                {
+                    near.push((o, self.shape(o)));
+                }
+                false
+            });
         }
         halve(max, |d| {
             let Some(i) = self.blocker(r, from + dir * d, fwd, holds, &near) else {
@@ -1136,6 +1155,7 @@ impl Battle {
         if to != from {
             emit(obs, Event::moved(reg.unit, from, to, reg.disordered(turn)));
         }
+        self.placed(r);
     }
 
     /// Regiment `r` goes `distance` inches towards `heading`, facing `facing` (a fall back, a
@@ -1535,9 +1555,10 @@ impl Battle {
         }
         let share = f.change_share;
         let was = self.regiments[r];
-        self.regiments[r].form(want, &self.rules);
+        self.form(r, want);
         if !self.clear_of_enemies(r) {
             self.regiments[r] = was;
+            self.placed(r);
             return;
         }
         // Its new footprint may be some horse's nearest enemy, or no longer.
@@ -1555,7 +1576,7 @@ impl Battle {
     /// if some such horse is; else `None`.
     /// A square already closed counts the horse as the margin nearer (`square_margin`).
     /// Halted horse threaten only within a trot (seed: no gallop from a halt; a trot charges).
-    fn horse_threat(&self, r: usize, setup: &BattleSetup) -> Threat {
+    pub(super) fn horse_threat(&self, r: usize, setup: &BattleSetup) -> Threat {
         let me = &self.regiments[r];
         let radius = Shape::radius_of(me.frontage, me.depth);
         let margin = if me.formation == Formation::Square {
@@ -1565,36 +1586,40 @@ impl Battle {
         };
         let share = self.rules.battle.charge_range_share;
         let mut threat = Threat::None;
-        for (o, h) in self.regiments.iter().enumerate() {
-            if h.side == me.side || h.state != State::Active || h.engaged.is_some() || !h.is_horse()
-            {
-                continue;
+        // Only horse whose centres stand within the farthest charge and both footprints.
+        let n = &self.neighbours;
+        let within = radius + n.max_radius() + (n.horse_reach() + margin).max(0.0);
+        let charge = self.any_within(me.side.other(), me.pos, within, |o| {
+            let h = &self.regiments[o];
+            if h.state != State::Active || h.engaged.is_some() || !h.is_horse() {
+                return false;
             }
             let reach = h.move_at(h.next_gait(), &self.rules) * share + margin;
             // Bounding circles first: most horse are too far for their shapes to be measured.
             let bound = me.pos.dist(h.pos) - radius - Shape::radius_of(h.frontage, h.depth);
             if bound > reach {
-                continue;
+                return false;
             }
             // Whom the horse aim at costs a search, unless the table stands still (each horse's
             // nearest kept): then it is asked first, else after the gap and the doctrine's odds.
             let still = self.is_still();
             if still && !self.aims_at(o, r) {
-                continue;
+                return false;
             }
             let gap = self.gap(r, o);
             if gap > reach
                 || !self.would_charge_line(o, r, gap - margin, setup)
                 || (!still && !self.aims_at(o, r))
             {
-                continue;
+                return false;
             }
             if !self.shoots_square(o, r, gap) || self.would_charge_opened(o, r, gap, setup) {
-                return Threat::Charge;
+                return true;
             }
             threat = Threat::Shooting;
-        }
-        threat
+            false
+        });
+        if charge { Threat::Charge } else { threat }
     }
 
     /// Whether horse `h` would charge `r` if it could: `r` is its nearest active enemy, or
@@ -1632,15 +1657,17 @@ impl Battle {
     }
 
     /// `nearest_is` among the active enemies that `ok` admits (`r` among them).
-    fn nearest_of(&self, h: usize, r: usize, ok: impl Fn(&Regiment) -> bool) -> bool {
+    pub(super) fn nearest_of(&self, h: usize, r: usize, ok: impl Fn(&Regiment) -> bool) -> bool {
         let (me, side) = (self.shape(h), self.regiments[h].side);
         let target = &self.regiments[r];
         if target.side == side || target.state != State::Active || !ok(target) {
             return false;
         }
         let d = me.dist(&self.shape(r));
-        !self.regiments.iter().enumerate().any(|(e, reg)| {
-            if e == r || reg.side == side || reg.state != State::Active || !ok(reg) {
+        let within = me.radius + self.neighbours.max_radius() + d;
+        !self.any_within(side.other(), me.centre, within, |e| {
+            let reg = &self.regiments[e];
+            if e == r || reg.state != State::Active || !ok(reg) {
                 return false;
             }
             let bound =
