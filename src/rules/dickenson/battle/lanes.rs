@@ -229,16 +229,27 @@ impl Battle {
 
     /// How much nearer regiment `r` may come to the enemy before a column would stand within
     /// some active enemy's reach (`reach`) and the ruling's `column_clear_of_enemy`.
-    fn column_room(&self, r: usize) -> f64 {
-        let side = self.regiments[r].side;
+    pub(super) fn column_room(&self, r: usize) -> f64 {
+        let me = self.shape(r);
         let clear = self.rules.battle.column_clear_of_enemy;
-        (0..self.regiments.len())
-            .filter(|&e| {
-                let en = &self.regiments[e];
-                en.side != side && en.state == State::Active
-            })
-            .map(|e| self.gap(r, e) - self.reach(e) - clear)
-            .fold(f64::INFINITY, f64::min)
+        let n = &self.neighbours;
+        let far = me.radius + n.max_radius() + n.column_reach();
+        // The least over the active enemies, searched outward; one whose enclosing circles
+        // put it beyond the least so far cannot lower it (its shape is never made).
+        let mut room = f64::INFINITY;
+        self.outward(self.regiments[r].side.other(), me.centre, far, room, |e| {
+            let en = &self.regiments[e];
+            if en.state == State::Active {
+                let reach = self.reach(e);
+                let bound =
+                    me.centre.dist(en.pos) - me.radius - Shape::radius_of(en.frontage, en.depth);
+                if bound - reach - clear <= room {
+                    room = room.min(self.gap(r, e) - reach - clear);
+                }
+            }
+            room + clear
+        });
+        room
     }
 
     /// How far enemy `e` reaches a column: its small arms' long range, or a horse's charge
@@ -257,11 +268,12 @@ impl Battle {
 
     /// Whether footprint `s` of regiment `r` overlaps (not just touches) a friend it may not
     /// pass.
-    fn overlaps_friend(&self, r: usize, s: &Shape) -> bool {
+    pub(super) fn overlaps_friend(&self, r: usize, s: &Shape) -> bool {
         let (side, within) = (self.regiments[r].side, inside(*s));
-        self.regiments.iter().enumerate().any(|(o, reg)| {
+        let far = s.radius + self.neighbours.max_radius();
+        self.any_within(side, s.centre, far, |o| {
+            let reg = &self.regiments[o];
             o != r
-                && reg.side == side
                 && reg.state != State::Gone
                 && !self.passes(r, o)
                 && reg.pos.dist(s.centre) <= s.radius + Shape::radius_of(reg.frontage, reg.depth)

@@ -218,6 +218,8 @@ pub struct Battle {
     orders: Vec<movement::Order>,
     /// Each side's regiments by cell of the table, for the searches near a regiment.
     neighbours: neighbours::Neighbours,
+    /// Each command's regiments in index order (a general looks over his own only).
+    members: Vec<Vec<u16>>,
 }
 
 pub(crate) use crate::events::emit;
@@ -249,8 +251,14 @@ impl Battle {
             (setup.ground.width, setup.ground.depth),
             template.0.len(),
             on_side(Side::Parliament).max(on_side(Side::Royalist)),
-            neighbours::horse_reach(&rules),
+            &rules,
         );
+        let mut members = vec![Vec::new(); setup.commands.len()];
+        for (r, reg) in template.0.iter().enumerate() {
+            if let Some(m) = members.get_mut(usize::from(reg.command)) {
+                m.push(r as u16);
+            }
+        }
         let mut b = Battle {
             rules,
             regiments: Vec::new(),
@@ -289,6 +297,7 @@ impl Battle {
             held: Vec::new(),
             orders: Vec::new(),
             neighbours,
+            members,
         };
         b.reset();
         b
@@ -638,6 +647,14 @@ impl Battle {
             [false, true] => Some(Outcome::Won(Side::Parliament)),
             [false, false] => None,
         };
+    }
+
+    /// The regiments of command `c` in index order; every regiment without one (the
+    /// Captain-General's) or for a command the set-up does not list.
+    pub fn commanded(&self, c: Option<u16>) -> impl Iterator<Item = usize> + '_ {
+        let list = c.and_then(|c| self.members.get(usize::from(c)));
+        let n = list.map_or(self.regiments.len(), Vec::len);
+        (0..n).map(move |i| list.map_or(i, |l| usize::from(l[i])))
     }
 
     /// The general riding with regiment `r`, if any.

@@ -242,7 +242,7 @@ impl Battle {
                 && general.command.is_none_or(|c| reg.command == c)
         };
         let reach = self.rules.battle.rally_reach;
-        let routing = (0..self.regiments.len())
+        let routing = (self.commanded(general.command))
             .filter(|&r| mine(&self.regiments[r]) && self.regiments[r].state == State::Routing)
             .filter(|&r| {
                 general.command.is_some() && self.regiments[r].pos.dist(general.pos) <= reach
@@ -256,14 +256,13 @@ impl Battle {
             });
         let active =
             |r: &usize| mine(&self.regiments[*r]) && self.regiments[*r].state == State::Active;
-        let n = self.regiments.len();
         let chosen = routing.or_else(|| {
             let d = general
                 .command
                 .and_then(|c| self.doctrine_of.get(usize::from(c)))
                 .and_then(|&d| setup.doctrines.get(usize::from(d)));
             let (mut sum, mut count) = (Vec2::new(0.0, 0.0), 0.0);
-            for r in (0..n).filter(active) {
+            for r in self.commanded(general.command).filter(active) {
                 sum = sum + self.regiments[r].pos;
                 count += 1.0;
             }
@@ -271,7 +270,7 @@ impl Battle {
                 return None;
             }
             if let Some(d) = d.filter(|d| d.general_leads) {
-                let front = (0..n)
+                let front = (self.commanded(general.command))
                     .filter(active)
                     .filter_map(|r| self.nearest_enemy(r, |_| true).map(|(_, gap)| (r, gap)))
                     .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
@@ -286,13 +285,15 @@ impl Battle {
             } else {
                 general.pos
             };
-            (0..n).filter(active).min_by(|&a, &b| {
-                self.regiments[a]
-                    .pos
-                    .dist(centre)
-                    .total_cmp(&self.regiments[b].pos.dist(centre))
-                    .then(a.cmp(&b))
-            })
+            (self.commanded(general.command))
+                .filter(active)
+                .min_by(|&a, &b| {
+                    self.regiments[a]
+                        .pos
+                        .dist(centre)
+                        .total_cmp(&self.regiments[b].pos.dist(centre))
+                        .then(a.cmp(&b))
+                })
         });
         let general = &mut self.generals[g];
         general.with = chosen.map(|r| r as u16);
@@ -985,15 +986,14 @@ impl Battle {
 
     /// Whether regiment `r`'s footprint where it stands keeps the contact gap from every enemy
     /// (a change of formation must: unlike a move, it has no way to be "already within").
-    fn clear_of_enemies(&self, r: usize) -> bool {
+    pub(super) fn clear_of_enemies(&self, r: usize) -> bool {
         let me = self.shape(r);
         let side = self.regiments[r].side;
         let gap = self.rules.battle.contact_gap;
-        self.regiments.iter().enumerate().all(|(o, reg)| {
-            if reg.side == side || reg.state == State::Gone {
-                return true;
-            }
-            apart(&me, &self.shape(o), gap)
+        // Centres beyond both enclosing circles and the gap are apart.
+        let far = me.radius + self.neighbours.max_radius() + gap;
+        !self.any_within(side.other(), me.centre, far, |o| {
+            self.regiments[o].state != State::Gone && !apart(&me, &self.shape(o), gap)
         })
     }
 

@@ -8,11 +8,13 @@
 //! grid (where they last stood); the searches skip them.
 
 use super::Battle;
+use super::DickensonRules;
 use super::regiment::Formation;
 use crate::army::Side;
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::Shape;
 use crate::battlefield::grid::Grid;
+use crate::rules::dickenson::volley::Arm;
 
 /// Regiments on the larger side from which a battle searches its grid instead of walking every
 /// regiment (measured with the scaling bench and Marston Moor, docs/PERFORMANCE.md).
@@ -45,17 +47,33 @@ pub(super) struct Neighbours {
     max_radius: f64,
     /// The farthest a horse's charge reaches (its fastest gait at the ruling's share).
     horse_reach: f64,
+    /// The farthest any regiment reaches a column (`lanes::reach`): small arms or a charge.
+    column_reach: f64,
 }
 
 impl Neighbours {
     /// For a battle of `regiments` regiments, `most` of them on one side, on a table of `table`.
-    pub(super) fn new(table: (f64, f64), regiments: usize, most: usize, horse_reach: f64) -> Self {
+    pub(super) fn new(
+        table: (f64, f64),
+        regiments: usize,
+        most: usize,
+        rules: &DickensonRules,
+    ) -> Self {
+        let horse_reach = horse_reach(rules);
+        let arms = Arm::ALL.iter().map(|a| a.weapon(rules).long);
         Neighbours {
             grid: Grid::new(table, regiments),
             on: most >= GRID_FROM,
             max_radius: 0.0,
             horse_reach,
+            column_reach: arms.fold(horse_reach, f64::max),
         }
+    }
+
+    /// The farthest any regiment reaches a column.
+    #[inline]
+    pub(super) fn column_reach(&self) -> f64 {
+        self.column_reach
     }
 
     /// The largest enclosing radius of a regiment's footprint this battle.
@@ -159,7 +177,7 @@ impl Battle {
 }
 
 /// The farthest any horse's charge reaches: its fastest gait at the ruling's share.
-pub(super) fn horse_reach(rules: &super::DickensonRules) -> f64 {
+fn horse_reach(rules: &DickensonRules) -> f64 {
     let m = &rules.movement;
     let fastest = [&m.lobsters, &m.troopers, &m.dragoons]
         .into_iter()
@@ -260,6 +278,12 @@ mod tests {
                             b.horse_threat(r, &setup),
                             b.clear_run(r, dir, aim, max, holds).to_bits(),
                             b.way_clear(r, from, aim, v, holds),
+                            (
+                                b.column_room(r).to_bits(),
+                                b.supports(r),
+                                b.overlaps_friend(r, &b.shape(o)),
+                                b.clear_of_enemies(r),
+                            ),
                         )
                     };
                     let grid = ask(&b);
