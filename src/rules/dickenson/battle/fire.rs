@@ -93,7 +93,7 @@ impl Battle {
         // The lowest index among equals (`nearer`), searched outward from `r` until no
         // regiment left may be within range or as near as the best.
         let far = me.radius + self.neighbours.max_radius() + behind;
-        self.outward(side.other(), me.centre, far, range, |o| {
+        outward!(self, side.other(), me.centre, far, range, |o: usize| {
             let reg = &self.regiments[o];
             let limit = |best: Option<(usize, f64)>| best.map_or(range, |(_, g)| g.min(range));
             if reg.state == State::Gone || reg.engaged.is_some() {

@@ -9,7 +9,6 @@
 use super::movement::{Holds, Leg, in_the_way, inside};
 use super::regiment::{Formation, Gait, Kind, State};
 use super::{Battle, Regiment, emit};
-use crate::army::Side;
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{Shape, dist_point_segment};
 use crate::events::{Event, Observer};
@@ -237,18 +236,26 @@ impl Battle {
         // The least over the active enemies, searched outward; one whose enclosing circles
         // put it beyond the least so far cannot lower it (its shape is never made).
         let mut room = f64::INFINITY;
-        self.outward(self.regiments[r].side.other(), me.centre, far, room, |e| {
-            let en = &self.regiments[e];
-            if en.state == State::Active {
-                let reach = self.reach(e);
-                let bound =
-                    me.centre.dist(en.pos) - me.radius - Shape::radius_of(en.frontage, en.depth);
-                if bound - reach - clear <= room {
-                    room = room.min(self.gap(r, e) - reach - clear);
+        outward!(
+            self,
+            self.regiments[r].side.other(),
+            me.centre,
+            far,
+            room,
+            |e: usize| {
+                let en = &self.regiments[e];
+                if en.state == State::Active {
+                    let reach = self.reach(e);
+                    let bound = me.centre.dist(en.pos)
+                        - me.radius
+                        - Shape::radius_of(en.frontage, en.depth);
+                    if bound - reach - clear <= room {
+                        room = room.min(self.gap(r, e) - reach - clear);
+                    }
                 }
+                room + clear
             }
-            room + clear
-        });
+        );
         room
     }
 
@@ -271,7 +278,7 @@ impl Battle {
     pub(super) fn overlaps_friend(&self, r: usize, s: &Shape) -> bool {
         let (side, within) = (self.regiments[r].side, inside(*s));
         let far = s.radius + self.neighbours.max_radius();
-        self.any_within(side, s.centre, far, |o| {
+        any_within!(self, side, s.centre, far, |o: usize| {
             let reg = &self.regiments[o];
             o != r
                 && reg.state != State::Gone
@@ -357,27 +364,26 @@ impl Battle {
         let grow = start.radius + self.neighbours.max_radius() + gap + HAIR;
         let lo = Vec2::new(a.x.min(b.x) - grow, a.y.min(b.y) - grow);
         let hi = Vec2::new(a.x.max(b.x) + grow, a.y.max(b.y) + grow);
-        let lets_by = |o: usize| {
+        !any_near_either!(self, lo, hi, |o: usize| {
             let other = &self.regiments[o];
             if o == r || other.state == State::Gone {
-                return true;
+                return false;
             }
             // Enclosing circles first: most regiments are far from the way.
             let reach = start.radius + Shape::radius_of(other.frontage, other.depth) + gap;
             if dist_point_segment(other.pos, a, b) > reach + HAIR {
-                return true;
+                return false;
             }
             let s = self.shape(o);
-            if other.side != reg.side {
-                return !holds.enemies() || start.swept_gap(v, &s) >= gap;
-            }
-            !holds.friends()
-                || self.passes(r, o)
-                || inside(start).dist(&s) == 0.0
-                || start.swept_gap(v, &s) > -HAIR
-        };
-        !Side::BOTH
-            .into_iter()
-            .any(|side| self.any_near(side, lo, hi, |o| !lets_by(o)))
+            let lets_by = if other.side != reg.side {
+                !holds.enemies() || start.swept_gap(v, &s) >= gap
+            } else {
+                !holds.friends()
+                    || self.passes(r, o)
+                    || inside(start).dist(&s) == 0.0
+                    || start.swept_gap(v, &s) > -HAIR
+            };
+            !lets_by
+        })
     }
 }

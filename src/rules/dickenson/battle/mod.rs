@@ -9,6 +9,8 @@
 //! A [`Battle`] is allocated once per thread and reused: `reset` copies the derived template
 //! into the buffers it already has, so a battle allocates nothing.
 
+#[macro_use]
+mod neighbours;
 mod arrivals;
 mod fire;
 mod ground;
@@ -17,7 +19,6 @@ mod lanes;
 mod melee;
 mod morale_phase;
 mod movement;
-mod neighbours;
 pub mod regiment;
 
 use std::cell::{Cell, RefCell};
@@ -551,13 +552,13 @@ impl Battle {
     }
 
     /// The nearest enemy on the table that `ok` accepts: (regiment, gap), the lowest index
-    /// among equals. Searched outward from `r` (`outward`).
+    /// among equals. Searched outward from `r` (`outward!`).
     pub fn nearest_enemy(&self, r: usize, ok: impl Fn(&Regiment) -> bool) -> Option<(usize, f64)> {
         let me = self.shape(r);
         let side = self.regiments[r].side.other();
         let mut best: Option<(usize, f64)> = None;
         let reach = me.radius + self.neighbours.max_radius();
-        self.outward(side, me.centre, reach, f64::INFINITY, |o| {
+        outward!(self, side, me.centre, reach, f64::INFINITY, |o: usize| {
             let reg = &self.regiments[o];
             if reg.state != State::Gone && ok(reg) {
                 // No point of either is farther from its centre than its radius: a regiment

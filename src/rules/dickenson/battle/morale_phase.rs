@@ -294,7 +294,7 @@ impl Battle {
         let right = me.fwd.right();
         let (mut any, mut l, mut rt) = (false, false, false);
         let far = me.radius + self.neighbours.max_radius() + half;
-        self.any_within(reg.side, me.centre, far, |o| {
+        any_within!(self, reg.side, me.centre, far, |o: usize| {
             let f = &self.regiments[o];
             if o == r || f.state != State::Active || f.engaged.is_some() {
                 return false;

@@ -992,7 +992,7 @@ impl Battle {
         let gap = self.rules.battle.contact_gap;
         // Centres beyond both enclosing circles and the gap are apart.
         let far = me.radius + self.neighbours.max_radius() + gap;
-        !self.any_within(side.other(), me.centre, far, |o| {
+        !any_within!(self, side.other(), me.centre, far, |o: usize| {
             self.regiments[o].state != State::Gone && !apart(&me, &self.shape(o), gap)
         })
     }
@@ -1025,18 +1025,16 @@ impl Battle {
         near.clear();
         let reach = self.run_reach(r, dir, fwd, max);
         let (lo, hi) = reach.bounds(self.neighbours.max_radius());
-        for side in Side::BOTH {
-            self.any_near(side, lo, hi, |o| {
-                let reg = &self.regiments[o];
-                if o != r
-                    && reg.state != State::Gone
-                    && reach.may_hold(reg.pos, Shape::radius_of(reg.frontage, reg.depth))
-                {
-                    near.push((o, self.shape(o)));
-                }
-                false
-            });
-        }
+        any_near_either!(self, lo, hi, |o: usize| {
+            let reg = &self.regiments[o];
+            if o != r
+                && reg.state != State::Gone
+                && reach.may_hold(reg.pos, Shape::radius_of(reg.frontage, reg.depth))
+            {
+                near.push((o, self.shape(o)));
+            }
+            false
+        });
         halve(max, |d| {
             let Some(i) = self.blocker(r, from + dir * d, fwd, holds, &near) else {
                 return true;
@@ -1589,7 +1587,7 @@ impl Battle {
         // Only horse whose centres stand within the farthest charge and both footprints.
         let n = &self.neighbours;
         let within = radius + n.max_radius() + (n.horse_reach() + margin).max(0.0);
-        let charge = self.any_within(me.side.other(), me.pos, within, |o| {
+        let charge = any_within!(self, me.side.other(), me.pos, within, |o: usize| {
             let h = &self.regiments[o];
             if h.state != State::Active || h.engaged.is_some() || !h.is_horse() {
                 return false;
@@ -1665,7 +1663,7 @@ impl Battle {
         }
         let d = me.dist(&self.shape(r));
         let within = me.radius + self.neighbours.max_radius() + d;
-        !self.any_within(side.other(), me.centre, within, |e| {
+        !any_within!(self, side.other(), me.centre, within, |e: usize| {
             let reg = &self.regiments[e];
             if e == r || reg.state != State::Active || !ok(reg) {
                 return false;

@@ -17,7 +17,7 @@ use crate::battlefield::grid::Grid;
 use crate::rules::dickenson::volley::Arm;
 
 /// Regiments on the larger side from which a battle searches its grid instead of walking every
-/// regiment (measured with the scaling bench and Marston Moor, docs/PERFORMANCE.md).
+/// regiment: Black Powder's threshold, above every built-in scenario (at most 40 a side).
 pub(super) const GRID_FROM: usize = 64;
 
 /// Inches added to the bounds that rule cells out, far above the rounding of table distances,
@@ -116,56 +116,42 @@ impl Battle {
         n.max_radius = n.max_radius.max(radius);
     }
 
-    /// Calls `f` with the regiments of `side` whose centres may lie in the box `lo`..`hi` (the
-    /// grid's cells the box touches, grown by the margin, or the whole side in index order)
-    /// until it returns true; whether it did. A box that is not a box (NaN) walks the side.
-    pub(super) fn any_near(
+    /// Whether the searches over the box `lo`..`hi` ask the grid: with it on, and a box that
+    /// is a box (NaN walks every regiment).
+    #[inline]
+    pub(super) fn in_cells(&self, lo: Vec2, hi: Vec2) -> bool {
+        self.neighbours.on && lo.x <= hi.x && lo.y <= hi.y
+    }
+
+    /// Whether the searches outward ask the grid.
+    #[inline]
+    pub(super) fn in_rings(&self) -> bool {
+        self.neighbours.on
+    }
+
+    /// `any_near!` by the grid's cells, the box grown by the margin (`f` through a pointer:
+    /// only the walk is on the built-in scenarios' hot path, and it is inlined).
+    pub(super) fn any_in_cells(
         &self,
         side: Side,
         lo: Vec2,
         hi: Vec2,
-        mut f: impl FnMut(usize) -> bool,
+        f: &mut dyn FnMut(usize) -> bool,
     ) -> bool {
-        if self.neighbours.on && lo.x <= hi.x && lo.y <= hi.y {
-            let grow = Vec2::new(MARGIN, MARGIN);
-            return (self.neighbours.grid).any_in_box(side, lo - grow, hi + grow, f);
-        }
-        (0..self.regiments.len()).any(|o| self.regiments[o].side == side && f(o))
+        let grow = Vec2::new(MARGIN, MARGIN);
+        (self.neighbours.grid).any_in_box(side, lo - grow, hi + grow, f)
     }
 
-    /// `any_near` over the box of the centres within `reach` of `centre`.
-    pub(super) fn any_within(
-        &self,
-        side: Side,
-        centre: Vec2,
-        reach: f64,
-        f: impl FnMut(usize) -> bool,
-    ) -> bool {
-        let grow = Vec2::new(reach, reach);
-        self.any_near(side, centre - grow, centre + grow, f)
-    }
-
-    /// Calls `f` with the regiments of `side`, nearest cells first, until every one left
-    /// stands further than `limit` past `reach` of `centre` (`limit` is `f`'s last answer,
-    /// `start` before any): a search for the nearest, whose regiments' gaps are at least their
-    /// centres' distance less `reach`, and `f` answers the gap to beat. The whole side in index
-    /// order without the grid.
-    pub(super) fn outward(
+    /// `outward!` by the grid's rings: until every regiment left stands further than `limit`
+    /// (`f`'s last answer, `start` before any) past `reach` of `centre`.
+    pub(super) fn rings(
         &self,
         side: Side,
         centre: Vec2,
         reach: f64,
         start: f64,
-        mut f: impl FnMut(usize) -> f64,
+        f: &mut dyn FnMut(usize) -> f64,
     ) {
-        if !self.neighbours.on {
-            for o in 0..self.regiments.len() {
-                if self.regiments[o].side == side {
-                    f(o);
-                }
-            }
-            return;
-        }
         let mut limit = start;
         for k in 0.. {
             let on = (self.neighbours.grid).ring(side, centre, k, |o| limit = f(o));
@@ -174,6 +160,65 @@ impl Battle {
             }
         }
     }
+}
+
+/// Whether `$f` (a closure of a regiment's index) holds for some regiment of side `$side` whose
+/// centre may lie in the box `$lo`..`$hi`: the grid's cells the box touches, or the whole side
+/// in index order. A macro, so that the walk (the built-in scenarios' path) has the closure
+/// inlined, as the walks before the grid had.
+macro_rules! any_near {
+    ($b:expr, $side:expr, $lo:expr, $hi:expr, $f:expr) => {{
+        let (b, side, lo, hi) = ($b, $side, $lo, $hi);
+        if b.in_cells(lo, hi) {
+            b.any_in_cells(side, lo, hi, &mut $f)
+        } else {
+            (0..b.regiments.len()).any(|o| b.regiments[o].side == side && ($f)(o))
+        }
+    }};
+}
+
+/// `any_near!` over both sides: without the grid, one walk over every regiment.
+macro_rules! any_near_either {
+    ($b:expr, $lo:expr, $hi:expr, $f:expr) => {{
+        let (b, lo, hi) = ($b, $lo, $hi);
+        if b.in_cells(lo, hi) {
+            let mut f = $f;
+            crate::army::Side::BOTH
+                .into_iter()
+                .any(|s| b.any_in_cells(s, lo, hi, &mut f))
+        } else {
+            (0..b.regiments.len()).any($f)
+        }
+    }};
+}
+
+/// `any_near!` over the box of the centres within `$reach` of `$centre`.
+macro_rules! any_within {
+    ($b:expr, $side:expr, $centre:expr, $reach:expr, $f:expr) => {{
+        let (c, reach): (crate::battlefield::Vec2, f64) = ($centre, $reach);
+        let grow = crate::battlefield::Vec2::new(reach, reach);
+        any_near!($b, $side, c - grow, c + grow, $f)
+    }};
+}
+
+/// Calls `$f` with the regiments of `$side`, nearest cells first, until every one left stands
+/// further than `limit` past `$reach` of `$centre` (`limit` is `$f`'s last answer, `$start`
+/// before any): a search for the nearest, whose regiments' gaps are at least their centres'
+/// distance less `$reach`, and `$f` answers the gap to beat. The whole side in index order
+/// without the grid (inlined: see `any_near!`).
+macro_rules! outward {
+    ($b:expr, $side:expr, $centre:expr, $reach:expr, $start:expr, $f:expr) => {{
+        let (b, side) = ($b, $side);
+        if b.in_rings() {
+            b.rings(side, $centre, $reach, $start, &mut $f);
+        } else {
+            (0..b.regiments.len()).for_each(|o| {
+                if b.regiments[o].side == side {
+                    ($f)(o);
+                }
+            });
+        }
+    }};
 }
 
 /// The farthest any horse's charge reaches: its fastest gait at the ruling's share.
