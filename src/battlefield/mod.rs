@@ -1,6 +1,7 @@
 //! The table: geometry in inches, and the ground.
 
 pub mod geometry;
+pub mod grid;
 mod terrain;
 
 pub use geometry::{Rect, Vec2, angle_diff, segment_intersects_segment};

@@ -11,7 +11,6 @@ mod arrivals;
 mod close;
 pub mod doctrine;
 mod fire;
-mod grid;
 mod morale_phase;
 mod orders;
 
@@ -22,6 +21,7 @@ use super::tables::{BlackPowderRules, Quality, SpecialRule};
 use super::units::{self, Specials, Troop};
 use crate::army::{CommandKind, CommanderId, Side, UnitId};
 use crate::battlefield::geometry::{Bounds, angle_diff, within_arc_by_cosine};
+use crate::battlefield::grid::Grid;
 use crate::battlefield::{AreaKind, Ground, Vec2};
 use crate::dice::{DiceSource, StreamDice};
 use crate::events::{Event, Observer, Outcome};
@@ -258,7 +258,7 @@ pub struct Battle {
     /// Whether each regiment has a pike block.
     pike: Vec<bool>,
     /// Each side's regiments by cell of the table, kept by `place`.
-    grid: grid::Grid,
+    grid: Grid,
     /// Each brigade's (regiments on the table or broken, of them broken, shaken or gone), counted
     /// in one pass over the regiments (reused buffer).
     brigade_counts: Vec<(u32, u32)>,
@@ -362,7 +362,7 @@ impl Battle {
             pike: (0..n as u16)
                 .map(|r| pikes.iter().any(|p| p.contains(&r)))
                 .collect(),
-            grid: grid::Grid::new((setup.ground.width, setup.ground.depth), n),
+            grid: Grid::new((setup.ground.width, setup.ground.depth), n),
             sides,
             pikes,
             hedgehogs,
@@ -614,7 +614,7 @@ impl Battle {
             let on = self.grid.ring(side, me.pos, k, |o| {
                 self.nearer::<true>(r, o, &ok, &mut best)
             });
-            let beyond = grid::Grid::past_ring(k) - me.reach - self.max_reach - APART_MARGIN;
+            let beyond = Grid::past_ring(k) - me.reach - self.max_reach - APART_MARGIN;
             if !on || best.0 < beyond {
                 break;
             }

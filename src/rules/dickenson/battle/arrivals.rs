@@ -80,6 +80,7 @@ impl Arriving for Battle {
         reg.pos = pos;
         reg.facing = facing;
         let side = reg.side.index();
+        self.placed(r);
         self.points_start[side] += self.points(r);
         true
     }

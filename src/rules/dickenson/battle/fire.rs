@@ -2,6 +2,7 @@
 //! individual shots, guns by their rate with the fall of shot played out on the table, hit
 //! areas, gun on gun and ammunition blown up; closing fire and the morale throws before it.
 
+use super::neighbours::{beaten, nearer};
 use super::regiment::{Formation, Kind, State};
 use super::{Battle, emit};
 use crate::battlefield::geometry::{Shape, dist_point_segment};
@@ -79,7 +80,7 @@ impl Battle {
     /// The nearest enemy in range of `arm` and within the front arc (any side of a square),
     /// not in melee: (it, gap). With `teams`, a sited gun's team behind it is a target too,
     /// as the gun's (ruling: the volley falls on the team where it is the nearer).
-    fn target_of(&self, r: usize, range: f64, teams: bool) -> Option<(usize, f64)> {
+    pub(super) fn target_of(&self, r: usize, range: f64, teams: bool) -> Option<(usize, f64)> {
         let arc = self.rules.battle.front_arc_degrees;
         let me = self.shape(r);
         let side = self.regiments[r].side;
@@ -89,27 +90,33 @@ impl Battle {
             0.0
         };
         let mut best: Option<(usize, f64)> = None;
-        for (o, reg) in self.regiments.iter().enumerate() {
-            if reg.side == side || reg.state == State::Gone || reg.engaged.is_some() {
-                continue;
+        // The lowest index among equals (`nearer`), searched outward from `r` until no
+        // regiment left may be within range or as near as the best.
+        let far = me.radius + self.neighbours.max_radius() + behind;
+        outward!(self, side.other(), me.centre, far, range, |o: usize| {
+            let reg = &self.regiments[o];
+            let limit = |best: Option<(usize, f64)>| best.map_or(range, |(_, g)| g.min(range));
+            if reg.state == State::Gone || reg.engaged.is_some() {
+                return limit(best);
             }
             // The enclosing circles bound the gap from below: a regiment beyond the range by
             // them, or no nearer than the best, cannot be the target (its shape is never made).
             let reach =
                 Shape::radius_of(reg.frontage, reg.depth) + behind * f64::from(reg.is_gun());
             let bound = me.centre.dist(reg.pos) - me.radius - reach;
-            if bound > range || best.is_some_and(|(_, b)| bound >= b) {
-                continue;
+            if bound > range || beaten(bound, o, best) {
+                return limit(best);
             }
             let mut at = (me.dist(&self.shape(o)), reg.pos);
             if teams && let Some(team) = self.team_gap(&me, o).filter(|t| t.0 < at.0) {
                 at = team;
             }
             let (g, p) = at;
-            if g <= range && best.is_none_or(|(_, b)| g < b) && self.faces(r, p, arc) {
+            if g <= range && nearer(g, o, best) && self.faces(r, p, arc) {
                 best = Some((o, g));
             }
-        }
+            limit(best)
+        });
         best
     }
 

@@ -168,7 +168,7 @@ impl Battle {
         {
             return false;
         }
-        self.regiments[r].form(Formation::Column, &rules);
+        self.form(r, Formation::Column);
         self.regiments[r].spent = rules.formations.change_share.min(1.0);
         let left = self.left_of(r, self.regiments[r].move_at(gait, &rules));
         let leg = (self.column_room(r) > left && !self.overlaps_friend(r, &self.shape(r)))
@@ -176,6 +176,7 @@ impl Battle {
             .flatten();
         let Some((v, leg)) = leg else {
             self.regiments[r] = was;
+            self.placed(r);
             return false;
         };
         emit(obs, Event::FormationChanged { unit: was.unit });
@@ -227,16 +228,35 @@ impl Battle {
 
     /// How much nearer regiment `r` may come to the enemy before a column would stand within
     /// some active enemy's reach (`reach`) and the ruling's `column_clear_of_enemy`.
-    fn column_room(&self, r: usize) -> f64 {
-        let side = self.regiments[r].side;
+    pub(super) fn column_room(&self, r: usize) -> f64 {
+        let me = self.shape(r);
         let clear = self.rules.battle.column_clear_of_enemy;
-        (0..self.regiments.len())
-            .filter(|&e| {
+        let n = &self.neighbours;
+        let far = me.radius + n.max_radius() + n.column_reach();
+        // The least over the active enemies, searched outward; one whose enclosing circles
+        // put it beyond the least so far cannot lower it (its shape is never made).
+        let mut room = f64::INFINITY;
+        outward!(
+            self,
+            self.regiments[r].side.other(),
+            me.centre,
+            far,
+            room,
+            |e: usize| {
                 let en = &self.regiments[e];
-                en.side != side && en.state == State::Active
-            })
-            .map(|e| self.gap(r, e) - self.reach(e) - clear)
-            .fold(f64::INFINITY, f64::min)
+                if en.state == State::Active {
+                    let reach = self.reach(e);
+                    let bound = me.centre.dist(en.pos)
+                        - me.radius
+                        - Shape::radius_of(en.frontage, en.depth);
+                    if bound - reach - clear <= room {
+                        room = room.min(self.gap(r, e) - reach - clear);
+                    }
+                }
+                room + clear
+            }
+        );
+        room
     }
 
     /// How far enemy `e` reaches a column: its small arms' long range, or a horse's charge
@@ -255,11 +275,12 @@ impl Battle {
 
     /// Whether footprint `s` of regiment `r` overlaps (not just touches) a friend it may not
     /// pass.
-    fn overlaps_friend(&self, r: usize, s: &Shape) -> bool {
+    pub(super) fn overlaps_friend(&self, r: usize, s: &Shape) -> bool {
         let (side, within) = (self.regiments[r].side, inside(*s));
-        self.regiments.iter().enumerate().any(|(o, reg)| {
+        let far = s.radius + self.neighbours.max_radius();
+        any_within!(self, side, s.centre, far, |o: usize| {
+            let reg = &self.regiments[o];
             o != r
-                && reg.side == side
                 && reg.state != State::Gone
                 && !self.passes(r, o)
                 && reg.pos.dist(s.centre) <= s.radius + Shape::radius_of(reg.frontage, reg.depth)
@@ -334,28 +355,35 @@ impl Battle {
     /// Whether the way regiment `r` would sweep going by `v` from `from`, facing `aim`, keeps
     /// clear of those that `holds` it: every friend it may not pass (touching is allowed; one
     /// it overlaps at `from` does not hold it), the contact gap from every enemy.
-    fn way_clear(&self, r: usize, from: Vec2, aim: f64, v: Vec2, holds: Holds) -> bool {
+    pub(super) fn way_clear(&self, r: usize, from: Vec2, aim: f64, v: Vec2, holds: Holds) -> bool {
         let reg = &self.regiments[r];
         let start = self.shape_at(r, from, aim);
         let gap = self.rules.battle.contact_gap;
         let (a, b) = (from, from + v);
-        self.regiments.iter().enumerate().all(|(o, other)| {
+        // Only the centres within the enclosing circles' reach of the way's box.
+        let grow = start.radius + self.neighbours.max_radius() + gap + HAIR;
+        let lo = Vec2::new(a.x.min(b.x) - grow, a.y.min(b.y) - grow);
+        let hi = Vec2::new(a.x.max(b.x) + grow, a.y.max(b.y) + grow);
+        !any_near_either!(self, lo, hi, |o: usize| {
+            let other = &self.regiments[o];
             if o == r || other.state == State::Gone {
-                return true;
+                return false;
             }
             // Enclosing circles first: most regiments are far from the way.
             let reach = start.radius + Shape::radius_of(other.frontage, other.depth) + gap;
             if dist_point_segment(other.pos, a, b) > reach + HAIR {
-                return true;
+                return false;
             }
             let s = self.shape(o);
-            if other.side != reg.side {
-                return !holds.enemies() || start.swept_gap(v, &s) >= gap;
-            }
-            !holds.friends()
-                || self.passes(r, o)
-                || inside(start).dist(&s) == 0.0
-                || start.swept_gap(v, &s) > -HAIR
+            let lets_by = if other.side != reg.side {
+                !holds.enemies() || start.swept_gap(v, &s) >= gap
+            } else {
+                !holds.friends()
+                    || self.passes(r, o)
+                    || inside(start).dist(&s) == 0.0
+                    || start.swept_gap(v, &s) > -HAIR
+            };
+            !lets_by
         })
     }
 }

@@ -9,6 +9,8 @@
 //! A [`Battle`] is allocated once per thread and reused: `reset` copies the derived template
 //! into the buffers it already has, so a battle allocates nothing.
 
+#[macro_use]
+mod neighbours;
 mod arrivals;
 mod fire;
 mod ground;
@@ -215,6 +217,10 @@ pub struct Battle {
     /// Each regiment's order for this move, made before anyone moves when both sides declare
     /// at once (`battle.charges_declared_at_once`); taken as it is carried out.
     orders: Vec<movement::Order>,
+    /// Each side's regiments by cell of the table, for the searches near a regiment.
+    neighbours: neighbours::Neighbours,
+    /// Each command's regiments in index order (a general looks over his own only).
+    members: Vec<Vec<u16>>,
 }
 
 pub(crate) use crate::events::emit;
@@ -241,6 +247,19 @@ impl Battle {
     /// A battle for this set-up: every regiment derived once.
     pub fn new(rules: Arc<DickensonRules>, setup: &BattleSetup) -> Battle {
         let template = derive_template(&rules, setup);
+        let on_side = |s: Side| template.0.iter().filter(|r| r.side == s).count();
+        let neighbours = neighbours::Neighbours::new(
+            (setup.ground.width, setup.ground.depth),
+            template.0.len(),
+            on_side(Side::Parliament).max(on_side(Side::Royalist)),
+            &rules,
+        );
+        let mut members = vec![Vec::new(); setup.commands.len()];
+        for (r, reg) in template.0.iter().enumerate() {
+            if let Some(m) = members.get_mut(usize::from(reg.command)) {
+                m.push(r as u16);
+            }
+        }
         let mut b = Battle {
             rules,
             regiments: Vec::new(),
@@ -278,6 +297,8 @@ impl Battle {
             kept: Vec::new(),
             held: Vec::new(),
             orders: Vec::new(),
+            neighbours,
+            members,
         };
         b.reset();
         b
@@ -303,6 +324,7 @@ impl Battle {
         self.orders.clear();
         self.orders
             .resize(self.regiments.len(), movement::Order::default());
+        self.fill_neighbours();
         // Room for every other regiment near a run, so that runs never grow it.
         let near = self.near.get_mut();
         near.clear();
@@ -529,27 +551,29 @@ impl Battle {
         cos
     }
 
-    /// The nearest enemy on the table that `ok` accepts: (regiment, gap).
+    /// The nearest enemy on the table that `ok` accepts: (regiment, gap), the lowest index
+    /// among equals. Searched outward from `r` (`outward!`).
     pub fn nearest_enemy(&self, r: usize, ok: impl Fn(&Regiment) -> bool) -> Option<(usize, f64)> {
         let me = self.shape(r);
-        let side = self.regiments[r].side;
+        let side = self.regiments[r].side.other();
         let mut best: Option<(usize, f64)> = None;
-        for (o, reg) in self.regiments.iter().enumerate() {
-            if reg.side == side || reg.state == State::Gone || !ok(reg) {
-                continue;
+        let reach = me.radius + self.neighbours.max_radius();
+        outward!(self, side, me.centre, reach, f64::INFINITY, |o: usize| {
+            let reg = &self.regiments[o];
+            if reg.state != State::Gone && ok(reg) {
+                // No point of either is farther from its centre than its radius: a regiment
+                // whose bound cannot beat the best is passed by (its shape is never made).
+                let bound =
+                    me.centre.dist(reg.pos) - me.radius - Shape::radius_of(reg.frontage, reg.depth);
+                if !neighbours::beaten(bound, o, best) {
+                    let g = me.dist(&self.shape(o));
+                    if neighbours::nearer(g, o, best) {
+                        best = Some((o, g));
+                    }
+                }
             }
-            // No point of either is farther from its centre than its radius: a regiment whose
-            // bound is no nearer than the best cannot beat it (and its shape is never made).
-            let bound =
-                me.centre.dist(reg.pos) - me.radius - Shape::radius_of(reg.frontage, reg.depth);
-            if best.is_some_and(|(_, b)| bound >= b) {
-                continue;
-            }
-            let g = me.dist(&self.shape(o));
-            if best.is_none_or(|(_, b)| g < b) {
-                best = Some((o, g));
-            }
-        }
+            best.map_or(f64::INFINITY, |(_, g)| g)
+        });
         best
     }
 
@@ -624,6 +648,14 @@ impl Battle {
             [false, true] => Some(Outcome::Won(Side::Parliament)),
             [false, false] => None,
         };
+    }
+
+    /// The regiments of command `c` in index order; every regiment without one (the
+    /// Captain-General's) or for a command the set-up does not list.
+    pub fn commanded(&self, c: Option<u16>) -> impl Iterator<Item = usize> + '_ {
+        let list = c.and_then(|c| self.members.get(usize::from(c)));
+        let n = list.map_or(self.regiments.len(), Vec::len);
+        (0..n).map(move |i| list.map_or(i, |l| usize::from(l[i])))
     }
 
     /// The general riding with regiment `r`, if any.

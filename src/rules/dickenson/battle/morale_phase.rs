@@ -284,7 +284,7 @@ impl Battle {
 
     /// Whether a friendly unit not engaged stands within half a move of regiment `r`, and
     /// whether such friends stand on its left and on its right (flanks secured: ruling).
-    fn supports(&self, r: usize) -> (bool, bool, bool) {
+    pub(super) fn supports(&self, r: usize) -> (bool, bool, bool) {
         let reg = &self.regiments[r];
         let half = self.rules.morale.support.range_share
             * reg
@@ -293,21 +293,24 @@ impl Battle {
         let me = self.shape(r);
         let right = me.fwd.right();
         let (mut any, mut l, mut rt) = (false, false, false);
-        for (o, f) in self.regiments.iter().enumerate() {
-            if o == r || f.side != reg.side || f.state != State::Active || f.engaged.is_some() {
-                continue;
+        let far = me.radius + self.neighbours.max_radius() + half;
+        any_within!(self, reg.side, me.centre, far, |o: usize| {
+            let f = &self.regiments[o];
+            if o == r || f.state != State::Active || f.engaged.is_some() {
+                return false;
             }
             // Beyond half a move by the enclosing circles (a lower bound on the gap): not a
             // support, and its shape is never made.
             let bound = me.centre.dist(f.pos) - me.radius - Shape::radius_of(f.frontage, f.depth);
             if bound > half || me.dist(&self.shape(o)) > half {
-                continue;
+                return false;
             }
             any = true;
             let side = (f.pos - reg.pos).dot(right);
             l |= side < 0.0;
             rt |= side > 0.0;
-        }
+            false
+        });
         (any, l, rt)
     }
 

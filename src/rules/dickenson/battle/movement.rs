@@ -80,7 +80,7 @@ pub(super) enum Thrown {
 
 /// What enemy horse threaten foot with next move (`Battle::horse_threat`).
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Threat {
+pub(super) enum Threat {
     None,
     /// Horse halted to shoot the square the foot would form, outshooting its face.
     Shooting,
@@ -185,6 +185,20 @@ impl RunReach {
             && along >= self.behind - radius
             && along <= self.ahead + radius
     }
+
+    /// The box of the centres of every footprint within `radius` of its centre that may hold
+    /// the run (`may_hold`): the corners of that rectangle in the mover's frame.
+    fn bounds(&self, radius: f64) -> (Vec2, Vec2) {
+        let along = (self.ahead - self.behind) / 2.0 + radius;
+        let across = self.lateral + radius;
+        let mid = self.from + self.fwd * ((self.ahead + self.behind) / 2.0);
+        let half = |f: f64, r: f64| along * f.abs() + across * r.abs();
+        let grow = Vec2::new(
+            half(self.fwd.x, self.right.x),
+            half(self.fwd.y, self.right.y),
+        );
+        (mid - grow, mid + grow)
+    }
 }
 
 impl Battle {
@@ -228,7 +242,7 @@ impl Battle {
                 && general.command.is_none_or(|c| reg.command == c)
         };
         let reach = self.rules.battle.rally_reach;
-        let routing = (0..self.regiments.len())
+        let routing = (self.commanded(general.command))
             .filter(|&r| mine(&self.regiments[r]) && self.regiments[r].state == State::Routing)
             .filter(|&r| {
                 general.command.is_some() && self.regiments[r].pos.dist(general.pos) <= reach
@@ -242,14 +256,13 @@ impl Battle {
             });
         let active =
             |r: &usize| mine(&self.regiments[*r]) && self.regiments[*r].state == State::Active;
-        let n = self.regiments.len();
         let chosen = routing.or_else(|| {
             let d = general
                 .command
                 .and_then(|c| self.doctrine_of.get(usize::from(c)))
                 .and_then(|&d| setup.doctrines.get(usize::from(d)));
             let (mut sum, mut count) = (Vec2::new(0.0, 0.0), 0.0);
-            for r in (0..n).filter(active) {
+            for r in self.commanded(general.command).filter(active) {
                 sum = sum + self.regiments[r].pos;
                 count += 1.0;
             }
@@ -257,7 +270,7 @@ impl Battle {
                 return None;
             }
             if let Some(d) = d.filter(|d| d.general_leads) {
-                let front = (0..n)
+                let front = (self.commanded(general.command))
                     .filter(active)
                     .filter_map(|r| self.nearest_enemy(r, |_| true).map(|(_, gap)| (r, gap)))
                     .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
@@ -272,13 +285,15 @@ impl Battle {
             } else {
                 general.pos
             };
-            (0..n).filter(active).min_by(|&a, &b| {
-                self.regiments[a]
-                    .pos
-                    .dist(centre)
-                    .total_cmp(&self.regiments[b].pos.dist(centre))
-                    .then(a.cmp(&b))
-            })
+            (self.commanded(general.command))
+                .filter(active)
+                .min_by(|&a, &b| {
+                    self.regiments[a]
+                        .pos
+                        .dist(centre)
+                        .total_cmp(&self.regiments[b].pos.dist(centre))
+                        .then(a.cmp(&b))
+                })
         });
         let general = &mut self.generals[g];
         general.with = chosen.map(|r| r as u16);
@@ -971,15 +986,14 @@ impl Battle {
 
     /// Whether regiment `r`'s footprint where it stands keeps the contact gap from every enemy
     /// (a change of formation must: unlike a move, it has no way to be "already within").
-    fn clear_of_enemies(&self, r: usize) -> bool {
+    pub(super) fn clear_of_enemies(&self, r: usize) -> bool {
         let me = self.shape(r);
         let side = self.regiments[r].side;
         let gap = self.rules.battle.contact_gap;
-        self.regiments.iter().enumerate().all(|(o, reg)| {
-            if reg.side == side || reg.state == State::Gone {
-                return true;
-            }
-            apart(&me, &self.shape(o), gap)
+        // Centres beyond both enclosing circles and the gap are apart.
+        let far = me.radius + self.neighbours.max_radius() + gap;
+        !any_within!(self, side.other(), me.centre, far, |o: usize| {
+            self.regiments[o].state != State::Gone && !apart(&me, &self.shape(o), gap)
         })
     }
 
@@ -1010,14 +1024,17 @@ impl Battle {
         let mut near = self.near.borrow_mut();
         near.clear();
         let reach = self.run_reach(r, dir, fwd, max);
-        for (o, reg) in self.regiments.iter().enumerate() {
+        let (lo, hi) = reach.bounds(self.neighbours.max_radius());
+        any_near_either!(self, lo, hi, |o: usize| {
+            let reg = &self.regiments[o];
             if o != r
                 && reg.state != State::Gone
                 && reach.may_hold(reg.pos, Shape::radius_of(reg.frontage, reg.depth))
             {
                 near.push((o, self.shape(o)));
             }
-        }
+            false
+        });
         halve(max, |d| {
             let Some(i) = self.blocker(r, from + dir * d, fwd, holds, &near) else {
                 return true;
@@ -1136,6 +1153,7 @@ impl Battle {
         if to != from {
             emit(obs, Event::moved(reg.unit, from, to, reg.disordered(turn)));
         }
+        self.placed(r);
     }
 
     /// Regiment `r` goes `distance` inches towards `heading`, facing `facing` (a fall back, a
@@ -1535,9 +1553,10 @@ impl Battle {
         }
         let share = f.change_share;
         let was = self.regiments[r];
-        self.regiments[r].form(want, &self.rules);
+        self.form(r, want);
         if !self.clear_of_enemies(r) {
             self.regiments[r] = was;
+            self.placed(r);
             return;
         }
         // Its new footprint may be some horse's nearest enemy, or no longer.
@@ -1555,7 +1574,7 @@ impl Battle {
     /// if some such horse is; else `None`.
     /// A square already closed counts the horse as the margin nearer (`square_margin`).
     /// Halted horse threaten only within a trot (seed: no gallop from a halt; a trot charges).
-    fn horse_threat(&self, r: usize, setup: &BattleSetup) -> Threat {
+    pub(super) fn horse_threat(&self, r: usize, setup: &BattleSetup) -> Threat {
         let me = &self.regiments[r];
         let radius = Shape::radius_of(me.frontage, me.depth);
         let margin = if me.formation == Formation::Square {
@@ -1565,36 +1584,40 @@ impl Battle {
         };
         let share = self.rules.battle.charge_range_share;
         let mut threat = Threat::None;
-        for (o, h) in self.regiments.iter().enumerate() {
-            if h.side == me.side || h.state != State::Active || h.engaged.is_some() || !h.is_horse()
-            {
-                continue;
+        // Only horse whose centres stand within the farthest charge and both footprints.
+        let n = &self.neighbours;
+        let within = radius + n.max_radius() + (n.horse_reach() + margin).max(0.0);
+        let charge = any_within!(self, me.side.other(), me.pos, within, |o: usize| {
+            let h = &self.regiments[o];
+            if h.state != State::Active || h.engaged.is_some() || !h.is_horse() {
+                return false;
             }
             let reach = h.move_at(h.next_gait(), &self.rules) * share + margin;
             // Bounding circles first: most horse are too far for their shapes to be measured.
             let bound = me.pos.dist(h.pos) - radius - Shape::radius_of(h.frontage, h.depth);
             if bound > reach {
-                continue;
+                return false;
             }
             // Whom the horse aim at costs a search, unless the table stands still (each horse's
             // nearest kept): then it is asked first, else after the gap and the doctrine's odds.
             let still = self.is_still();
             if still && !self.aims_at(o, r) {
-                continue;
+                return false;
             }
             let gap = self.gap(r, o);
             if gap > reach
                 || !self.would_charge_line(o, r, gap - margin, setup)
                 || (!still && !self.aims_at(o, r))
             {
-                continue;
+                return false;
             }
             if !self.shoots_square(o, r, gap) || self.would_charge_opened(o, r, gap, setup) {
-                return Threat::Charge;
+                return true;
             }
             threat = Threat::Shooting;
-        }
-        threat
+            false
+        });
+        if charge { Threat::Charge } else { threat }
     }
 
     /// Whether horse `h` would charge `r` if it could: `r` is its nearest active enemy, or
@@ -1632,15 +1655,17 @@ impl Battle {
     }
 
     /// `nearest_is` among the active enemies that `ok` admits (`r` among them).
-    fn nearest_of(&self, h: usize, r: usize, ok: impl Fn(&Regiment) -> bool) -> bool {
+    pub(super) fn nearest_of(&self, h: usize, r: usize, ok: impl Fn(&Regiment) -> bool) -> bool {
         let (me, side) = (self.shape(h), self.regiments[h].side);
         let target = &self.regiments[r];
         if target.side == side || target.state != State::Active || !ok(target) {
             return false;
         }
         let d = me.dist(&self.shape(r));
-        !self.regiments.iter().enumerate().any(|(e, reg)| {
-            if e == r || reg.side == side || reg.state != State::Active || !ok(reg) {
+        let within = me.radius + self.neighbours.max_radius() + d;
+        !any_within!(self, side.other(), me.centre, within, |e: usize| {
+            let reg = &self.regiments[e];
+            if e == r || reg.state != State::Active || !ok(reg) {
                 return false;
             }
             let bound =

@@ -1,8 +1,8 @@
 //! Each side's regiments by cell of the table, so that queries about one regiment look at the
-//! cells near it instead of walking a whole side.
+//! cells near it instead of walking a whole side (both rulesets' battles keep one).
 //!
-//! `Battle::place` (the one writer of positions) keeps it, `Battle::reset` refills it. The lists
-//! are linked through per-regiment arrays allocated once per battle worker, so moving a
+//! The battle keeps it wherever it writes a regiment's position and refills it on reset. The
+//! lists are linked through per-regiment arrays allocated once per battle worker, so moving a
 //! regiment allocates nothing. The order within a cell is arbitrary: every query using the grid
 //! breaks ties by regiment or element index, as the walks in index order did.
 

@@ -1,0 +1,356 @@
+//! Who stands near a regiment: each side's regiments by cell of the table
+//! (`battlefield::grid`), kept wherever a position is written, and the searches that ask it.
+//!
+//! A battle of fewer than `GRID_FROM` regiments a side walks every regiment in index order
+//! instead: on the built-in scenarios that is cheaper than the cells. Either way the answers
+//! are the same to the bit: the searches test the same regiments with the same bounds, and
+//! break ties by regiment index as the walk in index order did. Gone regiments stay in the
+//! grid (where they last stood); the searches skip them.
+
+use super::Battle;
+use super::DickensonRules;
+use super::regiment::Formation;
+use crate::army::Side;
+use crate::battlefield::Vec2;
+use crate::battlefield::geometry::Shape;
+use crate::battlefield::grid::Grid;
+use crate::rules::dickenson::volley::Arm;
+
+/// Regiments on the larger side from which a battle searches its grid instead of walking every
+/// regiment: Black Powder's threshold, above every built-in scenario (at most 40 a side).
+pub(super) const GRID_FROM: usize = 64;
+
+/// Inches added to the bounds that rule cells out, far above the rounding of table distances,
+/// so that the cells never leave out a regiment the bounds of the whole walk would test.
+const MARGIN: f64 = 1e-6;
+
+/// Whether `(g, o)` beats the best found so far: nearer, or as near and listed first.
+#[inline]
+pub(super) fn nearer(g: f64, o: usize, best: Option<(usize, f64)>) -> bool {
+    best.is_none_or(|(b, bg)| g < bg || (g == bg && o < b))
+}
+
+/// Whether a regiment `o` no nearer than `bound` surely cannot beat the best found so far.
+#[inline]
+pub(super) fn beaten(bound: f64, o: usize, best: Option<(usize, f64)>) -> bool {
+    best.is_some_and(|(b, bg)| bound > bg || (bound == bg && o > b))
+}
+
+/// The grid and what its searches need to know of the battle.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Neighbours {
+    grid: Grid,
+    /// Whether the searches use the grid (`GRID_FROM`).
+    on: bool,
+    /// The largest enclosing radius any regiment's footprint has had this battle: kept up
+    /// where footprints change (`Battle::form`), so it bounds every footprint on the table.
+    max_radius: f64,
+    /// The farthest a horse's charge reaches (its fastest gait at the ruling's share).
+    horse_reach: f64,
+    /// The farthest any regiment reaches a column (`lanes::reach`): small arms or a charge.
+    column_reach: f64,
+}
+
+impl Neighbours {
+    /// For a battle of `regiments` regiments, `most` of them on one side, on a table of `table`.
+    pub(super) fn new(
+        table: (f64, f64),
+        regiments: usize,
+        most: usize,
+        rules: &DickensonRules,
+    ) -> Self {
+        let horse_reach = horse_reach(rules);
+        let arms = Arm::ALL.iter().map(|a| a.weapon(rules).long);
+        Neighbours {
+            grid: Grid::new(table, regiments),
+            on: most >= GRID_FROM,
+            max_radius: 0.0,
+            horse_reach,
+            column_reach: arms.fold(horse_reach, f64::max),
+        }
+    }
+
+    /// The farthest any regiment reaches a column.
+    #[inline]
+    pub(super) fn column_reach(&self) -> f64 {
+        self.column_reach
+    }
+
+    /// The largest enclosing radius of a regiment's footprint this battle.
+    #[inline]
+    pub(super) fn max_radius(&self) -> f64 {
+        self.max_radius
+    }
+
+    /// The farthest a horse's charge reaches.
+    #[inline]
+    pub(super) fn horse_reach(&self) -> f64 {
+        self.horse_reach
+    }
+}
+
+impl Battle {
+    /// Every regiment where it stands, and the largest footprint among them (a reset).
+    pub(super) fn fill_neighbours(&mut self) {
+        let regs = &self.regiments;
+        let n = &mut self.neighbours;
+        n.grid.fill(regs.len(), |r| (regs[r].side, regs[r].pos));
+        n.max_radius = (regs.iter())
+            .map(|r| Shape::radius_of(r.frontage, r.depth))
+            .fold(0.0, f64::max);
+    }
+
+    /// Regiment `r` stands where its `pos` says: called wherever a position is written.
+    #[inline]
+    pub(super) fn placed(&mut self, r: usize) {
+        let reg = &self.regiments[r];
+        self.neighbours.grid.moved(r, reg.side, reg.pos);
+    }
+
+    /// Regiment `r` takes formation `f`; the largest footprint is kept up.
+    pub(super) fn form(&mut self, r: usize, f: Formation) {
+        let reg = &mut self.regiments[r];
+        reg.form(f, &self.rules);
+        let radius = Shape::radius_of(reg.frontage, reg.depth);
+        let n = &mut self.neighbours;
+        n.max_radius = n.max_radius.max(radius);
+    }
+
+    /// Whether the searches over the box `lo`..`hi` ask the grid: with it on, and a box that
+    /// is a box (NaN walks every regiment).
+    #[inline]
+    pub(super) fn in_cells(&self, lo: Vec2, hi: Vec2) -> bool {
+        self.neighbours.on && lo.x <= hi.x && lo.y <= hi.y
+    }
+
+    /// Whether the searches outward ask the grid.
+    #[inline]
+    pub(super) fn in_rings(&self) -> bool {
+        self.neighbours.on
+    }
+
+    /// `any_near!` by the grid's cells, the box grown by the margin (`f` through a pointer:
+    /// only the walk is on the built-in scenarios' hot path, and it is inlined).
+    pub(super) fn any_in_cells(
+        &self,
+        side: Side,
+        lo: Vec2,
+        hi: Vec2,
+        f: &mut dyn FnMut(usize) -> bool,
+    ) -> bool {
+        let grow = Vec2::new(MARGIN, MARGIN);
+        (self.neighbours.grid).any_in_box(side, lo - grow, hi + grow, f)
+    }
+
+    /// `outward!` by the grid's rings: until every regiment left stands further than `limit`
+    /// (`f`'s last answer, `start` before any) past `reach` of `centre`.
+    pub(super) fn rings(
+        &self,
+        side: Side,
+        centre: Vec2,
+        reach: f64,
+        start: f64,
+        f: &mut dyn FnMut(usize) -> f64,
+    ) {
+        let mut limit = start;
+        for k in 0.. {
+            let on = (self.neighbours.grid).ring(side, centre, k, |o| limit = f(o));
+            if !on || Grid::past_ring(k) - reach - MARGIN > limit {
+                break;
+            }
+        }
+    }
+}
+
+/// Whether `$f` (a closure of a regiment's index) holds for some regiment of side `$side` whose
+/// centre may lie in the box `$lo`..`$hi`: the grid's cells the box touches, or the whole side
+/// in index order. A macro, so that the walk (the built-in scenarios' path) has the closure
+/// inlined, as the walks before the grid had.
+macro_rules! any_near {
+    ($b:expr, $side:expr, $lo:expr, $hi:expr, $f:expr) => {{
+        let (b, side, lo, hi) = ($b, $side, $lo, $hi);
+        if b.in_cells(lo, hi) {
+            b.any_in_cells(side, lo, hi, &mut $f)
+        } else {
+            (0..b.regiments.len()).any(|o| b.regiments[o].side == side && ($f)(o))
+        }
+    }};
+}
+
+/// `any_near!` over both sides: without the grid, one walk over every regiment.
+macro_rules! any_near_either {
+    ($b:expr, $lo:expr, $hi:expr, $f:expr) => {{
+        let (b, lo, hi) = ($b, $lo, $hi);
+        if b.in_cells(lo, hi) {
+            let mut f = $f;
+            crate::army::Side::BOTH
+                .into_iter()
+                .any(|s| b.any_in_cells(s, lo, hi, &mut f))
+        } else {
+            (0..b.regiments.len()).any($f)
+        }
+    }};
+}
+
+/// `any_near!` over the box of the centres within `$reach` of `$centre`.
+macro_rules! any_within {
+    ($b:expr, $side:expr, $centre:expr, $reach:expr, $f:expr) => {{
+        let (c, reach): (crate::battlefield::Vec2, f64) = ($centre, $reach);
+        let grow = crate::battlefield::Vec2::new(reach, reach);
+        any_near!($b, $side, c - grow, c + grow, $f)
+    }};
+}
+
+/// Calls `$f` with the regiments of `$side`, nearest cells first, until every one left stands
+/// further than `limit` past `$reach` of `$centre` (`limit` is `$f`'s last answer, `$start`
+/// before any): a search for the nearest, whose regiments' gaps are at least their centres'
+/// distance less `$reach`, and `$f` answers the gap to beat. The whole side in index order
+/// without the grid (inlined: see `any_near!`).
+macro_rules! outward {
+    ($b:expr, $side:expr, $centre:expr, $reach:expr, $start:expr, $f:expr) => {{
+        let (b, side) = ($b, $side);
+        if b.in_rings() {
+            b.rings(side, $centre, $reach, $start, &mut $f);
+        } else {
+            (0..b.regiments.len()).for_each(|o| {
+                if b.regiments[o].side == side {
+                    ($f)(o);
+                }
+            });
+        }
+    }};
+}
+
+/// The farthest any horse's charge reaches: its fastest gait at the ruling's share.
+fn horse_reach(rules: &DickensonRules) -> f64 {
+    let m = &rules.movement;
+    let fastest = [&m.lobsters, &m.troopers, &m.dragoons]
+        .into_iter()
+        .flat_map(|h| [h.trot, h.canter, h.gallop])
+        .fold(0.0, f64::max);
+    fastest * rules.battle.charge_range_share
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::movement::Holds;
+    use super::super::regiment::{Engaged, Formation, State};
+    use super::*;
+    use std::f64::consts::FRAC_PI_2;
+    use std::sync::Arc;
+
+    /// `nearest_enemy` as the plain walk over every regiment in index order had it.
+    fn walked_nearest(b: &Battle, r: usize, active: bool) -> Option<(usize, f64)> {
+        let me = b.shape(r);
+        let side = b.regiments[r].side;
+        let mut best: Option<(usize, f64)> = None;
+        for (o, reg) in b.regiments.iter().enumerate() {
+            if reg.side == side
+                || reg.state == State::Gone
+                || (active && reg.state != State::Active)
+            {
+                continue;
+            }
+            let g = me.dist(&b.shape(o));
+            if best.is_none_or(|(_, bg)| g < bg) {
+                best = Some((o, g));
+            }
+        }
+        best
+    }
+
+    /// Every search near a regiment answers the same from the grid as from the walk over
+    /// every regiment in index order, to the bit: over random layouts of the generated
+    /// battles of 160 and 400 units, the regiments moved one by one as the battle moves them,
+    /// on a coarse lattice with square facings (so that gaps tie and regiments stand on one
+    /// another), some gone, routing or in melee, some in column or square, some off the table.
+    #[test]
+    fn the_grid_answers_as_the_walk_over_every_regiment() {
+        let mut next = crate::dice::test_uniforms(0x9e37_79b9_7f4a_7c15);
+        let rules = Arc::new(crate::rules::dickenson::tables::DickensonRules::builtin());
+        let (mut ties, mut found) = (0, 0);
+        for units in [160, 400] {
+            let setup = crate::scenario::generate::generated(units)
+                .and_then(|s| s.setup())
+                .expect("generated scenario");
+            let mut b = Battle::new(rules.clone(), &setup);
+            assert!(b.neighbours.on, "{units} units search the grid");
+            let (w, d) = b.table;
+            let n = b.regiments.len();
+            for layout in 0..12 {
+                // Spread thin or packed tight: a lattice of 3 or 12 inches.
+                let step = if layout % 2 == 0 { 3.0 } else { 12.0 };
+                for r in 0..n {
+                    let mut at = |len: f64| ((next() * (len + 8.0) - 4.0) / step).floor() * step;
+                    b.regiments[r].pos = Vec2::new(at(w), at(d));
+                    b.regiments[r].facing = (next() * 4.0).floor() * FRAC_PI_2;
+                    let f = [Formation::Line, Formation::Column, Formation::Square];
+                    let f = f[(next() * 3.0) as usize];
+                    if b.regiments[r].can_form(f, &rules) {
+                        b.form(r, f);
+                    }
+                    b.regiments[r].state = match (next() * 10.0) as u32 {
+                        0 => State::Gone,
+                        1 => State::Routing,
+                        _ => State::Active,
+                    };
+                    b.regiments[r].engaged = if next() < 0.1 {
+                        Engaged::of(((r + 1) % n) as u16)
+                    } else {
+                        Engaged::default()
+                    };
+                    b.placed(r);
+                }
+                for _ in 0..60 {
+                    let r = (next() * n as f64) as usize;
+                    let o = (next() * n as f64) as usize;
+                    let range = [3.0, 12.0, 48.0, f64::INFINITY][(next() * 4.0) as usize];
+                    let aim = (next() * 8.0).floor() * FRAC_PI_2 / 2.0;
+                    let v = Vec2::from_facing(aim) * (next() * 20.0);
+                    let dir = Vec2::from_facing(aim);
+                    let holds = [Holds::Everyone, Holds::Enemies, Holds::Friends];
+                    let holds = holds[(next() * 3.0) as usize];
+                    let max = next() * 24.0;
+                    let from = b.regiments[r].pos;
+                    let ask = |b: &Battle| {
+                        (
+                            b.nearest_enemy(r, |_| true),
+                            b.nearest_enemy(r, |o| o.state == State::Active),
+                            b.target_of(r, range, false),
+                            b.target_of(r, range, true),
+                            b.nearest_of(r, o, |_| true),
+                            b.nearest_of(r, o, |x| !x.is_horse()),
+                            b.horse_threat(r, &setup),
+                            b.clear_run(r, dir, aim, max, holds).to_bits(),
+                            b.way_clear(r, from, aim, v, holds),
+                            (
+                                b.column_room(r).to_bits(),
+                                b.supports(r),
+                                b.overlaps_friend(r, &b.shape(o)),
+                                b.clear_of_enemies(r),
+                            ),
+                        )
+                    };
+                    let grid = ask(&b);
+                    b.neighbours.on = false;
+                    let walk = ask(&b);
+                    b.neighbours.on = true;
+                    assert_eq!(grid, walk, "{units} units, layout {layout}, {r} and {o}");
+                    let (all, active) = (walked_nearest(&b, r, false), walked_nearest(&b, r, true));
+                    assert_eq!((grid.0, grid.1), (all, active), "{units} {layout} {r}");
+                    // Ties: another enemy as near as the one found.
+                    found += usize::from(all.is_some());
+                    ties += usize::from(all.is_some_and(|(t, g)| {
+                        b.regiments.iter().enumerate().any(|(e, x)| {
+                            e != t
+                                && x.side != b.regiments[r].side
+                                && x.state != State::Gone
+                                && b.gap(r, e) == g
+                        })
+                    }));
+                }
+            }
+        }
+        assert!(ties * 10 > found, "ties met: {ties} of {found}");
+    }
+}
