@@ -12,6 +12,11 @@ use crate::battlefield::Vec2;
 /// Inches on a cell's side: about a regiment's frontage, so a cell holds a regiment or two.
 const CELL: f64 = 6.0;
 
+/// Regiments (on a side, or in the list searched) from which a search asks the grid's cells
+/// instead of walking them all in index order: below it (Marston Moor's 36 a side) the walk is
+/// cheaper, above it the cells (measured with the scaling bench, docs/PERFORMANCE.md).
+pub const GRID_FROM: usize = 64;
+
 /// No regiment (the end of a cell's list).
 const NONE: u16 = u16::MAX;
 

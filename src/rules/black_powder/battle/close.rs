@@ -350,4 +350,27 @@ mod tests {
         // No support, one and the most (two) all occur.
         assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
     }
+
+    /// With none the most that count (`melee.support_max` 0), no regiment counts a support,
+    /// on layouts where two would count.
+    #[test]
+    fn no_support_counts_when_none_may() {
+        let mut b = marston_moor();
+        let mut rules = (*b.rules).clone();
+        rules.melee.support_max = 0;
+        let none = std::sync::Arc::new(rules);
+        let mut scatter = scattered(0x5a9909);
+        let mut supported = 0;
+        for _ in 0..100 {
+            scatter(&mut b);
+            for x in 0..b.regiments.len() {
+                let walked = b.supports(x);
+                supported += usize::from(walked > 0);
+                let two = std::mem::replace(&mut b.rules, none.clone());
+                assert_eq!(b.supports(x), 0, "{x}");
+                b.rules = two;
+            }
+        }
+        assert!(supported > 100, "{supported}");
+    }
 }

@@ -21,7 +21,7 @@ use super::tables::{BlackPowderRules, Quality, SpecialRule};
 use super::units::{self, Specials, Troop};
 use crate::army::{CommandKind, CommanderId, Side, UnitId};
 use crate::battlefield::geometry::{Bounds, angle_diff, within_arc_by_cosine};
-use crate::battlefield::grid::Grid;
+use crate::battlefield::grid::{GRID_FROM, Grid};
 use crate::battlefield::{AreaKind, Ground, Vec2};
 use crate::dice::{DiceSource, StreamDice};
 use crate::events::{Event, Observer, Outcome};
@@ -270,7 +270,9 @@ pub struct Battle {
     near_regiments: Vec<u16>,
     /// The longest reach of any regiment (fixed from the set-up).
     max_reach: f64,
-    /// `GRID_FROM`, which the tests lower to compare the grid's answers with the walks'.
+    /// `GRID_FROM`, compared with the list searched (the enemy side for `nearest_enemy` and
+    /// the shooting's targets, a side's friends for supports, the enemy's hedgehogs); the
+    /// tests lower it to compare the grid's answers with the walks'.
     grid_from: usize,
     /// Each area of the ground's box (`Bounds::of_polygon`; a box far off for an area without
     /// points): an area holds no point its box is clear of (`area_at`).
@@ -303,12 +305,6 @@ pub(crate) use crate::events::emit;
 /// of table distances (a few hundred inches at most), so that the bound never rules out a pair
 /// the exact element-by-element test would keep.
 const APART_MARGIN: f64 = 1e-6;
-
-/// Regiments from which a search asks the grid's cells instead of walking them all (the enemy
-/// side for `nearest_enemy` and the shooting's targets, a side's friends for supports, the
-/// enemy's hedgehogs): below it (Marston Moor's 36 a side) the walk is cheaper, above it the
-/// grid (measured with the scaling bench, docs/PERFORMANCE.md).
-const GRID_FROM: usize = 64;
 
 impl Battle {
     /// A battle for this set-up: every regiment derived once (figures, stamina, elements).

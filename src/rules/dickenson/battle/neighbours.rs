@@ -13,12 +13,8 @@ use super::regiment::Formation;
 use crate::army::Side;
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::Shape;
-use crate::battlefield::grid::Grid;
+use crate::battlefield::grid::{GRID_FROM, Grid};
 use crate::rules::dickenson::volley::Arm;
-
-/// Regiments on the larger side from which a battle searches its grid instead of walking every
-/// regiment: Black Powder's threshold, above every built-in scenario (at most 40 a side).
-pub(super) const GRID_FROM: usize = 64;
 
 /// Inches added to the bounds that rule cells out, far above the rounding of table distances,
 /// so that the cells never leave out a regiment the bounds of the whole walk would test.
@@ -40,7 +36,8 @@ pub(super) fn beaten(bound: f64, o: usize, best: Option<(usize, f64)>) -> bool {
 #[derive(Debug, Clone, Default)]
 pub(super) struct Neighbours {
     grid: Grid,
-    /// Whether the searches use the grid (`GRID_FROM`).
+    /// Whether the searches use the grid: the larger side holds `GRID_FROM` regiments (above
+    /// every built-in scenario, at most 40 a side).
     on: bool,
     /// The largest enclosing radius any regiment's footprint has had this battle: kept up
     /// where footprints change (`Battle::form`), so it bounds every footprint on the table.
