@@ -9,9 +9,6 @@
 use crate::army::Side;
 use crate::battlefield::Vec2;
 
-/// Inches on a cell's side: about a regiment's frontage, so a cell holds a regiment or two.
-const CELL: f64 = 6.0;
-
 /// Regiments (on a side, or in the list searched) from which a search asks the grid's cells
 /// instead of walking them all in index order: below it (Marston Moor's 36 a side) the walk is
 /// cheaper, above it the cells (measured with the scaling bench, docs/PERFORMANCE.md).
@@ -22,6 +19,9 @@ const NONE: u16 = u16::MAX;
 
 #[derive(Debug, Clone, Default)]
 pub struct Grid {
+    /// Inches on a cell's side (each ruleset's, measured: the searches' reach against the
+    /// regiments a cell holds).
+    cell: f64,
     cols: usize,
     rows: usize,
     /// The first regiment of each side's list in each cell: `side * cols * rows + cell`.
@@ -34,11 +34,13 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// A grid over a table of `width` by `depth` inches for `regiments` regiments.
-    pub fn new((width, depth): (f64, f64), regiments: usize) -> Grid {
-        let cells = |len: f64| ((len / CELL).ceil() as usize).clamp(1, 4096);
+    /// A grid of cells of `cell` inches over a table of `width` by `depth` inches for
+    /// `regiments` regiments.
+    pub fn new((width, depth): (f64, f64), regiments: usize, cell: f64) -> Grid {
+        let cells = |len: f64| ((len / cell).ceil() as usize).clamp(1, 4096);
         let (cols, rows) = (cells(width), cells(depth));
         Grid {
+            cell,
             cols,
             rows,
             head: vec![NONE; 2 * cols * rows],
@@ -68,13 +70,13 @@ impl Grid {
     }
 
     /// The cell's column and row of a point, points off the table in the edge cells. A centre
-    /// in column `c` and one in column `c + k` (k >= 1) are more than `(k - 1) * CELL` apart in
+    /// in column `c` and one in column `c + k` (k >= 1) are more than `(k - 1)` cells apart in
     /// x, off the table too; rows likewise.
     #[inline]
     fn cell_of(&self, p: Vec2) -> (usize, usize) {
         // `as` truncates towards zero and takes negatives (and NaN) to 0: the floor for a
         // point on the table, the edge cell off it.
-        let at = |v: f64, n: usize| ((v / CELL) as usize).min(n - 1);
+        let at = |v: f64, n: usize| ((v / self.cell) as usize).min(n - 1);
         (at(p.x, self.cols), at(p.y, self.rows))
     }
 
@@ -172,8 +174,8 @@ impl Grid {
 
     /// How far from a point every centre outside its rings 0 to `k` is, at least (`cell_of`).
     #[inline]
-    pub fn past_ring(k: usize) -> f64 {
-        k as f64 * CELL
+    pub fn past_ring(&self, k: usize) -> f64 {
+        k as f64 * self.cell
     }
 
     /// Calls `f` with the regiments in the list of `slot` until it returns true; whether it did.
@@ -197,7 +199,7 @@ mod tests {
     /// Moving regiments keeps every one in exactly the list of the cell it stands in.
     #[test]
     fn moves_keep_each_regiment_in_its_cell() {
-        let mut g = Grid::new((72.0, 48.0), 40);
+        let mut g = Grid::new((72.0, 48.0), 40, 6.0);
         let side = |r: usize| {
             if r.is_multiple_of(3) {
                 Side::Royalist
@@ -226,10 +228,16 @@ mod tests {
 
     /// The rings around a point, on the table and off it, visit each regiment of the side once,
     /// in the ring of its cell's distance, and every centre outside rings 0 to `k` is more than
-    /// `past_ring(k)` from the point.
+    /// `past_ring(k)` from the point: with each ruleset's cell.
     #[test]
     fn the_rings_visit_each_regiment_once_nearest_cells_first() {
-        let mut g = Grid::new((72.0, 48.0), 40);
+        for cell in [6.0, 12.0] {
+            rings_visit_each_regiment_once(cell);
+        }
+    }
+
+    fn rings_visit_each_regiment_once(cell: f64) {
+        let mut g = Grid::new((72.0, 48.0), 40, cell);
         let pos: Vec<Vec2> = (0..40usize)
             .map(|r| Vec2::new((r * 37 % 90) as f64 - 9.0, (r * 23 % 62) as f64 - 7.0))
             .collect();
@@ -244,7 +252,7 @@ mod tests {
                 ring_of[o] = k;
             }) {
                 for (o, &at) in ring_of.iter().enumerate().filter(|(_, at)| **at > k) {
-                    assert!(pos[o].dist(p) > Grid::past_ring(k), "{p:?} {o} {at}");
+                    assert!(pos[o].dist(p) > g.past_ring(k), "{p:?} {o} {at}");
                 }
                 k += 1;
             }

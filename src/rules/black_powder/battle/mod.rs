@@ -306,6 +306,11 @@ pub(crate) use crate::events::emit;
 /// the exact element-by-element test would keep.
 const APART_MARGIN: f64 = 1e-6;
 
+/// Inches on a side of the grid's cells: two frontages, so that a search's reach (a move, a
+/// musket's range) spans few cells (the scaling bench's 2,000-unit battle: 12 inches 16% fewer
+/// instructions than 6, 9 and 16 within 4% of 12, docs/PERFORMANCE.md).
+const GRID_CELL: f64 = 12.0;
+
 impl Battle {
     /// A battle for this set-up: every regiment derived once (figures, stamina, elements).
     pub fn new(rules: Arc<BlackPowderRules>, setup: &BattleSetup) -> Battle {
@@ -358,7 +363,7 @@ impl Battle {
             pike: (0..n as u16)
                 .map(|r| pikes.iter().any(|p| p.contains(&r)))
                 .collect(),
-            grid: Grid::new((setup.ground.width, setup.ground.depth), n),
+            grid: Grid::new((setup.ground.width, setup.ground.depth), n, GRID_CELL),
             sides,
             pikes,
             hedgehogs,
@@ -610,7 +615,7 @@ impl Battle {
             let on = self.grid.ring(side, me.pos, k, |o| {
                 self.nearer::<true>(r, o, &ok, &mut best)
             });
-            let beyond = Grid::past_ring(k) - me.reach - self.max_reach - APART_MARGIN;
+            let beyond = self.grid.past_ring(k) - me.reach - self.max_reach - APART_MARGIN;
             if !on || best.0 < beyond {
                 break;
             }

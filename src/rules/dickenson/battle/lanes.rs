@@ -113,18 +113,35 @@ impl Battle {
     /// The friend that stops regiment `r` going farther than `run` of `max` inches along
     /// `aim`: one in its way (`in_the_way`) that its footprint just beyond (past the halving's
     /// reach, `clear_run`) would meet, the nearest if several; none when an enemy stopped it.
-    fn friend_ahead(&self, r: usize, aim: f64, run: f64, max: f64) -> Option<usize> {
+    pub(super) fn friend_ahead(&self, r: usize, aim: f64, run: f64, max: f64) -> Option<usize> {
         let reg = &self.regiments[r];
         let beyond = run + max / 1024.0 + HAIR;
         let end = self.shape_at(r, reg.pos + Vec2::from_facing(aim) * beyond, aim);
-        (0..self.regiments.len())
-            .filter(|&o| o != r && self.regiments[o].side == reg.side)
-            .filter(|&o| self.regiments[o].state != State::Gone && !self.passes(r, o))
-            .map(|o| (o, self.shape(o)))
-            .filter(|(_, s)| in_the_way(&end, s) && end.dist(s) == 0.0)
-            .map(|(o, s)| (o, s.centre.dist(reg.pos)))
-            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
-            .map(|(o, _)| o)
+        // The least (gap of centres, index): the same one in any order of search.
+        let mut best: Option<(usize, f64)> = None;
+        let far = end.radius + self.neighbours.max_radius() + HAIR;
+        any_within!(self, reg.side, end.centre, far, |o: usize| {
+            let other = &self.regiments[o];
+            // Only a footprint whose enclosing circle reaches the end's can meet it: the
+            // circles first, so that most friends' footprints are never made.
+            let touch = end.radius + Shape::radius_of(other.frontage, other.depth) + HAIR;
+            if o != r
+                && other.state != State::Gone
+                && other.pos.dist(end.centre) <= touch
+                && !self.passes(r, o)
+            {
+                let s = self.shape(o);
+                let g = s.centre.dist(reg.pos);
+                if in_the_way(&end, &s)
+                    && end.dist(&s) == 0.0
+                    && best.is_none_or(|(b, bg)| g.total_cmp(&bg).then(o.cmp(&b)).is_lt())
+                {
+                    best = Some((o, g));
+                }
+            }
+            false
+        });
+        best.map(|(o, _)| o)
     }
 
     /// Regiment `r`, held by friend `f`, steps sideways (keeping its facing `aim`) round the
