@@ -31,6 +31,48 @@ pub struct Grid {
     prev: Vec<u16>,
     /// Each regiment's slot in `head`.
     slot: Vec<u32>,
+    /// Each side's cells stood in since the fill: the searches skip the cells outside.
+    spans: [Span; 2],
+}
+
+/// The columns `c0..=c1` and rows `r0..=r1` a side's regiments have stood in since the grid
+/// was filled: it only grows, so every regiment of the side is within it (empty: `c0 > c1`).
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    c0: usize,
+    c1: usize,
+    r0: usize,
+    r1: usize,
+}
+
+impl Span {
+    const EMPTY: Span = Span {
+        c0: usize::MAX,
+        c1: 0,
+        r0: usize::MAX,
+        r1: 0,
+    };
+
+    fn take(&mut self, (c, r): (usize, usize)) {
+        *self = Span {
+            c0: self.c0.min(c),
+            c1: self.c1.max(c),
+            r0: self.r0.min(r),
+            r1: self.r1.max(r),
+        };
+    }
+
+    /// How many rings out from cell `(c, r)` its farthest cell lies (none if empty).
+    fn reach_from(&self, (c, r): (usize, usize)) -> Option<usize> {
+        let far = |a: usize, lo: usize, hi: usize| a.abs_diff(lo).max(a.abs_diff(hi));
+        (self.c0 <= self.c1).then(|| far(c, self.c0, self.c1).max(far(r, self.r0, self.r1)))
+    }
+}
+
+impl Default for Span {
+    fn default() -> Self {
+        Span::EMPTY
+    }
 }
 
 impl Grid {
@@ -47,12 +89,14 @@ impl Grid {
             next: vec![NONE; regiments],
             prev: vec![NONE; regiments],
             slot: vec![0; regiments],
+            spans: [Span::EMPTY; 2],
         }
     }
 
     /// Every regiment where it stands (`at` gives each one's side and centre).
     pub fn fill(&mut self, n: usize, at: impl Fn(usize) -> (Side, Vec2)) {
         self.head.fill(NONE);
+        self.spans = [Span::EMPTY; 2];
         for r in 0..n {
             let (side, pos) = at(r);
             self.insert(r, self.slot_of(side, pos));
@@ -87,6 +131,9 @@ impl Grid {
     }
 
     fn insert(&mut self, r: usize, slot: u32) {
+        let (slot_at, per) = (slot as usize, self.cols * self.rows);
+        let (side, cell) = (slot_at / per, slot_at % per);
+        self.spans[side].take((cell % self.cols, cell / self.cols));
         let head = &mut self.head[slot as usize];
         self.next[r] = *head;
         self.prev[r] = NONE;
@@ -129,6 +176,13 @@ impl Grid {
         mut f: impl FnMut(usize) -> bool,
     ) -> bool {
         let ((c0, r0), (c1, r1)) = (self.cell_of(lo), self.cell_of(hi));
+        let span = &self.spans[side.index()];
+        let (c0, c1, r0, r1) = (
+            c0.max(span.c0),
+            c1.min(span.c1),
+            r0.max(span.r0),
+            r1.min(span.r1),
+        );
         let base = side.index() * self.cols * self.rows;
         for row in r0..=r1 {
             for col in c0..=c1 {
@@ -141,12 +195,13 @@ impl Grid {
     }
 
     /// Calls `f` with every regiment of `side` in the cells `k` columns or rows out from `p`'s
-    /// cell and no nearer (its own cell for 0); false when that ring lies wholly off the grid,
-    /// as every further one does.
+    /// cell and no nearer (its own cell for 0); false when that ring lies wholly beyond the
+    /// cells the side has stood in, as every further one does.
     #[inline]
     pub fn ring(&self, side: Side, p: Vec2, k: usize, mut f: impl FnMut(usize)) -> bool {
         let (c, r) = self.cell_of(p);
-        if k > c.max(r).max(self.cols - 1 - c).max(self.rows - 1 - r) {
+        let span = self.spans[side.index()];
+        if span.reach_from((c, r)).is_none_or(|far| k > far) {
             return false;
         }
         let base = side.index() * self.cols * self.rows;
@@ -156,15 +211,17 @@ impl Grid {
                 false
             });
         };
-        for row in r.saturating_sub(k)..=(r + k).min(self.rows - 1) {
+        // The ring's rows and columns within the side's span (which lies on the grid).
+        let (c0, c1) = (c.saturating_sub(k).max(span.c0), (c + k).min(span.c1));
+        for row in r.saturating_sub(k).max(span.r0)..=(r + k).min(span.r1) {
             if row.abs_diff(r) == k {
-                (c.saturating_sub(k)..=(c + k).min(self.cols - 1)).for_each(|col| cell(row, col));
+                (c0..=c1).for_each(|col| cell(row, col));
             } else {
                 // A row between the ring's top and bottom: only its two ends are on the ring.
-                if k <= c {
+                if k <= c && (span.c0..=span.c1).contains(&(c - k)) {
                     cell(row, c - k);
                 }
-                if c + k < self.cols {
+                if (span.c0..=span.c1).contains(&(c + k)) {
                     cell(row, c + k);
                 }
             }
@@ -238,13 +295,21 @@ mod tests {
 
     fn rings_visit_each_regiment_once(cell: f64) {
         let mut g = Grid::new((72.0, 48.0), 40, cell);
-        let pos: Vec<Vec2> = (0..40usize)
-            .map(|r| Vec2::new((r * 37 % 90) as f64 - 9.0, (r * 23 % 62) as f64 - 7.0))
+        // A band of regiments at first, so that the side's cells are a few rows; then moved
+        // one at a time all over the table and off it, so that they grow.
+        let mut pos: Vec<Vec2> = (0..40usize)
+            .map(|r| Vec2::new((r * 37 % 40) as f64 + 10.0, (r % 5) as f64 + 30.0))
             .collect();
         g.fill(40, |r| (Side::Royalist, pos[r]));
-        for p in (0..200usize)
+        for (i, p) in (0..200usize)
             .map(|i| Vec2::new((i * 29 % 95) as f64 - 11.5, (i * 17 % 66) as f64 - 9.5))
+            .enumerate()
         {
+            if i % 3 == 0 {
+                let r = i / 3 % 40;
+                pos[r] = Vec2::new((i * 31 % 90) as f64 - 9.0, (i * 13 % 62) as f64 - 7.0);
+                g.moved(r, Side::Royalist, pos[r]);
+            }
             let mut ring_of = vec![usize::MAX; 40];
             let mut k = 0;
             while g.ring(Side::Royalist, p, k, |o| {
@@ -258,6 +323,16 @@ mod tests {
             }
             assert!(ring_of.iter().all(|&k| k != usize::MAX), "{p:?}");
             g.ring(Side::Parliament, p, 0, |_| panic!("no Parliament regiment"));
+            // A box about the point meets every regiment whose cell it touches.
+            let (lo, hi) = (p - Vec2::new(7.0, 4.0), p + Vec2::new(9.0, 5.0));
+            let ((c0, r0), (c1, r1)) = (g.cell_of(lo), g.cell_of(hi));
+            let mut met = [false; 40];
+            g.in_box(Side::Royalist, lo, hi, |o| met[o] = true);
+            for (o, &at) in pos.iter().enumerate() {
+                let (c, r) = g.cell_of(at);
+                let inside = (c0..=c1).contains(&c) && (r0..=r1).contains(&r);
+                assert_eq!(met[o], inside, "{p:?} {o}");
+            }
         }
     }
 }
