@@ -109,65 +109,65 @@ impl Grid {
 
     /// Calls `f` with every regiment of `side` in the cells the box `lo`..`hi` touches.
     #[inline]
-    pub fn in_box(&self, side: Side, lo: Vec2, hi: Vec2, mut f: impl FnMut(usize)) {
-        self.any_in_box(side, lo, hi, |n| {
-            f(n);
-            false
-        });
+    pub fn in_box(&self, side: Side, lo: Vec2, hi: Vec2, f: impl FnMut(usize)) {
+        self.box_members(side, lo, hi).for_each(f);
     }
 
     /// Calls `f` with the regiments of `side` in the cells the box `lo`..`hi` touches until it
     /// returns true; whether it did.
     #[inline]
-    pub fn any_in_box(
-        &self,
-        side: Side,
-        lo: Vec2,
-        hi: Vec2,
-        mut f: impl FnMut(usize) -> bool,
-    ) -> bool {
+    pub fn any_in_box(&self, side: Side, lo: Vec2, hi: Vec2, f: impl FnMut(usize) -> bool) -> bool {
+        self.box_members(side, lo, hi).any(f)
+    }
+
+    /// The regiments of `side` in the cells the box `lo`..`hi` touches, row by row.
+    #[inline]
+    pub fn box_members(&self, side: Side, lo: Vec2, hi: Vec2) -> Members<'_> {
         let ((c0, r0), (c1, r1)) = (self.cell_of(lo), self.cell_of(hi));
-        let base = side.index() * self.cols * self.rows;
-        for row in r0..=r1 {
-            for col in c0..=c1 {
-                if self.any_in_cell(base + row * self.cols + col, &mut f) {
-                    return true;
-                }
-            }
-        }
-        false
+        self.members(side, Span::Box(c0, c1), r0, r1)
     }
 
     /// Calls `f` with every regiment of `side` in the cells `k` columns or rows out from `p`'s
     /// cell and no nearer (its own cell for 0); false when that ring lies wholly off the grid,
     /// as every further one does.
     #[inline]
-    pub fn ring(&self, side: Side, p: Vec2, k: usize, mut f: impl FnMut(usize)) -> bool {
+    pub fn ring(&self, side: Side, p: Vec2, k: usize, f: impl FnMut(usize)) -> bool {
+        self.ring_members(side, p, k)
+            .map(|ring| ring.for_each(f))
+            .is_some()
+    }
+
+    /// The regiments of `side` in ring `k` about `p` (`ring`), row by row; None when that ring
+    /// lies wholly off the grid.
+    #[inline]
+    pub fn ring_members(&self, side: Side, p: Vec2, k: usize) -> Option<Members<'_>> {
         let (c, r) = self.cell_of(p);
         if k > c.max(r).max(self.cols - 1 - c).max(self.rows - 1 - r) {
-            return false;
+            return None;
         }
-        let base = side.index() * self.cols * self.rows;
-        let mut cell = |row: usize, col: usize| {
-            self.any_in_cell(base + row * self.cols + col, &mut |n| {
-                f(n);
-                false
-            });
+        let span = Span::Ring { c, r, k };
+        Some(self.members(side, span, r.saturating_sub(k), (r + k).min(self.rows - 1)))
+    }
+
+    /// The regiments of `side` in the cells of `span` in rows `first` to `last`.
+    #[inline]
+    fn members(&self, side: Side, span: Span, first: usize, last: usize) -> Members<'_> {
+        let cells = Cells {
+            base: side.index() * self.cols * self.rows,
+            cols: self.cols,
+            span,
+            next_row: first,
+            last_row: last,
+            row: first,
+            col: 1,
+            to: 0,
+            step: 1,
         };
-        for row in r.saturating_sub(k)..=(r + k).min(self.rows - 1) {
-            if row.abs_diff(r) == k {
-                (c.saturating_sub(k)..=(c + k).min(self.cols - 1)).for_each(|col| cell(row, col));
-            } else {
-                // A row between the ring's top and bottom: only its two ends are on the ring.
-                if k <= c {
-                    cell(row, c - k);
-                }
-                if c + k < self.cols {
-                    cell(row, c + k);
-                }
-            }
+        Members {
+            grid: self,
+            cells,
+            n: NONE,
         }
-        true
     }
 
     /// How far from a point every centre outside its rings 0 to `k` is, at least (`cell_of`).
@@ -175,18 +175,91 @@ impl Grid {
     pub fn past_ring(k: usize) -> f64 {
         k as f64 * CELL
     }
+}
 
-    /// Calls `f` with the regiments in the list of `slot` until it returns true; whether it did.
+/// Which columns of each row a search takes: a box's, or a ring's about cell `(c, r)`.
+#[derive(Debug, Clone, Copy)]
+enum Span {
+    Box(usize, usize),
+    Ring { c: usize, r: usize, k: usize },
+}
+
+/// The cells of a `Span`, row by row: in each row the columns `col..=to` by `step`.
+#[derive(Debug, Clone)]
+struct Cells {
+    base: usize,
+    cols: usize,
+    span: Span,
+    next_row: usize,
+    last_row: usize,
+    row: usize,
+    col: usize,
+    to: usize,
+    step: usize,
+}
+
+impl Cells {
+    /// Row `row`'s columns: first, last and step (first above last: none).
     #[inline]
-    fn any_in_cell(&self, slot: usize, f: &mut impl FnMut(usize) -> bool) -> bool {
-        let mut n = self.head[slot];
-        while n != NONE {
-            if f(usize::from(n)) {
-                return true;
+    fn columns(&self, row: usize) -> (usize, usize, usize) {
+        match self.span {
+            Span::Box(c0, c1) => (c0, c1, 1),
+            // A ring's top and bottom rows whole, the rows between only their two ends.
+            Span::Ring { c, r, k } if row.abs_diff(r) == k => {
+                (c.saturating_sub(k), (c + k).min(self.cols - 1), 1)
             }
-            n = self.next[usize::from(n)];
+            Span::Ring { c, k, .. } => {
+                match (c.checked_sub(k), (c + k < self.cols).then_some(c + k)) {
+                    (Some(a), Some(b)) => (a, b, 2 * k),
+                    (Some(a), None) | (None, Some(a)) => (a, a, 1),
+                    (None, None) => (1, 0, 1),
+                }
+            }
         }
-        false
+    }
+}
+
+impl Iterator for Cells {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.col > self.to {
+            if self.next_row > self.last_row {
+                return None;
+            }
+            self.row = self.next_row;
+            (self.col, self.to, self.step) = self.columns(self.row);
+            self.next_row += 1;
+        }
+        let slot = self.base + self.row * self.cols + self.col;
+        self.col += self.step;
+        Some(slot)
+    }
+}
+
+/// The regiments listed in some cells of the grid (`Grid::box_members`, `ring_members`): each
+/// cell's list in turn.
+#[derive(Debug, Clone)]
+pub struct Members<'a> {
+    grid: &'a Grid,
+    cells: Cells,
+    /// The next regiment of the cell being listed.
+    n: u16,
+}
+
+impl Iterator for Members<'_> {
+    type Item = usize;
+
+    /// Inlined where a search loops: a call per regiment would cost more than the search.
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        while self.n == NONE {
+            self.n = self.grid.head[self.cells.next()?];
+        }
+        let r = usize::from(self.n);
+        self.n = self.grid.next[r];
+        Some(r)
     }
 }
 

@@ -242,8 +242,7 @@ impl Battle {
             me.centre,
             far,
             room,
-            |e: usize| {
-                let en = &self.regiments[e];
+            |e: usize, en: &Regiment| {
                 if en.state == State::Active {
                     let reach = self.reach(e);
                     let bound = me.centre.dist(en.pos)
@@ -278,8 +277,7 @@ impl Battle {
     pub(super) fn overlaps_friend(&self, r: usize, s: &Shape) -> bool {
         let (side, within) = (self.regiments[r].side, inside(*s));
         let far = s.radius + self.neighbours.max_radius();
-        any_within!(self, side, s.centre, far, |o: usize| {
-            let reg = &self.regiments[o];
+        any_within!(self, side, s.centre, far, |o: usize, reg: &Regiment| {
             o != r
                 && reg.state != State::Gone
                 && !self.passes(r, o)
@@ -364,8 +362,7 @@ impl Battle {
         let grow = start.radius + self.neighbours.max_radius() + gap + HAIR;
         let lo = Vec2::new(a.x.min(b.x) - grow, a.y.min(b.y) - grow);
         let hi = Vec2::new(a.x.max(b.x) + grow, a.y.max(b.y) + grow);
-        !any_near_either!(self, lo, hi, |o: usize| {
-            let other = &self.regiments[o];
+        !any_near_either!(self, lo, hi, |o: usize, other: &Regiment| {
             if o == r || other.state == State::Gone {
                 return false;
             }
