@@ -702,7 +702,9 @@ impl Battle {
             .map(|(_, ab)| ab)
     }
 
-    /// The kinds of area (one bit each, `area_bit`) of `near` that footprint `s` meets.
+    /// The kinds of area (one bit each, `area_bit`) of `near` that footprint `s` meets
+    /// (inlined: asked for every leg a move weighs).
+    #[inline]
     fn ground_under(&self, s: &Shape, near: ground::Near) -> u8 {
         let sb = ground::bounds_of(s);
         self.near_areas(near)
@@ -737,7 +739,9 @@ impl Battle {
     }
 
     /// Where regiment `r`'s footing `dims` going `len` from `a` along `dir` passes over
-    /// obstacle `o` ahead of its centre (`ground::passage`; its box tried first).
+    /// obstacle `o` ahead of its centre (`ground::passage`; its box tried first, inlined
+    /// where asked: the box most often rules the obstacle out).
+    #[inline(always)]
     fn passage(
         &self,
         a: Vec2,
