@@ -32,21 +32,21 @@ pub struct Grid {
     /// Each regiment's slot in `head`.
     slot: Vec<u32>,
     /// Each side's cells stood in since the fill: the searches skip the cells outside.
-    spans: [Span; 2],
+    stood: [Stood; 2],
 }
 
 /// The columns `c0..=c1` and rows `r0..=r1` a side's regiments have stood in since the grid
 /// was filled: it only grows, so every regiment of the side is within it (empty: `c0 > c1`).
 #[derive(Debug, Clone, Copy)]
-struct Span {
+struct Stood {
     c0: usize,
     c1: usize,
     r0: usize,
     r1: usize,
 }
 
-impl Span {
-    const EMPTY: Span = Span {
+impl Stood {
+    const EMPTY: Stood = Stood {
         c0: usize::MAX,
         c1: 0,
         r0: usize::MAX,
@@ -54,7 +54,7 @@ impl Span {
     };
 
     fn take(&mut self, (c, r): (usize, usize)) {
-        *self = Span {
+        *self = Stood {
             c0: self.c0.min(c),
             c1: self.c1.max(c),
             r0: self.r0.min(r),
@@ -69,9 +69,9 @@ impl Span {
     }
 }
 
-impl Default for Span {
+impl Default for Stood {
     fn default() -> Self {
-        Span::EMPTY
+        Stood::EMPTY
     }
 }
 
@@ -89,14 +89,14 @@ impl Grid {
             next: vec![NONE; regiments],
             prev: vec![NONE; regiments],
             slot: vec![0; regiments],
-            spans: [Span::EMPTY; 2],
+            stood: [Stood::EMPTY; 2],
         }
     }
 
     /// Every regiment where it stands (`at` gives each one's side and centre).
     pub fn fill(&mut self, n: usize, at: impl Fn(usize) -> (Side, Vec2)) {
         self.head.fill(NONE);
-        self.spans = [Span::EMPTY; 2];
+        self.stood = [Stood::EMPTY; 2];
         for r in 0..n {
             let (side, pos) = at(r);
             self.insert(r, self.slot_of(side, pos));
@@ -133,7 +133,7 @@ impl Grid {
     fn insert(&mut self, r: usize, slot: u32) {
         let (slot_at, per) = (slot as usize, self.cols * self.rows);
         let (side, cell) = (slot_at / per, slot_at % per);
-        self.spans[side].take((cell % self.cols, cell / self.cols));
+        self.stood[side].take((cell % self.cols, cell / self.cols));
         let head = &mut self.head[slot as usize];
         self.next[r] = *head;
         self.prev[r] = NONE;
@@ -158,75 +158,70 @@ impl Grid {
 
     /// Calls `f` with every regiment of `side` in the cells the box `lo`..`hi` touches.
     #[inline]
-    pub fn in_box(&self, side: Side, lo: Vec2, hi: Vec2, mut f: impl FnMut(usize)) {
-        self.any_in_box(side, lo, hi, |n| {
-            f(n);
-            false
-        });
+    pub fn in_box(&self, side: Side, lo: Vec2, hi: Vec2, f: impl FnMut(usize)) {
+        self.box_members(side, lo, hi).for_each(f);
     }
 
     /// Calls `f` with the regiments of `side` in the cells the box `lo`..`hi` touches until it
     /// returns true; whether it did.
     #[inline]
-    pub fn any_in_box(
-        &self,
-        side: Side,
-        lo: Vec2,
-        hi: Vec2,
-        mut f: impl FnMut(usize) -> bool,
-    ) -> bool {
+    pub fn any_in_box(&self, side: Side, lo: Vec2, hi: Vec2, f: impl FnMut(usize) -> bool) -> bool {
+        self.box_members(side, lo, hi).any(f)
+    }
+
+    /// The regiments of `side` in the cells the box `lo`..`hi` touches, row by row.
+    #[inline]
+    pub fn box_members(&self, side: Side, lo: Vec2, hi: Vec2) -> Members<'_> {
         let ((c0, r0), (c1, r1)) = (self.cell_of(lo), self.cell_of(hi));
-        let span = &self.spans[side.index()];
-        let (c0, c1, r0, r1) = (
-            c0.max(span.c0),
-            c1.min(span.c1),
-            r0.max(span.r0),
-            r1.min(span.r1),
-        );
-        let base = side.index() * self.cols * self.rows;
-        for row in r0..=r1 {
-            for col in c0..=c1 {
-                if self.any_in_cell(base + row * self.cols + col, &mut f) {
-                    return true;
-                }
-            }
-        }
-        false
+        let s = &self.stood[side.index()];
+        let (c0, c1, r0, r1) = (c0.max(s.c0), c1.min(s.c1), r0.max(s.r0), r1.min(s.r1));
+        self.members(side, Span::Box(c0, c1), r0, r1)
     }
 
     /// Calls `f` with every regiment of `side` in the cells `k` columns or rows out from `p`'s
     /// cell and no nearer (its own cell for 0); false when that ring lies wholly beyond the
     /// cells the side has stood in, as every further one does.
     #[inline]
-    pub fn ring(&self, side: Side, p: Vec2, k: usize, mut f: impl FnMut(usize)) -> bool {
+    pub fn ring(&self, side: Side, p: Vec2, k: usize, f: impl FnMut(usize)) -> bool {
+        self.ring_members(side, p, k)
+            .map(|ring| ring.for_each(f))
+            .is_some()
+    }
+
+    /// The regiments of `side` in ring `k` about `p` (`ring`), row by row; None when that ring
+    /// lies wholly off the grid.
+    #[inline]
+    pub fn ring_members(&self, side: Side, p: Vec2, k: usize) -> Option<Members<'_>> {
         let (c, r) = self.cell_of(p);
-        let span = self.spans[side.index()];
-        if span.reach_from((c, r)).is_none_or(|far| k > far) {
-            return false;
+        let s = self.stood[side.index()];
+        if s.reach_from((c, r)).is_none_or(|far| k > far) {
+            return None;
         }
-        let base = side.index() * self.cols * self.rows;
-        let mut cell = |row: usize, col: usize| {
-            self.any_in_cell(base + row * self.cols + col, &mut |n| {
-                f(n);
-                false
-            });
+        // The ring's rows and columns within those the side has stood in (on the grid).
+        let (lo, hi) = (s.c0, s.c1);
+        let span = Span::Ring { c, r, k, lo, hi };
+        Some(self.members(side, span, r.saturating_sub(k).max(s.r0), (r + k).min(s.r1)))
+    }
+
+    /// The regiments of `side` in the cells of `span` in rows `first` to `last`.
+    #[inline]
+    fn members(&self, side: Side, span: Span, first: usize, last: usize) -> Members<'_> {
+        let cells = Cells {
+            base: side.index() * self.cols * self.rows,
+            cols: self.cols,
+            span,
+            next_row: first,
+            last_row: last,
+            row: first,
+            col: 1,
+            to: 0,
+            step: 1,
         };
-        // The ring's rows and columns within the side's span (which lies on the grid).
-        let (c0, c1) = (c.saturating_sub(k).max(span.c0), (c + k).min(span.c1));
-        for row in r.saturating_sub(k).max(span.r0)..=(r + k).min(span.r1) {
-            if row.abs_diff(r) == k {
-                (c0..=c1).for_each(|col| cell(row, col));
-            } else {
-                // A row between the ring's top and bottom: only its two ends are on the ring.
-                if k <= c && (span.c0..=span.c1).contains(&(c - k)) {
-                    cell(row, c - k);
-                }
-                if (span.c0..=span.c1).contains(&(c + k)) {
-                    cell(row, c + k);
-                }
-            }
+        Members {
+            grid: self,
+            cells,
+            n: NONE,
         }
-        true
     }
 
     /// How far from a point every centre outside its rings 0 to `k` is, at least (`cell_of`).
@@ -234,18 +229,99 @@ impl Grid {
     pub fn past_ring(&self, k: usize) -> f64 {
         k as f64 * self.cell
     }
+}
 
-    /// Calls `f` with the regiments in the list of `slot` until it returns true; whether it did.
+/// Which columns of each row a search takes: a box's, or a ring's about cell `(c, r)` within
+/// the columns `lo..=hi` (those its side has stood in).
+#[derive(Debug, Clone, Copy)]
+enum Span {
+    Box(usize, usize),
+    Ring {
+        c: usize,
+        r: usize,
+        k: usize,
+        lo: usize,
+        hi: usize,
+    },
+}
+
+/// The cells of a `Span`, row by row: in each row the columns `col..=to` by `step`.
+#[derive(Debug, Clone)]
+struct Cells {
+    base: usize,
+    cols: usize,
+    span: Span,
+    next_row: usize,
+    last_row: usize,
+    row: usize,
+    col: usize,
+    to: usize,
+    step: usize,
+}
+
+impl Cells {
+    /// Row `row`'s columns: first, last and step (first above last: none).
     #[inline]
-    fn any_in_cell(&self, slot: usize, f: &mut impl FnMut(usize) -> bool) -> bool {
-        let mut n = self.head[slot];
-        while n != NONE {
-            if f(usize::from(n)) {
-                return true;
+    fn columns(&self, row: usize) -> (usize, usize, usize) {
+        match self.span {
+            Span::Box(c0, c1) => (c0, c1, 1),
+            // A ring's top and bottom rows whole, the rows between only their two ends.
+            Span::Ring { c, r, k, lo, hi } if row.abs_diff(r) == k => {
+                (c.saturating_sub(k).max(lo), (c + k).min(hi), 1)
             }
-            n = self.next[usize::from(n)];
+            Span::Ring { c, k, lo, hi, .. } => {
+                let on = |col: &usize| (lo..=hi).contains(col);
+                match (c.checked_sub(k).filter(on), Some(c + k).filter(on)) {
+                    (Some(a), Some(b)) => (a, b, 2 * k),
+                    (Some(a), None) | (None, Some(a)) => (a, a, 1),
+                    (None, None) => (1, 0, 1),
+                }
+            }
         }
-        false
+    }
+}
+
+impl Iterator for Cells {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.col > self.to {
+            if self.next_row > self.last_row {
+                return None;
+            }
+            self.row = self.next_row;
+            (self.col, self.to, self.step) = self.columns(self.row);
+            self.next_row += 1;
+        }
+        let slot = self.base + self.row * self.cols + self.col;
+        self.col += self.step;
+        Some(slot)
+    }
+}
+
+/// The regiments listed in some cells of the grid (`Grid::box_members`, `ring_members`): each
+/// cell's list in turn.
+#[derive(Debug, Clone)]
+pub struct Members<'a> {
+    grid: &'a Grid,
+    cells: Cells,
+    /// The next regiment of the cell being listed.
+    n: u16,
+}
+
+impl Iterator for Members<'_> {
+    type Item = usize;
+
+    /// Inlined where a search loops: a call per regiment would cost more than the search.
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        while self.n == NONE {
+            self.n = self.grid.head[self.cells.next()?];
+        }
+        let r = usize::from(self.n);
+        self.n = self.grid.next[r];
+        Some(r)
     }
 }
 

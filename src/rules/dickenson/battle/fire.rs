@@ -3,7 +3,7 @@
 //! areas, gun on gun and ammunition blown up; closing fire and the morale throws before it.
 
 use super::neighbours::{beaten, nearer};
-use super::regiment::{Formation, Kind, State};
+use super::regiment::{Formation, Kind, Regiment, State};
 use super::{Battle, emit};
 use crate::battlefield::geometry::{Shape, dist_point_segment};
 use crate::battlefield::{ObstacleKind, Vec2};
@@ -93,30 +93,36 @@ impl Battle {
         // The lowest index among equals (`nearer`), searched outward from `r` until no
         // regiment left may be within range or as near as the best.
         let far = me.radius + self.neighbours.max_radius() + behind;
-        outward!(self, side.other(), me.centre, far, range, |o: usize| {
-            let reg = &self.regiments[o];
-            let limit = |best: Option<(usize, f64)>| best.map_or(range, |(_, g)| g.min(range));
-            if reg.state == State::Gone || reg.engaged.is_some() {
-                return limit(best);
+        outward!(
+            self,
+            side.other(),
+            me.centre,
+            far,
+            range,
+            |o: usize, reg: &Regiment| {
+                let limit = |best: Option<(usize, f64)>| best.map_or(range, |(_, g)| g.min(range));
+                if reg.state == State::Gone || reg.engaged.is_some() {
+                    return limit(best);
+                }
+                // The enclosing circles bound the gap from below: a regiment beyond the range by
+                // them, or no nearer than the best, cannot be the target (its shape is never made).
+                let reach =
+                    Shape::radius_of(reg.frontage, reg.depth) + behind * f64::from(reg.is_gun());
+                let bound = me.centre.dist(reg.pos) - me.radius - reach;
+                if bound > range || beaten(bound, o, best) {
+                    return limit(best);
+                }
+                let mut at = (me.dist(&self.shape(o)), reg.pos);
+                if teams && let Some(team) = self.team_gap(&me, o).filter(|t| t.0 < at.0) {
+                    at = team;
+                }
+                let (g, p) = at;
+                if g <= range && nearer(g, o, best) && self.faces(r, p, arc) {
+                    best = Some((o, g));
+                }
+                limit(best)
             }
-            // The enclosing circles bound the gap from below: a regiment beyond the range by
-            // them, or no nearer than the best, cannot be the target (its shape is never made).
-            let reach =
-                Shape::radius_of(reg.frontage, reg.depth) + behind * f64::from(reg.is_gun());
-            let bound = me.centre.dist(reg.pos) - me.radius - reach;
-            if bound > range || beaten(bound, o, best) {
-                return limit(best);
-            }
-            let mut at = (me.dist(&self.shape(o)), reg.pos);
-            if teams && let Some(team) = self.team_gap(&me, o).filter(|t| t.0 < at.0) {
-                at = team;
-            }
-            let (g, p) = at;
-            if g <= range && nearer(g, o, best) && self.faces(r, p, arc) {
-                best = Some((o, g));
-            }
-            limit(best)
-        });
+        );
         best
     }
 

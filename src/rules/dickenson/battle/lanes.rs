@@ -120,27 +120,32 @@ impl Battle {
         // The least (gap of centres, index): the same one in any order of search.
         let mut best: Option<(usize, f64)> = None;
         let far = end.radius + self.neighbours.max_radius() + HAIR;
-        any_within!(self, reg.side, end.centre, far, |o: usize| {
-            let other = &self.regiments[o];
-            // Only a footprint whose enclosing circle reaches the end's can meet it: the
-            // circles first, so that most friends' footprints are never made.
-            let touch = end.radius + Shape::radius_of(other.frontage, other.depth) + HAIR;
-            if o != r
-                && other.state != State::Gone
-                && other.pos.dist(end.centre) <= touch
-                && !self.passes(r, o)
-            {
-                let s = self.shape(o);
-                let g = s.centre.dist(reg.pos);
-                if in_the_way(&end, &s)
-                    && end.dist(&s) == 0.0
-                    && best.is_none_or(|(b, bg)| g.total_cmp(&bg).then(o.cmp(&b)).is_lt())
+        any_within!(
+            self,
+            reg.side,
+            end.centre,
+            far,
+            |o: usize, other: &Regiment| {
+                // Only a footprint whose enclosing circle reaches the end's can meet it: the
+                // circles first, so that most friends' footprints are never made.
+                let touch = end.radius + Shape::radius_of(other.frontage, other.depth) + HAIR;
+                if o != r
+                    && other.state != State::Gone
+                    && other.pos.dist(end.centre) <= touch
+                    && !self.passes(r, o)
                 {
-                    best = Some((o, g));
+                    let s = self.shape(o);
+                    let g = s.centre.dist(reg.pos);
+                    if in_the_way(&end, &s)
+                        && end.dist(&s) == 0.0
+                        && best.is_none_or(|(b, bg)| g.total_cmp(&bg).then(o.cmp(&b)).is_lt())
+                    {
+                        best = Some((o, g));
+                    }
                 }
+                false
             }
-            false
-        });
+        );
         best.map(|(o, _)| o)
     }
 
@@ -259,8 +264,7 @@ impl Battle {
             me.centre,
             far,
             room,
-            |e: usize| {
-                let en = &self.regiments[e];
+            |e: usize, en: &Regiment| {
                 if en.state == State::Active {
                     let reach = self.reach(e);
                     let bound = me.centre.dist(en.pos)
@@ -295,8 +299,7 @@ impl Battle {
     pub(super) fn overlaps_friend(&self, r: usize, s: &Shape) -> bool {
         let (side, within) = (self.regiments[r].side, inside(*s));
         let far = s.radius + self.neighbours.max_radius();
-        any_within!(self, side, s.centre, far, |o: usize| {
-            let reg = &self.regiments[o];
+        any_within!(self, side, s.centre, far, |o: usize, reg: &Regiment| {
             o != r
                 && reg.state != State::Gone
                 && !self.passes(r, o)
@@ -381,8 +384,7 @@ impl Battle {
         let grow = start.radius + self.neighbours.max_radius() + gap + HAIR;
         let lo = Vec2::new(a.x.min(b.x) - grow, a.y.min(b.y) - grow);
         let hi = Vec2::new(a.x.max(b.x) + grow, a.y.max(b.y) + grow);
-        !any_near_either!(self, lo, hi, |o: usize| {
-            let other = &self.regiments[o];
+        !any_near_either!(self, lo, hi, |o: usize, other: &Regiment| {
             if o == r || other.state == State::Gone {
                 return false;
             }

@@ -558,22 +558,29 @@ impl Battle {
         let side = self.regiments[r].side.other();
         let mut best: Option<(usize, f64)> = None;
         let reach = me.radius + self.neighbours.max_radius();
-        outward!(self, side, me.centre, reach, f64::INFINITY, |o: usize| {
-            let reg = &self.regiments[o];
-            if reg.state != State::Gone && ok(reg) {
-                // No point of either is farther from its centre than its radius: a regiment
-                // whose bound cannot beat the best is passed by (its shape is never made).
-                let bound =
-                    me.centre.dist(reg.pos) - me.radius - Shape::radius_of(reg.frontage, reg.depth);
-                if !neighbours::beaten(bound, o, best) {
-                    let g = me.dist(&self.shape(o));
-                    if neighbours::nearer(g, o, best) {
-                        best = Some((o, g));
+        outward!(
+            self,
+            side,
+            me.centre,
+            reach,
+            f64::INFINITY,
+            |o: usize, reg: &Regiment| {
+                if reg.state != State::Gone && ok(reg) {
+                    // No point of either is farther from its centre than its radius: a regiment
+                    // whose bound cannot beat the best is passed by (its shape is never made).
+                    let bound = me.centre.dist(reg.pos)
+                        - me.radius
+                        - Shape::radius_of(reg.frontage, reg.depth);
+                    if !neighbours::beaten(bound, o, best) {
+                        let g = me.dist(&self.shape(o));
+                        if neighbours::nearer(g, o, best) {
+                            best = Some((o, g));
+                        }
                     }
                 }
+                best.map_or(f64::INFINITY, |(_, g)| g)
             }
-            best.map_or(f64::INFINITY, |(_, g)| g)
-        });
+        );
         best
     }
 

@@ -5,7 +5,7 @@
 use std::f64::consts::PI;
 
 use super::movement::{Watch, reaction};
-use super::regiment::{Gait, Kind, State};
+use super::regiment::{Gait, Kind, Regiment, State};
 use super::{Battle, emit};
 use crate::army::Side;
 use crate::battlefield::Vec2;
@@ -294,8 +294,7 @@ impl Battle {
         let right = me.fwd.right();
         let (mut any, mut l, mut rt) = (false, false, false);
         let far = me.radius + self.neighbours.max_radius() + half;
-        any_within!(self, reg.side, me.centre, far, |o: usize| {
-            let f = &self.regiments[o];
+        any_within!(self, reg.side, me.centre, far, |o: usize, f: &Regiment| {
             if o == r || f.state != State::Active || f.engaged.is_some() {
                 return false;
             }

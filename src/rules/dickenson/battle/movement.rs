@@ -702,7 +702,9 @@ impl Battle {
             .map(|(_, ab)| ab)
     }
 
-    /// The kinds of area (one bit each, `area_bit`) of `near` that footprint `s` meets.
+    /// The kinds of area (one bit each, `area_bit`) of `near` that footprint `s` meets
+    /// (inlined: asked for every leg a move weighs).
+    #[inline]
     fn ground_under(&self, s: &Shape, near: ground::Near) -> u8 {
         let sb = ground::bounds_of(s);
         self.near_areas(near)
@@ -737,7 +739,9 @@ impl Battle {
     }
 
     /// Where regiment `r`'s footing `dims` going `len` from `a` along `dir` passes over
-    /// obstacle `o` ahead of its centre (`ground::passage`; its box tried first).
+    /// obstacle `o` ahead of its centre (`ground::passage`; its box tried first, inlined
+    /// where asked: the box most often rules the obstacle out).
+    #[inline(always)]
     fn passage(
         &self,
         a: Vec2,
@@ -992,9 +996,15 @@ impl Battle {
         let gap = self.rules.battle.contact_gap;
         // Centres beyond both enclosing circles and the gap are apart.
         let far = me.radius + self.neighbours.max_radius() + gap;
-        !any_within!(self, side.other(), me.centre, far, |o: usize| {
-            self.regiments[o].state != State::Gone && !apart(&me, &self.shape(o), gap)
-        })
+        !any_within!(
+            self,
+            side.other(),
+            me.centre,
+            far,
+            |o: usize, reg: &Regiment| {
+                reg.state != State::Gone && !apart(&me, &self.shape(o), gap)
+            }
+        )
     }
 
     /// Whether regiment `r` may move through its friend `o` (ruling: a forlorn hope's open
@@ -1025,8 +1035,7 @@ impl Battle {
         near.clear();
         let reach = self.run_reach(r, dir, fwd, max);
         let (lo, hi) = reach.bounds(self.neighbours.max_radius());
-        any_near_either!(self, lo, hi, |o: usize| {
-            let reg = &self.regiments[o];
+        any_near_either!(self, lo, hi, |o: usize, reg: &Regiment| {
             if o != r
                 && reg.state != State::Gone
                 && reach.may_hold(reg.pos, Shape::radius_of(reg.frontage, reg.depth))
@@ -1587,36 +1596,41 @@ impl Battle {
         // Only horse whose centres stand within the farthest charge and both footprints.
         let n = &self.neighbours;
         let within = radius + n.max_radius() + (n.horse_reach() + margin).max(0.0);
-        let charge = any_within!(self, me.side.other(), me.pos, within, |o: usize| {
-            let h = &self.regiments[o];
-            if h.state != State::Active || h.engaged.is_some() || !h.is_horse() {
-                return false;
+        let charge = any_within!(
+            self,
+            me.side.other(),
+            me.pos,
+            within,
+            |o: usize, h: &Regiment| {
+                if h.state != State::Active || h.engaged.is_some() || !h.is_horse() {
+                    return false;
+                }
+                let reach = h.move_at(h.next_gait(), &self.rules) * share + margin;
+                // Bounding circles first: most horse are too far for their shapes to be measured.
+                let bound = me.pos.dist(h.pos) - radius - Shape::radius_of(h.frontage, h.depth);
+                if bound > reach {
+                    return false;
+                }
+                // Whom the horse aim at costs a search, unless the table stands still (each horse's
+                // nearest kept): then it is asked first, else after the gap and the doctrine's odds.
+                let still = self.is_still();
+                if still && !self.aims_at(o, r) {
+                    return false;
+                }
+                let gap = self.gap(r, o);
+                if gap > reach
+                    || !self.would_charge_line(o, r, gap - margin, setup)
+                    || (!still && !self.aims_at(o, r))
+                {
+                    return false;
+                }
+                if !self.shoots_square(o, r, gap) || self.would_charge_opened(o, r, gap, setup) {
+                    return true;
+                }
+                threat = Threat::Shooting;
+                false
             }
-            let reach = h.move_at(h.next_gait(), &self.rules) * share + margin;
-            // Bounding circles first: most horse are too far for their shapes to be measured.
-            let bound = me.pos.dist(h.pos) - radius - Shape::radius_of(h.frontage, h.depth);
-            if bound > reach {
-                return false;
-            }
-            // Whom the horse aim at costs a search, unless the table stands still (each horse's
-            // nearest kept): then it is asked first, else after the gap and the doctrine's odds.
-            let still = self.is_still();
-            if still && !self.aims_at(o, r) {
-                return false;
-            }
-            let gap = self.gap(r, o);
-            if gap > reach
-                || !self.would_charge_line(o, r, gap - margin, setup)
-                || (!still && !self.aims_at(o, r))
-            {
-                return false;
-            }
-            if !self.shoots_square(o, r, gap) || self.would_charge_opened(o, r, gap, setup) {
-                return true;
-            }
-            threat = Threat::Shooting;
-            false
-        });
+        );
         if charge { Threat::Charge } else { threat }
     }
 
@@ -1663,19 +1677,24 @@ impl Battle {
         }
         let d = me.dist(&self.shape(r));
         let within = me.radius + self.neighbours.max_radius() + d;
-        !any_within!(self, side.other(), me.centre, within, |e: usize| {
-            let reg = &self.regiments[e];
-            if e == r || reg.state != State::Active || !ok(reg) {
-                return false;
+        !any_within!(
+            self,
+            side.other(),
+            me.centre,
+            within,
+            |e: usize, reg: &Regiment| {
+                if e == r || reg.state != State::Active || !ok(reg) {
+                    return false;
+                }
+                let bound =
+                    me.centre.dist(reg.pos) - me.radius - Shape::radius_of(reg.frontage, reg.depth);
+                if bound > d || (bound >= d && e > r) {
+                    return false;
+                }
+                let g = me.dist(&self.shape(e));
+                g < d || (g == d && e < r)
             }
-            let bound =
-                me.centre.dist(reg.pos) - me.radius - Shape::radius_of(reg.frontage, reg.depth);
-            if bound > d || (bound >= d && e > r) {
-                return false;
-            }
-            let g = me.dist(&self.shape(e));
-            g < d || (g == d && e < r)
-        })
+        )
     }
 
     /// A gun's move (ruling): limbered, it unlimbers once an enemy is within its maximum

@@ -13,7 +13,7 @@ use super::regiment::Formation;
 use crate::army::Side;
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::Shape;
-use crate::battlefield::grid::{GRID_FROM, Grid};
+use crate::battlefield::grid::{GRID_FROM, Grid, Members};
 use crate::rules::dickenson::volley::Arm;
 
 /// Inches added to the bounds that rule cells out, far above the rounding of table distances,
@@ -131,50 +131,58 @@ impl Battle {
         self.neighbours.on
     }
 
-    /// `any_near!` by the grid's cells, the box grown by the margin (`f` through a pointer:
-    /// only the walk is on the built-in scenarios' hot path, and it is inlined).
-    pub(super) fn any_in_cells(
-        &self,
-        side: Side,
-        lo: Vec2,
-        hi: Vec2,
-        f: &mut dyn FnMut(usize) -> bool,
-    ) -> bool {
+    /// The regiments of `side` in the grid's cells that the box `lo`..`hi`, grown by the
+    /// margin, touches (`any_near!`).
+    #[inline]
+    pub(super) fn cells(&self, side: Side, lo: Vec2, hi: Vec2) -> Members<'_> {
         let grow = Vec2::new(MARGIN, MARGIN);
-        (self.neighbours.grid).any_in_box(side, lo - grow, hi + grow, f)
+        (self.neighbours.grid).box_members(side, lo - grow, hi + grow)
     }
 
-    /// `outward!` by the grid's rings: until every regiment left stands further than `limit`
-    /// (`f`'s last answer, `start` before any) past `reach` of `centre`.
-    pub(super) fn rings(
-        &self,
-        side: Side,
-        centre: Vec2,
-        reach: f64,
-        start: f64,
-        f: &mut dyn FnMut(usize) -> f64,
-    ) {
-        let mut limit = start;
-        for k in 0.. {
-            let on = (self.neighbours.grid).ring(side, centre, k, |o| limit = f(o));
-            if !on || self.neighbours.grid.past_ring(k) - reach - MARGIN > limit {
-                break;
-            }
-        }
+    /// The regiments of `side` in the grid's ring `k` about `centre` (`outward!`); None past
+    /// the grid.
+    #[inline]
+    pub(super) fn ring(&self, side: Side, centre: Vec2, k: usize) -> Option<Members<'_>> {
+        self.neighbours.grid.ring_members(side, centre, k)
     }
 }
 
-/// Whether `$f` (a closure of a regiment's index) holds for some regiment of side `$side` whose
+impl Battle {
+    /// Whether every regiment outside rings 0 to `k` stands further than `limit` past `reach`
+    /// of the rings' centre (`outward!`).
+    #[inline]
+    pub(super) fn past(&self, k: usize, reach: f64, limit: f64) -> bool {
+        self.neighbours.grid.past_ring(k) - reach - MARGIN > limit
+    }
+}
+
+// The searches below call their closure in their own loops, the grid's cells as iterators,
+// never by handing it to a function: that would take the address of the search's locals (its
+// footprint, the best so far), and the walk, which shares them, would then read them from
+// memory and work out the footprint's corners again for every regiment it measures. The walk
+// gives the closure each regiment as its iterator has it, with no index to check.
+
+/// Whether `$f` (a closure of a regiment's index and the regiment) holds for some regiment of side `$side` whose
 /// centre may lie in the box `$lo`..`$hi`: the grid's cells the box touches, or the whole side
-/// in index order. A macro, so that the walk (the built-in scenarios' path) has the closure
-/// inlined, as the walks before the grid had.
+/// in index order.
 macro_rules! any_near {
     ($b:expr, $side:expr, $lo:expr, $hi:expr, $f:expr) => {{
         let (b, side, lo, hi) = ($b, $side, $lo, $hi);
-        if b.in_cells(lo, hi) {
-            b.any_in_cells(side, lo, hi, &mut $f)
-        } else {
-            (0..b.regiments.len()).any(|o| b.regiments[o].side == side && ($f)(o))
+        'found: {
+            if b.in_cells(lo, hi) {
+                for o in b.cells(side, lo, hi) {
+                    if ($f)(o, &b.regiments[o]) {
+                        break 'found true;
+                    }
+                }
+            } else {
+                for (o, reg) in b.regiments.iter().enumerate() {
+                    if reg.side == side && ($f)(o, reg) {
+                        break 'found true;
+                    }
+                }
+            }
+            false
         }
     }};
 }
@@ -183,13 +191,22 @@ macro_rules! any_near {
 macro_rules! any_near_either {
     ($b:expr, $lo:expr, $hi:expr, $f:expr) => {{
         let (b, lo, hi) = ($b, $lo, $hi);
-        if b.in_cells(lo, hi) {
-            let mut f = $f;
-            crate::army::Side::BOTH
-                .into_iter()
-                .any(|s| b.any_in_cells(s, lo, hi, &mut f))
-        } else {
-            (0..b.regiments.len()).any($f)
+        'found: {
+            if b.in_cells(lo, hi) {
+                let [p, r] = crate::army::Side::BOTH;
+                for o in b.cells(p, lo, hi).chain(b.cells(r, lo, hi)) {
+                    if ($f)(o, &b.regiments[o]) {
+                        break 'found true;
+                    }
+                }
+            } else {
+                for (o, reg) in b.regiments.iter().enumerate() {
+                    if ($f)(o, reg) {
+                        break 'found true;
+                    }
+                }
+            }
+            false
         }
     }};
 }
@@ -207,18 +224,28 @@ macro_rules! any_within {
 /// further than `limit` past `$reach` of `$centre` (`limit` is `$f`'s last answer, `$start`
 /// before any): a search for the nearest, whose regiments' gaps are at least their centres'
 /// distance less `$reach`, and `$f` answers the gap to beat. The whole side in index order
-/// without the grid (inlined: see `any_near!`).
+/// without the grid.
 macro_rules! outward {
     ($b:expr, $side:expr, $centre:expr, $reach:expr, $start:expr, $f:expr) => {{
         let (b, side) = ($b, $side);
         if b.in_rings() {
-            b.rings(side, $centre, $reach, $start, &mut $f);
-        } else {
-            (0..b.regiments.len()).for_each(|o| {
-                if b.regiments[o].side == side {
-                    ($f)(o);
+            let (centre, reach, mut limit) = ($centre, $reach, $start);
+            let mut k = 0;
+            while let Some(ring) = b.ring(side, centre, k) {
+                for o in ring {
+                    limit = ($f)(o, &b.regiments[o]);
                 }
-            });
+                if b.past(k, reach, limit) {
+                    break;
+                }
+                k += 1;
+            }
+        } else {
+            for (o, reg) in b.regiments.iter().enumerate() {
+                if reg.side == side {
+                    ($f)(o, reg);
+                }
+            }
         }
     }};
 }
