@@ -161,6 +161,37 @@ fn halve(max: f64, mut clear: impl FnMut(f64) -> bool) -> f64 {
     lo
 }
 
+/// How far across its line a run of up to some distance can carry the mover, to rule out the
+/// friends out of its way wherever it ends (`in_the_way`).
+struct Aside {
+    from: Vec2,
+    right: Vec2,
+    /// The most the run's end strays across the line it starts on, with a margin far above
+    /// the rounding of the end's place.
+    drift: f64,
+    half_frontage: f64,
+}
+
+impl Aside {
+    /// For regiment `me`'s runs of up to `max` along `dir`, facing `fwd`.
+    fn of(me: &Regiment, dir: Vec2, fwd: Vec2, max: f64) -> Aside {
+        let right = fwd.right();
+        Aside {
+            from: me.pos,
+            right,
+            drift: max * dir.dot(right).abs() + 1e-6,
+            half_frontage: me.frontage / 2.0,
+        }
+    }
+
+    /// Whether friend `o` is out of the way of every end of the run (as `in_the_way` tests
+    /// it: the gap across between centres against half the two half frontages).
+    fn clear_of(&self, o: &Regiment) -> bool {
+        let across = (o.pos - self.from).dot(self.right).abs();
+        across - self.drift >= (self.half_frontage + o.frontage / 2.0) / 2.0
+    }
+}
+
 /// Where the ways of a run of up to some distance lie, to rule out the regiments that cannot
 /// hold it anywhere on it: in the frame of the mover's facing (from where it stands), between
 /// `behind` and `ahead` along it and within `lateral` of its line across it. Each carries the
@@ -1035,10 +1066,12 @@ impl Battle {
         near.clear();
         let reach = self.run_reach(r, dir, fwd, max);
         let (lo, hi) = reach.bounds(self.neighbours.max_radius());
+        let aside = Aside::of(&self.regiments[r], dir, fwd, max);
         any_near_either!(self, lo, hi, |o: usize, reg: &Regiment| {
             if o != r
                 && reg.state != State::Gone
                 && reach.may_hold(reg.pos, Shape::radius_of(reg.frontage, reg.depth))
+                && !self.lets_by_every_run(r, o, reg, holds, &aside)
             {
                 near.push((o, self.shape(o)));
             }
@@ -1053,6 +1086,44 @@ impl Battle {
             near.retain(|(_, s)| reach.may_hold(s.centre, s.radius));
             false
         })
+    }
+
+    /// `clear_run` asking every other regiment on the table at each try, none ruled out
+    /// beforehand: what the searches' bounds must not change.
+    #[cfg(test)]
+    pub(super) fn clear_run_asking_all(
+        &self,
+        r: usize,
+        dir: Vec2,
+        facing: f64,
+        max: f64,
+        holds: Holds,
+    ) -> f64 {
+        let (from, fwd) = (self.regiments[r].pos, Vec2::from_facing(facing));
+        let all: Vec<(usize, Shape)> = (0..self.regiments.len())
+            .filter(|&o| o != r && self.regiments[o].state != State::Gone)
+            .map(|o| (o, self.shape(o)))
+            .collect();
+        halve(max, |d| {
+            self.blocker(r, from + dir * d, fwd, holds, &all).is_none()
+        })
+    }
+
+    /// Whether regiment `o` lets every run of `r` described by `aside` by, as `blocker` would
+    /// find at each try: one that `holds` does not count, a friend `r` passes, or a friend out
+    /// of the way (`in_the_way`) wherever the run ends. Those the halving need not ask.
+    fn lets_by_every_run(
+        &self,
+        r: usize,
+        o: usize,
+        reg: &Regiment,
+        holds: Holds,
+        aside: &Aside,
+    ) -> bool {
+        if reg.side != self.regiments[r].side {
+            return !holds.enemies();
+        }
+        !holds.friends() || self.passes(r, o) || aside.clear_of(reg)
     }
 
     /// Where the ways of regiment `r`'s runs of up to `max` along `dir`, facing `fwd`, lie.

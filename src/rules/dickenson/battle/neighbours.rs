@@ -312,7 +312,7 @@ mod tests {
     fn the_grid_answers_as_the_walk_over_every_regiment() {
         let mut next = crate::dice::test_uniforms(0x9e37_79b9_7f4a_7c15);
         let rules = Arc::new(crate::rules::dickenson::tables::DickensonRules::builtin());
-        let (mut ties, mut found, mut friends) = (0, 0, 0);
+        let (mut ties, mut found, mut friends, mut held) = (0, 0, 0, 0);
         for units in [160, 400] {
             let setup = crate::scenario::generate::generated(units)
                 .and_then(|s| s.setup())
@@ -387,6 +387,15 @@ mod tests {
                     let ahead = walked_friend_ahead(&b, r, aim, run, max);
                     assert_eq!(grid.10, ahead, "{units} {layout} {r}: the friend ahead");
                     friends += usize::from(ahead.is_some());
+                    // Straight on and obliquely (the facing kept), the halving's candidates
+                    // ruled out beforehand change nothing.
+                    let facing = b.regiments[r].facing;
+                    for (way, face) in [(dir, aim), (dir, facing)] {
+                        let run = b.clear_run(r, way, face, max, holds);
+                        let all = b.clear_run_asking_all(r, way, face, max, holds);
+                        assert_eq!(run.to_bits(), all.to_bits(), "{units} {layout} {r}: run");
+                        held += usize::from(run < max);
+                    }
                     // Ties: another enemy as near as the one found.
                     found += usize::from(all.is_some());
                     ties += usize::from(all.is_some_and(|(t, g)| {
@@ -402,5 +411,6 @@ mod tests {
         }
         assert!(ties * 10 > found, "ties met: {ties} of {found}");
         assert!(friends > 20, "friends ahead met: {friends}");
+        assert!(held > 200, "runs held short: {held}");
     }
 }
