@@ -189,7 +189,7 @@ impl Grid {
     }
 
     /// The regiments of `side` in ring `k` about `p` (`ring`), row by row; None when that ring
-    /// lies wholly off the grid.
+    /// lies wholly beyond the cells the side has stood in.
     #[inline]
     pub fn ring_members(&self, side: Side, p: Vec2, k: usize) -> Option<Members<'_>> {
         let (c, r) = self.cell_of(p);

@@ -140,14 +140,12 @@ impl Battle {
     }
 
     /// The regiments of `side` in the grid's ring `k` about `centre` (`outward!`); None past
-    /// the grid.
+    /// the cells the side has stood in.
     #[inline]
     pub(super) fn ring(&self, side: Side, centre: Vec2, k: usize) -> Option<Members<'_>> {
         self.neighbours.grid.ring_members(side, centre, k)
     }
-}
 
-impl Battle {
     /// Whether every regiment outside rings 0 to `k` stands further than `limit` past `reach`
     /// of the rings' centre (`outward!`).
     #[inline]
@@ -162,9 +160,9 @@ impl Battle {
 // memory and work out the footprint's corners again for every regiment it measures. The walk
 // gives the closure each regiment as its iterator has it, with no index to check.
 
-/// Whether `$f` (a closure of a regiment's index and the regiment) holds for some regiment of side `$side` whose
-/// centre may lie in the box `$lo`..`$hi`: the grid's cells the box touches, or the whole side
-/// in index order.
+/// Whether `$f` (a closure of a regiment's index and the regiment) holds for some regiment of
+/// side `$side` whose centre may lie in the box `$lo`..`$hi`: the grid's cells the box
+/// touches, or the whole side in index order.
 macro_rules! any_near {
     ($b:expr, $side:expr, $lo:expr, $hi:expr, $f:expr) => {{
         let (b, side, lo, hi) = ($b, $side, $lo, $hi);
@@ -392,8 +390,8 @@ mod tests {
                     let facing = b.regiments[r].facing;
                     for (way, face) in [(dir, aim), (dir, facing)] {
                         let run = b.clear_run(r, way, face, max, holds);
-                        let all = b.clear_run_asking_all(r, way, face, max, holds);
-                        assert_eq!(run.to_bits(), all.to_bits(), "{units} {layout} {r}: run");
+                        let asked = b.clear_run_asking_all(r, way, face, max, holds);
+                        assert_eq!(run.to_bits(), asked.to_bits(), "{units} {layout} {r}: run");
                         held += usize::from(run < max);
                     }
                     // Ties: another enemy as near as the one found.
