@@ -27,7 +27,11 @@ impl Vec2 {
         self.x * o.y - self.y * o.x
     }
     pub fn len(self) -> f64 {
-        self.dot(self).sqrt()
+        self.len2().sqrt()
+    }
+    /// The squared length (no square root).
+    pub fn len2(self) -> f64 {
+        self.dot(self)
     }
     pub fn dist(self, o: Vec2) -> f64 {
         (self - o).len()
@@ -155,13 +159,24 @@ pub struct Shape {
 impl Shape {
     #[inline]
     pub fn new(centre: Vec2, fwd: Vec2, frontage: f64, depth: f64) -> Shape {
-        let (half_depth, half_frontage) = (depth / 2.0, frontage / 2.0);
+        Shape::sized(
+            centre,
+            fwd,
+            frontage,
+            depth,
+            Shape::radius_of(frontage, depth),
+        )
+    }
+
+    /// `new`, its `radius` (`radius_of(frontage, depth)`) already known.
+    #[inline]
+    pub fn sized(centre: Vec2, fwd: Vec2, frontage: f64, depth: f64, radius: f64) -> Shape {
         Shape {
             centre,
             fwd,
-            half_depth,
-            half_frontage,
-            radius: Shape::radius_of(frontage, depth),
+            half_depth: depth / 2.0,
+            half_frontage: frontage / 2.0,
+            radius,
         }
     }
 
@@ -244,6 +259,17 @@ impl Shape {
             return 0.0;
         }
         best.sqrt()
+    }
+
+    /// Whether every point within `radius` of `c` lies farther than `gap` from this rectangle
+    /// by one of its own axes alone (the disc past one of its sides and the gap): a bound with
+    /// no square root, kept a margin far above rounding, so false when unsure.
+    #[inline]
+    pub fn beyond(&self, c: Vec2, radius: f64, gap: f64) -> bool {
+        let d = c - self.centre;
+        let clear = radius + gap + 1e-9;
+        d.dot(self.fwd).abs() > self.half_depth + clear
+            || d.dot(self.fwd.right()).abs() > self.half_frontage + clear
     }
 
     /// Whether the enclosing circles meet (if not, the rectangles are apart).
@@ -938,6 +964,44 @@ mod tests {
                 assert!(d <= brute + 1e-9 && brute - d < 0.05, "{d} vs {brute}");
             }
         }
+    }
+
+    #[test]
+    fn a_disc_is_beyond_only_when_all_of_it_is_past_the_gap() {
+        let mut seed = 977u64;
+        let mut rnd = move || {
+            seed = crate::dice::mix64(seed);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut beyond, mut asked) = (0, 0);
+        for _ in 0..20_000 {
+            let me = Shape::new(
+                Vec2::new(rnd() * 10.0, rnd() * 10.0),
+                Vec2::from_facing(rnd() * 7.0 - 3.5),
+                0.5 + rnd() * 6.0,
+                0.5 + rnd() * 14.0,
+            );
+            let c = me.centre + Vec2::new(rnd() * 30.0 - 15.0, rnd() * 30.0 - 15.0);
+            let (radius, gap) = (rnd() * 3.0, [0.0, 0.5, 2.0][(rnd() * 3.0) as usize]);
+            asked += 1;
+            if me.beyond(c, radius, gap) {
+                beyond += 1;
+                assert!(
+                    me.dist_to_point(c) - radius > gap,
+                    "{me:?} {c:?} {radius} {gap}"
+                );
+            }
+        }
+        assert!(
+            beyond > asked / 3,
+            "{beyond} of {asked}: the bound says too little"
+        );
+        // Straight ahead, a hair past the side, the radius and the gap: beyond; a hair short,
+        // not.
+        let me = footprint_at(0.0, 0.0);
+        let ahead = |d: f64| me.centre + me.fwd * (me.half_depth + 1.0 + 0.5 + d);
+        assert!(me.beyond(ahead(1e-6), 1.0, 0.5));
+        assert!(!me.beyond(ahead(-1e-6), 1.0, 0.5));
     }
 
     #[test]

@@ -106,8 +106,7 @@ impl Battle {
                 }
                 // The enclosing circles bound the gap from below: a regiment beyond the range by
                 // them, or no nearer than the best, cannot be the target (its shape is never made).
-                let reach =
-                    Shape::radius_of(reg.frontage, reg.depth) + behind * f64::from(reg.is_gun());
+                let reach = reg.radius + behind * f64::from(reg.is_gun());
                 let bound = me.centre.dist(reg.pos) - me.radius - reach;
                 if bound > range || beaten(bound, o, best) {
                     return limit(best);
@@ -131,7 +130,7 @@ impl Battle {
     fn team_gap(&self, me: &Shape, u: usize) -> Option<(f64, Vec2)> {
         let (at, _) = self.sited_team(u)?;
         let reg = &self.regiments[u];
-        let team = Shape::new(at, self.front(u), reg.frontage, reg.depth);
+        let team = reg.shape_at(at, self.front(u));
         Some((me.dist(&team), at))
     }
 
@@ -409,7 +408,7 @@ impl Battle {
         if obs.listening() {
             let target = &self.regiments[t];
             let on_target = self.under_area(r, t, &at).is_some();
-            let reach = Shape::radius_of(target.frontage, target.depth);
+            let reach = target.radius;
             emit(
                 obs,
                 Event::Dickenson(Detail::GunShot {
@@ -446,7 +445,7 @@ impl Battle {
         // margin far above rounding) are beyond it without working out the diagonal.
         let (off, own) = (
             reg.pos.dist(at.point),
-            Shape::radius_of(reg.frontage, reg.depth) + self.rules.ammunition.kept_within,
+            reg.radius + self.rules.ammunition.kept_within,
         );
         if off > own + 0.5 * (area.length.abs() + area.width.abs()) + 1e-9
             || off > own + 0.5 * area.length.hypot(area.width)

@@ -128,7 +128,7 @@ impl Battle {
             |o: usize, other: &Regiment| {
                 // Only a footprint whose enclosing circle reaches the end's can meet it: the
                 // circles first, so that most friends' footprints are never made.
-                let touch = end.radius + Shape::radius_of(other.frontage, other.depth) + HAIR;
+                let touch = end.radius + other.radius + HAIR;
                 if o != r
                     && other.state != State::Gone
                     && other.pos.dist(end.centre) <= touch
@@ -267,9 +267,7 @@ impl Battle {
             |e: usize, en: &Regiment| {
                 if en.state == State::Active {
                     let reach = self.reach(e);
-                    let bound = me.centre.dist(en.pos)
-                        - me.radius
-                        - Shape::radius_of(en.frontage, en.depth);
+                    let bound = me.centre.dist(en.pos) - me.radius - en.radius;
                     if bound - reach - clear <= room {
                         room = room.min(self.gap(r, e) - reach - clear);
                     }
@@ -303,7 +301,7 @@ impl Battle {
             o != r
                 && reg.state != State::Gone
                 && !self.passes(r, o)
-                && reg.pos.dist(s.centre) <= s.radius + Shape::radius_of(reg.frontage, reg.depth)
+                && reg.pos.dist(s.centre) <= s.radius + reg.radius
                 && within.dist(&self.shape(o)) == 0.0
         })
     }
@@ -389,7 +387,7 @@ impl Battle {
                 return false;
             }
             // Enclosing circles first: most regiments are far from the way.
-            let reach = start.radius + Shape::radius_of(other.frontage, other.depth) + gap;
+            let reach = start.radius + other.radius + gap;
             if dist_point_segment(other.pos, a, b) > reach + HAIR {
                 return false;
             }

@@ -48,6 +48,7 @@ impl Battle {
             }
         }
         self.join_melees(&pairs);
+        self.sum_melees();
         self.pairs = pairs;
         for k in 0..self.pairs.len() {
             let (a, b) = self.pairs[k];
@@ -65,23 +66,20 @@ impl Battle {
 
     /// Figures lost in this move's melee by regiment `r`'s side and by the other (ruling: one
     /// melee, each side's losses summed): the melee is every regiment joined to `r` through
-    /// pairs in contact, friends of friends' enemies included.
+    /// pairs in contact, friends of friends' enemies included. Asked once the melees are
+    /// joined (`sum_melees`), and only of a regiment that fought.
     pub(super) fn melee_losses(&self, r: usize) -> (u32, u32) {
         let (melee, side) = (self.regiments[r].melee, self.regiments[r].side);
-        let (mut mine, mut theirs) = (0, 0);
-        for reg in self
-            .regiments
-            .iter()
-            .filter(|g| g.fought && g.melee == melee)
-        {
-            let lost = u32::from(reg.melee_lost);
-            if reg.side == side {
-                mine += lost;
-            } else {
-                theirs += lost;
-            }
+        let sums = self.melee_sums[usize::from(melee)];
+        (sums[side.index()], sums[side.other().index()])
+    }
+
+    /// Each melee's losses by side (`melee_sums`), from every regiment that fought in it.
+    fn sum_melees(&mut self) {
+        self.melee_sums.fill([0; 2]);
+        for reg in self.regiments.iter().filter(|g| g.fought) {
+            self.melee_sums[usize::from(reg.melee)][reg.side.index()] += u32::from(reg.melee_lost);
         }
-        (mine, theirs)
     }
 
     /// Marks each regiment with its melee (`Regiment::melee`): the pairs joined, each melee

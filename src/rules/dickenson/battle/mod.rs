@@ -199,6 +199,10 @@ pub struct Battle {
     schedule: crate::arrivals::Schedule,
     /// Melee pairs of the phase (reused buffer).
     pairs: Vec<(u16, u16)>,
+    /// Figures each side lost in each melee of the move, by the melee's name
+    /// (`Regiment::melee`): summed once the melees are joined, as every regiment that fought
+    /// asks its melee's at each morale throw.
+    melee_sums: Vec<[u32; 2]>,
     /// Each regiment's facing and its unit vector as last worked out: footprints are asked
     /// for every regiment at each step of every path, and their sines and cosines were a
     /// third of a battle.
@@ -290,6 +294,7 @@ impl Battle {
             seed: 0,
             schedule: crate::arrivals::Schedule::default(),
             pairs: Vec::new(),
+            melee_sums: Vec::new(),
             fronts: Vec::new(),
             arc_cos: [const { Cell::new((f64::NAN, f64::NAN)) }; 2],
             near: RefCell::new(Vec::new()),
@@ -312,6 +317,8 @@ impl Battle {
         self.turn_limit = self.rules.army.default_turn_limit;
         self.outcome = None;
         self.pairs.clear();
+        self.melee_sums.clear();
+        self.melee_sums.resize(self.regiments.len(), [0; 2]);
         self.gaps.clear();
         self.fronts.clear();
         let unknown = Cell::new((f64::NAN, Vec2::new(0.0, 0.0)));
@@ -492,7 +499,7 @@ impl Battle {
     /// A regiment's footprint.
     pub fn shape(&self, r: usize) -> Shape {
         let reg = &self.regiments[r];
-        Shape::new(reg.pos, self.front(r), reg.frontage, reg.depth)
+        reg.shape_at(reg.pos, self.front(r))
     }
 
     /// The unit vector of regiment `r`'s facing, worked out again only when the facing
@@ -565,12 +572,17 @@ impl Battle {
             reach,
             f64::INFINITY,
             |o: usize, reg: &Regiment| {
-                if reg.state != State::Gone && ok(reg) {
+                if reg.state != State::Gone
+                    && ok(reg)
+                    && !neighbours::beaten_far(
+                        (me.centre - reg.pos).len2(),
+                        me.radius + reg.radius,
+                        best,
+                    )
+                {
                     // No point of either is farther from its centre than its radius: a regiment
                     // whose bound cannot beat the best is passed by (its shape is never made).
-                    let bound = me.centre.dist(reg.pos)
-                        - me.radius
-                        - Shape::radius_of(reg.frontage, reg.depth);
+                    let bound = me.centre.dist(reg.pos) - me.radius - reg.radius;
                     if !neighbours::beaten(bound, o, best) {
                         let g = me.dist(&self.shape(o));
                         if neighbours::nearer(g, o, best) {

@@ -9,7 +9,6 @@ use super::regiment::{Gait, Kind, Regiment, State};
 use super::{Battle, emit};
 use crate::army::Side;
 use crate::battlefield::Vec2;
-use crate::battlefield::geometry::Shape;
 use crate::dice::DiceSource;
 use crate::events::{Event, GeneralResult, Observer};
 use crate::rules::dickenson::events::{Detail, Figures, Source};
@@ -300,7 +299,7 @@ impl Battle {
             }
             // Beyond half a move by the enclosing circles (a lower bound on the gap): not a
             // support, and its shape is never made.
-            let bound = me.centre.dist(f.pos) - me.radius - Shape::radius_of(f.frontage, f.depth);
+            let bound = me.centre.dist(f.pos) - me.radius - f.radius;
             if bound > half || me.dist(&self.shape(o)) > half {
                 return false;
             }

@@ -972,7 +972,7 @@ impl Battle {
     /// The footprint of regiment `r` were it at `pos` facing `facing`.
     pub(super) fn shape_at(&self, r: usize, pos: Vec2, facing: f64) -> Shape {
         let reg = &self.regiments[r];
-        Shape::new(pos, Vec2::from_facing(facing), reg.frontage, reg.depth)
+        reg.shape_at(pos, Vec2::from_facing(facing))
     }
 
     /// Whether regiment `r`, going straight along its facing (`fwd` its unit vector) from
@@ -990,20 +990,22 @@ impl Battle {
         among: &[(usize, Shape)],
     ) -> Option<usize> {
         let reg = &self.regiments[r];
-        let (from, end) = (reg.pos, Shape::new(pos, fwd, reg.frontage, reg.depth));
+        let (from, end) = (reg.pos, reg.shape_at(pos, fwd));
         let start = end.at(from);
-        let way = Shape::new(
-            (from + pos) * 0.5,
-            end.fwd,
+        let (frontage, depth) = (
             2.0 * end.half_frontage,
             2.0 * end.half_depth + from.dist(pos),
         );
+        // The half sides' sum bounds the half diagonal with no square root: the way is only
+        // ever measured against others (where a looser circle asks the corners sooner).
+        let bound = (end.half_frontage + depth / 2.0) * (1.0 + 1e-12) + 1e-12;
+        let way = Shape::sized((from + pos) * 0.5, end.fwd, frontage, depth, bound);
         let (within, start_within) = (inside(way), inside(start));
         let side = self.regiments[r].side;
         let gap = self.rules.battle.contact_gap;
         let lets_by = |&(o, s): &(usize, Shape)| {
             if self.regiments[o].side != side {
-                if !holds.enemies() || apart(&way, &s, gap) {
+                if !holds.enemies() || way.beyond(s.centre, s.radius, gap) || way.dist(&s) >= gap {
                     return true;
                 }
                 let was = start.dist(&s);
@@ -1012,7 +1014,7 @@ impl Battle {
             !holds.friends()
                 || self.passes(r, o)
                 || !in_the_way(&end, &s)
-                || within.centre.dist(s.centre) > within.radius + s.radius
+                || within.beyond(s.centre, s.radius, 0.0)
                 || within.dist(&s) > 0.0
                 || start_within.dist(&s) == 0.0
         };
@@ -1070,7 +1072,7 @@ impl Battle {
         any_near_either!(self, lo, hi, |o: usize, reg: &Regiment| {
             if o != r
                 && reg.state != State::Gone
-                && reach.may_hold(reg.pos, Shape::radius_of(reg.frontage, reg.depth))
+                && reach.may_hold(reg.pos, reg.radius)
                 && !self.lets_by_every_run(r, o, reg, holds, &aside)
             {
                 near.push((o, self.shape(o)));
@@ -1656,7 +1658,7 @@ impl Battle {
     /// Halted horse threaten only within a trot (seed: no gallop from a halt; a trot charges).
     pub(super) fn horse_threat(&self, r: usize, setup: &BattleSetup) -> Threat {
         let me = &self.regiments[r];
-        let radius = Shape::radius_of(me.frontage, me.depth);
+        let radius = me.radius;
         let margin = if me.formation == Formation::Square {
             self.rules.formations.doctrine.square_margin
         } else {
@@ -1678,7 +1680,7 @@ impl Battle {
                 }
                 let reach = h.move_at(h.next_gait(), &self.rules) * share + margin;
                 // Bounding circles first: most horse are too far for their shapes to be measured.
-                let bound = me.pos.dist(h.pos) - radius - Shape::radius_of(h.frontage, h.depth);
+                let bound = me.pos.dist(h.pos) - radius - h.radius;
                 if bound > reach {
                     return false;
                 }
@@ -1757,8 +1759,7 @@ impl Battle {
                 if e == r || reg.state != State::Active || !ok(reg) {
                     return false;
                 }
-                let bound =
-                    me.centre.dist(reg.pos) - me.radius - Shape::radius_of(reg.frontage, reg.depth);
+                let bound = me.centre.dist(reg.pos) - me.radius - reg.radius;
                 if bound > d || (bound >= d && e > r) {
                     return false;
                 }

@@ -12,7 +12,6 @@ use super::DickensonRules;
 use super::regiment::Formation;
 use crate::army::Side;
 use crate::battlefield::Vec2;
-use crate::battlefield::geometry::Shape;
 use crate::battlefield::grid::{GRID_FROM, Grid, Members};
 use crate::rules::dickenson::volley::Arm;
 
@@ -29,6 +28,18 @@ const GRID_CELL: f64 = 6.0;
 #[inline]
 pub(super) fn nearer(g: f64, o: usize, best: Option<(usize, f64)>) -> bool {
     best.is_none_or(|(b, bg)| g < bg || (g == bg && o < b))
+}
+
+/// Whether a regiment whose centre lies the square root of `d2` from the searcher's, with
+/// `radii` the two enclosing radii, surely cannot beat the best found so far: as `beaten` would
+/// find of their bound (the centres' distance less the radii), but from the squared distance,
+/// with no square root, and a margin far above the rounding of either. False when unsure.
+#[inline]
+pub(super) fn beaten_far(d2: f64, radii: f64, best: Option<(usize, f64)>) -> bool {
+    best.is_some_and(|(_, bg)| {
+        let t = bg + radii;
+        d2 > t * t * (1.0 + 1e-9) + 1e-12
+    })
 }
 
 /// Whether a regiment `o` no nearer than `bound` surely cannot beat the best found so far.
@@ -97,9 +108,7 @@ impl Battle {
         let regs = &self.regiments;
         let n = &mut self.neighbours;
         n.grid.fill(regs.len(), |r| (regs[r].side, regs[r].pos));
-        n.max_radius = (regs.iter())
-            .map(|r| Shape::radius_of(r.frontage, r.depth))
-            .fold(0.0, f64::max);
+        n.max_radius = (regs.iter()).map(|r| r.radius).fold(0.0, f64::max);
     }
 
     /// Regiment `r` stands where its `pos` says: called wherever a position is written.
@@ -113,7 +122,7 @@ impl Battle {
     pub(super) fn form(&mut self, r: usize, f: Formation) {
         let reg = &mut self.regiments[r];
         reg.form(f, &self.rules);
-        let radius = Shape::radius_of(reg.frontage, reg.depth);
+        let radius = reg.radius;
         let n = &mut self.neighbours;
         n.max_radius = n.max_radius.max(radius);
     }
@@ -265,6 +274,38 @@ mod tests {
     use super::*;
     use std::f64::consts::FRAC_PI_2;
     use std::sync::Arc;
+
+    #[test]
+    fn beaten_far_only_where_the_bound_is_beaten() {
+        let mut seed = 31u64;
+        let mut rnd = move || {
+            seed = crate::dice::mix64(seed);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut far, mut asked) = (0, 0);
+        for i in 0..50_000 {
+            let d = Vec2::new(rnd() * 40.0 - 20.0, rnd() * 40.0 - 20.0);
+            let (mine, theirs) = (rnd() * 4.0, rnd() * 4.0);
+            let best = Some((i % 7, rnd() * 20.0));
+            asked += 1;
+            if beaten_far(d.len2(), mine + theirs, best) {
+                far += 1;
+                let bound = d.len() - mine - theirs;
+                assert!(
+                    beaten(bound, i % 7 + 1, best) && beaten(bound, 0, best),
+                    "{d:?}"
+                );
+            }
+        }
+        assert!(
+            far > asked / 4,
+            "{far} of {asked}: the bound says too little"
+        );
+        assert!(!beaten_far(1e9, 1.0, None));
+        // A hair beyond the best and the radii is beaten; as near as them, not.
+        assert!(beaten_far(3.0001f64.powi(2), 2.0, Some((0, 1.0))));
+        assert!(!beaten_far(9.0, 2.0, Some((0, 1.0))));
+    }
 
     /// `nearest_enemy` as the plain walk over every regiment in index order had it.
     fn walked_nearest(b: &Battle, r: usize, active: bool) -> Option<(usize, f64)> {

@@ -7,6 +7,7 @@ use crate::army::{
     UnitKind,
 };
 use crate::battlefield::Vec2;
+use crate::battlefield::geometry::Shape;
 use crate::rules::dickenson::figures::Figure;
 use crate::rules::dickenson::gunnery::Calibre;
 use crate::rules::dickenson::morale::{self, FootLeft, GunLeft, GunState, HorseLeft};
@@ -152,6 +153,10 @@ pub struct Regiment {
     /// Its footprint in its present formation.
     pub frontage: f64,
     pub depth: f64,
+    /// The radius of its footprint's enclosing circle (`Shape::radius_of` of its frontage and
+    /// depth), kept with them by `derive` and `form`, their only writers: the searches ask it
+    /// of every regiment they pass, and the square root is dear.
+    pub radius: f64,
     /// Inches a file and a rank take: the scenario's footprint over its line's files and ranks.
     pub file_width: f64,
     pub rank_depth: f64,
@@ -281,6 +286,7 @@ impl Regiment {
             facing: u.facing,
             frontage: u.frontage,
             depth: u.depth,
+            radius: Shape::radius_of(u.frontage, u.depth),
             file_width: 0.0,
             rank_depth: 0.0,
             pikemen,
@@ -354,6 +360,13 @@ impl Regiment {
     pub fn form(&mut self, f: Formation, rules: &DickensonRules) {
         self.formation = f;
         (self.frontage, self.depth) = self.footprint(f, rules);
+        self.radius = Shape::radius_of(self.frontage, self.depth);
+    }
+
+    /// Its footprint were it at `pos` facing along `fwd` (a unit vector).
+    #[inline]
+    pub fn shape_at(&self, pos: Vec2, fwd: Vec2) -> Shape {
+        Shape::sized(pos, fwd, self.frontage, self.depth, self.radius)
     }
 
     /// Frontage and depth of its figures in formation `f` (ruling): files and ranks at its
@@ -779,6 +792,41 @@ pub fn men_of(u: &Unit, rules: &DickensonRules) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_kept_radius_follows_every_change_of_formation() {
+        let r = DickensonRules::builtin();
+        let mut foot = Unit::new(
+            0,
+            Side::Parliament,
+            0,
+            UnitKind::Foot(FootBalance::Normal),
+            4,
+        );
+        foot.men = Some(720);
+        let mut reg = Regiment::derive(&foot, &r);
+        let kept = |reg: &Regiment| reg.radius.to_bits();
+        let worked = |reg: &Regiment| Shape::radius_of(reg.frontage, reg.depth).to_bits();
+        assert_eq!(kept(&reg), worked(&reg));
+        let line = reg.radius;
+        for f in [
+            Formation::Column,
+            Formation::Square,
+            Formation::ShotBeforePike,
+            Formation::Line,
+        ] {
+            reg.form(f, &r);
+            assert_eq!(kept(&reg), worked(&reg), "{f:?}");
+            if f == Formation::Column {
+                // Six deep is not the line's footprint: the radius had to change.
+                assert_ne!(reg.radius, line);
+            }
+        }
+        let at = Vec2::new(3.0, 4.0);
+        let fwd = Vec2::from_facing(0.5);
+        let made = Shape::new(at, fwd, reg.frontage, reg.depth);
+        assert_eq!(reg.shape_at(at, fwd), made);
+    }
 
     #[test]
     fn units_become_figures_by_the_scale() {
