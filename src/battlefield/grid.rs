@@ -179,19 +179,20 @@ impl Grid {
     }
 
     /// Calls `f` with every regiment of `side` in the cells `k` columns or rows out from `p`'s
-    /// cell and no nearer (its own cell for 0); false when that ring lies wholly beyond the
-    /// cells the side has stood in, as every further one does.
+    /// cell and no nearer (its own cell for 0) that come within `within` of `p` (the cells
+    /// wholly farther are skipped); false when that ring lies wholly beyond the cells the side
+    /// has stood in, as every further one does.
     #[inline]
-    pub fn ring(&self, side: Side, p: Vec2, k: usize, f: impl FnMut(usize)) -> bool {
-        self.ring_members(side, p, k)
+    pub fn ring(&self, side: Side, p: Vec2, k: usize, within: f64, f: impl FnMut(usize)) -> bool {
+        self.ring_members(side, p, k, within)
             .map(|ring| ring.for_each(f))
             .is_some()
     }
 
-    /// The regiments of `side` in ring `k` about `p` (`ring`), row by row; None when that ring
-    /// lies wholly beyond the cells the side has stood in.
+    /// The regiments of `side` in ring `k` about `p` within `within` of it (`ring`), row by
+    /// row; None when that ring lies wholly beyond the cells the side has stood in.
     #[inline]
-    pub fn ring_members(&self, side: Side, p: Vec2, k: usize) -> Option<Members<'_>> {
+    pub fn ring_members(&self, side: Side, p: Vec2, k: usize, within: f64) -> Option<Members<'_>> {
         let (c, r) = self.cell_of(p);
         let s = self.stood[side.index()];
         if s.reach_from((c, r)).is_none_or(|far| k > far) {
@@ -199,7 +200,20 @@ impl Grid {
         }
         // The ring's rows and columns within those the side has stood in (on the grid).
         let (lo, hi) = (s.c0, s.c1);
-        let span = Span::Ring { c, r, k, lo, hi };
+        let around = Around {
+            p,
+            within2: within * within,
+            cell: self.cell,
+            last: (self.cols - 1, self.rows - 1),
+        };
+        let span = Span::Ring {
+            c,
+            r,
+            k,
+            lo,
+            hi,
+            around,
+        };
         Some(self.members(side, span, r.saturating_sub(k).max(s.r0), (r + k).min(s.r1)))
     }
 
@@ -231,6 +245,40 @@ impl Grid {
     }
 }
 
+/// A point and the squared distance within which a ring's cells are listed.
+#[derive(Debug, Clone, Copy)]
+struct Around {
+    p: Vec2,
+    within2: f64,
+    cell: f64,
+    /// The last column and row: they and the first hold what is off the table.
+    last: (usize, usize),
+}
+
+impl Around {
+    /// The columns of row `row` whose cells come within the reach of the point (first above
+    /// last: none), widened a margin far above rounding: the edge cells reach out to infinity.
+    #[inline]
+    fn columns(&self, row: usize) -> (usize, usize) {
+        let (y0, y1) = (row as f64 * self.cell, (row + 1) as f64 * self.cell);
+        let dy = if row > 0 && self.p.y < y0 {
+            y0 - self.p.y
+        } else if row < self.last.1 && self.p.y > y1 {
+            self.p.y - y1
+        } else {
+            0.0
+        };
+        let left = self.within2 - dy * dy;
+        if left < 0.0 {
+            return (1, 0);
+        }
+        let w = left.sqrt() * (1.0 + 1e-9) + 1e-9;
+        // `as` saturates: off the table to the edge cells, infinity to the last.
+        let col = |x: f64| ((x / self.cell) as usize).min(self.last.0);
+        (col(self.p.x - w), col(self.p.x + w))
+    }
+}
+
 /// Which columns of each row a search takes: a box's, or a ring's about cell `(c, r)` within
 /// the columns `lo..=hi` (those its side has stood in).
 #[derive(Debug, Clone, Copy)]
@@ -242,6 +290,7 @@ enum Span {
         k: usize,
         lo: usize,
         hi: usize,
+        around: Around,
     },
 }
 
@@ -266,10 +315,21 @@ impl Cells {
         match self.span {
             Span::Box(c0, c1) => (c0, c1, 1),
             // A ring's top and bottom rows whole, the rows between only their two ends.
-            Span::Ring { c, r, k, lo, hi } if row.abs_diff(r) == k => {
-                (c.saturating_sub(k).max(lo), (c + k).min(hi), 1)
-            }
-            Span::Ring { c, k, lo, hi, .. } => {
+            // The ring's columns within those the side has stood in, and whose cells come
+            // within the ring's reach of its point in this row (`Around::columns`).
+            Span::Ring {
+                c,
+                r,
+                k,
+                lo,
+                hi,
+                around,
+            } => {
+                let (near, far) = around.columns(row);
+                let (lo, hi) = (lo.max(near), hi.min(far));
+                if row.abs_diff(r) == k {
+                    return (c.saturating_sub(k).max(lo), (c + k).min(hi), 1);
+                }
                 let on = |col: &usize| (lo..=hi).contains(col);
                 match (c.checked_sub(k).filter(on), Some(c + k).filter(on)) {
                     (Some(a), Some(b)) => (a, b, 2 * k),
@@ -361,7 +421,8 @@ mod tests {
 
     /// The rings around a point, on the table and off it, visit each regiment of the side once,
     /// in the ring of its cell's distance, and every centre outside rings 0 to `k` is more than
-    /// `past_ring(k)` from the point: with each ruleset's cell.
+    /// `past_ring(k)` from the point; rings asked within a distance list every regiment within
+    /// it, and skip cells: with each ruleset's cell.
     #[test]
     fn the_rings_visit_each_regiment_once_nearest_cells_first() {
         for cell in [6.0, 12.0] {
@@ -371,6 +432,7 @@ mod tests {
 
     fn rings_visit_each_regiment_once(cell: f64) {
         let mut g = Grid::new((72.0, 48.0), 40, cell);
+        let mut skipped = 0;
         // A band of regiments at first, so that the side's cells are a few rows; then moved
         // one at a time all over the table and off it, so that they grow.
         let mut pos: Vec<Vec2> = (0..40usize)
@@ -388,7 +450,7 @@ mod tests {
             }
             let mut ring_of = vec![usize::MAX; 40];
             let mut k = 0;
-            while g.ring(Side::Royalist, p, k, |o| {
+            while g.ring(Side::Royalist, p, k, f64::INFINITY, |o| {
                 assert_eq!(ring_of[o], usize::MAX, "{p:?} {o}");
                 ring_of[o] = k;
             }) {
@@ -398,7 +460,17 @@ mod tests {
                 k += 1;
             }
             assert!(ring_of.iter().all(|&k| k != usize::MAX), "{p:?}");
-            g.ring(Side::Parliament, p, 0, |_| panic!("no Parliament regiment"));
+            for within in [2.5, 9.0] {
+                let mut listed = [false; 40];
+                for k in 0..=k {
+                    g.ring(Side::Royalist, p, k, within, |o| listed[o] = true);
+                }
+                for (o, at) in pos.iter().enumerate() {
+                    assert!(listed[o] || at.dist(p) > within, "{p:?} {o} {within}");
+                }
+                skipped += listed.iter().filter(|l| !**l).count();
+            }
+            g.ring(Side::Parliament, p, 0, f64::INFINITY, |_| panic!("none"));
             // A box about the point meets every regiment whose cell it touches.
             let (lo, hi) = (p - Vec2::new(7.0, 4.0), p + Vec2::new(9.0, 5.0));
             let ((c0, r0), (c1, r1)) = (g.cell_of(lo), g.cell_of(hi));
@@ -410,5 +482,9 @@ mod tests {
                 assert_eq!(met[o], inside, "{p:?} {o}");
             }
         }
+        assert!(
+            skipped > 2000,
+            "rings within a distance skipped only {skipped}"
+        );
     }
 }

@@ -611,11 +611,13 @@ impl Battle {
         let me = &self.regiments[r];
         let mut best = (start, usize::MAX);
         let side = me.side.other();
+        // Centres farther than the best by both reaches cannot beat it: their cells are skipped.
+        let reach = me.reach + self.max_reach + APART_MARGIN;
         for k in 0.. {
-            let on = self.grid.ring(side, me.pos, k, |o| {
+            let on = self.grid.ring(side, me.pos, k, best.0 + reach, |o| {
                 self.nearer::<true>(r, o, &ok, &mut best)
             });
-            let beyond = self.grid.past_ring(k) - me.reach - self.max_reach - APART_MARGIN;
+            let beyond = self.grid.past_ring(k) - reach;
             if !on || best.0 < beyond {
                 break;
             }

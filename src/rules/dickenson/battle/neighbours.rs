@@ -148,11 +148,20 @@ impl Battle {
         (self.neighbours.grid).box_members(side, lo - grow, hi + grow)
     }
 
-    /// The regiments of `side` in the grid's ring `k` about `centre` (`outward!`); None past
-    /// the cells the side has stood in.
+    /// The regiments of `side` in the grid's ring `k` about `centre` whose centres may lie
+    /// within `limit` past `reach` of it (`outward!`); None past the cells the side has stood
+    /// in.
     #[inline]
-    pub(super) fn ring(&self, side: Side, centre: Vec2, k: usize) -> Option<Members<'_>> {
-        self.neighbours.grid.ring_members(side, centre, k)
+    pub(super) fn ring(
+        &self,
+        side: Side,
+        centre: Vec2,
+        k: usize,
+        reach: f64,
+        limit: f64,
+    ) -> Option<Members<'_>> {
+        let within = limit + reach + MARGIN;
+        self.neighbours.grid.ring_members(side, centre, k, within)
     }
 
     /// Whether every regiment outside rings 0 to `k` stands further than `limit` past `reach`
@@ -238,7 +247,7 @@ macro_rules! outward {
         if b.in_rings() {
             let (centre, reach, mut limit) = ($centre, $reach, $start);
             let mut k = 0;
-            while let Some(ring) = b.ring(side, centre, k) {
+            while let Some(ring) = b.ring(side, centre, k, reach, limit) {
                 for o in ring {
                     limit = ($f)(o, &b.regiments[o]);
                 }
