@@ -211,7 +211,7 @@ pub struct Battle {
     /// test needs no trigonometry.
     arc_cos: [Cell<(f64, f64)>; 2],
     /// The regiments near a run and their footprints (a buffer the runs reuse).
-    near: RefCell<Vec<(usize, Shape)>>,
+    near: RefCell<Vec<movement::Near>>,
     /// Whether the table stands still (`table_still`), and while it does each regiment's
     /// nearest active enemy once found (`nearest_active`).
     still: Cell<bool>,

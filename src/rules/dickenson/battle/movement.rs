@@ -6,6 +6,7 @@
 //! fall back's and a rout's too, pays the ground, stops short of enemies and of friends (unless
 //! the rulings let it through), and leaves gaps in the hedges foot hack through.
 
+use std::cell::Cell;
 use std::f64::consts::PI;
 
 use super::ground;
@@ -159,6 +160,37 @@ fn halve(max: f64, mut clear: impl FnMut(f64) -> bool) -> f64 {
         }
     }
     lo
+}
+
+/// A regiment a run may meet (`Battle::clear_run`): its footprint, and its distance from the
+/// mover's footprint where the run starts, as `blocker` measures it (from a hair inside for a
+/// friend), once asked: it is the same at every try.
+#[derive(Debug, Clone)]
+pub(super) struct Near {
+    o: usize,
+    shape: Shape,
+    start: Cell<f64>,
+}
+
+impl Near {
+    pub(super) fn of(o: usize, shape: Shape) -> Near {
+        Near {
+            o,
+            shape,
+            start: Cell::new(f64::NAN),
+        }
+    }
+
+    /// Its distance from the run's start, measured by `measure` the first time it is asked.
+    #[inline]
+    fn start_gap(&self, measure: impl FnOnce() -> f64) -> f64 {
+        let mut d = self.start.get();
+        if d.is_nan() {
+            d = measure();
+            self.start.set(d);
+        }
+        d
+    }
 }
 
 /// How far across its line a run of up to some distance can carry the mover, to rule out the
@@ -987,7 +1019,7 @@ impl Battle {
         pos: Vec2,
         fwd: Vec2,
         holds: Holds,
-        among: &[(usize, Shape)],
+        among: &[Near],
     ) -> Option<usize> {
         let reg = &self.regiments[r];
         let (from, end) = (reg.pos, reg.shape_at(pos, fwd));
@@ -1003,20 +1035,21 @@ impl Battle {
         let (within, start_within) = (inside(way), inside(start));
         let side = self.regiments[r].side;
         let gap = self.rules.battle.contact_gap;
-        let lets_by = |&(o, s): &(usize, Shape)| {
+        let lets_by = |near: &Near| {
+            let (o, s) = (near.o, &near.shape);
             if self.regiments[o].side != side {
-                if !holds.enemies() || way.beyond(s.centre, s.radius, gap) || way.dist(&s) >= gap {
+                if !holds.enemies() || way.beyond(s.centre, s.radius, gap) || way.dist(s) >= gap {
                     return true;
                 }
-                let was = start.dist(&s);
-                return was < gap && end.dist(&s) >= was;
+                let was = near.start_gap(|| start.dist(s));
+                return was < gap && end.dist(s) >= was;
             }
             !holds.friends()
                 || self.passes(r, o)
-                || !in_the_way(&end, &s)
+                || !in_the_way(&end, s)
                 || within.beyond(s.centre, s.radius, 0.0)
-                || within.dist(&s) > 0.0
-                || start_within.dist(&s) == 0.0
+                || near.start_gap(|| start_within.dist(s)) == 0.0
+                || within.dist(s) > 0.0
         };
         among.iter().position(|x| !lets_by(x))
     }
@@ -1075,7 +1108,7 @@ impl Battle {
                 && reach.may_hold(reg.pos, reg.radius)
                 && !self.lets_by_every_run(r, o, reg, holds, &aside)
             {
-                near.push((o, self.shape(o)));
+                near.push(Near::of(o, self.shape(o)));
             }
             false
         });
@@ -1085,7 +1118,7 @@ impl Battle {
             };
             near.swap(0, i);
             let reach = self.run_reach(r, dir, fwd, d);
-            near.retain(|(_, s)| reach.may_hold(s.centre, s.radius));
+            near.retain(|n| reach.may_hold(n.shape.centre, n.shape.radius));
             false
         })
     }
@@ -1102,9 +1135,9 @@ impl Battle {
         holds: Holds,
     ) -> f64 {
         let (from, fwd) = (self.regiments[r].pos, Vec2::from_facing(facing));
-        let all: Vec<(usize, Shape)> = (0..self.regiments.len())
+        let all: Vec<Near> = (0..self.regiments.len())
             .filter(|&o| o != r && self.regiments[o].state != State::Gone)
-            .map(|o| (o, self.shape(o)))
+            .map(|o| Near::of(o, self.shape(o)))
             .collect();
         halve(max, |d| {
             self.blocker(r, from + dir * d, fwd, holds, &all).is_none()
