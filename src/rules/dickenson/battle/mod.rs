@@ -216,6 +216,9 @@ pub struct Battle {
     /// nearest active enemy once found (`nearest_active`).
     still: Cell<bool>,
     kept: Vec<Cell<Option<Nearest>>>,
+    /// The widest gap kept since the table stood still: no enemy farther than it (and both
+    /// footprints) from a regiment can have kept it as its nearest, or be nearer to it.
+    kept_reach: Cell<f64>,
     /// Each regiment's advances cut short by a friend this battle, and how it went round.
     pub held: Vec<Held>,
     /// Each regiment's order for this move, made before anyone moves when both sides declare
@@ -300,6 +303,7 @@ impl Battle {
             near: RefCell::new(Vec::new()),
             still: Cell::new(false),
             kept: Vec::new(),
+            kept_reach: Cell::new(0.0),
             held: Vec::new(),
             orders: Vec::new(),
             neighbours,
@@ -604,6 +608,9 @@ impl Battle {
         let found = self.nearest_enemy(r, |o| o.state == State::Active);
         if self.still.get() {
             self.kept[r].set(Some(found));
+            if let Some((_, gap)) = found {
+                self.kept_reach.set(self.kept_reach.get().max(gap));
+            }
         }
         found
     }
@@ -613,9 +620,40 @@ impl Battle {
     /// way, what it kept is dropped.
     pub fn table_still(&self, on: bool) {
         self.still.set(on);
+        self.kept_reach.set(0.0);
         for k in &self.kept {
             k.set(None);
         }
+    }
+
+    /// Regiment `r`, active, changed its footprint where it stands (its enclosing radius was
+    /// `was`) while the table stands still: the nearest kept for it is dropped, and those kept
+    /// for the enemies it was, or may now be, the nearest of. Every other kept nearest stands:
+    /// only `r`'s gaps changed, and from those enemies its new footprint is, by the enclosing
+    /// circles, farther than the nearest they kept. (An enemy that kept none would have found
+    /// `r`.)
+    pub(super) fn reshaped(&self, r: usize, was: f64) {
+        if !self.still.get() {
+            return;
+        }
+        self.kept[r].set(None);
+        let me = &self.regiments[r];
+        let far = self.kept_reach.get() + self.neighbours.max_radius() + me.radius.max(was);
+        any_within!(
+            self,
+            me.side.other(),
+            me.pos,
+            far + neighbours::MARGIN,
+            |e: usize, en: &Regiment| {
+                if let Some(Some((t, gap))) = self.kept[e].get() {
+                    let bound = me.pos.dist(en.pos) - me.radius - en.radius;
+                    if t == r || bound <= gap + neighbours::MARGIN {
+                        self.kept[e].set(None);
+                    }
+                }
+                false
+            }
+        );
     }
 
     /// Whether the table stands still (`table_still`).

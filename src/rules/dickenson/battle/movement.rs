@@ -1675,7 +1675,7 @@ impl Battle {
             return;
         }
         // Its new footprint may be some horse's nearest enemy, or no longer.
-        self.table_still(self.is_still());
+        self.reshaped(r, was.radius);
         let reg = &mut self.regiments[r];
         reg.spent = (reg.spent + share).min(1.0);
         emit(obs, Event::FormationChanged { unit: reg.unit });

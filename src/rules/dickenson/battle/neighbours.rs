@@ -17,7 +17,7 @@ use crate::rules::dickenson::volley::Arm;
 
 /// Inches added to the bounds that rule cells out, far above the rounding of table distances,
 /// so that the cells never leave out a regiment the bounds of the whole walk would test.
-const MARGIN: f64 = 1e-6;
+pub(super) const MARGIN: f64 = 1e-6;
 
 /// Inches on a side of the grid's cells: about a frontage, so that a cell holds a regiment or
 /// two (the scaling bench's 2,000-unit battle: 9 and 12 inches cost 1% and 5% more
@@ -356,6 +356,87 @@ mod tests {
     /// battles of 160 and 400 units, the regiments moved one by one as the battle moves them,
     /// on a coarse lattice with square facings (so that gaps tie and regiments stand on one
     /// another), some gone, routing or in melee, some in column or square, some off the table.
+    /// Every regiment of `b` at random on a lattice of `step` inches over the table and off
+    /// it, facing a random way in a random formation, a few gone, routing or in melee.
+    fn scatter(b: &mut Battle, next: &mut impl FnMut() -> f64, step: f64) {
+        let ((w, d), n) = (b.table, b.regiments.len());
+        let rules = b.rules.clone();
+        for r in 0..n {
+            let mut at = |len: f64| ((next() * (len + 8.0) - 4.0) / step).floor() * step;
+            b.regiments[r].pos = Vec2::new(at(w), at(d));
+            b.regiments[r].facing = (next() * 4.0).floor() * FRAC_PI_2;
+            let f = [Formation::Line, Formation::Column, Formation::Square];
+            let f = f[(next() * 3.0) as usize];
+            if b.regiments[r].can_form(f, &rules) {
+                b.form(r, f);
+            }
+            b.regiments[r].state = match (next() * 10.0) as u32 {
+                0 => State::Gone,
+                1 => State::Routing,
+                _ => State::Active,
+            };
+            b.regiments[r].engaged = if next() < 0.1 {
+                Engaged::of(((r + 1) % n) as u16)
+            } else {
+                Engaged::default()
+            };
+            b.placed(r);
+        }
+    }
+
+    /// While the table stands still, a regiment that changes formation drops the nearest kept
+    /// for it and its enemies' that it may change, and no other: every nearest still kept is
+    /// what a search now finds (it fails when nothing is dropped, or only the regiment's own).
+    #[test]
+    fn a_reshaped_regiment_drops_the_kept_nearest_it_may_change() {
+        let mut next = crate::dice::test_uniforms(0x05ee_d0f5_ca1e);
+        let rules = Arc::new(crate::rules::dickenson::tables::DickensonRules::builtin());
+        let setup = crate::scenario::generate::generated(400)
+            .and_then(|s| s.setup())
+            .expect("generated scenario");
+        let mut b = Battle::new(rules.clone(), &setup);
+        let n = b.regiments.len();
+        let (mut changed, mut kept, mut dropped) = (0, 0, 0);
+        for layout in 0..6 {
+            scatter(&mut b, &mut next, if layout % 2 == 0 { 3.0 } else { 12.0 });
+            b.table_still(true);
+            (0..n).for_each(|r| {
+                b.nearest_active(r);
+            });
+            for _ in 0..80 {
+                let r = (next() * n as f64) as usize;
+                let f = [Formation::Line, Formation::Column, Formation::Square];
+                let f = f[(next() * 3.0) as usize];
+                let reg = b.regiments[r];
+                if reg.state != State::Active || reg.formation == f || !reg.can_form(f, &rules) {
+                    continue;
+                }
+                let before: Vec<_> = (0..n)
+                    .map(|e| b.nearest_enemy(e, |o| o.state == State::Active))
+                    .collect();
+                b.form(r, f);
+                b.reshaped(r, reg.radius);
+                for (e, was) in before.into_iter().enumerate() {
+                    let now = b.nearest_enemy(e, |o| o.state == State::Active);
+                    changed += usize::from(now != was);
+                    match b.kept[e].get() {
+                        Some(k) => {
+                            assert_eq!(k, now, "layout {layout}: {r} reshaped, {e} kept");
+                            kept += 1;
+                        }
+                        None => dropped += 1,
+                    }
+                }
+            }
+            b.table_still(false);
+        }
+        assert!(
+            changed > 20,
+            "nearest changed by a new footprint: {changed}"
+        );
+        assert!(kept > 5 * dropped, "kept {kept}, dropped {dropped}");
+    }
+
     #[test]
     fn the_grid_answers_as_the_walk_over_every_regiment() {
         let mut next = crate::dice::test_uniforms(0x9e37_79b9_7f4a_7c15);
@@ -367,32 +448,10 @@ mod tests {
                 .expect("generated scenario");
             let mut b = Battle::new(rules.clone(), &setup);
             assert!(b.neighbours.on, "{units} units search the grid");
-            let (w, d) = b.table;
             let n = b.regiments.len();
             for layout in 0..12 {
                 // Spread thin or packed tight: a lattice of 3 or 12 inches.
-                let step = if layout % 2 == 0 { 3.0 } else { 12.0 };
-                for r in 0..n {
-                    let mut at = |len: f64| ((next() * (len + 8.0) - 4.0) / step).floor() * step;
-                    b.regiments[r].pos = Vec2::new(at(w), at(d));
-                    b.regiments[r].facing = (next() * 4.0).floor() * FRAC_PI_2;
-                    let f = [Formation::Line, Formation::Column, Formation::Square];
-                    let f = f[(next() * 3.0) as usize];
-                    if b.regiments[r].can_form(f, &rules) {
-                        b.form(r, f);
-                    }
-                    b.regiments[r].state = match (next() * 10.0) as u32 {
-                        0 => State::Gone,
-                        1 => State::Routing,
-                        _ => State::Active,
-                    };
-                    b.regiments[r].engaged = if next() < 0.1 {
-                        Engaged::of(((r + 1) % n) as u16)
-                    } else {
-                        Engaged::default()
-                    };
-                    b.placed(r);
-                }
+                scatter(&mut b, &mut next, if layout % 2 == 0 { 3.0 } else { 12.0 });
                 for _ in 0..60 {
                     let r = (next() * n as f64) as usize;
                     let o = (next() * n as f64) as usize;
