@@ -968,11 +968,7 @@ mod tests {
 
     #[test]
     fn a_disc_is_beyond_only_when_all_of_it_is_past_the_gap() {
-        let mut seed = 977u64;
-        let mut rnd = move || {
-            seed = crate::dice::mix64(seed);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = crate::dice::test_uniforms(977);
         let (mut beyond, mut asked) = (0, 0);
         for _ in 0..20_000 {
             let me = Shape::new(

@@ -286,11 +286,7 @@ mod tests {
 
     #[test]
     fn beaten_far_only_where_the_bound_is_beaten() {
-        let mut seed = 31u64;
-        let mut rnd = move || {
-            seed = crate::dice::mix64(seed);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = crate::dice::test_uniforms(31);
         let (mut far, mut asked) = (0, 0);
         for i in 0..50_000 {
             let d = Vec2::new(rnd() * 40.0 - 20.0, rnd() * 40.0 - 20.0);

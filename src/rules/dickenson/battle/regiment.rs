@@ -793,9 +793,8 @@ pub fn men_of(u: &Unit, rules: &DickensonRules) -> u32 {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_kept_radius_follows_every_change_of_formation() {
-        let r = DickensonRules::builtin();
+    /// The text's regiment of foot: 720 men.
+    fn regiment_of_foot() -> Unit {
         let mut foot = Unit::new(
             0,
             Side::Parliament,
@@ -804,7 +803,13 @@ mod tests {
             4,
         );
         foot.men = Some(720);
-        let mut reg = Regiment::derive(&foot, &r);
+        foot
+    }
+
+    #[test]
+    fn the_kept_radius_follows_every_change_of_formation() {
+        let r = DickensonRules::builtin();
+        let mut reg = Regiment::derive(&regiment_of_foot(), &r);
         let kept = |reg: &Regiment| reg.radius.to_bits();
         let worked = |reg: &Regiment| Shape::radius_of(reg.frontage, reg.depth).to_bits();
         assert_eq!(kept(&reg), worked(&reg));
@@ -831,15 +836,7 @@ mod tests {
     #[test]
     fn units_become_figures_by_the_scale() {
         let r = DickensonRules::builtin();
-        let mut foot = Unit::new(
-            0,
-            Side::Parliament,
-            0,
-            UnitKind::Foot(FootBalance::Normal),
-            4,
-        );
-        foot.men = Some(720);
-        let f = Regiment::derive(&foot, &r);
+        let f = Regiment::derive(&regiment_of_foot(), &r);
         // 720 men at 1:20 are the text's regiment: 18 pike, 18 shot, 10 points.
         assert_eq!((f.pikemen, f.musketeers, f.points(&r)), (18, 18, 10));
         let mut lob = Unit::new(
