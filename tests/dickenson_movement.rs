@@ -1197,11 +1197,12 @@ fn the_nearest_active_enemy_kept_is_the_plain_scans() {
         for reg in &mut b.regiments {
             if lattice {
                 reg.pos = Vec2::new((rnd() * 8.0).floor() * 4.0, (rnd() * 8.0).floor() * 3.0);
-                (reg.facing, reg.frontage, reg.depth) = (0.0, 3.0, 1.0);
+                reg.facing = 0.0;
+                reg.resize(3.0, 1.0);
             } else {
                 reg.pos = Vec2::new(rnd() * 72.0, rnd() * 48.0);
                 reg.facing = rnd() * 7.0 - 3.5;
-                (reg.frontage, reg.depth) = (0.5 + rnd() * 6.0, 0.5 + rnd() * 3.0);
+                reg.resize(0.5 + rnd() * 6.0, 0.5 + rnd() * 3.0);
             }
             reg.state = match (rnd() * 6.0) as u32 {
                 0 => State::Gone,

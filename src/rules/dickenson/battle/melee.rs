@@ -74,8 +74,10 @@ impl Battle {
         (sums[side.index()], sums[side.other().index()])
     }
 
-    /// Each melee's losses by side (`melee_sums`), from every regiment that fought in it.
-    fn sum_melees(&mut self) {
+    /// Each melee's losses by side (`melee_sums`), from every regiment that fought in it:
+    /// made when the melees are joined, and again by whoever writes a regiment's melee losses
+    /// after that (a test setting them by hand).
+    pub fn sum_melees(&mut self) {
         self.melee_sums.fill([0; 2]);
         for reg in self.regiments.iter().filter(|g| g.fought) {
             self.melee_sums[usize::from(reg.melee)][reg.side.index()] += u32::from(reg.melee_lost);

@@ -359,8 +359,15 @@ impl Regiment {
     /// Takes formation `f`, drawn on its centre with the footprint of its figures in it.
     pub fn form(&mut self, f: Formation, rules: &DickensonRules) {
         self.formation = f;
-        (self.frontage, self.depth) = self.footprint(f, rules);
-        self.radius = Shape::radius_of(self.frontage, self.depth);
+        let (frontage, depth) = self.footprint(f, rules);
+        self.resize(frontage, depth);
+    }
+
+    /// Takes a footprint of `frontage` by `depth`, keeping its enclosing radius in step: every
+    /// search bounds its gaps by that radius, so a footprint set without it would be missed.
+    pub fn resize(&mut self, frontage: f64, depth: f64) {
+        (self.frontage, self.depth) = (frontage, depth);
+        self.radius = Shape::radius_of(frontage, depth);
     }
 
     /// Its footprint were it at `pos` facing along `fwd` (a unit vector).
