@@ -12,6 +12,7 @@ use crate::army::{
     Command, CommandKind, Commander, CommanderId, CommanderRating, Formation, Side, SizeClass,
     Unit, UnitId, UnitKind,
 };
+use crate::battlefield::geometry::{Shape, overlapping_pairs};
 use crate::battlefield::{Area, Camp, Ground, LinearObstacle, ObstacleKind, Rect, Vec2};
 use crate::doctrine::DoctrineParams;
 use crate::error::{Error, Location, line_col};
@@ -1375,16 +1376,20 @@ impl Builder<'_> {
 
     /// Every unit on the table, and no two overlapping (touching is fine).
     fn check_positions(&mut self, ground: &Ground) {
-        let rects: Vec<Rect> = self
+        let shapes: Vec<Shape> = self
             .units
             .iter()
-            .map(|u| Rect {
-                centre: u.pos,
-                facing: u.facing,
-                frontage: (u.frontage - OVERLAP_TOLERANCE).max(0.0),
-                depth: (u.depth - OVERLAP_TOLERANCE).max(0.0),
+            .map(|u| {
+                Rect {
+                    centre: u.pos,
+                    facing: u.facing,
+                    frontage: (u.frontage - OVERLAP_TOLERANCE).max(0.0),
+                    depth: (u.depth - OVERLAP_TOLERANCE).max(0.0),
+                }
+                .shape()
             })
             .collect();
+        let mut overlaps = overlapping_pairs(&shapes).into_iter().peekable();
         let mut problems: Vec<(String, String)> = Vec::new();
         for (i, u) in self.units.iter().enumerate() {
             let full = Rect {
@@ -1405,16 +1410,14 @@ impl Builder<'_> {
                     ),
                 ));
             }
-            for j in 0..i {
-                if rects[i].dist(&rects[j]) == 0.0 {
-                    problems.push((
-                        self.unit_paths[i].clone(),
-                        format!(
-                            "`{}` overlaps `{}` (at `{}`)",
-                            self.names.units[i], self.names.units[j], self.unit_paths[j]
-                        ),
-                    ));
-                }
+            while let Some((_, j)) = overlaps.next_if(|&(k, _)| k == i) {
+                problems.push((
+                    self.unit_paths[i].clone(),
+                    format!(
+                        "`{}` overlaps `{}` (at `{}`)",
+                        self.names.units[i], self.names.units[j], self.unit_paths[j]
+                    ),
+                ));
             }
         }
         for (key, msg) in problems {
