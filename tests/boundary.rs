@@ -367,6 +367,41 @@ fn bench_measures_dickenson_battles() {
     bench_measures_the_rulesets_battles(DK);
 }
 
+/// `bench --scale --ruleset all`: a table and an exponent under each ruleset in turn, and one
+/// chart with a curve and a legend entry for each.
+#[test]
+fn the_scaling_bench_measures_every_ruleset_on_one_chart() {
+    let chart = scratch("scale-all").join("scale.svg");
+    let out = run_ok(&[
+        "bench",
+        "--scale",
+        "--ruleset",
+        "all",
+        "--sizes",
+        "20,40",
+        "--seconds",
+        "0",
+        "--chart",
+        chart.to_str().unwrap(),
+    ]);
+    for rs in ["ironsides", BP, DK] {
+        assert!(
+            out.contains(&format!("generated battles under {rs},")),
+            "{out}"
+        );
+    }
+    assert_eq!(out.matches("fitted exponent").count(), 3, "{out}");
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    for rs in ["ironsides", BP, DK] {
+        assert!(
+            svg.contains(&format!(">{rs} (fitted exponent")),
+            "{rs}: {svg}"
+        );
+    }
+    let marks = svg.matches("class=\"mark\"").count();
+    assert_eq!(marks, 6, "a point per size and ruleset");
+}
+
 fn bench_measures_the_rulesets_battles(rs: &str) {
     let out = run_ok(&[
         "bench",

@@ -188,6 +188,42 @@ fn draw(
     }
 }
 
+/// `chart` with a legend of `entries` (name and colour) drawn in its top left corner, over
+/// the plot, where a curve of cost per unit starts low; none for a single entry, which the
+/// axes already name.
+pub fn with_legend(chart: Chart, entries: &[(String, RGBColor)]) -> Chart {
+    let Some(end) = chart.svg.rfind("</svg>").filter(|_| entries.len() > 1) else {
+        return chart;
+    };
+    let (x, y, row) = (80, 16, 18);
+    let longest = entries
+        .iter()
+        .map(|e| e.0.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut legend = format!(
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#FFFFFF\" fill-opacity=\"0.85\" stroke=\"#CCCCCC\"/>\n",
+        x - 6,
+        y - 4,
+        longest * 7 + 32,
+        entries.len() * row + 4
+    );
+    for (k, (name, colour)) in entries.iter().enumerate() {
+        let top = y + k * row;
+        legend.push_str(&format!(
+            "<rect x=\"{x}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>\n<text x=\"{}\" y=\"{}\" font-family=\"{FONT}\" font-size=\"13.0\">{}</text>\n",
+            top + 1,
+            hex(*colour),
+            x + 18,
+            top + 11,
+            page::esc(name)
+        ));
+    }
+    let mut svg = chart.svg;
+    svg.insert_str(end, &legend);
+    Chart { svg, ..chart }
+}
+
 /// Tags the marks and trims what the backend writes long: font sizes to one decimal, and
 /// the default full opacity.
 fn tidy_svg(svg: &str) -> String {

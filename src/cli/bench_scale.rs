@@ -8,17 +8,20 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use plotters::style::RGBColor;
+
 use crate::charts::{self, Axes, Series};
 use crate::dice::battle_seed;
 use crate::error::{Error, Result};
 use crate::events::NullObserver;
-use crate::rules::{Ruleset, WithRuleset};
+use crate::rules::{RULESETS, Ruleset, WithRuleset, check_ruleset};
 use crate::scenario::generate;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct ScaleArgs {
     /// Measure how a battle's cost grows with its units: generated battles of each of --sizes,
-    /// fought on one thread (--seed applies; --battles, --threads and --set do not)
+    /// fought on one thread (--seed applies; --battles, --threads and --set do not; --ruleset
+    /// all measures every ruleset in turn, on one chart)
     #[arg(long)]
     pub scale: bool,
     /// Units in each generated battle of --scale (even numbers, comma-separated)
@@ -119,38 +122,66 @@ pub fn fit_power(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     Some((k, (my - k * mx).exp()))
 }
 
-/// The chart of the curve: microseconds per unit of a battle against the units (flat is
-/// linear), with the quickest and slowest battle of each size as the interval.
-pub fn chart(rows: &[Measured], exponent: Option<f64>) -> charts::Chart {
+/// The chart of the curves, one a ruleset: microseconds per unit of a battle against the
+/// units (flat is linear), with the quickest and slowest battle of each size as the interval;
+/// a legend names each ruleset and its fitted exponent when there are several.
+pub fn chart(curves: &[Curve]) -> charts::Chart {
     let per_unit = |d: f64, m: &Measured| d * 1e6 / m.units as f64;
-    let labels: Vec<String> = rows.iter().map(|m| m.units.to_string()).collect();
-    let name = match exponent {
-        Some(k) => format!("time per unit (fitted exponent {k:.2})"),
-        None => "time per unit".to_string(),
-    };
-    let series = Series {
-        name,
-        colour: charts::NEUTRAL,
-        points: rows
-            .iter()
-            .map(|m| {
-                Some((
-                    per_unit(m.per_battle(), m),
-                    per_unit(m.fastest.as_secs_f64(), m),
-                    per_unit(m.slowest.as_secs_f64(), m),
-                ))
-            })
-            .collect(),
-    };
-    charts::lines(
+    let labels: Vec<String> = curves
+        .first()
+        .map(|c| c.rows.iter().map(|m| m.units.to_string()).collect())
+        .unwrap_or_default();
+    let series: Vec<Series> = curves
+        .iter()
+        .enumerate()
+        .map(|(k, c)| Series {
+            name: match c.exponent {
+                Some(e) => format!("{} (fitted exponent {e:.2})", c.ruleset),
+                None => c.ruleset.to_string(),
+            },
+            colour: if curves.len() == 1 {
+                charts::NEUTRAL
+            } else {
+                RULESET_COLOURS[k % RULESET_COLOURS.len()]
+            },
+            points: c
+                .rows
+                .iter()
+                .map(|m| {
+                    Some((
+                        per_unit(m.per_battle(), m),
+                        per_unit(m.fastest.as_secs_f64(), m),
+                        per_unit(m.slowest.as_secs_f64(), m),
+                    ))
+                })
+                .collect(),
+        })
+        .collect();
+    let chart = charts::lines(
         &labels,
-        &[series],
+        &series,
         Axes {
             x: "units in the battle (generated, same ground density)",
             y: "CPU µs per unit per battle",
             percent: false,
         },
-    )
+    );
+    let legend: Vec<(String, RGBColor)> = series.into_iter().map(|s| (s.name, s.colour)).collect();
+    charts::with_legend(chart, &legend)
+}
+
+/// Neither side's colours (orange and blue are the armies'): black, bluish green, purple.
+const RULESET_COLOURS: [RGBColor; 3] = [
+    charts::OKABE_ITO[0],
+    charts::OKABE_ITO[3],
+    charts::OKABE_ITO[7],
+];
+
+/// One ruleset's measured sizes and the exponent fitted to them.
+pub struct Curve {
+    pub ruleset: &'static str,
+    pub rows: Vec<Measured>,
+    pub exponent: Option<f64>,
 }
 
 /// The sizes measured under one ruleset.
@@ -160,7 +191,7 @@ struct Sizes<'a> {
 }
 
 impl WithRuleset for Sizes<'_> {
-    type Output = Result<Vec<Measured>>;
+    type Output = Result<Curve>;
     fn with<R: Ruleset>(self, rules: &R) -> Self::Output {
         println!(
             "ecw-sim bench --scale: generated battles under {}, seed {}, one thread, about {} s a size (CPU time of the thread; wall clock beside)",
@@ -187,11 +218,27 @@ impl WithRuleset for Sizes<'_> {
             );
             rows.push(m);
         }
-        Ok(rows)
+        let points: Vec<(f64, f64)> = rows
+            .iter()
+            .map(|m| (m.units as f64, m.per_battle()))
+            .collect();
+        let exponent = fit_power(&points).map(|f| f.0);
+        match exponent {
+            Some(k) => println!(
+                "  fitted exponent {k:.2}: time per battle ~ units^{k:.2} (least squares on log-log over {} sizes; 1 is linear)",
+                rows.len()
+            ),
+            None => println!("  no exponent: it takes two sizes or more"),
+        }
+        Ok(Curve {
+            ruleset: rules.name(),
+            rows,
+            exponent,
+        })
     }
 }
 
-/// `bench --scale` under `ruleset` (Ironsides when none is named).
+/// `bench --scale` under `ruleset` (Ironsides when none is named; `all`: each in turn).
 pub fn run(args: &ScaleArgs, seed: u64, ruleset: Option<&str>) -> Result<()> {
     if args.sizes.is_empty() {
         return Err(Error::Usage("--sizes: no sizes to measure".into()));
@@ -202,25 +249,20 @@ pub fn run(args: &ScaleArgs, seed: u64, ruleset: Option<&str>) -> Result<()> {
             args.seconds
         )));
     }
+    let names = match ruleset.unwrap_or("ironsides") {
+        "all" => RULESETS.to_vec(),
+        one => vec![check_ruleset(one)?],
+    };
     // Every size checked before any is fought.
     for &n in &args.sizes {
         generate::scenario_text(n)?;
     }
-    let rows = crate::rules::with_ruleset(ruleset.unwrap_or("ironsides"), Sizes { args, seed })??;
-    let points: Vec<(f64, f64)> = rows
-        .iter()
-        .map(|m| (m.units as f64, m.per_battle()))
-        .collect();
-    let fit = fit_power(&points);
-    match fit {
-        Some((k, _)) => println!(
-            "  fitted exponent {k:.2}: time per battle ~ units^{k:.2} (least squares on log-log over {} sizes; 1 is linear)",
-            rows.len()
-        ),
-        None => println!("  no exponent: it takes two sizes or more"),
+    let mut curves = Vec::with_capacity(names.len());
+    for name in names {
+        curves.push(crate::rules::with_ruleset(name, Sizes { args, seed })??);
     }
     if let Some(path) = &args.chart {
-        let svg = chart(&rows, fit.map(|f| f.0)).svg;
+        let svg = chart(&curves).svg;
         crate::io::write_atomic(path, svg.as_bytes())?;
         println!("  chart written to {}", path.display());
     }
@@ -269,9 +311,34 @@ mod tests {
             assert!(m.turns >= 1 && m.cpu > Duration::ZERO && m.wall > Duration::ZERO);
             assert!(m.fastest <= m.slowest);
         }
-        let c = chart(&rows, Some(1.0));
+        let curve = |ruleset, exponent| Curve {
+            ruleset,
+            rows: rows.clone(),
+            exponent,
+        };
+        let c = chart(&[curve("ironsides", Some(1.0))]);
         assert_eq!(c.marks, 2);
         assert!(c.svg.contains("<svg"));
+        assert!(
+            !c.svg.contains("fitted exponent"),
+            "one curve needs no legend"
+        );
+        // Several: a point per size of each, and a legend naming each with its exponent.
+        let c = chart(&[curve("ironsides", Some(1.25)), curve("dickenson", None)]);
+        assert_eq!(c.marks, 4);
+        assert!(
+            c.svg.contains("ironsides (fitted exponent 1.25)"),
+            "{}",
+            c.svg
+        );
+        assert!(c.svg.contains(">dickenson<"), "{}", c.svg);
+        for colour in &RULESET_COLOURS[..2] {
+            assert!(
+                c.svg.contains(&charts::hex(*colour)),
+                "{}",
+                charts::hex(*colour)
+            );
+        }
     }
 
     #[test]
@@ -283,5 +350,14 @@ mod tests {
             chart: None,
         };
         assert!(matches!(run(&args, 1, None), Err(Error::Usage(_))));
+        let args = ScaleArgs {
+            sizes: vec![50],
+            ..args
+        };
+        let refused = run(&args, 1, Some("chess")).expect_err("no such ruleset");
+        assert!(
+            refused.to_string().contains("unknown ruleset `chess`"),
+            "{refused}"
+        );
     }
 }
