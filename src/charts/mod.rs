@@ -188,28 +188,23 @@ fn draw(
     }
 }
 
-/// `chart` with a legend of `entries` (name and colour) drawn in its top left corner, over
-/// the plot, where a curve of cost per unit starts low; none for a single entry, which the
-/// axes already name.
+/// `chart` with a legend of `entries` (name and colour) in rows below it, the picture grown to
+/// hold them; none for a single entry, which the axes already name.
 pub fn with_legend(chart: Chart, entries: &[(String, RGBColor)]) -> Chart {
-    let Some(end) = chart.svg.rfind("</svg>").filter(|_| entries.len() > 1) else {
+    let (Some(head), Some(end)) = (chart.svg.find('>'), chart.svg.rfind("</svg>")) else {
         return chart;
     };
-    let (x, y, row) = (80, 16, 18);
-    let longest = entries
-        .iter()
-        .map(|e| e.0.chars().count())
-        .max()
-        .unwrap_or(0);
+    let Some(height) = svg_height(&chart.svg[..head]).filter(|_| entries.len() > 1) else {
+        return chart;
+    };
+    let (x, row) = (70, 18);
+    let grown = height + entries.len() * row + 8;
     let mut legend = format!(
-        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#FFFFFF\" fill-opacity=\"0.85\" stroke=\"#CCCCCC\"/>\n",
-        x - 6,
-        y - 4,
-        longest * 7 + 32,
-        entries.len() * row + 4
+        "<rect x=\"0\" y=\"{height}\" width=\"100%\" height=\"{}\" fill=\"#FFFFFF\"/>\n",
+        grown - height
     );
     for (k, (name, colour)) in entries.iter().enumerate() {
-        let top = y + k * row;
+        let top = height + k * row;
         legend.push_str(&format!(
             "<rect x=\"{x}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>\n<text x=\"{}\" y=\"{}\" font-family=\"{FONT}\" font-size=\"13.0\">{}</text>\n",
             top + 1,
@@ -219,9 +214,25 @@ pub fn with_legend(chart: Chart, entries: &[(String, RGBColor)]) -> Chart {
             page::esc(name)
         ));
     }
-    let mut svg = chart.svg;
-    svg.insert_str(end, &legend);
+    let tag = chart.svg[..head]
+        .replacen(
+            &format!("height=\"{height}\""),
+            &format!("height=\"{grown}\""),
+            1,
+        )
+        .replacen(&format!(" {height}\""), &format!(" {grown}\""), 1);
+    let svg = format!(
+        "{tag}{}{legend}{}",
+        &chart.svg[head..end],
+        &chart.svg[end..]
+    );
     Chart { svg, ..chart }
+}
+
+/// The height an `<svg ...` opening tag gives, in whole pixels.
+fn svg_height(tag: &str) -> Option<usize> {
+    let (_, rest) = tag.split_once(" height=\"")?;
+    rest.split_once('"')?.0.parse().ok()
 }
 
 /// Tags the marks and trims what the backend writes long: font sizes to one decimal, and
@@ -569,6 +580,48 @@ mod tests {
 
     fn marks(svg: &str) -> usize {
         svg.matches("class=\"mark\"").count()
+    }
+
+    /// A legend of several entries goes in rows below the chart, the picture grown to hold
+    /// them, every mark kept; a single entry adds nothing.
+    #[test]
+    fn a_legend_grows_the_chart_below_its_axes() {
+        let series = |name: &str, colour| Series {
+            name: name.into(),
+            colour,
+            points: vec![Some((1.0, 0.5, 1.5)), Some((2.0, 1.5, 2.5))],
+        };
+        let axes = Axes {
+            x: "x",
+            y: "y",
+            percent: false,
+        };
+        let labels = ["a".to_string(), "b".to_string()];
+        let two = [series("one <1>", OKABE_ITO[0]), series("two", OKABE_ITO[3])];
+        let plain = lines(&labels, &two, axes);
+        assert!(
+            plain
+                .svg
+                .starts_with("<svg width=\"640\" height=\"300\" viewBox=\"0 0 640 300\"")
+        );
+        let entries: Vec<(String, RGBColor)> =
+            two.iter().map(|s| (s.name.clone(), s.colour)).collect();
+        let c = with_legend(plain.clone(), &entries);
+        assert!(
+            c.svg
+                .starts_with("<svg width=\"640\" height=\"344\" viewBox=\"0 0 640 344\""),
+            "{}",
+            &c.svg[..120]
+        );
+        assert!(c.svg.contains(">one &lt;1&gt;</text>") && c.svg.contains(">two</text>"));
+        assert!(
+            c.svg
+                .contains("y=\"319\" width=\"12\" height=\"12\" fill=\"#009E73\""),
+            "the second row, below the first"
+        );
+        assert!(c.svg.trim_end().ends_with("</svg>"));
+        assert_eq!((marks(&c.svg), c.marks), (marks(&plain.svg), plain.marks));
+        assert_eq!(with_legend(plain.clone(), &entries[..1]).svg, plain.svg);
     }
 
     fn bar(label: &str, value: f64) -> Bar {
