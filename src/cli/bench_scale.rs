@@ -5,6 +5,7 @@
 //! thread's CPU time (the wall clock is printed beside it), so that other work on a shared
 //! machine does not bend the curve.
 
+use std::io::ErrorKind;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -253,9 +254,16 @@ pub fn run(args: &ScaleArgs, seed: u64, ruleset: Option<&str>) -> Result<()> {
         "all" => RULESETS.to_vec(),
         one => vec![check_ruleset(one)?],
     };
-    // Every size checked before any is fought.
+    // Every size, and the chart's folder, checked before any battle is fought.
     for &n in &args.sizes {
         generate::scenario_text(n)?;
+    }
+    if let Some(path) = &args.chart {
+        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+        if folder.is_some_and(|f| !f.is_dir()) {
+            let missing = std::io::Error::new(ErrorKind::NotFound, "no such folder for the chart");
+            return Err(Error::io(path, missing));
+        }
     }
     let mut curves = Vec::with_capacity(names.len());
     for name in names {
@@ -359,5 +367,20 @@ mod tests {
             refused.to_string().contains("unknown ruleset `chess`"),
             "{refused}"
         );
+        // A chart with nowhere to go is refused before a battle is fought, naming the file.
+        let args = ScaleArgs {
+            chart: Some(PathBuf::from("no-such-folder/scale.svg")),
+            ..args
+        };
+        match run(&args, 1, Some("all")) {
+            Err(e @ Error::Io { .. }) => {
+                let e = e.to_string();
+                assert!(
+                    e.contains("no-such-folder/scale.svg: no such folder"),
+                    "{e}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }
