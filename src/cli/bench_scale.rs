@@ -15,7 +15,7 @@ use crate::charts::{self, Axes, Series};
 use crate::dice::battle_seed;
 use crate::error::{Error, Result};
 use crate::events::NullObserver;
-use crate::rules::{RULESETS, Ruleset, WithRuleset, check_ruleset};
+use crate::rules::{RULESETS, Ruleset, WithRuleset};
 use crate::scenario::generate;
 
 #[derive(Debug, Clone, clap::Args)]
@@ -250,9 +250,10 @@ pub fn run(args: &ScaleArgs, seed: u64, ruleset: Option<&str>) -> Result<()> {
             args.seconds
         )));
     }
+    // An unknown name is refused by the first `with_ruleset`, before any battle.
     let names = match ruleset.unwrap_or("ironsides") {
         "all" => RULESETS.to_vec(),
-        one => vec![check_ruleset(one)?],
+        one => vec![one],
     };
     // Every size, and the chart's folder, checked before any battle is fought.
     for &n in &args.sizes {

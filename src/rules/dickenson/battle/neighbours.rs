@@ -347,11 +347,6 @@ mod tests {
             .map(|(o, _)| o)
     }
 
-    /// Every search near a regiment answers the same from the grid as from the walk over
-    /// every regiment in index order, to the bit: over random layouts of the generated
-    /// battles of 160 and 400 units, the regiments moved one by one as the battle moves them,
-    /// on a coarse lattice with square facings (so that gaps tie and regiments stand on one
-    /// another), some gone, routing or in melee, some in column or square, some off the table.
     /// Every regiment of `b` at random on a lattice of `step` inches over the table and off
     /// it, facing a random way in a random formation, a few gone, routing or in melee.
     fn scatter(b: &mut Battle, next: &mut impl FnMut() -> f64, step: f64) {
@@ -433,6 +428,11 @@ mod tests {
         assert!(kept > 5 * dropped, "kept {kept}, dropped {dropped}");
     }
 
+    /// Every search near a regiment answers the same from the grid as from the walk over
+    /// every regiment in index order, to the bit: over random layouts of the generated
+    /// battles of 160 and 400 units, the regiments moved one by one as the battle moves them,
+    /// on a coarse lattice with square facings (so that gaps tie and regiments stand on one
+    /// another), some gone, routing or in melee, some in column or square, some off the table.
     #[test]
     fn the_grid_answers_as_the_walk_over_every_regiment() {
         let mut next = crate::dice::test_uniforms(0x9e37_79b9_7f4a_7c15);

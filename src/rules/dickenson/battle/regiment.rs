@@ -154,8 +154,8 @@ pub struct Regiment {
     pub frontage: f64,
     pub depth: f64,
     /// The radius of its footprint's enclosing circle (`Shape::radius_of` of its frontage and
-    /// depth), kept with them by `derive` and `form`, their only writers: the searches ask it
-    /// of every regiment they pass, and the square root is dear.
+    /// depth), kept with them by `derive` and `resize` (which `form` calls), the only code that
+    /// writes them: the searches ask it of every regiment they pass, and the square root is dear.
     pub radius: f64,
     /// Inches a file and a rank take: the scenario's footprint over its line's files and ranks.
     pub file_width: f64,
