@@ -176,18 +176,19 @@ impl Battle {
         };
         let mut found = (false, false);
         // Only regiments whose centres lie within the line's box grown by the longest reach can
-        // have an element in it: the grid's cells that box touches hold them all. Each side is
-        // walked until it has shown one in the way, the shooter's first.
+        // have an element in it (`any_in_box` finds them all: a line of fire, a gun's most of
+        // all, spans many cells, so Marston Moor's sides are cheaper walked). Each side is
+        // searched until it has shown one in the way, the shooter's first.
         let grow = Vec2::new(1.0, 1.0) * (self.max_reach + super::APART_MARGIN);
         let (lo, hi) = (line.lo - grow, line.hi + grow);
-        self.grid.any_in_box(line.side, lo, hi, |n| {
+        self.any_in_box(line.side, lo, hi, |n| {
             self.crosses(n, &line, &mut found);
             found.0
         });
         if found.0 && !past_friends {
             return found;
         }
-        self.grid.any_in_box(line.side.other(), lo, hi, |n| {
+        self.any_in_box(line.side.other(), lo, hi, |n| {
             self.crosses(n, &line, &mut found);
             found.1
         });
@@ -599,10 +600,10 @@ mod tests {
         found
     }
 
-    /// The grid's cells round the line of fire hold every regiment in the way: over random
-    /// layouts `in_the_way` finds what the scan of every element finds, on every line of fire
-    /// between two elements; not looking past friends, it answers a friend alone when there is
-    /// one.
+    /// The centres round the line of fire, walked or found by the grid's cells, hold every
+    /// regiment in the way: over random layouts `in_the_way` finds what the scan of every
+    /// element finds, on every line of fire between two elements, searching either way; not
+    /// looking past friends, it answers a friend alone when there is one.
     #[test]
     fn the_line_of_fire_answers_as_the_full_scan() {
         let mut b = super::super::orders::tests::marston_moor();
@@ -610,6 +611,7 @@ mod tests {
         let mut seen = [0usize; 4];
         for trial in 0..40 {
             scatter(&mut b);
+            b.grid_from = if trial % 2 == 0 { usize::MAX } else { 0 };
             for e in (trial % 3..b.elements.len()).step_by(3) {
                 for t in (0..b.elements.len()).step_by(7) {
                     let got = b.in_the_way(e, t, true);

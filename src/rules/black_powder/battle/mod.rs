@@ -242,6 +242,11 @@ pub struct Battle {
     /// Each side's regiments, in index order (sides never change): scans for enemies or
     /// friends walk only their side's half.
     sides: [Vec<u16>; 2],
+    /// Each side's regiments' centres and reaches, in the order of `sides` (kept by `place`):
+    /// the walk for the nearest enemy reads them from one run of memory.
+    centres: [Vec<Centre>; 2],
+    /// Each regiment's place in its side's list (`sides`, `centres`).
+    slot: Vec<u16>,
     /// Each side's regiments with a pike block, in index order.
     pikes: [Vec<u16>; 2],
     /// Each brigade's regiments, in index order.
@@ -252,6 +257,8 @@ pub struct Battle {
     /// brigade orders it was found in (`nearest_enemy_now`); from earlier orders, a hint where
     /// to start looking (`nearest_enemy_hinted`).
     kept_nearest: Vec<(u32, Option<(usize, f64)>)>,
+    /// The regiment of the nearest enemy last found for any regiment (`nearest_enemy_hinted`).
+    last_nearest: Option<u16>,
     /// Each side's regiments with the Hedgehog rule (the only ones a hedgehog test can form),
     /// in index order.
     hedgehogs: [Vec<u16>; 2],
@@ -291,6 +298,13 @@ fn area_boxes(ground: &Ground) -> Vec<Bounds> {
         .collect()
 }
 
+/// A regiment's centre and reach, as the walk for the nearest enemy first tests them.
+#[derive(Debug, Clone, Copy, Default)]
+struct Centre {
+    pos: Vec2,
+    reach: f64,
+}
+
 /// An enemy regiment a shooting phase may shoot at: where it stands and how far it reaches.
 #[derive(Debug, Clone, Copy)]
 struct Target {
@@ -317,8 +331,10 @@ impl Battle {
         let template = derive_template(&rules, setup);
         let mut sides: [Vec<u16>; 2] = Default::default();
         let (mut pikes, mut hedgehogs) = (sides.clone(), sides.clone());
+        let mut slot = Vec::with_capacity(template.0.len());
         for (r, reg) in template.0.iter().enumerate() {
             let s = reg.side.index();
+            slot.push(sides[s].len() as u16);
             sides[s].push(r as u16);
             let troops = || template.1[usize::from(reg.first)..][..usize::from(reg.count)].iter();
             if troops().any(|e| e.troop == Troop::Pike) {
@@ -364,12 +380,15 @@ impl Battle {
                 .map(|r| pikes.iter().any(|p| p.contains(&r)))
                 .collect(),
             grid: Grid::new((setup.ground.width, setup.ground.depth), n, GRID_CELL),
+            centres: sides.clone().map(|s| vec![Centre::default(); s.len()]),
             sides,
+            slot,
             pikes,
             hedgehogs,
             members,
             brigade_orders: 0,
             kept_nearest: vec![(0, None); n],
+            last_nearest: None,
             brigade_counts: Vec::new(),
             targets: Vec::new(),
             near_targets: Vec::new(),
@@ -396,9 +415,16 @@ impl Battle {
         self.pairs.clear();
         self.brigade_orders = 0;
         self.kept_nearest.fill((0, None));
+        self.last_nearest = None;
         let regiments = &self.regiments;
         self.grid
             .fill(regiments.len(), |r| (regiments[r].side, regiments[r].pos));
+        for (reg, &slot) in regiments.iter().zip(&self.slot) {
+            self.centres[reg.side.index()][usize::from(slot)] = Centre {
+                pos: reg.pos,
+                reach: reg.reach,
+            };
+        }
         self.stamina_start = [0; 2];
         for r in &self.regiments {
             self.stamina_start[r.side.index()] += u32::from(r.stamina);
@@ -523,6 +549,7 @@ impl Battle {
         reg.facing = facing;
         reg.front = Vec2::from_facing(facing);
         self.grid.moved(r, reg.side, pos);
+        self.centres[reg.side.index()][usize::from(self.slot[r])].pos = pos;
         let right = reg.front.right();
         let (a, n) = (usize::from(reg.first), usize::from(reg.count));
         for e in &mut self.elements[a..a + n] {
@@ -566,7 +593,9 @@ impl Battle {
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> Option<(usize, f64)> {
         let mut start = f64::INFINITY;
-        if let Some(h) = hint.filter(|&h| !self.regiments[h].gone) {
+        let walk = self.side(self.regiments[r].side.other()).len() < self.grid_from;
+        let hint = hint.filter(|&h| !self.regiments[h].gone);
+        if let Some(h) = hint.or_else(|| walk.then(|| self.nearest_centre(r)).flatten()) {
             for k in self.element_range(h) {
                 if ok(&self.regiments[h], &self.elements[k]) {
                     for e in self.element_range(r) {
@@ -575,11 +604,26 @@ impl Battle {
                 }
             }
         }
-        if self.side(self.regiments[r].side.other()).len() < self.grid_from {
+        if walk {
             self.nearest_below(r, start, ok)
         } else {
             self.nearest_in_rings(r, start, ok)
         }
+    }
+
+    /// The enemy regiment on the table whose centre is nearest regiment `r`'s: a hint for
+    /// `nearest_enemy_from` when it has none, found from the centres alone.
+    fn nearest_centre(&self, r: usize) -> Option<usize> {
+        let me = &self.regiments[r];
+        let side = me.side.other();
+        let mut best = (f64::INFINITY, None);
+        for (&o, c) in self.side(side).iter().zip(&self.centres[side.index()]) {
+            let d = (c.pos - me.pos).len2();
+            if d < best.0 && !self.regiments[usize::from(o)].gone {
+                best = (d, Some(usize::from(o)));
+            }
+        }
+        best.1
     }
 
     /// `nearest_enemy` among the elements nearer than `start` (none when there are none), the
@@ -593,7 +637,16 @@ impl Battle {
         // (gap, element): no element while none is found, so that the tests below are plain
         // comparisons (gaps are finite).
         let mut best = (start, usize::MAX);
-        for &o in self.side(self.regiments[r].side.other()) {
+        let me = &self.regiments[r];
+        let side = me.side.other();
+        for (&o, c) in self.side(side).iter().zip(&self.centres[side.index()]) {
+            // A centre further than the best by both reaches and the margin cannot beat it: the
+            // squared test, with no square root, rules out nearly every regiment once a near
+            // one is found (the few it lets by meet `nearer`'s own test).
+            let bound = best.0 + me.reach + c.reach + APART_MARGIN;
+            if (c.pos - me.pos).len2() > bound * bound {
+                continue;
+            }
             self.nearer::<false>(r, usize::from(o), &ok, &mut best);
         }
         (best.1 != usize::MAX).then_some((best.1, best.0))
@@ -734,6 +787,27 @@ impl Battle {
                             && self.element_range(r).any(|e| self.gap(e, k) <= within)
                     })
             })
+    }
+
+    /// Calls `f` with the regiments of `side` whose centres lie in the box `lo`..`hi` until it
+    /// returns true; whether it did. A side of fewer than `GRID_FROM` regiments is walked, its
+    /// centres tested against the box; a larger one is asked of the grid's cells the box
+    /// touches, which may give some outside it too (every caller tests its own bound).
+    pub fn any_in_box(
+        &self,
+        side: Side,
+        lo: Vec2,
+        hi: Vec2,
+        mut f: impl FnMut(usize) -> bool,
+    ) -> bool {
+        if self.side(side).len() >= self.grid_from {
+            return self.grid.any_in_box(side, lo, hi, f);
+        }
+        let centres = self.side(side).iter().zip(&self.centres[side.index()]);
+        centres.into_iter().any(|(&o, c)| {
+            let p = c.pos;
+            p.x >= lo.x && p.y >= lo.y && p.x <= hi.x && p.y <= hi.y && f(usize::from(o))
+        })
     }
 
     /// The box round regiment `r`'s centre that holds the centre of every regiment not

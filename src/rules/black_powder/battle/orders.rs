@@ -142,8 +142,7 @@ impl Battle {
             if !d.general_leads {
                 continue; // only a leader looks for the foremost regiment
             }
-            let nearest = self.nearest_enemy_hinted(r);
-            self.kept_nearest[r] = (self.brigade_orders, nearest);
+            let nearest = self.nearest_enemy_hinted(r, self.brigade_orders);
             let gap = nearest.map_or(f64::INFINITY, |(_, g)| g);
             if front.is_none_or(|(_, f)| gap < f) {
                 front = Some((r, gap));
@@ -197,21 +196,30 @@ impl Battle {
     fn nearest_enemy_now(&mut self, r: usize) -> Option<(usize, f64)> {
         match self.kept_nearest[r] {
             (orders, nearest) if orders == self.brigade_orders => nearest,
-            (orders, _) => {
-                let nearest = self.nearest_enemy_hinted(r);
-                self.kept_nearest[r] = (orders, nearest);
-                nearest
-            }
+            (orders, _) => self.nearest_enemy_hinted(r, orders),
         }
     }
 
-    /// `nearest_enemy(r, any)`, starting from the regiment of the one last kept for `r`: the
-    /// armies move a few inches a turn, so it is most often still the nearest or near it.
-    fn nearest_enemy_hinted(&self, r: usize) -> Option<(usize, f64)> {
-        let hint = self.kept_nearest[r]
-            .1
-            .map(|(k, _)| usize::from(self.elements[k].regiment));
-        self.nearest_enemy_from(r, hint, |_, _| true)
+    /// `nearest_enemy(r, any)`, kept for `r` under the count `orders`. It starts from the
+    /// regiment of the one last kept for `r` (the armies move a few inches a turn, so it is
+    /// most often still the nearest or near it); failing that (none yet, or gone), from the
+    /// last found for any regiment of the side (most often a neighbour's).
+    fn nearest_enemy_hinted(&mut self, r: usize, orders: u32) -> Option<(usize, f64)> {
+        let enemy = |h: &usize| {
+            let reg = &self.regiments[*h];
+            !reg.gone && reg.side != self.regiments[r].side
+        };
+        let kept = self.kept_nearest[r].1;
+        let hint = (kept
+            .map(|(k, _)| usize::from(self.elements[k].regiment))
+            .filter(enemy))
+        .or_else(|| self.last_nearest.map(usize::from).filter(enemy));
+        let nearest = self.nearest_enemy_from(r, hint, |_, _| true);
+        self.kept_nearest[r] = (orders, nearest);
+        if let Some((k, _)) = nearest {
+            self.last_nearest = Some(self.elements[k].regiment);
+        }
+        nearest
     }
 
     /// The commander an order to brigade `b` comes from: its own, or (none, or lost) the
