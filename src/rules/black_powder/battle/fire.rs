@@ -76,8 +76,9 @@ impl Battle {
         if range <= 0.0 || spread.beyond(reg.pos, range + reg.reach) {
             return false;
         }
+        let lim = range + reg.reach + super::APART_MARGIN;
         let within = |t: &Target| {
-            let bound = range + t.reach + reg.reach + super::APART_MARGIN;
+            let bound = lim + t.reach;
             let (dx, dy) = (reg.pos.x - t.pos.x, reg.pos.y - t.pos.y);
             dx * dx + dy * dy <= bound * bound
         };

@@ -302,7 +302,8 @@ fn area_boxes(ground: &Ground) -> Vec<Bounds> {
 #[derive(Debug, Clone, Copy, Default)]
 struct Centre {
     pos: Vec2,
-    reach: f64,
+    /// Its reach and `APART_MARGIN`, added once.
+    reach_apart: f64,
 }
 
 /// An enemy regiment a shooting phase may shoot at: where it stands and how far it reaches.
@@ -422,7 +423,7 @@ impl Battle {
         for (reg, &slot) in regiments.iter().zip(&self.slot) {
             self.centres[reg.side.index()][usize::from(slot)] = Centre {
                 pos: reg.pos,
-                reach: reg.reach,
+                reach_apart: reg.reach + APART_MARGIN,
             };
         }
         self.stamina_start = [0; 2];
@@ -639,15 +640,17 @@ impl Battle {
         let mut best = (start, usize::MAX);
         let me = &self.regiments[r];
         let side = me.side.other();
+        // A centre further than the best by both reaches and the margin cannot beat it: the
+        // squared test, with no square root, rules out nearly every regiment once a near one is
+        // found (the few it lets by meet `nearer`'s own test).
+        let mut lim = best.0 + me.reach;
         for (&o, c) in self.side(side).iter().zip(&self.centres[side.index()]) {
-            // A centre further than the best by both reaches and the margin cannot beat it: the
-            // squared test, with no square root, rules out nearly every regiment once a near
-            // one is found (the few it lets by meet `nearer`'s own test).
-            let bound = best.0 + me.reach + c.reach + APART_MARGIN;
+            let bound = lim + c.reach_apart;
             if (c.pos - me.pos).len2() > bound * bound {
                 continue;
             }
             self.nearer::<false>(r, usize::from(o), &ok, &mut best);
+            lim = best.0 + me.reach;
         }
         (best.1 != usize::MAX).then_some((best.1, best.0))
     }
