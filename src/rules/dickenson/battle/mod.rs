@@ -219,6 +219,9 @@ pub struct Battle {
     /// The widest gap kept since the table stood still: no enemy farther than it (and both
     /// footprints) from a regiment can have kept it as its nearest, or be nearer to it.
     kept_reach: Cell<f64>,
+    /// Each regiment's nearest active enemy as last found, kept all battle: where the next
+    /// search starts (`nearest_active`), since the armies move a few inches a move.
+    last_active: Vec<Cell<Option<u16>>>,
     /// Each regiment's advances cut short by a friend this battle, and how it went round.
     pub held: Vec<Held>,
     /// Each regiment's order for this move, made before anyone moves when both sides declare
@@ -304,6 +307,7 @@ impl Battle {
             still: Cell::new(false),
             kept: Vec::new(),
             kept_reach: Cell::new(0.0),
+            last_active: Vec::new(),
             held: Vec::new(),
             orders: Vec::new(),
             neighbours,
@@ -329,6 +333,9 @@ impl Battle {
         self.fronts.resize(self.regiments.len(), unknown);
         self.kept.clear();
         self.kept.resize(self.regiments.len(), Cell::new(None));
+        self.last_active.clear();
+        self.last_active
+            .resize(self.regiments.len(), Cell::new(None));
         self.still.set(false);
         self.held.clear();
         self.held.resize(self.regiments.len(), Held::default());
@@ -563,18 +570,38 @@ impl Battle {
     }
 
     /// The nearest enemy on the table that `ok` accepts: (regiment, gap), the lowest index
-    /// among equals. Searched outward from `r` (`outward!`).
+    /// among equals. Searched outward from `r` (`outward!`), from the nearest active enemy
+    /// last found for it (`nearest_enemy_from`).
     pub fn nearest_enemy(&self, r: usize, ok: impl Fn(&Regiment) -> bool) -> Option<(usize, f64)> {
+        let hint = self.last_active[r].get().map(usize::from);
+        self.nearest_enemy_from(r, hint, ok)
+    }
+
+    /// `nearest_enemy`, starting from enemy regiment `hint` (a likely nearest) when `ok`
+    /// accepts it: its gap is measured first, so that the enclosing circles rule out nearly
+    /// every other regiment at once. The same answer whatever the hint: the least (gap, index)
+    /// of the regiments `ok` accepts, of which the hint is one.
+    pub fn nearest_enemy_from(
+        &self,
+        r: usize,
+        hint: Option<usize>,
+        ok: impl Fn(&Regiment) -> bool,
+    ) -> Option<(usize, f64)> {
         let me = self.shape(r);
         let side = self.regiments[r].side.other();
-        let mut best: Option<(usize, f64)> = None;
+        let mut best = hint
+            .filter(|&h| {
+                let reg = &self.regiments[h];
+                reg.side == side && reg.state != State::Gone && ok(reg)
+            })
+            .map(|h| (h, me.dist(&self.shape(h))));
         let reach = me.radius + self.neighbours.max_radius();
         outward!(
             self,
             side,
             me.centre,
             reach,
-            f64::INFINITY,
+            best.map_or(f64::INFINITY, |(_, g)| g),
             |o: usize, reg: &Regiment| {
                 if reg.state != State::Gone
                     && ok(reg)
@@ -606,6 +633,9 @@ impl Battle {
             return kept;
         }
         let found = self.nearest_enemy(r, |o| o.state == State::Active);
+        if let Some((o, _)) = found {
+            self.last_active[r].set(Some(o as u16));
+        }
         if self.still.get() {
             self.kept[r].set(Some(found));
             if let Some((_, gap)) = found {

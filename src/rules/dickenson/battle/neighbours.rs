@@ -486,6 +486,19 @@ mod tests {
                     assert_eq!(grid, walk, "{units} units, layout {layout}, {r} and {o}");
                     let (all, active) = (walked_nearest(&b, r, false), walked_nearest(&b, r, true));
                     assert_eq!((grid.0, grid.1), (all, active), "{units} {layout} {r}");
+                    // From any hint (an enemy or a friend, gone or not, the answer itself or the
+                    // other search's answer), by the grid or the walk, the same answer.
+                    for on in [true, false] {
+                        b.neighbours.on = on;
+                        for hint in [Some(o), Some(r), all.map(|(t, _)| t), active.map(|a| a.0)] {
+                            let got = (
+                                b.nearest_enemy_from(r, hint, |_| true),
+                                b.nearest_enemy_from(r, hint, |x| x.state == State::Active),
+                            );
+                            assert_eq!(got, (all, active), "{units} {layout} {r} from {hint:?}");
+                        }
+                    }
+                    b.neighbours.on = true;
                     let run = b.clear_run(r, dir, aim, max, holds);
                     let ahead = walked_friend_ahead(&b, r, aim, run, max);
                     assert_eq!(grid.10, ahead, "{units} {layout} {r}: the friend ahead");
