@@ -861,8 +861,7 @@ impl Battle {
             }
         }
         if g.blocked {
-            want = self.ground_edge(&going, want);
-            g = going(want);
+            (want, g) = self.ground_edge(&going, want);
             if g.blocked {
                 return (0.0, g);
             }
@@ -930,36 +929,42 @@ impl Battle {
         if met.share == g.share && met.extra == g.extra {
             return (priced, g);
         }
-        let affordable = |d: f64| {
-            let gd = going(d);
+        let affordable = |d: f64, gd: &Going| {
             !(gd.blocked || gd.high_wall || gd.share <= 0.0)
                 && (d + gd.extra) / gd.share <= full + 1e-9
         };
-        let d = self.farthest(priced, full, affordable);
-        (d, going(d))
+        self.farthest(going, (priced, Some(met)), full, affordable)
     }
 
     /// How far a move goes, up to `want`, before it meets ground it may not enter (`going`
     /// of its first `d` inches): found by halving to within the rulings' tolerance (the
-    /// ground met only grows with the move), short of the edge.
-    fn ground_edge(&self, going: &impl Fn(f64) -> Going, want: f64) -> f64 {
-        self.farthest(0.0, want, |d| !going(d).blocked)
+    /// ground met only grows with the move), short of the edge; and the going there.
+    fn ground_edge(&self, going: &impl Fn(f64) -> Going, want: f64) -> (f64, Going) {
+        self.farthest(going, (0.0, None), want, |_, g| !g.blocked)
     }
 
-    /// The farthest distance between `lo` (where `ok` holds) and `hi` at which `ok` holds,
-    /// found by halving to within the rulings' ground-edge tolerance (`ok` must hold up to
-    /// some point and fail beyond it).
-    fn farthest(&self, mut lo: f64, mut hi: f64, ok: impl Fn(f64) -> bool) -> f64 {
+    /// The farthest distance between `lo` (where `ok` holds of the going there) and `hi` at
+    /// which `ok` holds, found by halving to within the rulings' ground-edge tolerance (`ok`
+    /// must hold up to some point and fail beyond it), and the going there: the one measured
+    /// in the halving, or at `lo` (given, or measured once at the end).
+    fn farthest(
+        &self,
+        going: &impl Fn(f64) -> Going,
+        (mut lo, mut at_lo): (f64, Option<Going>),
+        mut hi: f64,
+        ok: impl Fn(f64, &Going) -> bool,
+    ) -> (f64, Going) {
         let tolerance = self.rules.terrain.ground_edge_tolerance.max(1e-6);
         while hi - lo > tolerance {
             let mid = (lo + hi) / 2.0;
-            if ok(mid) {
-                lo = mid;
+            let g = going(mid);
+            if ok(mid, &g) {
+                (lo, at_lo) = (mid, Some(g));
             } else {
                 hi = mid;
             }
         }
-        lo
+        (lo, at_lo.unwrap_or_else(|| going(lo)))
     }
 
     /// Inches of a move of `len` along `dir` before regiment `r`'s leading edge meets its first
