@@ -243,7 +243,8 @@ pub struct Battle {
     /// friends walk only their side's half.
     sides: [Vec<u16>; 2],
     /// Each side's regiments' centres and reaches, in the order of `sides` (kept by `place`):
-    /// the walk for the nearest enemy reads them from one run of memory.
+    /// the walks of a side (for the nearest enemy, `any_in_box`) read them from one run of
+    /// memory.
     centres: [Vec<Centre>; 2],
     /// Each regiment's place in its side's list (`sides`, `centres`).
     slot: Vec<u16>,
@@ -298,7 +299,7 @@ fn area_boxes(ground: &Ground) -> Vec<Bounds> {
         .collect()
 }
 
-/// A regiment's centre and reach, as the walk for the nearest enemy first tests them.
+/// A regiment's centre and reach, as the walks of a side first test them.
 #[derive(Debug, Clone, Copy, Default)]
 struct Centre {
     pos: Vec2,
@@ -806,8 +807,8 @@ impl Battle {
         if self.side(side).len() >= self.grid_from {
             return self.grid.any_in_box(side, lo, hi, f);
         }
-        let centres = self.side(side).iter().zip(&self.centres[side.index()]);
-        centres.into_iter().any(|(&o, c)| {
+        let mut centres = self.side(side).iter().zip(&self.centres[side.index()]);
+        centres.any(|(&o, c)| {
             let p = c.pos;
             p.x >= lo.x && p.y >= lo.y && p.x <= hi.x && p.y <= hi.y && f(usize::from(o))
         })
