@@ -118,35 +118,21 @@ impl Battle {
 
     /// Friendly regiments not engaged with an element within 6" of regiment `x`'s, counted up
     /// to the most that count (none when that is none). The count does not depend on the order
-    /// they are met in, so a large side is searched by the grid's cells within reach.
+    /// they are met in; only those whose centres lie in the box of `x`'s reach (`reach_box`,
+    /// which holds every one not `apart`) are asked.
     fn supports(&self, x: usize) -> u8 {
         let max = u8::try_from(self.rules.melee.support_max).unwrap_or(0);
         if max == 0 {
             return 0;
         }
+        let range = self.rules.melee.support_range;
         let mut n = 0u8;
-        let mut count = |r: usize| {
-            n += u8::from(self.supports_of(r, x, self.rules.melee.support_range));
+        let (lo, hi) = self.reach_box(x, range);
+        self.any_in_box(self.regiments[x].side, lo, hi, |r| {
+            n += u8::from(self.supports_of(r, x, range));
             n >= max
-        };
-        let side = self.regiments[x].side;
-        if self.side(side).len() < self.grid_from {
-            for &r in self.side(side) {
-                if count(usize::from(r)) {
-                    break;
-                }
-            }
-        } else {
-            self.friends_in_grid(x, self.rules.melee.support_range, count);
-        }
+        });
         n
-    }
-
-    /// Calls `f` with the friends of regiment `x` in the grid's cells that hold every one
-    /// within `within` of it (as `apart` bounds), until it returns true.
-    fn friends_in_grid(&self, x: usize, within: f64, f: impl FnMut(usize) -> bool) {
-        let (lo, hi) = self.reach_box(x, within);
-        self.grid.any_in_box(self.regiments[x].side, lo, hi, f);
     }
 
     /// Whether regiment `r` supports `x`: a friend, not gone or engaged, with an element within
@@ -331,17 +317,26 @@ impl Battle {
 mod tests {
     use super::super::orders::tests::{marston_moor, scattered};
 
-    /// The grid counts the supports the walk counts: over random layouts, for every regiment.
+    /// The grid and the walk of the box both count the supports that asking every friend
+    /// counts: over random layouts, for every regiment.
     #[test]
     fn the_grid_counts_the_supports_the_walk_counts() {
         let mut b = marston_moor();
         let mut scatter = scattered(0x5a9909);
         let mut seen = [0usize; 3];
+        let (range, max) = (b.rules.melee.support_range, b.rules.melee.support_max);
         for _ in 0..300 {
             scatter(&mut b);
             for x in 0..b.regiments.len() {
+                let friends = b.side(b.regiments[x].side).iter().map(|&r| usize::from(r));
+                let asked = friends.filter(|&r| b.supports_of(r, x, range)).count();
                 b.grid_from = usize::MAX;
                 let walked = b.supports(x);
+                assert_eq!(
+                    usize::from(walked),
+                    asked.min(usize::try_from(max).unwrap_or(0)),
+                    "{x}"
+                );
                 b.grid_from = 0;
                 assert_eq!(b.supports(x), walked, "{x}");
                 seen[usize::from(walked)] += 1;

@@ -619,10 +619,10 @@ impl Battle {
         let me = &self.regiments[r];
         let side = me.side.other();
         let mut best = (f64::INFINITY, None);
-        for (&o, c) in self.side(side).iter().zip(&self.centres[side.index()]) {
+        for (o, c) in self.centres(side) {
             let d = (c.pos - me.pos).len2();
-            if d < best.0 && !self.regiments[usize::from(o)].gone {
-                best = (d, Some(usize::from(o)));
+            if d < best.0 && !self.regiments[o].gone {
+                best = (d, Some(o));
             }
         }
         best.1
@@ -645,12 +645,12 @@ impl Battle {
         // squared test, with no square root, rules out nearly every regiment once a near one is
         // found (the few it lets by meet `nearer`'s own test).
         let mut lim = best.0 + me.reach;
-        for (&o, c) in self.side(side).iter().zip(&self.centres[side.index()]) {
+        for (o, c) in self.centres(side) {
             let bound = lim + c.reach_apart;
             if (c.pos - me.pos).len2() > bound * bound {
                 continue;
             }
-            self.nearer::<false>(r, usize::from(o), &ok, &mut best);
+            self.nearer::<false>(r, o, &ok, &mut best);
             lim = best.0 + me.reach;
         }
         (best.1 != usize::MAX).then_some((best.1, best.0))
@@ -807,11 +807,17 @@ impl Battle {
         if self.side(side).len() >= self.grid_from {
             return self.grid.any_in_box(side, lo, hi, f);
         }
-        let mut centres = self.side(side).iter().zip(&self.centres[side.index()]);
-        centres.any(|(&o, c)| {
+        self.centres(side).any(|(o, c)| {
             let p = c.pos;
-            p.x >= lo.x && p.y >= lo.y && p.x <= hi.x && p.y <= hi.y && f(usize::from(o))
+            p.x >= lo.x && p.y >= lo.y && p.x <= hi.x && p.y <= hi.y && f(o)
         })
+    }
+
+    /// A side's regiments in index order, each with its centre and reach (`Centre`).
+    #[inline]
+    fn centres(&self, side: Side) -> impl Iterator<Item = (usize, &Centre)> {
+        let ids = self.side(side).iter().map(|&o| usize::from(o));
+        ids.zip(&self.centres[side.index()])
     }
 
     /// The box round regiment `r`'s centre that holds the centre of every regiment not
