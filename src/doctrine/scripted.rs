@@ -376,22 +376,31 @@ fn line_pace(v: &View, d: &DoctrineParams, u: UnitId) -> f64 {
     let b = v.battle;
     let rules = &*v.setup.rules;
     let units = &b.commands[usize::from(b.units[usize::from(u)].command)].units;
-    // The line, grown outwards from `u` (a command's units fit in 64 bits).
+    // The line, grown outwards from `u` (a command's units fit in 64 bits) over the units
+    // that may step off with it (`rest`: asked once each, as the answer does not depend on
+    // where the line has grown).
     let mut line = 0u64;
     let mut stack = [u; 64];
     let mut top = 1;
     if let Some(k) = units.iter().position(|&o| o == u) {
         line |= 1 << k;
     }
+    let mut rest = units
+        .iter()
+        .take(64)
+        .enumerate()
+        .filter(|&(k, &o)| line >> k & 1 == 0 && may_dress_with(v, d, u, o))
+        .fold(0u64, |m, (k, _)| m | 1 << k);
     while top > 0 {
         top -= 1;
         let at = stack[top];
-        for (k, &o) in units.iter().enumerate().take(64) {
-            if line >> k & 1 == 0
-                && may_dress_with(v, d, u, o)
-                && b.within(at, o, rules.leadership.group_gap)
-            {
-                line |= 1 << k;
+        let mut left = rest;
+        while left != 0 {
+            let k = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let o = units[k];
+            if b.within(at, o, rules.leadership.group_gap) {
+                (line, rest) = (line | 1 << k, rest & !(1 << k));
                 stack[top] = o;
                 top += 1;
             }
