@@ -307,6 +307,82 @@ mod tests {
         assert!(met > 1000 && left_out > 50_000, "{met} {left_out}");
     }
 
+    /// `over_ground` keeps each regiment's last question and answer: asked again at once, or
+    /// after one thing it reads has changed (the regiment's place, facing, footprint,
+    /// formation, the obstacle it stands astride or the move it has spent; a hedge hacked
+    /// open; the way or the length asked), it answers as the ground weighed afresh. Each
+    /// change is seen to change some answers, so a key that left it out would fail here.
+    #[test]
+    fn a_kept_answer_of_the_ground_is_the_answer_weighed_afresh() {
+        use super::super::regiment::Formation;
+        use std::cell::Cell;
+        let mut next = crate::dice::test_uniforms(0x9e37_79b9_7f4a_7c15u64);
+        let mut changed = [0usize; 10];
+        for name in ["marston_moor", "langport", "lansdown"] {
+            let mut b = battle_of(name);
+            let (w, d) = b.table;
+            let n = b.ground.obstacles.len();
+            // Every third obstacle a high wall: over one, foot read the move they have spent.
+            for o in b.ground.obstacles.iter_mut().step_by(3) {
+                o.kind = crate::battlefield::ObstacleKind::HighWall;
+            }
+            for trial in 0..3000 {
+                let mut r = (next() * b.regiments.len() as f64) as usize;
+                let mut dir = Vec2::from_facing(next() * std::f64::consts::TAU);
+                let mut pos = Vec2::new(next() * w, next() * d);
+                let change = trial % 10;
+                if change == 6 {
+                    // Foot standing square to a high wall, a hair short of it.
+                    while b.regiments[r].is_horse() {
+                        r = (r + 1) % b.regiments.len();
+                    }
+                    let o = &b.ground.obstacles[3 * (next() * n.div_ceil(3) as f64) as usize];
+                    let along = (o.b - o.a).norm();
+                    dir = Vec2::new(along.y, -along.x);
+                    let at = o.a + (o.b - o.a) * next();
+                    pos = at - dir * (b.regiments[r].depth / 2.0 + 0.05);
+                }
+                // A facing is read only by a leg that goes nowhere.
+                let mut full = if change == 2 { 0.0 } else { next() * 20.0 };
+                let reg = &mut b.regiments[r];
+                reg.pos = pos;
+                reg.facing = next() * std::f64::consts::TAU;
+                reg.formation = [Formation::Line, Formation::Column][trial / 10 % 2];
+                reg.crossing = (trial % 3 == 0).then(|| (next() * n as f64) as u16);
+                reg.spent = if trial % 4 == 0 { next() } else { 0.0 };
+                let before = b.over_ground(r, dir, full);
+                let reg = &mut b.regiments[r];
+                match change {
+                    1 => reg.pos = reg.pos + Vec2::new(next() * 2.0 - 1.0, next() * 2.0 - 1.0),
+                    2 => reg.facing = next() * std::f64::consts::TAU,
+                    3 => (reg.frontage, reg.depth) = (reg.depth, reg.frontage),
+                    4 => {
+                        reg.formation = match reg.formation {
+                            Formation::Line => Formation::Column,
+                            _ => Formation::Line,
+                        }
+                    }
+                    5 => reg.crossing = Some((next() * n as f64) as u16),
+                    6 => reg.spent = next(),
+                    7 => b.gaps.push(Gap {
+                        obstacle: (next() * n as f64) as usize,
+                        at: 0.0,
+                        half: 1e9,
+                    }),
+                    8 => dir = Vec2::from_facing(next() * std::f64::consts::TAU),
+                    9 => full = next() * 20.0,
+                    _ => {}
+                }
+                let fresh = b.weigh_ground(r, dir, full, &Cell::new(false));
+                assert_eq!(b.over_ground(r, dir, full), fresh, "{name} {trial}");
+                changed[change] += usize::from(fresh != before);
+                b.gaps.clear();
+            }
+        }
+        assert_eq!(changed[0], 0);
+        assert!(changed[1..].iter().all(|&c| c > 0), "{changed:?}");
+    }
+
     #[test]
     fn gaps_side_by_side_open_a_wide_way() {
         let gap = |at: f64| Gap {

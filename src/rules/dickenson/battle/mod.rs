@@ -222,6 +222,8 @@ pub struct Battle {
     /// Each regiment's nearest active enemy as last found, kept all battle: where the next
     /// search starts (`nearest_active`), since the armies move a few inches a move.
     last_active: Vec<Cell<Option<u16>>>,
+    /// Each regiment's last question to `over_ground`, and its answer.
+    ground_asked: Vec<Cell<Option<movement::GroundKept>>>,
     /// Each regiment's advances cut short by a friend this battle, and how it went round.
     pub held: Vec<Held>,
     /// Each regiment's order for this move, made before anyone moves when both sides declare
@@ -308,6 +310,7 @@ impl Battle {
             kept: Vec::new(),
             kept_reach: Cell::new(0.0),
             last_active: Vec::new(),
+            ground_asked: Vec::new(),
             held: Vec::new(),
             orders: Vec::new(),
             neighbours,
@@ -335,6 +338,9 @@ impl Battle {
         self.kept.resize(self.regiments.len(), Cell::new(None));
         self.last_active.clear();
         self.last_active
+            .resize(self.regiments.len(), Cell::new(None));
+        self.ground_asked.clear();
+        self.ground_asked
             .resize(self.regiments.len(), Cell::new(None));
         self.still.set(false);
         self.held.clear();

@@ -37,6 +37,51 @@ pub struct Going {
     pub high_wall: bool,
 }
 
+/// What `over_ground` reads of a regiment besides the ground and the rules, with the move
+/// asked for and the number of hedge gaps hacked so far (they only grow in a battle): the
+/// same key, the same answer. (Floats by their bits: the same bits, the same answer, a zero's
+/// sign included.)
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct GroundAsked {
+    /// Position, frontage, depth, share of the move spent, direction and length.
+    bits: [u64; 8],
+    kind: Kind,
+    formation: Formation,
+    crossing: Option<u16>,
+    gaps: usize,
+}
+
+impl GroundAsked {
+    fn of(reg: &Regiment, dir: Vec2, full: f64, gaps: usize) -> GroundAsked {
+        let floats = [
+            reg.pos.x,
+            reg.pos.y,
+            reg.frontage,
+            reg.depth,
+            reg.spent,
+            dir.x,
+            dir.y,
+            full,
+        ];
+        GroundAsked {
+            bits: floats.map(f64::to_bits),
+            kind: reg.kind,
+            formation: reg.formation,
+            crossing: reg.crossing,
+            gaps,
+        }
+    }
+}
+
+/// A regiment's last `over_ground` question and answer, with its facing's bits when the
+/// answer read it (a leg that went nowhere).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct GroundKept {
+    asked: GroundAsked,
+    facing: Option<u64>,
+    answer: (f64, Going),
+}
+
 /// A frontage of hedge hacked down (seed: "which is then removed"): on obstacle `obstacle`,
 /// the stretch `half` inches either side of `at` inches from its first end.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -830,13 +875,48 @@ impl Battle {
     /// to spend, they go over to as far beyond it as the contact gap (ruling). A move the
     /// ground forbids (woods or a high wall for horse, an impassable river) stops at the
     /// ground's edge.
-    fn over_ground(&self, r: usize, dir: Vec2, full: f64) -> (f64, Going) {
+    pub(super) fn over_ground(&self, r: usize, dir: Vec2, full: f64) -> (f64, Going) {
+        // The same question twice running (a charge weighed, then falling short as an
+        // advance; a rout's gait, then its flight) is answered once.
+        let reg = &self.regiments[r];
+        let asked = GroundAsked::of(reg, dir, full, self.gaps.len());
+        if let Some(kept) = self.ground_asked[r].get()
+            && kept.asked == asked
+            && kept.facing.is_none_or(|f| f == reg.facing.to_bits())
+        {
+            return kept.answer;
+        }
+        let faced = Cell::new(false);
+        let answer = self.weigh_ground(r, dir, full, &faced);
+        let facing = faced.get().then_some(reg.facing.to_bits());
+        let kept = GroundKept {
+            asked,
+            facing,
+            answer,
+        };
+        self.ground_asked[r].set(Some(kept));
+        answer
+    }
+
+    /// `over_ground` worked out; `faced` is set when a leg that goes nowhere was weighed
+    /// (along the regiment's facing: `way_of`).
+    pub(super) fn weigh_ground(
+        &self,
+        r: usize,
+        dir: Vec2,
+        full: f64,
+        faced: &Cell<bool>,
+    ) -> (f64, Going) {
         let from = self.regiments[r].pos;
         // Most legs asked below lie within the full move; those beyond it (over a high wall,
         // or priced past it by a share above one) ask the ground near themselves.
         let near = self.near_way(r, from, from + dir * full);
         let going = |d: f64| {
             let to = from + dir * d;
+            // (`way_of`'s test of a leg that goes nowhere.)
+            if from.dist(to).partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+                faced.set(true);
+            }
             if d <= full {
                 self.going_near(r, from, to, near)
             } else {
@@ -855,7 +935,7 @@ impl Battle {
             } else if 1.0 - self.regiments[r].spent + 1e-9 >= needs {
                 // Over, its rear the contact gap beyond the wall.
                 let over = foot + self.footing(r).1 + gap;
-                return (over, self.going(r, from, from + dir * over));
+                return (over, going(over));
             } else {
                 return (0.0, g);
             }
