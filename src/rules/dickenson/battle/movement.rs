@@ -185,9 +185,13 @@ pub(super) fn inside(s: Shape) -> Shape {
 }
 
 /// The bit of area kind `k` in a set of kinds met.
-fn area_bit(k: AreaKind) -> u8 {
+const fn area_bit(k: AreaKind) -> u8 {
     1 << (k as u8)
 }
+
+/// The kinds of area the end of a move reads (`Battle::going_near`).
+const MET_AT_THE_END: u8 =
+    area_bit(AreaKind::Woods) | area_bit(AreaKind::Bog) | area_bit(AreaKind::Hill);
 
 /// The farthest of `max` and the twelve halvings below it that `clear` passes, 0 if none:
 /// the way only grows, so one blocked point rules out all beyond it.
@@ -670,9 +674,11 @@ impl Battle {
             Shape::new(a, dir, dims.0, dims.1),
             Shape::new(b, dir, dims.0, dims.1),
         );
+        // (Only the kinds read below: hills where the move starts; woods, bog and hills
+        // where it ends.)
         let (from, to) = (
-            self.ground_under(&start, near),
-            self.ground_under(&end, near),
+            self.ground_under(&start, near, area_bit(AreaKind::Hill)),
+            self.ground_under(&end, near, MET_AT_THE_END),
         );
         let has = |m: u8, k: AreaKind| m & area_bit(k) != 0;
         if has(to, AreaKind::Woods) {
@@ -810,14 +816,20 @@ impl Battle {
             .map(|(_, ab)| ab)
     }
 
-    /// The kinds of area (one bit each, `area_bit`) of `near` that footprint `s` meets
-    /// (inlined: asked for every leg a move weighs).
+    /// The kinds of area (one bit each, `area_bit`) of `near` that footprint `s` meets, of
+    /// those in `kinds` (inlined: asked for every leg a move weighs). An area is measured only
+    /// when its kind is wanted and not yet met.
     #[inline]
-    fn ground_under(&self, s: &Shape, near: ground::Near) -> u8 {
+    fn ground_under(&self, s: &Shape, near: ground::Near, kinds: u8) -> u8 {
         let sb = ground::bounds_of(s);
-        self.near_areas(near)
-            .filter(|(a, b)| ground::meets(a, b, s, &sb))
-            .fold(0, |m, (a, _)| m | area_bit(a.kind))
+        self.near_areas(near).fold(0, |met, (a, b)| {
+            let bit = area_bit(a.kind);
+            if bit & kinds & !met != 0 && ground::meets(a, b, s, &sb) {
+                met | bit
+            } else {
+                met
+            }
+        })
     }
 
     /// The kind of the first area that holds point `p` (`Ground::area_at`), of those in
