@@ -103,19 +103,14 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)>
     };
     // (The best kept in the scan's own locals, so that it stays in registers.)
     if b.in_cells() {
+        // Every enemy that may score better has its centre within `reach` plus its radius: a
+        // large battle looks only there, as `reach` narrows (the least (score, id) is the same
+        // in any order). (A score that is not a number bounds nothing: then every enemy is
+        // looked at.)
         let (mut best, mut reach) = (start, reach);
-        // Every enemy that may score better lies within `reach` (as it starts) plus its
-        // radius: a large battle looks only there (the least (score, id) is the same in any
-        // order). (A score that is not a number bounds nothing: then every enemy is looked at.)
-        let r = if reach < f64::INFINITY {
-            reach
-        } else {
-            f64::INFINITY
-        };
-        let (lo, hi) = (me.centre - Vec2::new(r, r), me.centre + Vec2::new(r, r));
-        b.spots_near(side.other(), lo, hi, |s| {
+        b.spots_in_circle(side.other(), me.centre, reach, |s| {
             better_target(&seek, s, &mut best, &mut reach);
-            true
+            reach
         });
         return Some((best.1, best.2));
     }

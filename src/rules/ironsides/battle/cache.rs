@@ -458,30 +458,18 @@ impl Cells {
         let r = Vec2::new(self.radius, self.radius);
         let (c0, r0) = self.cell(lo - r);
         let (c1, r1) = self.cell(hi + r);
-        let (head, occupied) = (&self.head[side.index()], &self.occupied[side.index()]);
+        let head = &self.head[side.index()];
         let (mut w0, mut w1) = (usize::MAX, 0);
         for row in r0..=r1 {
-            // The occupied cells of columns c0..=c1 of this row, a word at a time.
-            for w in c0 / 64..=c1 / 64 {
-                let mut bits = occupied[row * self.words + w];
-                if w == c0 / 64 {
-                    bits &= u64::MAX << (c0 % 64);
+            self.occupied_in_row(side, row, c0, c1, |cell| {
+                let mut id = head[cell];
+                while id != NONE {
+                    let i = usize::from(id);
+                    found[i / 64] |= 1 << (i % 64);
+                    (w0, w1) = (w0.min(i / 64), w1.max(i / 64 + 1));
+                    id = self.next[i];
                 }
-                if w == c1 / 64 {
-                    bits &= u64::MAX >> (63 - c1 % 64);
-                }
-                while bits != 0 {
-                    let col = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let mut id = head[row * self.cols + col];
-                    while id != NONE {
-                        let i = usize::from(id);
-                        found[i / 64] |= 1 << (i % 64);
-                        (w0, w1) = (w0.min(i / 64), w1.max(i / 64 + 1));
-                        id = self.next[i];
-                    }
-                }
-            }
+            });
         }
         w0.min(w1)..w1
     }
@@ -495,35 +483,139 @@ impl Cells {
         p: Vec2,
         centre: impl Fn(UnitId) -> Option<Vec2>,
     ) -> Option<f64> {
-        let (c, r) = self.cell(p);
-        let rows = self.head[side.index()].len() / self.cols;
-        let (c, r, cols, rows) = (c as i64, r as i64, self.cols as i64, rows as i64);
+        let head = &self.head[side.index()];
+        let (at, rows) = (self.cell(p), head.len() / self.cols);
         let mut best = f64::INFINITY;
-        for k in 0..cols.max(rows) {
-            for dr in -k..=k {
-                let step = if dr.abs() == k { 1 } else { 2 * k.max(1) };
-                let mut dc = -k;
-                while dc <= k {
-                    let (x, y) = (c + dc, r + dr);
-                    dc += step;
-                    if x < 0 || y < 0 || x >= cols || y >= rows {
-                        continue;
+        for k in 0..self.cols.max(rows) {
+            self.ring(at, k, rows, |cell| {
+                let mut id = head[cell];
+                while id != NONE {
+                    if let Some(at) = centre(id) {
+                        let d = at - p;
+                        best = best.min(d.dot(d));
                     }
-                    let mut id = self.head[side.index()][(y * cols + x) as usize];
-                    while id != NONE {
-                        if let Some(at) = centre(id) {
-                            let d = at - p;
-                            best = best.min(d.dot(d));
-                        }
-                        id = self.next[usize::from(id)];
-                    }
+                    id = self.next[usize::from(id)];
                 }
-            }
+            });
             if best.is_finite() {
                 return Some(best.sqrt());
             }
         }
         None
+    }
+
+    /// Calls `f` with each active unit of `side` whose centre may lie within `reach` plus the
+    /// largest enclosing radius of `p`, row by row of cells, each row only as wide as the circle
+    /// of that reach there; `f` returns the reach from then on (never more), so that the rows
+    /// after narrow with it. In no set order: for questions whose answer does not hang on it
+    /// (the least of a total order).
+    fn each_in_circle(
+        &self,
+        side: Side,
+        p: Vec2,
+        mut reach: f64,
+        mut f: impl FnMut(UnitId) -> f64,
+    ) {
+        let head = &self.head[side.index()];
+        let rows = head.len() / self.cols;
+        // (The margin is far above the rounding of which cell a centre is counted in. A reach
+        // below zero admits nothing; one that is not a number bounds nothing.)
+        let bound = |reach: f64| reach + self.radius + 1e-6;
+        let b = bound(reach);
+        if b < 0.0 {
+            return;
+        }
+        let b = if b.is_nan() { f64::INFINITY } else { b };
+        let (r0, r1) = (self.row_of(p.y - b), self.row_of(p.y + b));
+        for row in r0..=r1 {
+            let b = bound(reach);
+            let dy = self.gap_to_row(row, rows, p.y);
+            if b < 0.0 || dy > b {
+                continue;
+            }
+            // Within the circle, a centre in this row lies no farther along x than `half`.
+            let half = (b * b - dy * dy).sqrt();
+            let half = if half.is_nan() { f64::INFINITY } else { half };
+            let (c0, c1) = (self.col_of(p.x - half), self.col_of(p.x + half));
+            self.occupied_in_row(side, row, c0, c1, |cell| {
+                let mut id = head[cell];
+                while id != NONE {
+                    reach = f(id);
+                    id = self.next[usize::from(id)];
+                }
+            });
+        }
+    }
+
+    #[inline]
+    fn col_of(&self, x: f64) -> usize {
+        self.axis(x, self.origin.x, self.last.x)
+    }
+
+    #[inline]
+    fn row_of(&self, y: f64) -> usize {
+        self.axis(y, self.origin.y, self.last.y)
+    }
+
+    /// The distance along y from `y` to the cells of `row` (the edge rows run on for ever: a
+    /// unit beyond the cells is counted in the nearest edge cell).
+    #[inline]
+    fn gap_to_row(&self, row: usize, rows: usize, y: f64) -> f64 {
+        let lo = self.origin.y + row as f64 * self.size;
+        let below = if row == 0 { 0.0 } else { lo - y };
+        let above = if row + 1 == rows {
+            0.0
+        } else {
+            y - (lo + self.size)
+        };
+        below.max(above).max(0.0)
+    }
+
+    /// Calls `f` with each cell of columns `c0..=c1` of `row` that holds a unit of `side`, in
+    /// order, skipping empty cells a word of bits at a time.
+    #[inline]
+    fn occupied_in_row(
+        &self,
+        side: Side,
+        row: usize,
+        c0: usize,
+        c1: usize,
+        mut f: impl FnMut(usize),
+    ) {
+        let occupied = &self.occupied[side.index()];
+        for w in c0 / 64..=c1 / 64 {
+            let mut bits = occupied[row * self.words + w];
+            if w == c0 / 64 {
+                bits &= u64::MAX << (c0 % 64);
+            }
+            if w == c1 / 64 {
+                bits &= u64::MAX >> (63 - c1 % 64);
+            }
+            while bits != 0 {
+                let col = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                f(row * self.cols + col);
+            }
+        }
+    }
+
+    /// Calls `f` with each cell of the ring `k` cells out from cell `at` (`at` itself when `k`
+    /// is 0) that lies among the `rows` rows of cells.
+    #[inline]
+    fn ring(&self, at: (usize, usize), k: usize, rows: usize, mut f: impl FnMut(usize)) {
+        let (c, r, k) = (at.0 as i64, at.1 as i64, k as i64);
+        let (cols, rows) = (self.cols as i64, rows as i64);
+        for y in (r - k).max(0)..=(r + k).min(rows - 1) {
+            // The ring's top and bottom rows whole; the rows between, their two ends.
+            let step = if (y - r).abs() == k { 1 } else { 2 * k };
+            let mut x = c - k;
+            while x <= c + k {
+                if (0..cols).contains(&x) {
+                    f((y * cols + x) as usize);
+                }
+                x += step;
+            }
+        }
     }
 }
 
@@ -1174,6 +1266,24 @@ impl Battle {
         }
     }
 
+    /// In a battle with cells (`in_cells`), calls `f` with where each active unit of `side`
+    /// stands whose centre may lie within `reach` plus the largest enclosing radius of `p`, in
+    /// no set order (`Cells::each_in_circle`); `f` returns the reach from then on (never more).
+    /// For questions whose answer does not hang on the order.
+    #[inline]
+    pub(crate) fn spots_in_circle(
+        &self,
+        side: Side,
+        p: Vec2,
+        reach: f64,
+        mut f: impl FnMut(&Spot) -> f64,
+    ) {
+        debug_assert!(self.in_cells());
+        let (c, spots) = (&self.cache, &self.cache.spots[side.index()]);
+        c.cells
+            .each_in_circle(side, p, reach, |id| f(&spots[c.slot[usize::from(id)]]));
+    }
+
     /// Whether the battle in play keeps its units in cells (it is too large for the grid).
     #[inline]
     pub(crate) fn in_cells(&self) -> bool {
@@ -1580,6 +1690,59 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The circle walk of a large battle finds every active unit of a side whose centre is
+    /// within the reach (plus the largest radius) as it stands when the unit is met, with the
+    /// reach narrowing as it goes, off the table's cells included; and it skips the far rows
+    /// and columns (most units are never met).
+    #[test]
+    fn circles_find_every_unit_within_a_narrowing_reach() {
+        let setup = crate::scenario::generate::generated(600)
+            .and_then(|s| s.setup())
+            .expect("generated battle");
+        let mut b = Battle::new(&setup);
+        b.begin_caching(&setup.rules);
+        let size = Vec2::new(setup.ground.width, setup.ground.depth);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut uniform =
+            |lo: f64, hi: f64| lo + (hi - lo) * (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let (mut met, mut asked) = (0, 0);
+        for round in 0..400 {
+            let id = (uniform(0.0, b.units.len() as f64) as usize).min(b.units.len() - 1);
+            b.units[id].pos =
+                Vec2::new(uniform(-30.0, size.x + 30.0), uniform(-30.0, size.y + 30.0));
+            b.moved(id as UnitId);
+            let p = Vec2::new(uniform(-40.0, size.x + 40.0), uniform(-40.0, size.y + 40.0));
+            let start = if round % 50 == 0 {
+                f64::NAN
+            } else {
+                uniform(-5.0, 40.0)
+            };
+            let step = uniform(0.0, 3.0);
+            for side in [Side::Parliament, Side::Royalist] {
+                // Each unit met narrows the reach; a unit is wanted if its centre lies within
+                // the reach the walk had when it was met, or the least it came to.
+                let mut reach = start;
+                let mut seen = Vec::new();
+                b.spots_in_circle(side, p, start, |s| {
+                    seen.push(s.id);
+                    reach = if reach.is_nan() { 40.0 } else { reach - step };
+                    reach
+                });
+                let radius = b.cache.cells.radius;
+                for u in &b.units {
+                    let d = (u.pos - p).dot(u.pos - p).sqrt();
+                    let within = reach.is_nan() || d <= reach + radius;
+                    let wanted = u.side == side && u.is_active() && within;
+                    assert!(!wanted || seen.contains(&u.id), "unit {} missed", u.id);
+                    assert!(!seen.contains(&u.id) || (u.side == side && u.is_active()));
+                }
+                met += seen.len();
+                asked += b.units.len() / 2;
+            }
+        }
+        assert!(met * 10 < asked, "{met} of {asked} met");
     }
 
     /// The generals' index follows every attachment and move of generals and units in play
