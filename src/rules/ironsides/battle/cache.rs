@@ -483,20 +483,30 @@ impl Cells {
         p: Vec2,
         centre: impl Fn(UnitId) -> Option<Vec2>,
     ) -> Option<f64> {
-        let head = &self.head[side.index()];
-        let (at, rows) = (self.cell(p), head.len() / self.cols);
+        let (c, r) = self.cell(p);
+        let rows = self.head[side.index()].len() / self.cols;
+        let (c, r, cols, rows) = (c as i64, r as i64, self.cols as i64, rows as i64);
         let mut best = f64::INFINITY;
-        for k in 0..self.cols.max(rows) {
-            self.ring(at, k, rows, |cell| {
-                let mut id = head[cell];
-                while id != NONE {
-                    if let Some(at) = centre(id) {
-                        let d = at - p;
-                        best = best.min(d.dot(d));
+        for k in 0..cols.max(rows) {
+            for dr in -k..=k {
+                let step = if dr.abs() == k { 1 } else { 2 * k.max(1) };
+                let mut dc = -k;
+                while dc <= k {
+                    let (x, y) = (c + dc, r + dr);
+                    dc += step;
+                    if x < 0 || y < 0 || x >= cols || y >= rows {
+                        continue;
                     }
-                    id = self.next[usize::from(id)];
+                    let mut id = self.head[side.index()][(y * cols + x) as usize];
+                    while id != NONE {
+                        if let Some(at) = centre(id) {
+                            let d = at - p;
+                            best = best.min(d.dot(d));
+                        }
+                        id = self.next[usize::from(id)];
+                    }
                 }
-            });
+            }
             if best.is_finite() {
                 return Some(best.sqrt());
             }
@@ -595,25 +605,6 @@ impl Cells {
                 let col = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 f(row * self.cols + col);
-            }
-        }
-    }
-
-    /// Calls `f` with each cell of the ring `k` cells out from cell `at` (`at` itself when `k`
-    /// is 0) that lies among the `rows` rows of cells.
-    #[inline]
-    fn ring(&self, at: (usize, usize), k: usize, rows: usize, mut f: impl FnMut(usize)) {
-        let (c, r, k) = (at.0 as i64, at.1 as i64, k as i64);
-        let (cols, rows) = (self.cols as i64, rows as i64);
-        for y in (r - k).max(0)..=(r + k).min(rows - 1) {
-            // The ring's top and bottom rows whole; the rows between, their two ends.
-            let step = if (y - r).abs() == k { 1 } else { 2 * k };
-            let mut x = c - k;
-            while x <= c + k {
-                if (0..cols).contains(&x) {
-                    f((y * cols + x) as usize);
-                }
-                x += step;
             }
         }
     }
