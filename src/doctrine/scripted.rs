@@ -55,16 +55,15 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)>
     let b = v.battle;
     let side = b.units[usize::from(u)].side;
     let me = b.shape(u);
+    if b.in_cells() {
+        return best_target_in_cells(v, d, u, &me);
+    }
     // The least (score, id). Start from the nearest enemy: the best target of most doctrines
     // and a close bound for the rest (exact: every other enemy is tested against it).
     // When the cache would have to measure every enemy for it, the enemy with the nearest
     // centre is a start nearly as good at a fraction of the cost.
     let seed = if let Some(nearest) = b.nearest_known_enemy(u) {
         nearest
-    } else if b.in_cells() {
-        // A large battle: the nearest enemy, measured from the cells about the unit (and kept).
-        b.nearest_enemy_distance(u);
-        b.nearest_known_enemy(u).flatten()
     } else {
         b.with_spots(side.other(), |spots| {
             let mut seed: Option<(f64, UnitId)> = None;
@@ -85,35 +84,8 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)>
         // No active enemy (the scan makes sure of it).
         return best_target_scan(v, d, &me, side.other());
     };
-    // The start comes with its exact distance (the same number `distance` gives).
-    debug_assert_eq!(near.to_bits(), b.distance(u, hint).to_bits());
-    let (pref, broken) = score_bias(d, &b.units[usize::from(hint)]);
-    let least = least_bias(d);
-    let start = (near + pref + broken, hint, near);
-    // An enemy whose enclosing circle alone scores worse than the best so far cannot be it
-    // (the score is the distance plus fixed terms): its centre is farther than `reach` plus
-    // its radius. The margin keeps rounding on the safe side.
-    let reach = start.0 - least + me.radius + 1e-9;
-    let seek = Seeker {
-        b,
-        d,
-        me: &me,
-        hint,
-        least,
-    };
+    let (start, reach, seek) = search_from(b, d, &me, u, (near, hint));
     // (The best kept in the scan's own locals, so that it stays in registers.)
-    if b.in_cells() {
-        // Every enemy that may score better has its centre within `reach` plus its radius: a
-        // large battle looks only there, as `reach` narrows (the least (score, id) is the same
-        // in any order). (A score that is not a number bounds nothing: then every enemy is
-        // looked at.)
-        let (mut best, mut reach) = (start, reach);
-        b.spots_in_circle(side.other(), me.centre, reach, |s| {
-            better_target(&seek, s, &mut best, &mut reach);
-            reach
-        });
-        return Some((best.1, best.2));
-    }
     let (_, t, dist) = b.with_spots(side.other(), |spots| {
         let (mut best, mut reach) = (start, reach);
         for s in spots {
@@ -122,6 +94,61 @@ fn best_target(v: &View, d: &DoctrineParams, u: UnitId) -> Option<(UnitId, f64)>
         best
     });
     Some((t, dist))
+}
+
+/// `best_target` in a battle with cells: started from an enemy among those whose centres are
+/// nearest (unless the nearest is known), it looks only at the enemies whose centres lie
+/// within `reach` plus their radius, as `reach` narrows (the least (score, id) is the same in
+/// any order; a score that is not a number bounds nothing, and every enemy is looked at).
+#[inline(never)] // (out of the small battles' path, whose code it would otherwise change)
+fn best_target_in_cells(
+    v: &View,
+    d: &DoctrineParams,
+    u: UnitId,
+    me: &Shape,
+) -> Option<(UnitId, f64)> {
+    let b = v.battle;
+    let enemy = b.units[usize::from(u)].side.other();
+    let seed = b.nearest_known_enemy(u).unwrap_or_else(|| {
+        b.some_unit_near(enemy, me.centre)
+            .map(|e| (me.dist(&b.shape(e)), e))
+    });
+    let Some((near, hint)) = seed else {
+        return best_target_scan(v, d, me, enemy);
+    };
+    let (mut best, mut reach, seek) = search_from(b, d, me, u, (near, hint));
+    b.spots_in_circle(enemy, me.centre, reach, |s| {
+        better_target(&seek, s, &mut best, &mut reach);
+        reach
+    });
+    Some((best.1, best.2))
+}
+
+/// Where `best_target` starts from its first enemy (`hint`, `near` from unit `u`): the best so
+/// far (score, id, distance); the reach beyond which an enemy's enclosing circle alone scores
+/// worse (the score is the distance plus fixed terms; the margin keeps rounding on the safe
+/// side); and what each enemy is tested with.
+fn search_from<'a>(
+    b: &'a crate::rules::ironsides::battle::Battle,
+    d: &'a DoctrineParams,
+    me: &'a Shape,
+    u: UnitId,
+    (near, hint): (f64, UnitId),
+) -> ((f64, UnitId, f64), f64, Seeker<'a>) {
+    // The start comes with its exact distance (the same number `distance` gives).
+    debug_assert_eq!(near.to_bits(), b.distance(u, hint).to_bits());
+    let (pref, broken) = score_bias(d, &b.units[usize::from(hint)]);
+    let least = least_bias(d);
+    let start = (near + pref + broken, hint, near);
+    let reach = start.0 - least + me.radius + 1e-9;
+    let seek = Seeker {
+        b,
+        d,
+        me,
+        hint,
+        least,
+    };
+    (start, reach, seek)
 }
 
 /// What `best_target` reads as it tests each enemy: the battle, the doctrine, the unit's shape,

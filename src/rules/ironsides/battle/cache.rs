@@ -482,11 +482,11 @@ impl Cells {
         side: Side,
         p: Vec2,
         centre: impl Fn(UnitId) -> Option<Vec2>,
-    ) -> Option<f64> {
+    ) -> Option<(f64, UnitId)> {
         let (c, r) = self.cell(p);
         let rows = self.head[side.index()].len() / self.cols;
         let (c, r, cols, rows) = (c as i64, r as i64, self.cols as i64, rows as i64);
-        let mut best = f64::INFINITY;
+        let (mut best, mut arg) = (f64::INFINITY, NONE);
         for k in 0..cols.max(rows) {
             for dr in -k..=k {
                 let step = if dr.abs() == k { 1 } else { 2 * k.max(1) };
@@ -501,14 +501,16 @@ impl Cells {
                     while id != NONE {
                         if let Some(at) = centre(id) {
                             let d = at - p;
-                            best = best.min(d.dot(d));
+                            if d.dot(d) < best {
+                                (best, arg) = (d.dot(d), id);
+                            }
                         }
                         id = self.next[usize::from(id)];
                     }
                 }
             }
             if best.is_finite() {
-                return Some(best.sqrt());
+                return Some((best.sqrt(), arg));
             }
         }
         None
@@ -1275,6 +1277,18 @@ impl Battle {
             .each_in_circle(side, p, reach, |id| f(&spots[c.slot[usize::from(id)]]));
     }
 
+    /// In a battle with cells, an active unit of `side` among those whose centres are nearest
+    /// `p` (found ring by ring of cells about it), if any.
+    pub(crate) fn some_unit_near(&self, side: Side, p: Vec2) -> Option<UnitId> {
+        debug_assert!(self.in_cells());
+        let spots = &self.cache.spots[side.index()];
+        let centre = |e: UnitId| {
+            let s = &spots[self.cache.slot[usize::from(e)]];
+            s.active.then_some(s.centre)
+        };
+        self.cache.cells.some_near(side, p, centre).map(|(_, e)| e)
+    }
+
     /// Whether the battle in play keeps its units in cells (it is too large for the grid).
     #[inline]
     pub(crate) fn in_cells(&self) -> bool {
@@ -1524,7 +1538,7 @@ impl Battle {
                 s.active.then_some(s.centre)
             };
             match cells.some_near(enemy, me.centre, centre) {
-                Some(b) => bound = bound.min(b),
+                Some((b, _)) => bound = bound.min(b),
                 None => return (best, arg), // no active enemy
             }
         }
