@@ -475,8 +475,8 @@ impl Cells {
     }
 
     /// The distance from `p` to the centre of some active unit of `side` among the nearest
-    /// (found ring by ring of cells about `p`): a bound on the nearest unit's distance. None
-    /// when no unit of the side is active.
+    /// (found ring by ring of cells about `p`), and that unit: a bound on the nearest unit's
+    /// distance. None when no unit of the side is active.
     fn some_near(
         &self,
         side: Side,
@@ -1698,9 +1698,9 @@ mod tests {
     }
 
     /// The circle walk of a large battle finds every active unit of a side whose centre is
-    /// within the reach (plus the largest radius) as it stands when the unit is met, with the
-    /// reach narrowing as it goes, off the table's cells included; and it skips the far rows
-    /// and columns (most units are never met).
+    /// within the reach (plus the largest radius) as the reach narrows after each unit met,
+    /// beyond the cells included, and no unit of the other side or off the table; and it skips
+    /// the far rows and columns (most units are never met).
     #[test]
     fn circles_find_every_unit_within_a_narrowing_reach() {
         let setup = crate::scenario::generate::generated(600)
@@ -1715,8 +1715,15 @@ mod tests {
         let (mut met, mut asked) = (0, 0);
         for round in 0..400 {
             let id = (uniform(0.0, b.units.len() as f64) as usize).min(b.units.len() - 1);
-            b.units[id].pos =
-                Vec2::new(uniform(-30.0, size.x + 30.0), uniform(-30.0, size.y + 30.0));
+            let u = &mut b.units[id];
+            u.pos = Vec2::new(uniform(-30.0, size.x + 30.0), uniform(-30.0, size.y + 30.0));
+            if round % 7 == 0 {
+                u.status = if u.is_active() {
+                    UnitStatus::OffTable
+                } else {
+                    UnitStatus::Active
+                };
+            }
             b.moved(id as UnitId);
             let p = Vec2::new(uniform(-40.0, size.x + 40.0), uniform(-40.0, size.y + 40.0));
             let start = if round % 50 == 0 {
@@ -1726,8 +1733,8 @@ mod tests {
             };
             let step = uniform(0.0, 3.0);
             for side in [Side::Parliament, Side::Royalist] {
-                // Each unit met narrows the reach; a unit is wanted if its centre lies within
-                // the reach the walk had when it was met, or the least it came to.
+                // Each unit met narrows the reach: a unit within the least reach the walk
+                // came to was within it all along, and must be met.
                 let mut reach = start;
                 let mut seen = Vec::new();
                 b.spots_in_circle(side, p, start, |s| {
