@@ -1655,6 +1655,31 @@ mod tests {
         boxes_find_every_unit(&mut b, Vec2::new(setup.ground.width, setup.ground.depth));
     }
 
+    /// Moves a unit chosen at random to a place at random on a field of `size` or up to
+    /// `margin` beyond it, and takes it off the table or back if `toggle`.
+    fn move_one_at_random(
+        b: &mut Battle,
+        size: Vec2,
+        margin: f64,
+        toggle: bool,
+        uniform: &mut impl FnMut(f64, f64) -> f64,
+    ) {
+        let id = (uniform(0.0, b.units.len() as f64) as usize).min(b.units.len() - 1);
+        let u = &mut b.units[id];
+        u.pos = Vec2::new(
+            uniform(-margin, size.x + margin),
+            uniform(-margin, size.y + margin),
+        );
+        if toggle {
+            u.status = if u.is_active() {
+                UnitStatus::OffTable
+            } else {
+                UnitStatus::Active
+            };
+        }
+        b.moved(id as UnitId);
+    }
+
     /// Moves units at random about a field of `size` (off it and back) and checks after each
     /// move that box questions find every active unit of a side whose centre is in the box,
     /// in id order, and no unit of the other side or off the table.
@@ -1663,17 +1688,7 @@ mod tests {
         let mut uniform =
             |lo: f64, hi: f64| lo + (hi - lo) * (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
         for round in 0..400 {
-            let id = (uniform(0.0, b.units.len() as f64) as usize).min(b.units.len() - 1);
-            let u = &mut b.units[id];
-            u.pos = Vec2::new(uniform(-20.0, size.x + 20.0), uniform(-20.0, size.y + 20.0));
-            if round % 7 == 0 {
-                u.status = if u.is_active() {
-                    UnitStatus::OffTable
-                } else {
-                    UnitStatus::Active
-                };
-            }
-            b.moved(id as UnitId);
+            move_one_at_random(b, size, 20.0, round % 7 == 0, &mut uniform);
             let c = Vec2::new(uniform(-10.0, size.x + 10.0), uniform(-10.0, size.y + 10.0));
             let r = uniform(0.0, 30.0);
             let (lo, hi) = (c - Vec2::new(r, r), c + Vec2::new(r, r));
@@ -1714,17 +1729,7 @@ mod tests {
             |lo: f64, hi: f64| lo + (hi - lo) * (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
         let (mut met, mut asked) = (0, 0);
         for round in 0..400 {
-            let id = (uniform(0.0, b.units.len() as f64) as usize).min(b.units.len() - 1);
-            let u = &mut b.units[id];
-            u.pos = Vec2::new(uniform(-30.0, size.x + 30.0), uniform(-30.0, size.y + 30.0));
-            if round % 7 == 0 {
-                u.status = if u.is_active() {
-                    UnitStatus::OffTable
-                } else {
-                    UnitStatus::Active
-                };
-            }
-            b.moved(id as UnitId);
+            move_one_at_random(&mut b, size, 30.0, round % 7 == 0, &mut uniform);
             let p = Vec2::new(uniform(-40.0, size.x + 40.0), uniform(-40.0, size.y + 40.0));
             let start = if round % 50 == 0 {
                 f64::NAN
