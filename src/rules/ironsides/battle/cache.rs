@@ -321,10 +321,7 @@ impl Cells {
 
     #[inline]
     fn cell(&self, p: Vec2) -> (usize, usize) {
-        (
-            self.axis(p.x, self.origin.x, self.last.x),
-            self.axis(p.y, self.origin.y, self.last.y),
-        )
+        (self.col_of(p.x), self.row_of(p.y))
     }
 
     #[inline]
