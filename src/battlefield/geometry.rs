@@ -345,6 +345,49 @@ impl Shape {
             .fold(f64::NEG_INFINITY, f64::max)
     }
 
+    /// Bounds on where this footprint, moved `d` along the unit vector `dir` (its facing
+    /// kept) for `d` between the ends of `run`, first comes within `within` of `o`: `(a, b)`
+    /// such that for every such `d` below `a` `dist` is above `within`, and for every one
+    /// above `b` it is 0, both by a margin far above rounding. None where that is not sure: a
+    /// run nearly parallel to a side, or one that does not meet `o` to its end.
+    ///
+    /// The footprint moved by `d` meets `o` just where its centre lies in all four bands of
+    /// the shadows' sums on the sides' axes (their Minkowski sum is that polygon), and is
+    /// within `within` of it only inside those bands widened by `within`.
+    pub fn touch_bounds(
+        &self,
+        dir: Vec2,
+        o: &Shape,
+        within: f64,
+        run: (f64, f64),
+    ) -> Option<(f64, f64)> {
+        // Far above rounding on a table of hundreds of inches; a run more nearly parallel to
+        // a side than `ASLANT` must keep within that side's band all along.
+        const SURE: f64 = 1e-6;
+        const ASLANT: f64 = 1e-3;
+        let rel = self.centre - o.centre;
+        let (mut meet, mut part, mut near) = (f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+        for u in [self.fwd, self.fwd.right(), o.fwd, o.fwd.right()] {
+            let (c, v) = (rel.dot(u), dir.dot(u));
+            let half = self.shadow(u) + o.shadow(u);
+            if v.abs() < ASLANT {
+                let most = (c + v * run.0).abs().max((c + v * run.1).abs());
+                if most < half - SURE {
+                    continue;
+                }
+                return None;
+            }
+            let (a, b) = ((-half - c) / v, (half - c) / v);
+            meet = meet.max(a.min(b));
+            part = part.min(a.max(b));
+            let grown = half + within;
+            near = near.max(((-grown - c) / v).min((grown - c) / v));
+        }
+        // (The run's ends in either order: halvings probe between them.)
+        (run.0.max(run.1) + SURE < part && near.is_finite() && meet.is_finite())
+            .then_some((near - SURE, meet + SURE))
+    }
+
     /// Whether `dist(o)` may be less than `limit` (false only when it surely is not).
     #[inline]
     pub fn may_be_closer(&self, o: &Shape, limit: f64) -> bool {
@@ -367,6 +410,38 @@ impl Shape {
         }
         self.dist_unless_within(o, limit).is_none_or(|d| d <= limit)
     }
+}
+
+/// Where footprint `me` (centred at `from`), moved along the unit vector `dir`, first comes
+/// within `within` of `o`: 30 halvings of `lo..hi` (`hi` within, and every run between where
+/// it first comes within and `hi` within too), each asking whether the footprint moved by the
+/// middle is within (`dist`). A middle whose answer `touch_bounds` settles is not measured:
+/// the halvings, and so the answer, are the same to the bit.
+pub fn halve_to_touch(
+    me: &Shape,
+    from: Vec2,
+    dir: Vec2,
+    o: &Shape,
+    run: (f64, f64),
+    within: f64,
+) -> f64 {
+    let (mut lo, mut hi) = run;
+    let touches = |d: f64| me.at(from + dir * d).dist(o) <= within;
+    let sure = me.at(from).touch_bounds(dir, o, within, run);
+    for _ in 0..30 {
+        let mid = (lo + hi) / 2.0;
+        let within = match sure {
+            Some((far, _)) if mid < far => false,
+            Some((_, on)) if mid > on => true,
+            _ => touches(mid),
+        };
+        if within {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
 }
 
 /// `x.max(0.0)` as one machine instruction (the same value but for the sign of a zero, which
@@ -811,6 +886,100 @@ mod tests {
         }
         // Crossings with no corner inside, the case a corner's test alone misses, occur.
         assert!(crossed > 100, "{crossed}");
+    }
+
+    /// A footprint run at another, facing its way (as a charge is) or not, from near and far,
+    /// aimed at the other's centre or a little off it.
+    fn a_run(rnd: &mut impl FnMut() -> f64, k: usize) -> (Shape, Vec2, Vec2, Shape, (f64, f64)) {
+        let size = |rnd: &mut dyn FnMut() -> f64| (1.0 + rnd() * 11.0, 0.5 + rnd() * 2.5);
+        let (w, d) = size(rnd);
+        let (tw, td) = size(rnd);
+        let target_facing = if k.is_multiple_of(5) {
+            0.0
+        } else {
+            rnd() * 7.0
+        };
+        let target = Shape::new(
+            Vec2::new(rnd() * 60.0, rnd() * 40.0),
+            Vec2::from_facing(target_facing),
+            tw,
+            td,
+        );
+        // Sometimes square on the target's own axis, so that sides run exactly parallel.
+        let from = if k.is_multiple_of(7) {
+            target.centre - Vec2::new(2.0 + rnd() * 30.0, 0.0)
+        } else {
+            Vec2::new(rnd() * 60.0, rnd() * 40.0)
+        };
+        let off = if k.is_multiple_of(3) {
+            0.0
+        } else {
+            (rnd() - 0.5) * 0.2
+        };
+        let aim = (target.centre - from).facing() + off;
+        let dir = Vec2::from_facing(aim);
+        // Facing the run, as a charge does; sometimes square to the target or aslant.
+        let facing = match k % 4 {
+            0 | 1 => aim,
+            2 => target_facing,
+            _ => rnd() * 7.0,
+        };
+        let me = Shape::new(from, Vec2::from_facing(facing), w, d);
+        let need = rnd() * 3.0;
+        (me, from, dir, target, (need, from.dist(target.centre)))
+    }
+
+    /// The halvings with every middle measured: what `halve_to_touch` must answer.
+    fn halved_by_measure(me: &Shape, from: Vec2, dir: Vec2, o: &Shape, run: (f64, f64)) -> f64 {
+        let (mut lo, mut hi) = run;
+        for _ in 0..30 {
+            let mid = (lo + hi) / 2.0;
+            if me.at(from + dir * mid).dist(o) <= 1e-6 {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        hi
+    }
+
+    /// Over random runs, `touch_bounds` is never wrong where it is sure, and the halvings
+    /// that lean on it find where contact begins to the bit as the halvings that measure.
+    #[test]
+    fn runs_touch_where_the_measured_halvings_say() {
+        let mut rnd = crate::dice::test_uniforms(0x70c4_b0d5);
+        let (mut sure, mut settled) = (0, 0);
+        for k in 0..100_000 {
+            let (me, from, dir, target, run) = a_run(&mut rnd, k);
+            let bounds = me.touch_bounds(dir, &target, 1e-6, run);
+            if let Some((far, on)) = bounds {
+                sure += 1;
+                for _ in 0..8 {
+                    let d = run.0 + rnd() * (run.1 - run.0);
+                    let gap = me.at(from + dir * d).dist(&target);
+                    if d < far {
+                        settled += 1;
+                        assert!(gap > 1e-6, "run {k}: {d} below {far}, gap {gap}");
+                    }
+                    if d > on {
+                        settled += 1;
+                        assert_eq!(gap, 0.0, "run {k}: {d} above {on}");
+                    }
+                }
+            }
+            let got = halve_to_touch(&me, from, dir, &target, run, 1e-6);
+            let want = halved_by_measure(&me, from, dir, &target, run);
+            assert_eq!(
+                got.to_bits(),
+                want.to_bits(),
+                "run {k}: {got} against {want}"
+            );
+        }
+        // Most runs are settled by the bounds, and most sampled runs answered by them.
+        assert!(
+            sure > 90_000 && settled > 600_000,
+            "{sure} sure, {settled} settled"
+        );
     }
 
     #[test]

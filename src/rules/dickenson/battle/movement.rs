@@ -13,7 +13,7 @@ use super::ground;
 use super::regiment::{Engaged, Formation, Gait, Kind, Regiment, State};
 use super::{Battle, emit};
 use crate::army::Side;
-use crate::battlefield::geometry::{Bounds, Shape};
+use crate::battlefield::geometry::{Bounds, Shape, halve_to_touch};
 use crate::battlefield::{AreaKind, LinearObstacle, ObstacleKind, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, Observer, ReactionResult};
@@ -1697,20 +1697,11 @@ impl Battle {
     fn contact_run(&self, r: usize, t: usize, aim: f64, need: f64) -> f64 {
         let (from, dir) = (self.regiments[r].pos, Vec2::from_facing(aim));
         let (target, me) = (self.shape(t), self.shape_at(r, from, aim));
-        let touches = |d: f64| me.at(from + dir * d).dist(&target) <= 1e-6;
         // The run aims at the target's centre, so the runs that touch are one interval (both
         // shapes convex) holding the run to that centre: halving between the gap and it finds
         // where contact begins. Halving up to a point beyond the target could settle past it.
-        let (mut lo, mut hi) = (need, from.dist(target.centre));
-        for _ in 0..30 {
-            let mid = (lo + hi) / 2.0;
-            if touches(mid) {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        hi
+        let run = (need, from.dist(target.centre));
+        halve_to_touch(&me, from, dir, &target, run, 1e-6)
     }
 
     /// What is left of a move of `full` inches once the move's formation change, limbering or
