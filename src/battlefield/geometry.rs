@@ -412,30 +412,23 @@ impl Shape {
     }
 }
 
-/// Where footprint `me` (centred at `from`), moved along the unit vector `dir`, first comes
-/// within `within` of `o`: 30 halvings of `lo..hi` (`hi` within, and every run between where
-/// it first comes within and `hi` within too), each asking whether the footprint moved by the
-/// middle is within (`dist`). A middle whose answer `touch_bounds` settles is not measured:
-/// the halvings, and so the answer, are the same to the bit.
-pub fn halve_to_touch(
-    me: &Shape,
-    from: Vec2,
-    dir: Vec2,
-    o: &Shape,
-    run: (f64, f64),
-    within: f64,
-) -> f64 {
+/// Where footprint `me`, moved along the unit vector `dir`, first comes within `within` of
+/// `o`: 30 halvings of `lo..hi` (`hi` within, and every run between where it first comes
+/// within and `hi` within too), each asking whether the footprint moved by the middle is
+/// within (`dist`). A middle whose answer `touch_bounds` settles is not measured: the
+/// halvings, and so the answer, are the same to the bit.
+pub fn halve_to_touch(me: &Shape, dir: Vec2, o: &Shape, run: (f64, f64), within: f64) -> f64 {
     let (mut lo, mut hi) = run;
-    let touches = |d: f64| me.at(from + dir * d).dist(o) <= within;
-    let sure = me.at(from).touch_bounds(dir, o, within, run);
+    let touches = |d: f64| me.at(me.centre + dir * d).dist(o) <= within;
+    let sure = me.touch_bounds(dir, o, within, run);
     for _ in 0..30 {
         let mid = (lo + hi) / 2.0;
-        let within = match sure {
+        let touching = match sure {
             Some((far, _)) if mid < far => false,
             Some((_, on)) if mid > on => true,
             _ => touches(mid),
         };
-        if within {
+        if touching {
             hi = mid;
         } else {
             lo = mid;
@@ -967,7 +960,7 @@ mod tests {
                     }
                 }
             }
-            let got = halve_to_touch(&me, from, dir, &target, run, 1e-6);
+            let got = halve_to_touch(&me, dir, &target, run, 1e-6);
             let want = halved_by_measure(&me, from, dir, &target, run);
             assert_eq!(
                 got.to_bits(),

@@ -111,7 +111,7 @@ fn best_target_in_cells(
     let enemy = b.units[usize::from(u)].side.other();
     let seed = b.nearest_known_enemy(u).unwrap_or_else(|| {
         b.some_unit_near(enemy, me.centre)
-            .map(|e| (me.dist(&b.shape(e)), e))
+            .map(|(_, e)| (me.dist(&b.shape(e)), e))
     });
     let Some((near, hint)) = seed else {
         return best_target_scan(v, d, me, enemy);

@@ -1701,7 +1701,7 @@ impl Battle {
         // shapes convex) holding the run to that centre: halving between the gap and it finds
         // where contact begins. Halving up to a point beyond the target could settle past it.
         let run = (need, from.dist(target.centre));
-        halve_to_touch(&me, from, dir, &target, run, 1e-6)
+        halve_to_touch(&me, dir, &target, run, 1e-6)
     }
 
     /// What is left of a move of `full` inches once the move's formation change, limbering or

@@ -497,9 +497,9 @@ impl Cells {
                     let mut id = self.head[side.index()][(y * cols + x) as usize];
                     while id != NONE {
                         if let Some(at) = centre(id) {
-                            let d = at - p;
-                            if d.dot(d) < best {
-                                (best, arg) = (d.dot(d), id);
+                            let d = (at - p).len2();
+                            if d < best {
+                                (best, arg) = (d, id);
                             }
                         }
                         id = self.next[usize::from(id)];
@@ -1275,15 +1275,16 @@ impl Battle {
     }
 
     /// In a battle with cells, an active unit of `side` among those whose centres are nearest
-    /// `p` (found ring by ring of cells about it), if any.
-    pub(crate) fn some_unit_near(&self, side: Side, p: Vec2) -> Option<UnitId> {
+    /// `p` (found ring by ring of cells about it), with its centre's distance from `p`: a bound
+    /// on the nearest unit's distance. None when no unit of the side is active.
+    pub(crate) fn some_unit_near(&self, side: Side, p: Vec2) -> Option<(f64, UnitId)> {
         debug_assert!(self.in_cells());
         let spots = &self.cache.spots[side.index()];
         let centre = |e: UnitId| {
             let s = &spots[self.cache.slot[usize::from(e)]];
             s.active.then_some(s.centre)
         };
-        self.cache.cells.some_near(side, p, centre).map(|(_, e)| e)
+        self.cache.cells.some_near(side, p, centre)
     }
 
     /// Whether the battle in play keeps its units in cells (it is too large for the grid).
@@ -1528,13 +1529,7 @@ impl Battle {
         // than the nearest, so the answer and the first enemy at it in id order are the same).
         let mut bound = start;
         if bound > FAR_START {
-            let cells = &self.cache.cells;
-            let spots = &self.cache.spots[enemy.index()];
-            let centre = |e: UnitId| {
-                let s = &spots[self.cache.slot[usize::from(e)]];
-                s.active.then_some(s.centre)
-            };
-            match cells.some_near(enemy, me.centre, centre) {
+            match self.some_unit_near(enemy, me.centre) {
                 Some((b, _)) => bound = bound.min(b),
                 None => return (best, arg), // no active enemy
             }
