@@ -71,7 +71,14 @@ impl Mul<f64> for Vec2 {
 
 /// The smallest signed difference between two angles, in (-pi, pi].
 pub fn angle_diff(a: f64, b: f64) -> f64 {
-    let mut d = (a - b) % std::f64::consts::TAU;
+    // The remainder of a difference already under a turn is the difference itself, to the
+    // bit (`%` is exact): the call it needs is spared.
+    let x = a - b;
+    let mut d = if x.abs() < std::f64::consts::TAU {
+        x
+    } else {
+        x % std::f64::consts::TAU
+    };
     if d > std::f64::consts::PI {
         d -= std::f64::consts::TAU;
     } else if d <= -std::f64::consts::PI {
@@ -794,6 +801,44 @@ pub fn overlapping_pairs(shapes: &[Shape]) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `angle_diff` is the remainder's answer to the bit, the sign of a zero too: at and about
+    /// a whole turn either way, far beyond it, and for what is not a number.
+    #[test]
+    fn angle_diff_is_the_remainders_to_the_bit() {
+        use std::f64::consts::{PI, TAU};
+        let by_remainder = |a: f64, b: f64| {
+            let mut d = (a - b) % TAU;
+            if d > PI {
+                d -= TAU;
+            } else if d <= -PI {
+                d += TAU;
+            }
+            d
+        };
+        let mut rnd = crate::dice::test_uniforms(0x0a6e_d1ff);
+        let mut pairs = vec![
+            (TAU, 0.0),
+            (0.0, TAU),
+            (-0.0, 0.0),
+            (PI, -PI),
+            (0.0, f64::NAN),
+        ];
+        pairs.extend([(f64::INFINITY, 1.0), (1e300, -1e300), (TAU.next_up(), 0.0)]);
+        pairs.extend([(0.0, TAU.next_down()), (-TAU, 0.0), (-TAU.next_up(), 0.0)]);
+        for _ in 0..100_000 {
+            let scale = [1.0, PI, TAU, 20.0, 1e6][(rnd() * 5.0) as usize];
+            pairs.push(((rnd() * 2.0 - 1.0) * scale, (rnd() * 2.0 - 1.0) * scale));
+        }
+        for (a, b) in pairs {
+            let (got, want) = (angle_diff(a, b), by_remainder(a, b));
+            assert_eq!(
+                got.to_bits(),
+                want.to_bits(),
+                "{a} - {b}: {got} against {want}"
+            );
+        }
+    }
 
     /// Two footprints crossing off the middle (no corner of either inside the other, nor
     /// either centre) overlap: their distance is 0, either way round, as rectangles too.

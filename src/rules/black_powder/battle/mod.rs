@@ -546,10 +546,26 @@ impl Battle {
 
     /// Moves a regiment and its elements: the one place positions and facings are written.
     pub fn place(&mut self, r: usize, pos: Vec2, facing: f64) {
+        self.place_facing(r, pos, facing, self.front_of(r, facing));
+    }
+
+    /// The unit vector of `facing` for regiment `r`: the one kept with its facing when that is
+    /// the same (most moves keep it), else worked out.
+    pub fn front_of(&self, r: usize, facing: f64) -> Vec2 {
+        let reg = &self.regiments[r];
+        if facing.to_bits() == reg.facing.to_bits() {
+            reg.front
+        } else {
+            Vec2::from_facing(facing)
+        }
+    }
+
+    /// `place`, with `front` the unit vector of `facing` (`front_of`) already worked out.
+    pub fn place_facing(&mut self, r: usize, pos: Vec2, facing: f64, front: Vec2) {
         let reg = &mut self.regiments[r];
         reg.pos = pos;
         reg.facing = facing;
-        reg.front = Vec2::from_facing(facing);
+        reg.front = front;
         self.grid.moved(r, reg.side, pos);
         self.centres[reg.side.index()][usize::from(self.slot[r])].pos = pos;
         let right = reg.front.right();
@@ -1063,6 +1079,37 @@ mod tests {
     use super::orders::tests::{marston_moor, scattered};
     use super::*;
     use std::f64::consts::FRAC_PI_2;
+
+    /// A regiment's front is always its facing's unit vector to the bit, however it was
+    /// placed: turned, moved on the same facing, or turned back to a facing it had before.
+    #[test]
+    fn the_front_kept_is_the_facings() {
+        let mut b = marston_moor();
+        let mut rnd = crate::dice::test_uniforms(0xf0_ac1e);
+        let facings = [0.0, -0.0, 0.7, -2.5, std::f64::consts::PI, 1e-300];
+        let (mut kept, mut turned) = (0, 0);
+        for _ in 0..5_000 {
+            let r = (rnd() * b.regiments.len() as f64) as usize;
+            let facing = if rnd() < 0.5 {
+                b.regiments[r].facing
+            } else {
+                facings[(rnd() * facings.len() as f64) as usize]
+            };
+            let same = facing.to_bits() == b.regiments[r].facing.to_bits();
+            (kept, turned) = (kept + usize::from(same), turned + usize::from(!same));
+            b.place(r, Vec2::new(rnd() * 60.0, rnd() * 40.0), facing);
+            let reg = &b.regiments[r];
+            let want = Vec2::from_facing(reg.facing);
+            assert_eq!(
+                (reg.front.x.to_bits(), reg.front.y.to_bits()),
+                (want.x.to_bits(), want.y.to_bits())
+            );
+        }
+        assert!(
+            kept > 1_000 && turned > 1_000,
+            "kept {kept}, turned {turned}"
+        );
+    }
 
     /// The aspect told by dot products is the angle test's, on and about the arcs' edges.
     #[test]

@@ -305,7 +305,8 @@ impl Battle {
             return;
         }
         let aim = self.elements[target].pos - self.elements[usize::from(reg.first)].pos;
-        let turn_deg = angle_diff(aim.facing(), reg.facing).to_degrees();
+        let aim = aim.facing();
+        let turn_deg = angle_diff(aim, reg.facing).to_degrees();
         let individual =
             plan == Plan::Charge || doctrine::individual(d, &self.rules.doctrine, turn_deg);
         let share = if command::on_initiative(gap, &self.rules) {
@@ -323,7 +324,7 @@ impl Battle {
         } else {
             self.advance(
                 r,
-                if individual { aim.facing() } else { reg.facing },
+                if individual { aim } else { reg.facing },
                 distance,
                 setup,
                 obs,
@@ -431,7 +432,8 @@ impl Battle {
     ) {
         let (facing, mut distance) = self.turned(r, want, distance);
         let from = self.regiments[r].pos;
-        let dir = Vec2::from_facing(facing);
+        let front = self.front_of(r, facing);
+        let dir = front;
         let share = self.ground_share(r, from, from + dir * distance, setup);
         distance *= if share == 0.0 { 0.5 } else { share };
         if share == 0.0 {
@@ -464,7 +466,7 @@ impl Battle {
             }
         }
         let to = self.on_table(from + dir * run, setup);
-        self.place(r, to, facing);
+        self.place_facing(r, to, facing, front);
         emit(obs, Event::moved(self.regiments[r].unit, from, to, false));
     }
 
