@@ -85,6 +85,22 @@ pub trait RuleData: serde::de::DeserializeOwned {
     }
 }
 
+/// Checks that every `(key, value)` of `angles` is an angle either side of a front: finite,
+/// from 0 to 180 degrees (180: all round). The arcs' tests by cosine hold only there.
+pub(crate) fn check_angles<K: AsRef<str>>(
+    angles: impl IntoIterator<Item = (K, f64)>,
+    path: &std::path::Path,
+    text: &str,
+) -> crate::error::Result<()> {
+    for (key, v) in angles {
+        if !(0.0..=180.0).contains(&v) {
+            let msg = format!("must be an angle from 0 to 180 degrees either side, got {v}");
+            return Err(crate::error::Error::at_key(path, text, key.as_ref(), msg));
+        }
+    }
+    Ok(())
+}
+
 /// How a battle ended.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BattleSummary {

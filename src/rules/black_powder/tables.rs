@@ -443,6 +443,25 @@ impl BlackPowderRules {
         v
     }
 
+    fn angles(&self) -> [(&'static str, f64); 5] {
+        [
+            (
+                "movement.pike_max_turn_degrees",
+                self.movement.pike_max_turn_degrees,
+            ),
+            (
+                "shooting.front_arc_degrees",
+                self.shooting.front_arc_degrees,
+            ),
+            ("melee.flank_degrees", self.melee.flank_degrees),
+            ("melee.rear_degrees", self.melee.rear_degrees),
+            (
+                "doctrine.individual_order_degrees",
+                self.doctrine.individual_order_degrees,
+            ),
+        ]
+    }
+
     fn shares(&self) -> [(&'static str, f64); 14] {
         let m = &self.movement;
         let c = &self.command;
@@ -508,6 +527,7 @@ impl crate::rules::RuleData for BlackPowderRules {
                 return bad(key, format!("must be a die face 1..=6, got {v}"));
             }
         }
+        crate::rules::check_angles(self.angles(), path, text)?;
         let c = &self.command;
         if c.dice == 0 || c.dice > 4 {
             return bad("command.dice", format!("must be 1..=4, got {}", c.dice));
@@ -605,6 +625,48 @@ mod tests {
         BlackPowderRules::parse(Path::new("bp.toml"), &text)
             .unwrap_err()
             .to_string()
+    }
+
+    /// Every angle is from 0 to 180 degrees either side (180: all round); beyond, or not a
+    /// number, it is refused by name.
+    #[test]
+    fn angles_beyond_a_half_turn_are_refused() {
+        for (from, to, key) in [
+            (
+                "front_arc_degrees = 45.0",
+                "front_arc_degrees = 270.0",
+                "shooting.front_arc_degrees",
+            ),
+            (
+                "rear_degrees = 135.0",
+                "rear_degrees = 200.0",
+                "melee.rear_degrees",
+            ),
+            (
+                "flank_degrees = 45.0",
+                "flank_degrees = -45.0",
+                "melee.flank_degrees",
+            ),
+            (
+                "pike_max_turn_degrees = 89.0",
+                "pike_max_turn_degrees = nan",
+                "movement.pike_max_turn_degrees",
+            ),
+            (
+                "individual_order_degrees = 20.0",
+                "individual_order_degrees = 181.0",
+                "doctrine.individual_order_degrees",
+            ),
+        ] {
+            let e = refuse(from, to);
+            assert!(
+                e.contains(key) && e.contains("0 to 180 degrees"),
+                "{to}: {e}"
+            );
+        }
+        let all_round =
+            BUILTIN.replacen("front_arc_degrees = 45.0", "front_arc_degrees = 180.0", 1);
+        assert!(BlackPowderRules::parse(Path::new("bp.toml"), &all_round).is_ok());
     }
 
     #[test]

@@ -733,19 +733,6 @@ impl DickensonRules {
                 self.battle.advance_straight_beyond,
             ),
             (
-                "battle.advance_flank_degrees".into(),
-                self.battle.advance_flank_degrees,
-            ),
-            ("battle.veer_degrees".into(), self.battle.veer_degrees),
-            (
-                "battle.veer_step_degrees".into(),
-                self.battle.veer_step_degrees,
-            ),
-            (
-                "battle.side_step_degrees".into(),
-                self.battle.side_step_degrees,
-            ),
-            (
                 "battle.side_step_margin".into(),
                 self.battle.side_step_margin,
             ),
@@ -756,14 +743,6 @@ impl DickensonRules {
             (
                 "battle.column_clear_of_enemy".into(),
                 self.battle.column_clear_of_enemy,
-            ),
-            (
-                "battle.front_arc_degrees".into(),
-                self.battle.front_arc_degrees,
-            ),
-            (
-                "battle.melee_arc_degrees".into(),
-                self.battle.melee_arc_degrees,
             ),
             ("melee.points_per_die".into(), self.melee.points_per_die),
         ];
@@ -997,6 +976,16 @@ impl crate::rules::RuleData for DickensonRules {
                 return bad(&key, format!("must be a distance of 0 or more, got {v}"));
             }
         }
+        let b = &self.battle;
+        let angles = [
+            ("battle.front_arc_degrees", b.front_arc_degrees),
+            ("battle.melee_arc_degrees", b.melee_arc_degrees),
+            ("battle.advance_flank_degrees", b.advance_flank_degrees),
+            ("battle.veer_degrees", b.veer_degrees),
+            ("battle.veer_step_degrees", b.veer_step_degrees),
+            ("battle.side_step_degrees", b.side_step_degrees),
+        ];
+        crate::rules::check_angles(angles, path, text)?;
         let odds = self.formations.doctrine.horse_outshoot_odds;
         if !(odds.is_finite() && odds > 0.0) {
             return bad(
@@ -1076,6 +1065,50 @@ mod tests {
         DickensonRules::parse(Path::new("d.toml"), &text)
             .unwrap_err()
             .to_string()
+    }
+
+    /// Every angle is from 0 to 180 degrees either side (180: all round); beyond, or not a
+    /// number, it is refused by name.
+    #[test]
+    fn angles_beyond_a_half_turn_are_refused() {
+        for (from, to, key) in [
+            (
+                "front_arc_degrees = 45.0",
+                "front_arc_degrees = 270.0",
+                "battle.front_arc_degrees",
+            ),
+            (
+                "melee_arc_degrees = 90.0",
+                "melee_arc_degrees = 190.0",
+                "battle.melee_arc_degrees",
+            ),
+            (
+                "advance_flank_degrees = 45.0",
+                "advance_flank_degrees = nan",
+                "battle.advance_flank_degrees",
+            ),
+            (
+                "veer_degrees = 60.0",
+                "veer_degrees = 360.0",
+                "battle.veer_degrees",
+            ),
+            (
+                "veer_step_degrees = 15.0",
+                "veer_step_degrees = 181.0",
+                "battle.veer_step_degrees",
+            ),
+            (
+                "side_step_degrees = 45.0",
+                "side_step_degrees = 200.0",
+                "battle.side_step_degrees",
+            ),
+        ] {
+            let e = refuse(from, to);
+            assert!(
+                e.contains(key) && e.contains("0 to 180 degrees"),
+                "{to}: {e}"
+            );
+        }
     }
 
     #[test]

@@ -485,6 +485,8 @@ impl IronsidesRules {
 impl crate::rules::RuleData for IronsidesRules {
     fn validate(&self, path: &Path, text: &str) -> Result<()> {
         let bad = |key: &str, msg: String| Err(Error::at_key(path, text, key, msg));
+        let arc = [("pursuit.arc_degrees", self.pursuit.arc_degrees)];
+        crate::rules::check_angles(arc, path, text)?;
         if self.limits.cv_max == 0 || self.limits.cv_max > 12 {
             return bad(
                 "limits.cv_max",
@@ -730,6 +732,23 @@ mod tests {
         IronsidesRules::parse(Path::new("x.toml"), &text)
             .unwrap_err()
             .to_string()
+    }
+
+    /// The pursuit's arc is from 0 to 180 degrees either side (180: all round); beyond, or not
+    /// a number, it is refused by name.
+    #[test]
+    fn angles_beyond_a_half_turn_are_refused() {
+        for to in [
+            "arc_degrees = 270.0",
+            "arc_degrees = -1.0",
+            "arc_degrees = nan",
+        ] {
+            let e = refuse("arc_degrees = 45.0", to);
+            assert!(
+                e.contains("pursuit.arc_degrees") && e.contains("0 to 180 degrees"),
+                "{to}: {e}"
+            );
+        }
     }
 
     #[test]

@@ -435,6 +435,7 @@ struct Line {
 /// A front arc of `degrees` either side, with its cosine: most bearings are told in or out by
 /// a dot product; only those within a hair of the edge are measured as `Battle::bearing` does,
 /// so every answer is that of the angle test.
+/// (The cosine tells only arcs of 0 to 180 degrees; any other is always measured.)
 #[derive(Debug, Clone, Copy)]
 struct FrontArc {
     degrees: f64,
@@ -445,7 +446,11 @@ impl FrontArc {
     fn of(degrees: f64) -> FrontArc {
         FrontArc {
             degrees,
-            cos: degrees.to_radians().cos(),
+            cos: if (0.0..=180.0).contains(&degrees) {
+                degrees.to_radians().cos()
+            } else {
+                f64::NAN
+            },
         }
     }
 
@@ -489,6 +494,15 @@ mod tests {
         }
         // Both answers occur (the sweep crosses the edge).
         assert!(outside > 100 && outside < 500, "{outside}");
+        // Arcs no cosine can tell are measured: beyond a half turn all round, below 0 none.
+        for (degrees, out) in [(270.0, false), (-10.0, true), (f64::NAN, false)] {
+            let arc = FrontArc::of(degrees);
+            for edge in [0.0f64, 30.0, 100.0, 179.0] {
+                let to = from + Vec2::from_facing(0.7 + edge.to_radians()) * 5.0;
+                let front = Vec2::from_facing(0.7);
+                assert_eq!(arc.outside(0.7, front, from, to), out, "{degrees} {edge}");
+            }
+        }
     }
 
     /// The targets' box rules out only shooters with no target within reach: over random
