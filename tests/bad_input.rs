@@ -1097,28 +1097,51 @@ fn compare_refuses_to_overwrite_its_result_without_force() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
-#[test]
-fn validate_warns_of_a_slow_battle_with_an_estimate() {
-    let root = scratch("big");
-    let units: String = (0..301)
+/// A scenario of `n` trotters on a wide table (and the duel's one other unit), validated: its
+/// standard error.
+fn validate_trotters(root: &std::path::Path, n: usize) -> String {
+    let units: String = (0..n)
         .map(|i| {
             format!(
                 "    {{ name = \"T{i}\", type = \"trotters\", cv = 5, x = {}.0, y = {}.0, facing = 0.0 }},\n",
-                10 + 5 * (i % 50),
-                20 + 3 * (i / 50)
+                10 + 5 * (i % 100),
+                20 + 3 * (i / 100)
             )
         })
         .collect();
     let text = duel("    { name = \"Trotters\", type = \"trotters\", men = 450, cv = 5, x = 36.0, y = 17.5, facing = 0.0 },\n", &units)
-        .replacen("turn_limit = 8", "turn_limit = 8\ntable = { width = 300.0, depth = 100.0 }", 1)
+        .replacen("turn_limit = 8", "turn_limit = 8\ntable = { width = 600.0, depth = 100.0 }", 1)
         .replacen("x = 36.0, y = 30.5", "x = 36.0, y = 90.5", 1);
-    let file = root.join("big.toml");
+    let file = root.join(format!("big{n}.toml"));
     std::fs::write(&file, text).unwrap();
     let out = ecw(&["validate", s(&file)]);
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{err}");
+    err
+}
+
+/// A large battle is told how long it will take, in milliseconds, from the near-linear cost
+/// the scaling bench measures (a battle of 1,001 units takes about 15 ms under Ironsides, not
+/// the half-minute of the engine before); a few hundred units are not worth a note.
+#[test]
+fn validate_notes_the_time_a_large_battle_takes() {
+    let root = scratch("big");
+    let err = validate_trotters(&root, 300);
+    assert!(!err.contains("301 units"), "{err}");
+    let err = validate_trotters(&root, 1000);
+    let note = err
+        .lines()
+        .find(|l| l.contains("1001 units"))
+        .unwrap_or_default();
+    let ms: f64 = note
+        .split("roughly ")
+        .nth(1)
+        .and_then(|t| t.split(" ms").next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(f64::NAN);
+    assert!((5.0..=50.0).contains(&ms), "{err}");
     assert!(
-        err.contains("warning: 302 units") && err.contains("s per battle"),
+        note.contains("ironsides") && note.contains("bench --scale"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&root);

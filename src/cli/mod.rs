@@ -102,19 +102,29 @@ pub fn refuse_repeats(what: &str, items: impl Iterator<Item = String>) -> Result
     Ok(())
 }
 
-/// Units above which a battle is slow enough to warn about, and the most a scenario may have
-/// (see docs/SCENARIOS.md): the engine's time per battle grows about with the square of the
-/// units, 133 s for one battle of 2,000 units on the reference machine.
-pub const UNITS_WARN: usize = 300;
-pub const SECONDS_AT_2000_UNITS: f64 = 133.0;
+/// Units above which `validate` and `run` say how long a battle will take; the most a scenario
+/// may have is in `scenario` (see docs/SCENARIOS.md).
+pub const UNITS_NOTE: usize = 1000;
 
-/// Warns on stderr when a battle this size will be slow, with a rough time per battle.
-pub fn warn_of_size(setup: &crate::setup::BattleSetup) {
+/// Milliseconds one generated battle of 2,000 units takes on one thread under `ruleset` on the
+/// reference machine (`ecw-sim bench --scale --ruleset all`, docs/PERFORMANCE.md), and the
+/// exponent the time per battle grows with in the units there (1.15 to 1.23).
+fn ms_at_2000_units(ruleset: &str) -> f64 {
+    match ruleset {
+        "black_powder" => 9.4,
+        "dickenson" => 32.3,
+        _ => 31.7,
+    }
+}
+const UNITS_EXPONENT: f64 = 1.2;
+
+/// Notes on stderr how long a battle this size takes under `ruleset`, roughly.
+pub fn note_size(setup: &crate::setup::BattleSetup, ruleset: &str) {
     let n = setup.units.len();
-    if n > UNITS_WARN {
-        let seconds = SECONDS_AT_2000_UNITS * (n as f64 / 2000.0).powi(2);
+    if n > UNITS_NOTE {
+        let ms = ms_at_2000_units(ruleset) * (n as f64 / 2000.0).powf(UNITS_EXPONENT);
         eprintln!(
-            "warning: {n} units: expect very roughly {seconds:.0} s per battle (the engine slows about with the square of the units; above {UNITS_WARN} units battles are slow)"
+            "note: {n} units: expect roughly {ms:.0} ms a battle on one thread under {ruleset} (the time grows about linearly with the units; `ecw-sim bench --scale` measures this machine)"
         );
     }
 }

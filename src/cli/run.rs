@@ -199,7 +199,7 @@ impl WithRuleset for Job<'_> {
                 out_path.set_file_name(format!("{}-{}", stem.unwrap_or_default(), ruleset.name()));
             }
         }
-        super::warn_of_size(self.setup);
+        super::note_size(self.setup, ruleset.name());
         let out = OutDir::prepare(&out_path, &run_id, self.plan.shard, args.force)?;
         // On any error `out` is dropped unpublished, which removes what it staged.
         fight(

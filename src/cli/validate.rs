@@ -18,7 +18,7 @@ pub fn run(args: Args) -> Result<()> {
     match scenario.order_of_battle() {
         Ok(text) => {
             if let Ok(setup) = scenario.setup() {
-                super::warn_of_size(&setup);
+                super::note_size(&setup, super::run::ruleset_name(&scenario, None));
             }
             super::print_out(&text)
         }
