@@ -107,8 +107,7 @@ pub fn refuse_repeats(what: &str, items: impl Iterator<Item = String>) -> Result
 pub const UNITS_NOTE: usize = 1000;
 
 /// Milliseconds one generated battle of 2,000 units takes on one thread under `ruleset` on the
-/// reference machine (`ecw-sim bench --scale --ruleset all`, docs/PERFORMANCE.md), and the
-/// exponent the time per battle grows with in the units there (1.15 to 1.23).
+/// reference machine (`ecw-sim bench --scale --ruleset all`, docs/PERFORMANCE.md).
 fn ms_at_2000_units(ruleset: &str) -> f64 {
     match ruleset {
         "black_powder" => 9.4,
@@ -116,6 +115,7 @@ fn ms_at_2000_units(ruleset: &str) -> f64 {
         _ => 31.7,
     }
 }
+/// The exponent a battle's time grows with in its units on that machine (1.15 to 1.23).
 const UNITS_EXPONENT: f64 = 1.2;
 
 /// Notes on stderr how long a battle this size takes under `ruleset`, roughly.

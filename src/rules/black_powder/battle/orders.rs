@@ -304,8 +304,7 @@ impl Battle {
         if plan == Plan::Hold {
             return;
         }
-        let aim = self.elements[target].pos - self.elements[usize::from(reg.first)].pos;
-        let aim = aim.facing();
+        let aim = (self.elements[target].pos - self.elements[usize::from(reg.first)].pos).facing();
         let turn_deg = angle_diff(aim, reg.facing).to_degrees();
         let individual =
             plan == Plan::Charge || doctrine::individual(d, &self.rules.doctrine, turn_deg);
@@ -433,21 +432,21 @@ impl Battle {
         let (facing, mut distance) = self.turned(r, want, distance);
         let from = self.regiments[r].pos;
         let front = self.front_of(r, facing);
-        let dir = front;
-        let share = self.ground_share(r, from, from + dir * distance, setup);
+        let share = self.ground_share(r, from, from + front * distance, setup);
         distance *= if share == 0.0 { 0.5 } else { share };
         if share == 0.0 {
             // Ruling: short of the woods it may not enter.
-            while distance > 0.25 && self.ground_share(r, from, from + dir * distance, setup) == 0.0
+            while distance > 0.25
+                && self.ground_share(r, from, from + front * distance, setup) == 0.0
             {
                 distance *= 0.5;
             }
-            if self.ground_share(r, from, from + dir * distance, setup) == 0.0 {
+            if self.ground_share(r, from, from + front * distance, setup) == 0.0 {
                 return;
             }
         }
-        let (mut run, pike) = self.clear_run(r, dir, distance);
-        let mut dir = dir;
+        let (mut run, pike) = self.clear_run(r, front, distance);
+        let mut dir = front;
         if let Some(p) = pike
             && run < distance / 2.0
         {
