@@ -710,6 +710,59 @@ fn catalogue(partials: &Path) -> Vec<Case> {
             &["r.toml", "movement.line_max", "1e300"],
         ),
         ruleset_case(
+            "table_width_negative",
+            ruleset("default_table_width = 72.0", "default_table_width = -5.0"),
+            &["r.toml:25", "scale.default_table_width", "got -5"],
+        ),
+        ruleset_case(
+            "table_depth_nan",
+            ruleset("default_table_depth = 48.0", "default_table_depth = nan"),
+            &["r.toml:26", "scale.default_table_depth"],
+        ),
+        ruleset_case(
+            "table_width_infinite",
+            ruleset("default_table_width = 72.0", "default_table_width = inf"),
+            &["r.toml:25", "scale.default_table_width"],
+        ),
+        ruleset_case(
+            "interpenetration_negative",
+            ruleset(
+                "interpenetration_enemy_distance = 12.0",
+                "interpenetration_enemy_distance = -5.0",
+            ),
+            &["r.toml:211", "movement.interpenetration_enemy_distance"],
+        ),
+        ruleset_case(
+            "support_charge_negative",
+            ruleset(
+                "support_charge_per_cv = 2.0",
+                "support_charge_per_cv = -5.0",
+            ),
+            &["r.toml:259", "charge.support_charge_per_cv"],
+        ),
+        ruleset_case(
+            "hold_retire_max_below_min",
+            ruleset("horse_hold_retire_max = 6.0", "horse_hold_retire_max = 0.0"),
+            &["r.toml:276", "close_combat.horse_hold_retire_min"],
+        ),
+        ruleset_case(
+            "hold_retire_min_nan",
+            ruleset("horse_hold_retire_min = 3.0", "horse_hold_retire_min = nan"),
+            &["r.toml:276", "close_combat.horse_hold_retire_min"],
+        ),
+        ruleset_case(
+            "free_rerolls_many",
+            ruleset(
+                "free_reroll_for_no_rr_general = 1",
+                "free_reroll_for_no_rr_general = 15",
+            ),
+            &[
+                "r.toml:237",
+                "reaction.free_reroll_for_no_rr_general",
+                "got 15",
+            ],
+        ),
+        ruleset_case(
             "cv_max_zero",
             ruleset("cv_max = 7", "cv_max = 0"),
             &["r.toml:10", "limits.cv_max"],

@@ -80,8 +80,39 @@ pub trait RuleData: serde::de::DeserializeOwned {
     fn parse(path: &std::path::Path, text: &str) -> crate::error::Result<Self> {
         let rules: Self =
             toml::from_str(text).map_err(|e| crate::error::Error::from_toml(path, text, &e))?;
+        // The ruleset's own checks first: their messages say what a value must be.
         rules.validate(path, text)?;
+        check_finite(path, text)?;
         Ok(rules)
+    }
+}
+
+/// Refuses any number of a ruleset file that is not finite (`nan`, `inf`), by key and line: no
+/// rule has a use for one, and the engine's comparisons would treat it as nothing at all.
+fn check_finite(path: &std::path::Path, text: &str) -> crate::error::Result<()> {
+    fn walk(key: &str, v: &toml::Value) -> Option<(String, f64)> {
+        let at = |k: &dyn std::fmt::Display| {
+            if key.is_empty() {
+                k.to_string()
+            } else {
+                format!("{key}.{k}")
+            }
+        };
+        match v {
+            toml::Value::Float(f) if !f.is_finite() => Some((key.to_string(), *f)),
+            toml::Value::Table(t) => t.iter().find_map(|(k, v)| walk(&at(k), v)),
+            toml::Value::Array(a) => a.iter().enumerate().find_map(|(i, v)| walk(&at(&i), v)),
+            _ => None,
+        }
+    }
+    let table: toml::Table =
+        toml::from_str(text).map_err(|e| crate::error::Error::from_toml(path, text, &e))?;
+    match walk("", &toml::Value::Table(table)) {
+        Some((key, v)) => {
+            let msg = format!("must be a finite number, got {v}");
+            Err(crate::error::Error::at_key(path, text, &key, msg))
+        }
+        None => Ok(()),
     }
 }
 

@@ -434,6 +434,9 @@ pub struct RatingRow {
 /// The longest distance a ruleset may give, in inches: far beyond any table.
 pub const MAX_INCHES: f64 = 1000.0;
 
+/// The most free re-rolls a general without re-rolls may have (the text gives one).
+pub const MAX_FREE_REROLLS: u8 = 6;
+
 impl IronsidesRules {
     /// The built-in ruleset (it is validated by a test, so this cannot fail in a release).
     pub fn builtin() -> Self {
@@ -523,7 +526,8 @@ impl crate::rules::RuleData for IronsidesRules {
         }
         // Every distance must be finite, from 0 to the width of any table.
         let m = &self.movement;
-        let distances: [(&str, f64); 20] = [
+        let cc = &self.close_combat;
+        let distances: [(&str, f64); 24] = [
             ("leadership.group_gap", self.leadership.group_gap),
             (
                 "leadership.group_second_line_distance",
@@ -547,6 +551,22 @@ impl crate::rules::RuleData for IronsidesRules {
             ("charge.standoff_max", self.charge.standoff_max),
             ("close_combat.retreat_min", self.close_combat.retreat_min),
             ("close_combat.retreat_max", self.close_combat.retreat_max),
+            (
+                "movement.interpenetration_enemy_distance",
+                m.interpenetration_enemy_distance,
+            ),
+            (
+                "charge.support_charge_per_cv",
+                self.charge.support_charge_per_cv,
+            ),
+            (
+                "close_combat.horse_hold_retire_min",
+                cc.horse_hold_retire_min,
+            ),
+            (
+                "close_combat.horse_hold_retire_max",
+                cc.horse_hold_retire_max,
+            ),
         ];
         for (key, v) in distances {
             if !(0.0..=MAX_INCHES).contains(&v) {
@@ -614,6 +634,35 @@ impl crate::rules::RuleData for IronsidesRules {
             return bad(
                 "charge.standoff_min",
                 "must not exceed charge.standoff_max".into(),
+            );
+        }
+        if cc.horse_hold_retire_min > cc.horse_hold_retire_max {
+            return bad(
+                "close_combat.horse_hold_retire_min",
+                "must not exceed close_combat.horse_hold_retire_max".into(),
+            );
+        }
+        // A battle places its units on the table these give when a scenario names none.
+        for (key, v) in [
+            ("scale.default_table_width", self.scale.default_table_width),
+            ("scale.default_table_depth", self.scale.default_table_depth),
+        ] {
+            if !(v > 0.0 && v <= MAX_INCHES) {
+                return bad(
+                    key,
+                    format!(
+                        "must be a size above 0 and at most {MAX_INCHES} inches, got {}",
+                        crate::error::number(v)
+                    ),
+                );
+            }
+        }
+        // Each free re-roll doubles the exact tables' work: a few are a what-if, more a typo.
+        let free = self.reaction.free_reroll_for_no_rr_general;
+        if free > MAX_FREE_REROLLS {
+            return bad(
+                "reaction.free_reroll_for_no_rr_general",
+                format!("must be 0 to {MAX_FREE_REROLLS} re-rolls, got {free}"),
             );
         }
         if self.close_combat.retreat_min > self.close_combat.retreat_max {
@@ -736,6 +785,37 @@ mod tests {
 
     /// The pursuit's arc is from 0 to 180 degrees either side (180: all round); beyond, or not
     /// a number, it is refused by name.
+    /// A number that is not finite is refused by key and line wherever it stands, checked
+    /// by name or not (every ruleset's file is read through the same check).
+    #[test]
+    fn numbers_that_are_not_finite_are_refused() {
+        for to in [
+            "horse_factor = nan",
+            "horse_factor = inf",
+            "horse_factor = -inf",
+        ] {
+            let e = refuse("horse_factor = 0.5", to);
+            assert!(
+                e.starts_with("x.toml:326:")
+                    && e.contains("sizes.horse_factor")
+                    && e.contains("must be a finite number"),
+                "{to}: {e}"
+            );
+        }
+        let bp = crate::rules::black_powder::tables::BUILTIN.replacen(
+            "sweep_move = 1.0",
+            "sweep_move = inf",
+            1,
+        );
+        let e = <crate::rules::black_powder::tables::BlackPowderRules as crate::rules::RuleData>::parse(
+            Path::new("b.toml"),
+            &bp,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("b.toml:154:") && e.contains("finite"), "{e}");
+    }
+
     #[test]
     fn angles_beyond_a_half_turn_are_refused() {
         for to in [
