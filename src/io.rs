@@ -63,6 +63,15 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Writes a line to stderr, control characters escaped. A stderr that cannot be written (a
+/// full disk, a closed pipe) is let go: there is nowhere left to say so, and the exit code
+/// still tells.
+pub fn tell(text: &str) {
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{}", printable(text));
+}
+
 /// Text safe to print to a terminal: control characters (an ANSI escape, a carriage return,
 /// a bell) other than newline and tab are shown as `\u{1b}`, so names read from files or
 /// `--set` can never drive the terminal.
@@ -111,17 +120,28 @@ pub fn is_own_temp(name: &str) -> bool {
                 .is_some_and(digits))
 }
 
+/// Refuses an output path that holds something other than a file: a folder, or a device, pipe
+/// or socket (`/dev/full`, `/dev/null`), which the rename of [`write_atomic`] would replace.
+pub fn check_output_file(path: &Path) -> Result<()> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => Err(Error::Usage(format!(
+            "{} is a folder; the output must be a file",
+            path.display()
+        ))),
+        Ok(m) if !m.is_file() => Err(Error::Usage(format!(
+            "{} is a device, pipe or socket, not a file; the output must be a file",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Writes a file atomically: a temporary file in the same folder, then a rename, so an
 /// interrupted run never leaves a truncated file that looks complete.
 /// Errors name `path`, the file the user asked for, never the temporary file; the temporary
 /// file is removed on any error.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
-    if path.is_dir() {
-        return Err(Error::Usage(format!(
-            "{} is a folder; the output must be a file",
-            path.display()
-        )));
-    }
+    check_output_file(path)?;
     let tmp = temp_name(path);
     let written = std::fs::write(&tmp, contents).and_then(|_| std::fs::rename(&tmp, path));
     written.map_err(|e| {

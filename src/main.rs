@@ -12,14 +12,14 @@ fn main() {
         {
             std::process::exit(0);
         }
-        eprintln!("error: {}", ecw_sim::io::printable(&e.to_string()));
+        ecw_sim::io::tell(&format!("error: {e}"));
         let mut cause = std::error::Error::source(&e);
         let mut last = e.to_string();
         while let Some(c) = cause {
             // Some causes repeat the message they cause: print each text once.
             let text = c.to_string();
             if !last.contains(&text) {
-                eprintln!("  caused by: {}", ecw_sim::io::printable(&text));
+                ecw_sim::io::tell(&format!("  caused by: {text}"));
             }
             last = text;
             cause = c.source();

@@ -285,3 +285,106 @@ fn leftovers_of_killed_runs_are_cleared_by_the_next_run() {
     assert_eq!(files_in(&root), ["out"], "the stage is gone");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// Runs the binary with stdout (or stderr) on `/dev/full`: every write fails as on a full disk.
+fn onto_full(args: &[&str], stderr: bool) -> std::process::Output {
+    let full = || Stdio::from(std::fs::File::create("/dev/full").unwrap());
+    let mut cmd = bin();
+    cmd.args(args);
+    if stderr {
+        cmd.stdout(Stdio::null()).stderr(full());
+    } else {
+        cmd.stdout(full()).stderr(Stdio::piped());
+    }
+    cmd.output().unwrap()
+}
+
+/// Printing to a full disk is an I/O failure (exit 4) named as `<stdout>`, from every command
+/// that prints, never a panic; an error message that cannot be printed still leaves its exit
+/// code; a reader that stops early (`| head`) ends the command quietly.
+#[test]
+fn printing_to_a_full_disk_or_a_closed_pipe_is_an_error_not_a_panic() {
+    let root = scratch("print-full");
+    let cal = root.join("cal");
+    let commands: [Vec<&str>; 4] = [
+        vec!["bench", "small_action", "--battles", "20", "--threads", "1"],
+        vec!["bench", "--scale", "--sizes", "50", "--seconds", "0.05"],
+        vec!["calibrate", "edgehill", "--battles", "2", "--out", s(&cal)],
+        vec!["tables", "--list", "--ruleset", "black_powder"],
+    ];
+    for args in &commands {
+        let out = onto_full(args, false);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{args:?}: {err}");
+        assert!(
+            err.contains("<stdout>") && err.contains("No space left") && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+    // The message itself cannot be written: the exit code of the refusal stands.
+    let out = onto_full(&["run", "no_such_scenario_here", "--battles", "1"], true);
+    assert_eq!(out.status.code(), Some(2));
+    let out = onto_full(&["validate", "no_such_scenario_here"], true);
+    assert_eq!(out.status.code(), Some(2));
+    // `| head -c 10`: the pipe closes after the first line.
+    let mut child = bin()
+        .args(["bench", "small_action", "--battles", "20", "--threads", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A chart, map or page named onto something that is not a file (here a named pipe; a device
+/// such as `/dev/full` alike) is refused before any battle, and the pipe is left as it was,
+/// not replaced by a file.
+#[test]
+fn an_output_that_is_not_a_file_is_refused_and_left_alone() {
+    use std::os::unix::fs::FileTypeExt;
+    let root = scratch("not-a-file");
+    let (svg, html) = (root.join("pipe.svg"), root.join("pipe.html"));
+    for p in [&svg, &html] {
+        assert!(Command::new("mkfifo").arg(p).status().unwrap().success());
+    }
+    let commands: [(Vec<&str>, &Path); 3] = [
+        (
+            vec![
+                "bench",
+                "--scale",
+                "--sizes",
+                "50",
+                "--seconds",
+                "0.05",
+                "--chart",
+                s(&svg),
+            ],
+            &svg,
+        ),
+        (
+            vec!["replay", "duel_horse", "--map", s(&svg), "--force"],
+            &svg,
+        ),
+        (
+            vec!["replay", "duel_horse", "--html", s(&html), "--force"],
+            &html,
+        ),
+    ];
+    for (args, pipe) in &commands {
+        let out = bin().args(args).stdout(Stdio::null()).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(s(pipe)) && err.contains("not a file"),
+            "{args:?}: {err}"
+        );
+        let kind = std::fs::symlink_metadata(pipe).unwrap().file_type();
+        assert!(kind.is_fifo(), "{args:?} replaced the pipe");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -86,20 +86,21 @@ fn fight_range<R: Ruleset>(
 /// thread left with more work than another, or the threads waiting for a core the machine's
 /// other work holds (wall time beyond the busiest thread's CPU time). Nothing where the system
 /// reports no thread CPU time.
-fn print_cpu_scaling(one_cpu: Duration, cpus: &[Duration], wall: Duration) {
+fn print_cpu_scaling(one_cpu: Duration, cpus: &[Duration], wall: Duration) -> Result<()> {
     let busiest = cpus.iter().max().copied().unwrap_or_default();
     let sum: Duration = cpus.iter().sum();
     if one_cpu.is_zero() || busiest.is_zero() {
-        return;
+        return Ok(());
     }
     let mean = sum.as_secs_f64() / cpus.len() as f64;
-    println!(
+    say!(
         "  thread CPU time   {:>10.3} of one thread's for the same battles; busiest thread {:.3} of the mean; {:.3} of the wall time on a core; speed-up in CPU time {:.2}",
         sum.as_secs_f64() / one_cpu.as_secs_f64(),
         busiest.as_secs_f64() / mean,
         busiest.as_secs_f64() / wall.as_secs_f64(),
         one_cpu.as_secs_f64() / busiest.as_secs_f64()
     );
+    Ok(())
 }
 
 fn per_battle(t: Duration, n: u64) -> f64 {
@@ -122,7 +123,7 @@ pub fn run(args: Args) -> Result<()> {
     let setup = scenario.setup()?;
     let ruleset =
         crate::rules::check_ruleset(super::run::ruleset_name(&scenario, args.ruleset.as_deref()))?;
-    println!(
+    say!(
         "ecw-sim bench {name} ({ruleset}): {} battles of seed {}, {} units; {threads} threads for the parallel run",
         args.battles,
         args.seed,
@@ -241,31 +242,31 @@ fn measure<R: Ruleset>(
     let ns = per_battle(one, n);
     let mean_dice = total_dice as f64 / n as f64;
     let speedup = one.as_secs_f64() / all.as_secs_f64();
-    println!(
+    say!(
         "  one thread        {:>10.0} battles/s  {:>10.0} ns per battle",
         1e9 / ns,
         ns
     );
     match floor.map(|f| per_battle(f, n)) {
         Some(floor_ns) => {
-            println!(
+            say!(
                 "  dice              {:>10.1} per battle  {:>10.0} ns per battle to draw them alone ({:.2} ns a die)",
                 mean_dice,
                 floor_ns,
                 floor_ns / mean_dice.max(1e-9)
             );
-            println!("  battle / floor    {:>10.1}", ns / floor_ns);
+            say!("  battle / floor    {:>10.1}", ns / floor_ns);
         }
-        None => println!(
+        None => say!(
             "  dice              {mean_dice:>10.1} per battle  (the ruleset names no dice streams: no floor)"
         ),
     }
-    println!(
+    say!(
         "  with collector    {:>10.0} battles/s  {:>10.0} ns per battle (statistics collector listening)",
         n as f64 / collected.as_secs_f64(),
         per_battle(collected, n)
     );
-    println!(
+    say!(
         "  {threads} threads       {:>10.0} battles/s  {:>10.0} per thread; speed-up {:.2} over one thread (ideal {threads}){}",
         n as f64 / all.as_secs_f64(),
         n as f64 / all.as_secs_f64() / threads as f64,
@@ -277,9 +278,9 @@ fn measure<R: Ruleset>(
         }
     );
     let cpus: Vec<Duration> = parts.iter().map(|p| p.2).collect();
-    print_cpu_scaling(one_cpu, &cpus, all);
+    print_cpu_scaling(one_cpu, &cpus, all)?;
     if let Some(kib) = runner::peak_memory_kib() {
-        println!(
+        say!(
             "  peak memory       {:>10.1} MiB (VmHWM of this process)",
             kib as f64 / 1024.0
         );

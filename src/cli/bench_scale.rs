@@ -194,20 +194,26 @@ struct Sizes<'a> {
 impl WithRuleset for Sizes<'_> {
     type Output = Result<Curve>;
     fn with<R: Ruleset>(self, rules: &R) -> Self::Output {
-        println!(
+        say!(
             "ecw-sim bench --scale: generated battles under {}, seed {}, one thread, about {} s a size (CPU time of the thread; wall clock beside)",
             rules.name(),
             self.seed,
             self.args.seconds
         );
-        println!(
+        say!(
             "  {:>6}  {:>7}  {:>13}  {:>11}  {:>11}  {:>11}  {:>6}",
-            "units", "battles", "ms per battle", "µs per unit", "slowest ms", "wall ms", "turns"
+            "units",
+            "battles",
+            "ms per battle",
+            "µs per unit",
+            "slowest ms",
+            "wall ms",
+            "turns"
         );
         let mut rows = Vec::with_capacity(self.args.sizes.len());
         for &n in &self.args.sizes {
             let m = measure(rules, n, self.seed, self.args.seconds)?;
-            println!(
+            say!(
                 "  {:>6}  {:>7}  {:>13.3}  {:>11.2}  {:>11.3}  {:>11.3}  {:>6.1}",
                 n,
                 m.battles,
@@ -225,11 +231,11 @@ impl WithRuleset for Sizes<'_> {
             .collect();
         let exponent = fit_power(&points).map(|f| f.0);
         match exponent {
-            Some(k) => println!(
+            Some(k) => say!(
                 "  fitted exponent {k:.2}: time per battle ~ units^{k:.2} (least squares on log-log over {} sizes; 1 is linear)",
                 rows.len()
             ),
-            None => println!("  no exponent: it takes two sizes or more"),
+            None => say!("  no exponent: it takes two sizes or more"),
         }
         Ok(Curve {
             ruleset: rules.name(),
@@ -260,6 +266,7 @@ pub fn run(args: &ScaleArgs, seed: u64, ruleset: Option<&str>) -> Result<()> {
         generate::scenario_text(n)?;
     }
     if let Some(path) = &args.chart {
+        crate::io::check_output_file(path)?;
         let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
         if folder.is_some_and(|f| !f.is_dir()) {
             let missing = std::io::Error::new(ErrorKind::NotFound, "no such folder for the chart");
@@ -273,7 +280,7 @@ pub fn run(args: &ScaleArgs, seed: u64, ruleset: Option<&str>) -> Result<()> {
     if let Some(path) = &args.chart {
         let svg = chart(&curves).svg;
         crate::io::write_atomic(path, svg.as_bytes())?;
-        println!("  chart written to {}", path.display());
+        say!("  chart written to {}", path.display());
     }
     Ok(())
 }

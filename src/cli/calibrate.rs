@@ -502,7 +502,7 @@ pub fn run(args: Args) -> Result<()> {
         ("calibration.md".to_string(), md.clone().into_bytes()),
     ])?;
     if !args.quiet {
-        println!(
+        say!(
             "Calibration: {} historical battle(s) x {} ruleset(s), {} battles each, seed {} ({:.1} s on {} threads)\n",
             rows.len() / RULESETS.len(),
             RULESETS.len(),
@@ -511,8 +511,8 @@ pub fn run(args: Args) -> Result<()> {
             started.elapsed().as_secs_f64(),
             threads
         );
-        print!("{md}");
-        println!(
+        super::print_out(&md)?;
+        say!(
             "\nNothing is tuned to this table: it shows how far to trust the absolute numbers.\nResults in {} (calibration.csv, calibration.md)",
             path.parent().unwrap_or(&out).display()
         );

@@ -4,6 +4,14 @@ use clap::{Parser, Subcommand};
 
 use crate::error::{Error, Result};
 
+/// `println!` that returns the error of a full disk or a closed pipe (as `Error::Io` on
+/// `<stdout>`) instead of panicking; for functions returning `Result`.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::cli::print_out(&format!("{}\n", format_args!($($arg)*)))?
+    };
+}
+
 pub mod balance;
 pub mod bench;
 pub mod bench_scale;
@@ -123,9 +131,9 @@ pub fn note_size(setup: &crate::setup::BattleSetup, ruleset: &str) {
     let n = setup.units.len();
     if n > UNITS_NOTE {
         let ms = ms_at_2000_units(ruleset) * (n as f64 / 2000.0).powf(UNITS_EXPONENT);
-        eprintln!(
+        crate::io::tell(&format!(
             "note: {n} units: expect roughly {ms:.0} ms a battle on one thread under {ruleset} (the time grows about linearly with the units; `ecw-sim bench --scale` measures this machine)"
-        );
+        ));
     }
 }
 

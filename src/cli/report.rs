@@ -16,7 +16,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let path = crate::report::write_report(&args.dir)?;
     if !args.quiet {
-        println!("Report in {}", path.display());
+        say!("Report in {}", path.display());
     }
     Ok(())
 }

@@ -202,7 +202,7 @@ fn emit(args: &Args, built: &[Table], heading: &str, intro: &str) -> Result<()> 
             for (name, contents) in files(built, format, show, heading, intro) {
                 let path = dir.join(name);
                 crate::io::write_atomic(&path, contents.as_bytes())?;
-                eprintln!("wrote {}", path.display());
+                crate::io::tell(&format!("wrote {}", path.display()));
             }
         }
         None => {
@@ -221,7 +221,7 @@ fn black_powder(args: &Args) -> Result<()> {
     use crate::tables::black_powder::{TABLE_IDS as BP_IDS, build};
     if args.list {
         for id in BP_IDS {
-            println!("{id}");
+            say!("{id}");
         }
         return Ok(());
     }
@@ -249,7 +249,7 @@ fn dickenson(args: &Args) -> Result<()> {
     use crate::tables::dickenson::{TABLE_IDS as DK_IDS, build};
     if args.list {
         for id in DK_IDS {
-            println!("{id}");
+            say!("{id}");
         }
         return Ok(());
     }
@@ -340,7 +340,7 @@ pub fn run(args: Args) -> Result<()> {
             for (name, contents) in written {
                 let path = dir.join(name);
                 crate::io::write_atomic(&path, contents.as_bytes())?;
-                eprintln!("wrote {}", path.display());
+                crate::io::tell(&format!("wrote {}", path.display()));
             }
         }
         None => super::print_out(&text(&built, format, show, &heading, &intro))?,

@@ -25,7 +25,7 @@ pub fn run(args: Args) -> Result<()> {
         Err(errors) => {
             // Every problem on its own line, then the summary that makes the exit code non-zero.
             for e in &errors {
-                eprintln!("error: {}", crate::io::printable(&e.to_string()));
+                crate::io::tell(&format!("error: {e}"));
             }
             Err(Error::Refused(format!(
                 "{}: {} problem(s) found",

@@ -18,12 +18,12 @@ pub fn ctrl_c_flag() -> &'static AtomicBool {
     HANDLER.get_or_init(|| {
         ctrlc::set_handler(|| {
             if STOP.swap(true, Ordering::SeqCst) {
-                eprintln!("\ninterrupted again: stopping now");
+                crate::io::tell("\ninterrupted again: stopping now");
                 remove_staged();
                 std::process::exit(crate::error::exit::INTERRUPTED);
             }
-            eprintln!(
-                "\ninterrupted: finishing the batches in hand, then stopping (interrupt again to stop at once)"
+            crate::io::tell(
+                "\ninterrupted: finishing the batches in hand, then stopping (interrupt again to stop at once)",
             );
         })
         .is_ok()
