@@ -109,7 +109,8 @@ fn the_deciding_arm_is_one_that_fought() {
 }
 
 fn deciding_arm_is_one_that_fought(ruleset: &str) {
-    let fight = |setup, seed, n| fight_under(ruleset, setup, seed, n).unwrap();
+    let go = std::sync::atomic::AtomicBool::new(false);
+    let fight = |setup, seed, n| fight_under(ruleset, setup, (seed, n), &go).unwrap();
     let horse = Scenario::load_builtin("duel_horse", &[])
         .unwrap()
         .setup()

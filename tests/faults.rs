@@ -388,3 +388,54 @@ fn an_output_that_is_not_a_file_is_refused_and_left_alone() {
     }
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `calibrate` and `bench` stop on Ctrl-C, SIGTERM or SIGHUP like a run: a word on stderr,
+/// exit 130, and (calibrate) no folder, stage or lock left behind.
+#[test]
+fn calibrate_and_bench_stop_on_a_signal_and_leave_nothing() {
+    let root = scratch("signals");
+    let cal = root.join("cal");
+    let commands: [(Vec<&str>, &str); 3] = [
+        (
+            vec![
+                "calibrate",
+                "edgehill",
+                "--battles",
+                "2000000",
+                "--out",
+                s(&cal),
+            ],
+            "INT",
+        ),
+        (
+            vec!["bench", "small_action", "--battles", "20000000"],
+            "TERM",
+        ),
+        (
+            vec!["bench", "--scale", "--sizes", "50", "--seconds", "600"],
+            "HUP",
+        ),
+    ];
+    for (args, sig) in &commands {
+        let child = bin()
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(700));
+        signal(&child, sig);
+        let started = Instant::now();
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{args:?} {sig}: {err}");
+        assert!(
+            err.contains("interrupted") && err.contains("stopped"),
+            "{err}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(20), "{args:?}");
+        let left: Vec<_> = std::fs::read_dir(&root).unwrap().flatten().collect();
+        assert!(left.is_empty(), "{args:?} left {left:?}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}

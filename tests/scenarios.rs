@@ -1157,7 +1157,10 @@ fn a_side_doctrine_acts_army_wide() {
     );
     assert_eq!(doctrines_by_command(&own)["Left Horse"], "cautious");
     // And it changes the battles: the army's horse holds back instead of charging.
-    let fight = |s, seed, n| ecw_sim::cli::calibrate::fight_under("ironsides", s, seed, n).unwrap();
+    let fight = |s, seed, n| {
+        let go = std::sync::atomic::AtomicBool::new(false);
+        ecw_sim::cli::calibrate::fight_under("ironsides", s, (seed, n), &go).unwrap()
+    };
     let small = |o: &[&str]| {
         let o: Vec<String> = o.iter().map(|s| s.to_string()).collect();
         Scenario::load_builtin("small_action", &o)

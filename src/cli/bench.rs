@@ -74,6 +74,9 @@ fn fight_range<R: Ruleset>(
     let mut battle = ruleset.new_battle(setup);
     let mut fp = 0u64;
     for (i, d) in range.zip(dice.iter_mut()) {
+        if runner::stop_requested() {
+            break;
+        }
         let s = ruleset.fight(&mut battle, setup, battle_seed(seed, i), &mut NullObserver);
         *d = s.dice_rolled;
         fp = fp.wrapping_add(fingerprint(i, &s));
@@ -103,11 +106,23 @@ fn print_cpu_scaling(one_cpu: Duration, cpus: &[Duration], wall: Duration) -> Re
     Ok(())
 }
 
+/// An interrupted bench has measured only part of its battles: it stops, and says so.
+pub(super) fn interrupted() -> Result<()> {
+    match runner::stop_requested() {
+        true => Err(Error::Interrupted(
+            "stopped: an interrupted bench measures nothing".into(),
+        )),
+        false => Ok(()),
+    }
+}
+
 fn per_battle(t: Duration, n: u64) -> f64 {
     t.as_secs_f64() * 1e9 / n as f64
 }
 
 pub fn run(args: Args) -> Result<()> {
+    // Ctrl-C, SIGTERM or SIGHUP ends the bench at the next battle, with a word (exit 130).
+    runner::ctrl_c_flag();
     if args.scale.scale {
         return super::bench_scale::run(&args.scale, args.seed, args.ruleset.as_deref());
     }
@@ -176,6 +191,7 @@ fn measure<R: Ruleset>(
     let (t, c) = (Instant::now(), thread_cpu());
     let fp_one = fight_range(ruleset, setup, seed, 0..n, &mut dice);
     let (one, one_cpu) = (t.elapsed(), thread_cpu().saturating_sub(c));
+    interrupted()?;
     let total_dice: u64 = dice.iter().sum();
 
     // The dice floor: the same dice, battle by battle, from the same streams.
@@ -203,13 +219,14 @@ fn measure<R: Ruleset>(
     let layout = ruleset.layout(setup);
     let mut collector = Collector::new(&layout, false);
     let t = Instant::now();
-    for i in 0..n {
+    for i in (0..n).take_while(|_| !runner::stop_requested()) {
         collector.begin(i, battle_seed(seed, i));
         let s = ruleset.fight(&mut battle, setup, battle_seed(seed, i), &mut collector);
         collector.end(s.dice_rolled);
     }
     let collected = t.elapsed();
     black_box(collector.take());
+    interrupted()?;
 
     // All threads, the same battles, handed out a few at a time.
     let pool = rayon::ThreadPoolBuilder::new()
@@ -224,7 +241,7 @@ fn measure<R: Ruleset>(
         let (mut fp, mut d) = (0u64, 0u64);
         loop {
             let a = next.fetch_add(CHUNK, Ordering::Relaxed);
-            if a >= n {
+            if a >= n || runner::stop_requested() {
                 return (fp, d, thread_cpu().saturating_sub(c));
             }
             for i in a..(a + CHUNK).min(n) {
@@ -235,6 +252,7 @@ fn measure<R: Ruleset>(
         }
     });
     let all = t.elapsed();
+    interrupted()?;
     let fp_all = parts.iter().fold(0u64, |a, p| a.wrapping_add(p.0));
     let dice_all: u64 = parts.iter().map(|p| p.1).sum();
     let same = fp_all == fp_one && dice_all == total_dice;

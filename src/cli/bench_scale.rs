@@ -87,6 +87,7 @@ pub fn measure<R: Ruleset>(rules: &R, units: usize, seed: u64, seconds: f64) -> 
         turns: 0,
     };
     while m.battles == 0 || m.wall.as_secs_f64() < seconds {
+        super::bench::interrupted()?;
         let (t, c) = (Instant::now(), thread_cpu());
         let s = rules.fight(
             &mut battle,

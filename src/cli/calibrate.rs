@@ -18,6 +18,7 @@ use crate::scenario::schema::{HistoricalResult, HistorySpec};
 use crate::scenario::{BUILTIN, Scenario};
 use crate::setup::BattleSetup;
 use crate::stats::wilson;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -56,9 +57,31 @@ pub struct Fought {
 
 /// Battles `0..n` of master seed `seed` under the ruleset named (one of [`RULESETS`]), in index
 /// order (on the current rayon pool, one engine per worker: the same records whatever the
-/// thread count).
-pub fn fight_under(ruleset: &str, setup: &BattleSetup, seed: u64, n: u64) -> Result<Vec<Fought>> {
-    with_ruleset(ruleset, FightAll { setup, seed, n })
+/// thread count). Refused as interrupted once `stop` is set: the battles after it are not fought.
+pub fn fight_under(
+    ruleset: &str,
+    setup: &BattleSetup,
+    (seed, n): (u64, u64),
+    stop: &AtomicBool,
+) -> Result<Vec<Fought>> {
+    let fought = with_ruleset(
+        ruleset,
+        FightAll {
+            setup,
+            seed,
+            n,
+            stop,
+        },
+    )?;
+    // A signal leaves the battles after it unfought: the table would count too few.
+    match fought.len() as u64 == n {
+        true => Ok(fought),
+        false => Err(Error::Interrupted(format!(
+            "stopped after {} of {n} battles of {} under {ruleset}; nothing was written",
+            fought.len(),
+            setup.name
+        ))),
+    }
 }
 
 /// The battles of one scenario under whichever ruleset [`with_ruleset`] picks.
@@ -66,30 +89,41 @@ struct FightAll<'a> {
     setup: &'a BattleSetup,
     seed: u64,
     n: u64,
+    stop: &'a AtomicBool,
 }
 
 impl WithRuleset for FightAll<'_> {
     type Output = Vec<Fought>;
     fn with<R: Ruleset>(self, rules: &R) -> Vec<Fought> {
-        fight_all(rules, self.setup, self.seed, self.n)
+        fight_all(rules, self.setup, (self.seed, self.n), self.stop)
     }
 }
 
-fn fight_all<R: Ruleset>(rules: &R, setup: &BattleSetup, seed: u64, n: u64) -> Vec<Fought> {
+/// The battles, each unless `stop` was set before it began (those are left out).
+fn fight_all<R: Ruleset>(
+    rules: &R,
+    setup: &BattleSetup,
+    (seed, n): (u64, u64),
+    stop: &AtomicBool,
+) -> Vec<Fought> {
     (0..n)
         .into_par_iter()
         .map_init(
             || (rules.new_battle(setup), ArmLosses::new(setup)),
             |(battle, obs), i| {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
                 obs.clear();
                 let summary = rules.fight(battle, setup, battle_seed(seed, i), obs);
-                Fought {
+                Some(Fought {
                     outcome: summary.outcome,
                     turns: summary.turns,
                     deciding_arm: obs.deciding_arm(summary.outcome),
-                }
+                })
             },
         )
+        .flatten()
         .collect()
 }
 
@@ -353,6 +387,7 @@ pub fn calibrate(
         .num_threads(threads)
         .build()
         .map_err(|e| Error::Usage(format!("cannot start {threads} threads: {e}")))?;
+    let stop = crate::runner::ctrl_c_flag();
     let mut rows = Vec::new();
     for scenario in scenarios {
         let setup = scenario.setup()?;
@@ -367,7 +402,7 @@ pub fn calibrate(
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         for ruleset in RULESETS {
-            let fought = pool.install(|| fight_under(ruleset, &setup, seed, battles))?;
+            let fought = pool.install(|| fight_under(ruleset, &setup, (seed, battles), stop))?;
             rows.push(Row::from_battles(
                 &key,
                 &setup.name,

@@ -32,6 +32,12 @@ pub fn ctrl_c_flag() -> &'static AtomicBool {
     &STOP
 }
 
+/// Whether a signal has asked to stop since the last [`ctrl_c_flag`] (never, if none was
+/// installed): for loops that would otherwise carry the flag through every call.
+pub fn stop_requested() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
+
 /// Registers a staging path (folder or file) to remove if a second signal ends the process.
 pub fn stage_begun(path: PathBuf) {
     STAGED.lock().unwrap_or_else(|e| e.into_inner()).push(path);

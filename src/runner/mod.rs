@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
 
-pub use interrupt::{ctrl_c_flag, stage_begun, stage_ended};
+pub use interrupt::{ctrl_c_flag, stage_begun, stage_ended, stop_requested};
 pub use progress::progress_bar;
 pub use shard::Shard;
 
