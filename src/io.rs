@@ -141,13 +141,34 @@ pub fn check_output_file(path: &Path) -> Result<()> {
 /// Errors name `path`, the file the user asked for, never the temporary file; the temporary
 /// file is removed on any error.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
-    check_output_file(path)?;
-    let tmp = temp_name(path);
-    let written = std::fs::write(&tmp, contents).and_then(|_| std::fs::rename(&tmp, path));
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io(path, e)
-    })
+    write_all_atomic(&[(path.to_path_buf(), contents)])
+}
+
+/// Writes several files as one: each to its temporary name first, then (all written) each
+/// renamed into place, so an error part way (a full disk) leaves none of them, and no
+/// temporary file. Errors name the file asked for.
+pub fn write_all_atomic(files: &[(std::path::PathBuf, &[u8])]) -> Result<()> {
+    for (path, _) in files {
+        check_output_file(path)?;
+    }
+    let remove_temps = |upto: usize| {
+        for (path, _) in &files[..upto] {
+            let _ = std::fs::remove_file(temp_name(path));
+        }
+    };
+    for (k, (path, contents)) in files.iter().enumerate() {
+        if let Err(e) = std::fs::write(temp_name(path), contents) {
+            remove_temps(k + 1);
+            return Err(Error::io(path, e));
+        }
+    }
+    for (path, _) in files {
+        if let Err(e) = std::fs::rename(temp_name(path), path) {
+            remove_temps(files.len());
+            return Err(Error::io(path, e));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1199,3 +1199,30 @@ fn validate_notes_the_time_a_large_battle_takes() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `tables --out` under every ruleset writes all its files or, when the disk fills part way,
+/// none (and not the folder it made); a folder already holding them is refused without
+/// `--force`.
+#[test]
+fn tables_on_a_full_disk_leave_no_files() {
+    let root = scratch("tables-full");
+    for ruleset in ["ironsides", "black_powder", "dickenson"] {
+        let dir = root.join(ruleset);
+        let mut args = vec!["tables", "--format", "csv", "--out", s(&dir)];
+        if ruleset != "ironsides" {
+            args.extend(["--ruleset", ruleset]);
+        }
+        // Each file may hold 10,000 bytes: the small tables fit, a large one does not.
+        let o = with_disk_of(10_000, &args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(4), "{ruleset}: {err}");
+        assert!(!dir.exists(), "{ruleset}: left {:?}", tree(&dir));
+        ok(&args);
+        let before = tree(&dir);
+        let again = ecw(&args);
+        assert_eq!(again.status.code(), Some(2), "{ruleset}");
+        assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
+        assert_eq!(tree(&dir), before);
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}

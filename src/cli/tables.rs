@@ -193,18 +193,45 @@ fn show_of(args: &Args) -> Show {
     }
 }
 
+/// Writes the table files `written` (name, contents) into `--out` folder `dir`: all of them or,
+/// on any error (a full disk part way), none, and none over a file already there unless
+/// `force`.
+fn write_tables(dir: &Path, force: bool, written: Vec<(String, String)>) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "--out {}: is a file; the output must be a folder (one file per table is written into it)",
+            dir.display()
+        )));
+    }
+    if !force && let Some((name, _)) = written.iter().find(|(n, _)| dir.join(n).exists()) {
+        return Err(Error::Usage(format!(
+            "--out {}: already holds {name}; choose another folder, or pass --force to overwrite",
+            dir.display()
+        )));
+    }
+    let made = !dir.exists();
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let paths: Vec<_> = written
+        .iter()
+        .map(|(n, c)| (dir.join(n), c.as_bytes()))
+        .collect();
+    if let Err(e) = crate::io::write_all_atomic(&paths) {
+        if made {
+            let _ = std::fs::remove_dir(dir);
+        }
+        return Err(e);
+    }
+    for (path, _) in &paths {
+        crate::io::tell(&format!("wrote {}", path.display()));
+    }
+    Ok(())
+}
+
 /// Writes rendered tables to `--out` or stdout.
 fn emit(args: &Args, built: &[Table], heading: &str, intro: &str) -> Result<()> {
     let (format, show) = (format_of(args), show_of(args));
     match &args.out {
-        Some(dir) => {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-            for (name, contents) in files(built, format, show, heading, intro) {
-                let path = dir.join(name);
-                crate::io::write_atomic(&path, contents.as_bytes())?;
-                crate::io::tell(&format!("wrote {}", path.display()));
-            }
-        }
+        Some(dir) => write_tables(dir, args.force, files(built, format, show, heading, intro))?,
         None => {
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
@@ -320,29 +347,11 @@ pub fn run(args: Args) -> Result<()> {
     let heading = heading(&rules);
     let intro = intro(&rules, args.ruleset.as_deref());
     match &args.out {
-        Some(dir) => {
-            if dir.exists() && !dir.is_dir() {
-                return Err(Error::Usage(format!(
-                    "--out {}: is a file; the output must be a folder (one file per table is written into it)",
-                    dir.display()
-                )));
-            }
-            let written = files(&built, format, show, &heading, &intro);
-            if !args.force
-                && let Some((name, _)) = written.iter().find(|(n, _)| dir.join(n).exists())
-            {
-                return Err(Error::Usage(format!(
-                    "--out {}: already holds {name}; choose another folder, or pass --force to overwrite",
-                    dir.display()
-                )));
-            }
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-            for (name, contents) in written {
-                let path = dir.join(name);
-                crate::io::write_atomic(&path, contents.as_bytes())?;
-                crate::io::tell(&format!("wrote {}", path.display()));
-            }
-        }
+        Some(dir) => write_tables(
+            dir,
+            args.force,
+            files(&built, format, show, &heading, &intro),
+        )?,
         None => super::print_out(&text(&built, format, show, &heading, &intro))?,
     }
     Ok(())
