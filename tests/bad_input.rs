@@ -1226,3 +1226,59 @@ fn tables_on_a_full_disk_leave_no_files() {
     }
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// Thousands of units piled on one spot are refused at once (they took minutes, each overlapping
+/// pair located in the file): the first problems are listed, then a word that there are more.
+#[test]
+fn a_pile_of_units_is_refused_quickly_with_the_first_problems() {
+    let root = scratch("pile");
+    let units: String = (0..3000)
+        .map(|i| {
+            format!("    {{ name = \"T{i}\", type = \"trotters\", cv = 5, x = 36.0, y = 17.5, facing = 0.0 }},\n")
+        })
+        .collect();
+    let text = duel(
+        "    { name = \"Trotters\", type = \"trotters\", men = 450, cv = 5, x = 36.0, y = 17.5, facing = 0.0 },\n",
+        &units,
+    );
+    let file = root.join("pile.toml");
+    std::fs::write(&file, text).unwrap();
+    let started = Instant::now();
+    let out = ecw(&["validate", s(&file)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    let lines = err.lines().filter(|l| l.starts_with("error: ")).count();
+    assert!((20..=101).contains(&lines), "{lines} lines: {err}");
+    assert!(err.contains("overlaps") && err.contains("more"), "{err}");
+    // Thousands of units each with its own fault (they took seconds): the first hundred.
+    let units: String = (0..5000)
+        .map(|i| {
+            let (x, y) = (10 + 5 * (i % 100), 20 + 3 * (i / 100));
+            format!("    {{ name = \"T{i}\", type = \"trotters\", cv = 99, x = {x}.0, y = {y}.0, facing = 0.0 }},\n")
+        })
+        .collect();
+    let text = duel(
+        "    { name = \"Trotters\", type = \"trotters\", men = 450, cv = 5, x = 36.0, y = 17.5, facing = 0.0 },\n",
+        &units,
+    )
+    .replacen("turn_limit = 8", "turn_limit = 8\ntable = { width = 600.0, depth = 200.0 }", 1);
+    std::fs::write(&file, text).unwrap();
+    let started = Instant::now();
+    let out = ecw(&["validate", s(&file)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    let lines = err.lines().filter(|l| l.starts_with("error: ")).count();
+    assert_eq!(lines, 102, "{err}");
+    assert!(err.contains("more problems than the 100 listed"), "{err}");
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -33,6 +33,14 @@ use super::tree::{nearest, span_of};
 const CAPTAIN_GENERAL_BEHIND: f64 = 6.0;
 /// Default distance of a second line behind the first (the brief's and the doctrines' 6").
 const SECOND_LINE_BEHIND: f64 = 6.0;
+/// The most problems one check of a scenario lists: a scenario with thousands of bad units is
+/// told the first, not kept waiting while each is located in its file.
+const ERRORS_LISTED: usize = 100;
+
+/// The most overlapping pairs of units one check lists (a pile of units on one spot would
+/// otherwise list every pair of them).
+const OVERLAPS_LISTED: usize = 20;
+
 /// Units may touch but not overlap by more than this (inches): lines packed edge to edge are fine.
 const OVERLAP_TOLERANCE: f64 = 0.01;
 
@@ -74,11 +82,12 @@ pub(super) fn build(sc: &Scenario) -> Result<Built, Vec<Error>> {
         cg_doctrine: [0, 0],
         generals_named: HashMap::new(),
         beyond_limit: 0,
+        errors_beyond: false,
         arriving: Vec::new(),
         reserves: Vec::new(),
     };
     let Some(rules) = b.ruleset() else {
-        return Err(b.errors);
+        return Err(b.listed_errors());
     };
     let ground = b.ground(&rules);
     let f = &sc.file;
@@ -110,7 +119,7 @@ pub(super) fn build(sc: &Scenario) -> Result<Built, Vec<Error>> {
     b.check_positions(&ground);
     let arrivals = b.arrivals(&ground, turn_limit);
     if !b.errors.is_empty() {
-        return Err(b.errors);
+        return Err(b.listed_errors());
     }
     let setup = BattleSetup {
         name: sc.name(),
@@ -181,6 +190,8 @@ struct Builder<'a> {
     sc: &'a Scenario,
     tree: Option<&'a DeTable<'a>>,
     errors: Vec<Error>,
+    /// Whether problems beyond the first `ERRORS_LISTED` were left unlisted.
+    errors_beyond: bool,
     units: Vec<Unit>,
     ratings: Vec<RatingSource>,
     notes: Vec<UnitNote>,
@@ -236,6 +247,10 @@ impl Builder<'_> {
 
     /// Records a problem at a dotted key: its line in the file, or the override that set it.
     fn err(&mut self, key: &str, message: impl Into<String>) {
+        if self.errors.len() >= ERRORS_LISTED {
+            self.errors_beyond = true;
+            return;
+        }
         let mut message = message.into();
         let (line, column) =
             if let Some(ov) = self.sc.overrides.iter().rev().find(|o| o.covers(key)) {
@@ -263,6 +278,17 @@ impl Builder<'_> {
         if !self.errors.iter().any(|x| x.to_string() == e.to_string()) {
             self.errors.push(e);
         }
+    }
+
+    /// The problems found, and a last word if there were more than could be listed.
+    fn listed_errors(mut self) -> Vec<Error> {
+        if self.errors_beyond {
+            let more = format!(
+                "more problems than the {ERRORS_LISTED} listed: mend these and check again"
+            );
+            self.errors.push(Error::at_key(&self.sc.path, "", "", more));
+        }
+        self.errors
     }
 
     /// A file named relative to the scenario's folder (built-in scenarios have none).
@@ -1389,7 +1415,8 @@ impl Builder<'_> {
                 .shape()
             })
             .collect();
-        let mut overlaps = overlapping_pairs(&shapes).into_iter().peekable();
+        let (overlaps, more) = overlapping_pairs(&shapes, OVERLAPS_LISTED);
+        let mut overlaps = overlaps.into_iter().peekable();
         let mut problems: Vec<(String, String)> = Vec::new();
         for (i, u) in self.units.iter().enumerate() {
             let full = Rect {
@@ -1419,6 +1446,15 @@ impl Builder<'_> {
                     ),
                 ));
             }
+        }
+        if more {
+            let last = problems.last().map(|p| p.0.clone()).unwrap_or_default();
+            problems.push((
+                last,
+                format!(
+                    "more units overlap than the {OVERLAPS_LISTED} pairs listed: spread them out and check again"
+                ),
+            ));
         }
         for (key, msg) in problems {
             self.err(&key, msg);
