@@ -73,6 +73,18 @@ impl Error {
         }
     }
 
+    /// The same error told within `context` (what asked for the input), with the same exit
+    /// code: an input refused stays refused (3), a wrong command line wrong (2).
+    pub fn within(self, context: &str) -> Self {
+        match self {
+            Error::Usage(m) => Error::Usage(format!("{context}: {m}")),
+            e @ (Error::Input { .. } | Error::Refused(_)) => {
+                Error::Refused(format!("{context}: {e}"))
+            }
+            e => e,
+        }
+    }
+
     pub fn io(path: &Path, source: std::io::Error) -> Self {
         Error::Io {
             path: path.to_path_buf(),
@@ -149,7 +161,17 @@ fn key_at_span(text: &str, offset: usize) -> String {
     let offset = offset.min(text.len());
     let mut header = String::new();
     let mut key = String::new();
-    for line in text[..offset].lines() {
+    let line_start = text[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let line_end = text[offset..]
+        .find('\n')
+        .map(|i| offset + i)
+        .unwrap_or(text.len());
+    // The whole lines before the offset's, then its own line whole (a header the offset
+    // points into is named in full).
+    for line in text[..line_start]
+        .lines()
+        .chain([&text[line_start..line_end]])
+    {
         let t = line.trim();
         if t.starts_with('[') {
             header = t.trim_matches(|c| c == '[' || c == ']').trim().to_string();
@@ -159,19 +181,6 @@ fn key_at_span(text: &str, offset: usize) -> String {
         {
             key = k.trim().to_string();
         }
-    }
-    // The line holding the offset itself may name the key.
-    let line_start = text[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let line_end = text[offset..]
-        .find('\n')
-        .map(|i| offset + i)
-        .unwrap_or(text.len());
-    let this = text[line_start..line_end].trim();
-    if let Some((k, _)) = this.split_once('=')
-        && !this.starts_with('[')
-        && !this.starts_with('#')
-    {
-        key = k.trim().to_string();
     }
     match (header.is_empty(), key.is_empty()) {
         (true, _) => key,

@@ -179,7 +179,7 @@ struct Version {
 
 /// Loads and builds a scenario, its errors prefixed with where it was asked for.
 fn load(what: &str, scenario: &str, overrides: &[String]) -> Result<(Scenario, BattleSetup)> {
-    let prefix = |e: Error| Error::Usage(format!("{what}: {e}"));
+    let prefix = |e: Error| e.within(what);
     let s = Scenario::open(scenario, overrides).map_err(prefix)?;
     let setup = s.setup().map_err(prefix)?;
     Ok((s, setup))

@@ -72,7 +72,8 @@ pub const EXIT_CODES: &str = "Exit codes:
   2    usage: the command line is wrong (unknown option, value out of range, clash of options,
        output folder holding another run without --force, output folder in use by another run)
   3    input refused: a scenario, ruleset, override or partial result failed its checks
-  4    I/O failure: a file could not be read or written (missing, no permission, disk full)
+  4    I/O failure: a file or folder could not be read, written or made (missing, no
+       permission, a read-only or full disk)
   130  interrupted by Ctrl-C, SIGTERM or SIGHUP: the run stopped and wrote nothing";
 
 /// The most worker threads per core `--threads` accepts, and the most on any machine: beyond

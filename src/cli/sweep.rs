@@ -2,7 +2,7 @@
 //! every point fought on the same battles, into one tidy `sweep.csv`.
 
 use super::compare::RunOptions;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::runner;
 use crate::scenario::Scenario;
 use crate::setup::BattleSetup;
@@ -48,7 +48,7 @@ pub fn run(args: Args) -> Result<()> {
         let overrides: Vec<String> = args.set.iter().chain(point).cloned().collect();
         let setup = Scenario::open(&args.scenario, &overrides)
             .and_then(|s| s.setup())
-            .map_err(|e| Error::Usage(format!("--param point {}: {e}", point.join(" "))))?;
+            .map_err(|e| e.within(&format!("--param point {}", point.join(" "))))?;
         setups.push(setup);
     }
     let measures = Measure::standard(&args.units, crate::rules::currency(ruleset)?);

@@ -103,15 +103,25 @@ fn refuse_in_use(path: &Path, holder: &str) -> Error {
     ))
 }
 
+/// The output folder `path` could not be made (a read-only disk, no permission, a file in
+/// the way): an I/O failure, naming the folder asked for.
+fn cannot_create(path: &Path, e: std::io::Error) -> Error {
+    let told = format!("cannot create output folder: {e}");
+    Error::io(path, std::io::Error::new(e.kind(), told))
+}
+
 fn lock(lock_file: &Path, out: &Path, remove: bool) -> Result<Lock> {
     match Lock::try_take(lock_file, remove) {
         Ok(Ok(l)) => Ok(l),
         Ok(Err(holder)) => Err(refuse_in_use(out, &holder)),
-        Err(e) => Err(Error::Usage(format!(
-            "cannot lock output folder {} ({}): {e}",
-            out.display(),
-            lock_file.display()
-        ))),
+        // (The folder cannot be written: a read-only disk, no permission. An I/O failure.)
+        Err(e) => Err(Error::io(
+            lock_file,
+            std::io::Error::new(
+                e.kind(),
+                format!("cannot lock output folder {}: {e}", out.display()),
+            ),
+        )),
     }
 }
 
@@ -159,12 +169,7 @@ impl OutDir {
     /// A whole run: lock beside the folder, clear a killed run's stage, make a new stage.
     fn staged(path: &Path) -> Result<OutDir> {
         let (parent, name) = split(path)?;
-        std::fs::create_dir_all(&parent).map_err(|e| {
-            Error::Usage(format!(
-                "cannot create output folder {}: {e}",
-                path.display()
-            ))
-        })?;
+        std::fs::create_dir_all(&parent).map_err(|e| cannot_create(path, e))?;
         let held = lock(&parent.join(format!(".{name}.ecw-sim-lock")), path, true)?;
         let prefix = format!(".{name}.ecw-sim-stage-");
         // Only the holder of the lock stages for this folder: any stage left is an orphan.
@@ -176,12 +181,7 @@ impl OutDir {
             }
         }
         let stage = parent.join(format!("{prefix}{}", std::process::id()));
-        std::fs::create_dir(&stage).map_err(|e| {
-            Error::Usage(format!(
-                "cannot create output folder {}: {e}",
-                path.display()
-            ))
-        })?;
+        std::fs::create_dir(&stage).map_err(|e| cannot_create(path, e))?;
         stage_begun(stage.clone());
         Ok(OutDir {
             path: path.to_path_buf(),
@@ -195,12 +195,7 @@ impl OutDir {
     /// A shard: the folder is shared with the other shards; lock this shard's files only.
     fn for_shard(path: &Path, shard: Shard) -> Result<OutDir> {
         let created = !path.exists();
-        std::fs::create_dir_all(path).map_err(|e| {
-            Error::Usage(format!(
-                "cannot create output folder {}: {e}",
-                path.display()
-            ))
-        })?;
+        std::fs::create_dir_all(path).map_err(|e| cannot_create(path, e))?;
         let stem = shard.file_stem();
         let held = match lock(&path.join(format!(".{stem}.lock")), path, true) {
             Ok(l) => l,

@@ -144,6 +144,14 @@ impl Scenario {
         if BUILTIN.iter().any(|(n, _)| *n == name_or_path) {
             return Scenario::load_builtin(name_or_path, overrides);
         }
+        // A path to a file that is not there is a missing file (4), not a wrong name (2).
+        if name_or_path.contains(std::path::MAIN_SEPARATOR) || name_or_path.ends_with(".toml") {
+            let missing = std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no such scenario file (nor a built-in scenario of that name)",
+            );
+            return Err(Error::io(path, missing));
+        }
         let names: Vec<&str> = builtin_names().collect();
         Err(Error::Usage(format!(
             "`{name_or_path}` is neither a scenario file nor a built-in scenario ({})",
