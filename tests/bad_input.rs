@@ -1278,6 +1278,31 @@ fn tables_on_a_full_disk_leave_no_files() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// Validates the duel with its trotters replaced by `units` (lines of units), on a wider table
+/// when `wide`: the exit code must be 3, within `seconds`; the lines of error it printed.
+fn refused_within(root: &Path, units: &str, wide: bool, seconds: u64) -> (usize, String) {
+    let mut text = duel(
+        "    { name = \"Trotters\", type = \"trotters\", men = 450, cv = 5, x = 36.0, y = 17.5, facing = 0.0 },\n",
+        units,
+    );
+    if wide {
+        let table = "turn_limit = 8\ntable = { width = 600.0, depth = 200.0 }";
+        text = text.replacen("turn_limit = 8", table, 1);
+    }
+    let file = root.join("many.toml");
+    std::fs::write(&file, text).unwrap();
+    let started = Instant::now();
+    let out = ecw(&["validate", s(&file)]);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(seconds), "{took:?}");
+    (
+        err.lines().filter(|l| l.starts_with("error: ")).count(),
+        err,
+    )
+}
+
 /// Thousands of units piled on one spot are refused at once (they took minutes, each overlapping
 /// pair located in the file): the first problems are listed, then a word that there are more.
 #[test]
@@ -1288,22 +1313,7 @@ fn a_pile_of_units_is_refused_quickly_with_the_first_problems() {
             format!("    {{ name = \"T{i}\", type = \"trotters\", cv = 5, x = 36.0, y = 17.5, facing = 0.0 }},\n")
         })
         .collect();
-    let text = duel(
-        "    { name = \"Trotters\", type = \"trotters\", men = 450, cv = 5, x = 36.0, y = 17.5, facing = 0.0 },\n",
-        &units,
-    );
-    let file = root.join("pile.toml");
-    std::fs::write(&file, text).unwrap();
-    let started = Instant::now();
-    let out = ecw(&["validate", s(&file)]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{err}");
-    assert!(
-        started.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        started.elapsed()
-    );
-    let lines = err.lines().filter(|l| l.starts_with("error: ")).count();
+    let (lines, err) = refused_within(&root, &units, false, 10);
     assert!((20..=101).contains(&lines), "{lines} lines: {err}");
     assert!(err.contains("overlaps") && err.contains("more"), "{err}");
     // Thousands of units each with its own fault (they took seconds): the first hundred.
@@ -1313,22 +1323,7 @@ fn a_pile_of_units_is_refused_quickly_with_the_first_problems() {
             format!("    {{ name = \"T{i}\", type = \"trotters\", cv = 99, x = {x}.0, y = {y}.0, facing = 0.0 }},\n")
         })
         .collect();
-    let text = duel(
-        "    { name = \"Trotters\", type = \"trotters\", men = 450, cv = 5, x = 36.0, y = 17.5, facing = 0.0 },\n",
-        &units,
-    )
-    .replacen("turn_limit = 8", "turn_limit = 8\ntable = { width = 600.0, depth = 200.0 }", 1);
-    std::fs::write(&file, text).unwrap();
-    let started = Instant::now();
-    let out = ecw(&["validate", s(&file)]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{err}");
-    assert!(
-        started.elapsed() < Duration::from_secs(2),
-        "{:?}",
-        started.elapsed()
-    );
-    let lines = err.lines().filter(|l| l.starts_with("error: ")).count();
+    let (lines, err) = refused_within(&root, &units, true, 2);
     assert_eq!(lines, 102, "{err}");
     assert!(err.contains("more problems than the 100 listed"), "{err}");
     let _ = std::fs::remove_dir_all(&root);

@@ -222,7 +222,7 @@ fn peak_memory_does_not_grow_with_the_number_of_battles() {
 }
 
 #[test]
-fn bad_input_is_refused_with_exit_code_2_and_nothing_written() {
+fn bad_input_is_refused_and_nothing_written() {
     let root = scratch("bad-input");
     let out = root.join("out");
     let o = s(&out);
@@ -273,14 +273,14 @@ fn bad_input_is_refused_with_exit_code_2_and_nothing_written() {
     );
     assert!(!out.exists(), "a refused run wrote {:?}", files_in(&out));
 
-    // An output folder that cannot be made: below a plain file.
+    // An output folder that cannot be made (below a plain file) is an I/O failure: exit 4.
     let file = root.join("a_file");
     std::fs::write(&file, "x").unwrap();
     let under = file.join("out");
-    refused(
-        &["run", "duel_horse", "--battles", "10", "--out", s(&under)],
-        "cannot create output folder",
-    );
+    let failed = ecw(&["run", "duel_horse", "--battles", "10", "--out", s(&under)]);
+    let err = String::from_utf8_lossy(&failed.stderr);
+    assert_eq!(failed.status.code(), Some(4), "{err}");
+    assert!(err.contains("cannot create output folder"), "{err}");
     let _ = std::fs::remove_dir_all(&root);
 }
 
