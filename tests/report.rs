@@ -344,3 +344,39 @@ fn each_rulesets_files_and_report_name_its_currency() {
         }
     }
 }
+
+/// The summary's "most likely killed or mortally wounded" is the general with the most battles
+/// in which he was killed or mortally wounded, and that share: the two results together (a
+/// general so struck leaves the battle, so they never fall in one battle), not the larger.
+#[test]
+fn the_deadliest_general_counts_death_and_mortal_wound_together() {
+    let root = scratch("deadliest");
+    let out = root.join("mm");
+    let printed = run_ok(&["run", "marston_moor", "--battles", "300", "--out", s(&out)]);
+    let line = printed
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Most likely killed or mortally wounded: ")
+        })
+        .expect("a general is struck in 300 battles")
+        .to_string();
+    let csv = std::fs::read_to_string(out.join("commanders.csv")).unwrap();
+    let mut struck: std::collections::BTreeMap<(u32, String), u64> = Default::default();
+    for row in csv.lines().skip(1) {
+        let f: Vec<&str> = row.split(',').collect();
+        if f[4] == "p_horrible_death" || f[4] == "p_mortal_wound" {
+            let id: u32 = f[1].parse().unwrap();
+            *struck.entry((id, f[2].to_string())).or_default() += f[6].parse::<u64>().unwrap();
+        }
+    }
+    // The most struck, the first listed among equals.
+    let (name, k) = struck
+        .iter()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.0.cmp(&a.0.0)))
+        .map(|((_, n), k)| (n.clone(), *k))
+        .unwrap();
+    let want = format!("{name} {:.1}%", 100.0 * k as f64 / 300.0);
+    assert_eq!(line, want, "{printed}");
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -146,10 +146,12 @@ pub fn summary(layout: &Layout, t: &Tally, manifest: &Manifest, dir: &Path) -> S
         .collect();
     hit.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     if !hit.is_empty() {
+        // Battles in which he was killed or mortally wounded: the two together (a general so
+        // struck leaves the battle, so they never fall in one battle).
         let killed = |i: usize| {
             let r = &t.commanders[i].results;
             r[general_result_index(GeneralResult::HorribleDeath)]
-                .max(r[general_result_index(GeneralResult::MortalWound)])
+                + r[general_result_index(GeneralResult::MortalWound)]
         };
         let top: Vec<String> = hit
             .iter()
