@@ -111,6 +111,11 @@ pub enum Event {
         success: bool,
         cv: u8,
     },
+    /// A gun's crew ran (routed or evaded a charge): the gun is lost to its army, as the
+    /// army-break rule counts it, until its gunners return (`Remanned`).
+    GunAbandoned {
+        unit: UnitId,
+    },
     /// Gunners try to return to their abandoned gun (1D6 <= CV): on success it fights again.
     Remanned {
         unit: UnitId,

@@ -249,6 +249,7 @@ pub fn tell(setup: &BattleSetup, currency: Currency, e: Event) -> Told {
         | Event::CvGained { .. }
         | Event::Rally { .. }
         | Event::Remanned { .. }
+        | Event::GunAbandoned { .. }
         | Event::Reaction { .. }
         | Event::Recovered { .. }
         | Event::FootBroke { .. } => tell_morale(&n, e),
@@ -432,6 +433,8 @@ fn tell_morale(n: &Names, e: Event) -> Told {
                 if success { n.1.rallied() } else { "fails" },
                 n.1.left(cv)
             )),
+        Event::GunAbandoned { unit } => Told::new("abandoned", Some(unit), None)
+            .line(format!("{}'s crew leave their gun", n.u(unit))),
         Event::Remanned {
             unit,
             roll,

@@ -380,3 +380,38 @@ fn the_deadliest_general_counts_death_and_mortal_wound_together() {
     assert_eq!(line, want, "{printed}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// The CV lost that `run` reports (each battle's row, the collector's count) is the CV lost the
+/// engine counts for the army-break rule (the battle's summary, which `compare` and `sweep`
+/// report), battle by battle under every ruleset, on scenarios with guns whose crews run.
+#[test]
+fn the_losses_reported_are_the_losses_the_army_break_counts() {
+    use ecw_sim::dice::battle_seed;
+    use ecw_sim::rules::Ironsides;
+    use ecw_sim::rules::Ruleset;
+    use ecw_sim::rules::black_powder::battle::BlackPowder;
+    use ecw_sim::rules::dickenson::battle::Dickenson;
+    use ecw_sim::scenario::Scenario;
+    use ecw_sim::stats::Collector;
+    fn same<R: Ruleset>(rules: &R, name: &str) -> usize {
+        let setup = Scenario::open(name, &[]).unwrap().setup().unwrap();
+        let mut c = Collector::new(&rules.layout(&setup), true);
+        let mut b = rules.new_battle(&setup);
+        let mut lost = Vec::new();
+        for i in 0..300 {
+            c.begin(i, battle_seed(1, i));
+            let s = rules.fight(&mut b, &setup, battle_seed(1, i), &mut c);
+            c.end(s.dice_rolled);
+            lost.push(s.cv_lost);
+        }
+        let (_, rows) = c.take();
+        let rows: Vec<[u32; 2]> = rows.iter().map(|r| r.cv_lost).collect();
+        assert_eq!(rows, lost, "{} {name}", rules.name());
+        rows.len()
+    }
+    for name in ["small_action", "marston_moor"] {
+        assert_eq!(same(&Ironsides, name), 300);
+        same(&BlackPowder::builtin(), name);
+        same(&Dickenson::builtin(), name);
+    }
+}

@@ -36,6 +36,8 @@ struct UnitBattle {
     broken: bool,
     /// Destroyed, routed or retreated off the table, lost to pursuit.
     gone: bool,
+    /// A gun whose crew ran and have not returned: lost to the army like a unit gone.
+    abandoned: bool,
     melee_won: bool,
     pursued: bool,
     lost_in_pursuit: bool,
@@ -357,10 +359,10 @@ impl Collector {
     }
 }
 
-/// A unit's CV lost in the battle: all of it if it left the field, else what it lacks of its
-/// starting CV.
+/// A unit's CV lost in the battle: all of it if it left the field or is a gun left by its
+/// crew (as the army-break rule counts them), else what it lacks of its starting CV.
 fn unit_cv_lost(u: &UnitBattle) -> u32 {
-    if u.gone {
+    if u.gone || u.abandoned {
         u32::from(u.start_cv)
     } else {
         u32::from(u.start_cv.saturating_sub(u.cv))
@@ -393,6 +395,8 @@ impl Observer for Collector {
                     | Event::CvGained { .. }
                     | Event::Rally { .. }
                     | Event::Recovered { .. }
+                    | Event::GunAbandoned { .. }
+                    | Event::Remanned { success: true, .. }
                     | Event::Rout { .. }
                     | Event::Disintegrated { .. }
                     | Event::LeftTable { .. }
@@ -434,6 +438,12 @@ impl Observer for Collector {
                 self.units[usize::from(unit)].cv = cv;
             }
             Event::Recovered { unit } => self.units[usize::from(unit)].broken = false,
+            Event::GunAbandoned { unit } => self.units[usize::from(unit)].abandoned = true,
+            Event::Remanned {
+                unit,
+                success: true,
+                ..
+            } => self.units[usize::from(unit)].abandoned = false,
             Event::Rout { unit, .. } => {
                 let i = usize::from(unit);
                 let u = &mut self.units[i];

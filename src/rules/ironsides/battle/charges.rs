@@ -236,6 +236,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         let d = charge_rules::evade_distance(rules, self.dice, &self.b.units[usize::from(target)]);
         if self.units[usize::from(target)].kind.is_gun() {
             self.units[usize::from(target)].status = UnitStatus::Abandoned;
+            emit(self.obs, Event::GunAbandoned { unit: target });
             self.unit_gone(setup, target);
             emit(
                 self.obs,

@@ -114,6 +114,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             emit(self.obs, Event::moved(id, from, to, false));
         }
         if self.units[usize::from(id)].status == UnitStatus::Abandoned {
+            emit(self.obs, Event::GunAbandoned { unit: id });
             self.unit_gone(setup, id);
         }
         self.leave_if_off_table(id, UnitStatus::OffTable);
