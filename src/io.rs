@@ -136,6 +136,17 @@ pub fn check_output_file(path: &Path) -> Result<()> {
     }
 }
 
+/// An existing output file (`flag` names it, as the user gave it) is kept unless `force`.
+pub fn refuse_existing(flag: &str, path: &Path, force: bool) -> Result<()> {
+    if path.exists() && !force {
+        return Err(Error::Usage(format!(
+            "{flag} {}: the file exists; choose another name, or pass --force to overwrite",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
 /// Writes a file atomically: a temporary file in the same folder, then a rename, so an
 /// interrupted run never leaves a truncated file that looks complete.
 /// Errors name `path`, the file the user asked for, never the temporary file; the temporary

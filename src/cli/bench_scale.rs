@@ -34,6 +34,9 @@ pub struct ScaleArgs {
     /// Write the --scale curve (time per unit against units) as an SVG chart to this file
     #[arg(long, value_name = "FILE")]
     pub chart: Option<PathBuf>,
+    /// Overwrite an existing --chart file
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// The battles of one size: how many, how long in all (CPU time and wall clock), the quickest
@@ -268,6 +271,7 @@ pub fn run(args: &ScaleArgs, seed: u64, ruleset: Option<&str>) -> Result<()> {
     }
     if let Some(path) = &args.chart {
         crate::io::check_output_file(path)?;
+        crate::io::refuse_existing("--chart", path, args.force)?;
         let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
         if folder.is_some_and(|f| !f.is_dir()) {
             let missing = std::io::Error::new(ErrorKind::NotFound, "no such folder for the chart");
@@ -365,6 +369,7 @@ mod tests {
             sizes: vec![50, 51],
             seconds: 0.0,
             chart: None,
+            force: false,
         };
         assert!(matches!(run(&args, 1, None), Err(Error::Usage(_))));
         let args = ScaleArgs {
@@ -391,5 +396,37 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// A chart named onto an existing file is refused before a battle is fought, and the file
+    /// left as it was, unless `--force`.
+    #[test]
+    fn an_existing_chart_is_kept_unless_forced() {
+        let dir = std::env::temp_dir().join(format!("ecw-scale-chart-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("scale.svg");
+        std::fs::write(&path, "an earlier chart").unwrap();
+        let args = ScaleArgs {
+            scale: true,
+            sizes: vec![50],
+            seconds: 0.0,
+            chart: Some(path.clone()),
+            force: false,
+        };
+        let refused = run(&args, 1, None).expect_err("an existing chart");
+        assert!(matches!(refused, Error::Usage(_)), "{refused:?}");
+        assert!(refused.to_string().contains("pass --force"), "{refused}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "an earlier chart");
+        run(
+            &ScaleArgs {
+                force: true,
+                ..args
+            },
+            1,
+            None,
+        )
+        .unwrap();
+        assert!(std::fs::read_to_string(&path).unwrap().starts_with("<svg"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -89,17 +89,6 @@ impl WithRuleset for OneBattle<'_> {
     }
 }
 
-/// An existing file is kept unless `--force`.
-fn refuse_existing(flag: &str, path: &std::path::Path, force: bool) -> Result<()> {
-    if path.exists() && !force {
-        return Err(Error::Usage(format!(
-            "{flag} {}: the file exists; choose another name, or pass --force to overwrite",
-            path.display()
-        )));
-    }
-    Ok(())
-}
-
 pub fn run(args: Args) -> Result<()> {
     let scenario = Scenario::open(&args.scenario, &args.set)?;
     let (setup, rec, start, end) =
@@ -127,7 +116,7 @@ pub fn run(args: Args) -> Result<()> {
                 )));
             }
         };
-        refuse_existing("--map", path, args.force)?;
+        crate::io::refuse_existing("--map", path, args.force)?;
         crate::io::write_atomic(path, &bytes)?;
     }
     if let Some(path) = &args.html {
@@ -137,7 +126,7 @@ pub fn run(args: Args) -> Result<()> {
                 path.display()
             )));
         }
-        refuse_existing("--html", path, args.force)?;
+        crate::io::refuse_existing("--html", path, args.force)?;
         let page = crate::replay_page::html(&setup, currency, &start, &rec, args.seed, args.battle);
         crate::io::write_atomic(path, page.as_bytes())?;
     }
