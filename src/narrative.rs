@@ -492,9 +492,15 @@ fn tell_combat(n: &Names, e: Event) -> Told {
         } => Told::new("charge_declared", Some(unit), Some(target))
             .value(format_args!("{standoff:.1}"))
             .line(format!(
-                "{} charges {}; the target stands off at {standoff:.0}\"",
+                "{} charges {}{}",
                 n.u(unit),
-                n.u(target)
+                n.u(target),
+                // Dickenson's charges have no stand-off: 0, said in no words.
+                if standoff > 0.0 {
+                    format!("; the target stands off at {standoff:.0}\"")
+                } else {
+                    String::new()
+                }
             )),
         Event::ChargeFailed { unit, target } => {
             Told::new("charge_failed", Some(unit), Some(target)).line(format!(
@@ -663,6 +669,18 @@ fn tell_end(n: &Names, e: Event) -> Told {
         Event::Dickenson(d) => {
             let t = Told::new(d.kind(), Some(d.unit()), d.other())
                 .detail(d.to_string().replace(',', ";"));
+            if let DkDetail::CommanderHit {
+                unit, general, out, ..
+            } = d
+            {
+                // Named, not numbered: the story's readers know him by name.
+                let out = crate::rules::dickenson::events::commander_out(out);
+                return t.line(format!(
+                    "{}: {}, riding with it, is {out}",
+                    n.u(unit),
+                    n.g(general)
+                ));
+            }
             let with = match d {
                 DkDetail::Volley { .. } | DkDetail::GunShot { .. } => " at ",
                 DkDetail::Losses { .. } => ", from ",
@@ -879,5 +897,39 @@ mod tests {
             let want: Vec<String> = start.iter().map(|u| u.start_cv.to_string()).collect();
             assert_eq!(first, want);
         }
+    }
+
+    /// The story names the general riding with a Dickenson regiment when he is hit (not his
+    /// index), and says no stand-off where the ruleset has none (Dickenson's charges: 0").
+    #[test]
+    fn the_story_names_generals_and_says_no_stand_off_of_nothing() {
+        let setup = crate::scenario::Scenario::load_builtin("small_action", &[])
+            .and_then(|s| s.setup())
+            .unwrap();
+        let hit = Event::Dickenson(DkDetail::CommanderHit {
+            unit: 0,
+            general: 1,
+            result: GeneralResult::HorseFalls,
+            out: false,
+        });
+        let line = event_line(&setup, Currency::Figures, hit).unwrap();
+        let (unit, general) = (setup.unit_name(0), setup.commander_name(1));
+        assert_eq!(
+            line,
+            format!("{unit}: {general}, riding with it, is unhorsed")
+        );
+        let charge = |standoff| Event::ChargeDeclared {
+            unit: 0,
+            target: 1,
+            standoff,
+        };
+        let target = setup.unit_name(1);
+        let line = event_line(&setup, Currency::Figures, charge(0.0)).unwrap();
+        assert_eq!(line, format!("{unit} charges {target}"));
+        let line = event_line(&setup, Currency::Cv, charge(4.0)).unwrap();
+        assert_eq!(
+            line,
+            format!("{unit} charges {target}; the target stands off at 4\"")
+        );
     }
 }

@@ -218,6 +218,16 @@ impl Detail {
     }
 }
 
+/// What a hit did to a general riding with a regiment: put him `out` of the battle, or only
+/// unhorsed him for a while.
+pub fn commander_out(out: bool) -> &'static str {
+    if out {
+        "lost to the battle"
+    } else {
+        "unhorsed"
+    }
+}
+
 impl std::fmt::Display for Detail {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
@@ -326,11 +336,7 @@ impl std::fmt::Display for Detail {
             Detail::CommanderHit { general, out, .. } => write!(
                 f,
                 "general {general} riding with it is hit: {}",
-                if out {
-                    "lost to the battle"
-                } else {
-                    "unhorsed"
-                }
+                commander_out(out)
             ),
             Detail::FormationThrow {
                 dice,
