@@ -3,7 +3,9 @@
 //! carry them out in the roll-off order (`battle.charges_declared_at_once`); horse that declared
 //! charges on each other meet as chargers (`battle.countercharge`); the doctrine weighs a charge
 //! into a melee against the whole melee (`battle.charge_odds_whole_melee`); the formation rules'
-//! throws before contact are thrown at the declaration (`battle.formation_throws_at_declaration`).
+//! throws before contact are thrown at the declaration (`battle.formation_throws_at_declaration`);
+//! the doctrine declares no charge that the ground or a friend would stop
+//! (`battle.charge_sees_the_way`).
 //! Fought through the
 //! engine's movement phase with scripted dice that must be used up exactly; Parliament moves
 //! first. With the keys false (and the held-horse, open-square and pass-in-column doctrines
@@ -268,6 +270,7 @@ fn s5_deciding_as_each_side_moves_fights_the_old_golden_battles() {
     let mut rules = DickensonRules::builtin();
     rules.battle.charges_declared_at_once = false;
     rules.battle.charge_odds_whole_melee = false;
+    rules.battle.charge_sees_the_way = false;
     // The doctrines added beside this sequence (held horse, squares opened to horse, passing
     // in column) off too: tests/dickenson_formations.rs and dickenson_movement.rs prove them.
     rules.formations.doctrine.held_horse_threaten = true;
@@ -420,10 +423,44 @@ const THROWN_AT_CONTACT: &[(&str, u64)] = &[
 fn s8_throwing_at_contact_fights_the_golden_battles_before_the_declaration_throws() {
     let mut rules = DickensonRules::builtin();
     rules.battle.formation_throws_at_declaration = false;
+    rules.battle.charge_sees_the_way = false;
     golden_common::check(
         &Dickenson::new(rules),
         100,
         THROWN_AT_CONTACT,
         "tests/dickenson_sequence.rs",
     );
+}
+
+/// A CHARGE A FRIEND WOULD STOP IS NOT DECLARED (doctrine). Parliament troopers, halted (a
+/// trot's reach), have Royalist foot within it, but their own foot stand square in the way.
+/// Weighed over the way it would go, the charge could not go in: they declare none, go round
+/// their friends' flank and come up beside them. Weighed by the trot alone (the key false), they
+/// declare it (and throw at the pike), and it fails against their friends' backs.
+#[test]
+fn s9_a_charge_a_friend_would_stop_is_not_declared() {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
+        (Side::Parliament, FOOT, 720, 36.0, 14.0),
+        (Side::Royalist, FOOT, 720, 36.0, 19.0),
+    ]);
+    for sees in [true, false] {
+        let mut b = battle_with(&s, |r| r.battle.charge_sees_the_way = sees);
+        b.regiments[1].halt_until = 99;
+        b.regiments[2].halt_until = 99;
+        for r in 0..3 {
+            b.regiments[r].loaded = false;
+        }
+        let reach = b.regiments[0].move_at(Gait::Trot, &b.rules);
+        assert!(b.gap(0, 2) < reach, "{} {reach}", b.gap(0, 2));
+        let at = b.regiments[0].pos;
+        let script: &[u8] = if sees { &[] } else { &[6, 6] };
+        let l = next_move(&mut b, &s, script);
+        assert_eq!(declared(&l, 0, 2), !sees, "{:?}", l.0);
+        assert_eq!(failed(&l, 0, 2), !sees, "{:?}", l.0);
+        // Round the friends' flank and up beside them, or pressed against their backs.
+        let to = b.regiments[0].pos;
+        let (round, beside) = ((to.x - at.x).abs() > 1.0, to.y > b.regiments[1].pos.y);
+        assert_eq!((round, beside), (sees, sees), "at {to:?}: {:?}", l.0);
+    }
 }

@@ -545,6 +545,10 @@ pub struct BattleRules {
     /// The doctrine weighs a charge on a regiment in melee against the whole of that melee
     /// (false: against the regiment alone).
     pub charge_odds_whole_melee: bool,
+    /// The doctrine charges only where the charge would go in as the table stands: its reach
+    /// over the ground, no ground forbidding a charge, no friend in the way (false: by its
+    /// gait's full move alone).
+    pub charge_sees_the_way: bool,
     /// Foot held by a standing friend with no gap wide enough for their line form column to
     /// pass a gap wide enough for the column.
     pub pass_in_column: bool,

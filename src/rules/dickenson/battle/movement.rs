@@ -22,6 +22,28 @@ use crate::rules::dickenson::events::Detail;
 use crate::rules::dickenson::morale::{self, Add, Adds, MoraleResult};
 use crate::setup::BattleSetup;
 
+/// A charge weighed from where the table stands: its facing and way, gait, reach over the
+/// ground, the ground itself, the gap to the target, the run to contact and whether a friend
+/// bars it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ChargePath {
+    aim: f64,
+    dir: Vec2,
+    gait: Gait,
+    reach: f64,
+    going: Going,
+    need: f64,
+    run: f64,
+    blocked: bool,
+}
+
+impl ChargePath {
+    /// The charge reaches contact over the ground, which allows it, with no friend in the way.
+    pub(super) fn goes_in(&self) -> bool {
+        self.run <= self.reach + 1e-6 && !self.going.no_charge && !self.blocked
+    }
+}
+
 /// What the ground does to a move along a path (seed: hedges, walls, rivers, woods, hills).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Going {
@@ -562,9 +584,18 @@ impl Battle {
             Kind::Foot => reg.formation == Formation::Line,
             _ => reg.formation != Formation::Column && !target.uncharged_by_horse(&self.rules),
         };
-        let situation = self.situation(r, t, gap, may_charge && self.open_to_charge(t), range);
+        let mut situation = self.situation(r, t, gap, may_charge && self.open_to_charge(t), range);
+        let mut plan = doctrine::plan(d, &self.knobs(), &situation);
+        if plan == Plan::Charge
+            && self.rules.battle.charge_sees_the_way
+            && !self.charge_path(r, t).goes_in()
+        {
+            // A general does not order a charge that the ground or his own men would stop.
+            situation.may_charge = false;
+            plan = doctrine::plan(d, &self.knobs(), &situation);
+        }
         Order::Plan {
-            plan: doctrine::plan(d, &self.knobs(), &situation),
+            plan,
             t: t as u16,
             gap,
             close_up: d.hedgehog_vs_horse,
@@ -1534,18 +1565,17 @@ impl Battle {
     ) {
         let (unit, target) = (self.regiments[r].unit, self.regiments[t].unit);
         let reg = self.regiments[r];
-        let aim = (self.regiments[t].pos - reg.pos).facing();
-        let dir = Vec2::from_facing(aim);
-        let mut gait = reg.next_gait();
-        let (mut reach, mut going) =
-            self.over_ground(r, dir, self.left_of(r, reg.move_at(gait, &self.rules)));
-        if going.no_gallop && gait == Gait::Gallop {
-            gait = Gait::Canter;
-            let canter = self.left_of(r, reg.move_at(gait, &self.rules));
-            (reach, going) = self.over_ground(r, dir, canter);
-        }
+        let path = self.charge_path(r, t);
+        let ChargePath {
+            aim,
+            dir,
+            gait,
+            going,
+            need,
+            run,
+            ..
+        } = path;
         self.regiments[r].facing = aim;
-        let need = self.gap(r, t);
         // A target gone from the table since the declaration is named no more: the charger
         // falls short and advances without a word of it.
         let named = self.regiments[t].state != State::Gone;
@@ -1567,13 +1597,9 @@ impl Battle {
             b.regiments[r].gait = gait;
         };
         let uncharged = reg.is_horse() && self.regiments[t].uncharged_by_horse(&self.rules);
-        // The charge must reach contact over the ground; a friend in the way stops it (ruling:
-        // it does not go round).
-        let run = self.contact_run(r, t, aim, need);
-        let blocked = self.clear_run(r, dir, aim, run, Holds::Friends) < run;
         // Declared before moving (ruling), the charge finds its target as it is now.
         let gone = self.regiments[t].state != State::Active || !self.open_to_charge(t);
-        if run > reach + 1e-6 || going.no_charge || uncharged || blocked || gone {
+        if !path.goes_in() || uncharged || gone {
             self.advance(r, aim, gait, None, obs);
             fail(self, obs);
             return;
@@ -1663,6 +1689,36 @@ impl Battle {
                     standoff,
                 },
             );
+        }
+    }
+
+    /// Regiment `r`'s charge on `t` as the table stands: turned on its centre, at its next gait
+    /// (a canter where the ground forbids a gallop) with what is left of its move.
+    pub(super) fn charge_path(&self, r: usize, t: usize) -> ChargePath {
+        let reg = self.regiments[r];
+        let aim = (self.regiments[t].pos - reg.pos).facing();
+        let dir = Vec2::from_facing(aim);
+        let mut gait = reg.next_gait();
+        let (mut reach, mut going) =
+            self.over_ground(r, dir, self.left_of(r, reg.move_at(gait, &self.rules)));
+        if going.no_gallop && gait == Gait::Gallop {
+            gait = Gait::Canter;
+            let canter = self.left_of(r, reg.move_at(gait, &self.rules));
+            (reach, going) = self.over_ground(r, dir, canter);
+        }
+        let need = self.shape_at(r, reg.pos, aim).dist(&self.shape(t));
+        let run = self.contact_run(r, t, aim, need);
+        // A friend in the way stops it (ruling: it does not go round).
+        let blocked = self.clear_run(r, dir, aim, run, Holds::Friends) < run;
+        ChargePath {
+            aim,
+            dir,
+            gait,
+            reach,
+            going,
+            need,
+            run,
+            blocked,
         }
     }
 
