@@ -139,6 +139,21 @@ impl Currency {
         }
     }
 
+    /// A melee loser's result in its ruleset's own words: the shared event carries Ironsides'
+    /// reaction results, onto which Black Powder's break test and Dickenson's chart are mapped.
+    fn loser_result(self, r: ReactionResult) -> &'static str {
+        match (self, r) {
+            (Currency::Cv, r) => result_words(r),
+            (Currency::Casualties, ReactionResult::Rout) => "is broken",
+            (Currency::Casualties, ReactionResult::FailBoth) => "retires",
+            (Currency::Casualties, _) => "holds, giving ground",
+            (Currency::Figures, ReactionResult::PassBoth) => "throws good and holds",
+            (Currency::Figures, ReactionResult::PassOne) => "stands, disordered",
+            (Currency::Figures, ReactionResult::FailBoth) => "falls back",
+            (Currency::Figures, ReactionResult::Rout) => "routs",
+        }
+    }
+
     /// What a broken army's `lost` and `start` count (Dickenson breaks on morale points).
     fn army(self) -> &'static str {
         match self {
@@ -570,7 +585,7 @@ fn tell_combat(n: &Names, e: Event) -> Told {
                     "{} wins; {} {}",
                     n.u(w),
                     n.u(l),
-                    result_words(result)
+                    n.1.loser_result(result)
                 )),
                 _ => t.line("Equal losses: both stay locked in combat".to_string()),
             }
@@ -896,6 +911,54 @@ mod tests {
                 .collect();
             let want: Vec<String> = start.iter().map(|u| u.start_cv.to_string()).collect();
             assert_eq!(first, want);
+        }
+    }
+
+    /// A melee's loser is told in its ruleset's own words: Black Powder's break test and
+    /// Dickenson's morale chart throw no "double six".
+    #[test]
+    fn a_melee_loser_is_told_in_its_rulesets_words() {
+        let setup = crate::scenario::Scenario::load_builtin("small_action", &[])
+            .and_then(|s| s.setup())
+            .unwrap();
+        let (w, l) = (setup.unit_name(0), setup.unit_name(1));
+        let told = |currency, result| {
+            let e = Event::MeleeResult {
+                winner: Some(0),
+                loser: Some(1),
+                result,
+            };
+            event_line(&setup, currency, e).unwrap()
+        };
+        let cases = [
+            (
+                Currency::Cv,
+                ReactionResult::Rout,
+                "throws double six: rout",
+            ),
+            (Currency::Cv, ReactionResult::PassOne, "passes one"),
+            (Currency::Casualties, ReactionResult::Rout, "is broken"),
+            (Currency::Casualties, ReactionResult::FailBoth, "retires"),
+            (
+                Currency::Casualties,
+                ReactionResult::PassBoth,
+                "holds, giving ground",
+            ),
+            (
+                Currency::Figures,
+                ReactionResult::PassBoth,
+                "throws good and holds",
+            ),
+            (
+                Currency::Figures,
+                ReactionResult::PassOne,
+                "stands, disordered",
+            ),
+            (Currency::Figures, ReactionResult::FailBoth, "falls back"),
+            (Currency::Figures, ReactionResult::Rout, "routs"),
+        ];
+        for (currency, result, words) in cases {
+            assert_eq!(told(currency, result), format!("{w} wins; {l} {words}"));
         }
     }
 
