@@ -226,12 +226,38 @@ impl Told {
     }
 }
 
+/// A unit as the story names it: its name, and its side where another unit bears the same
+/// name (each side's "right wing" musketeers, a mirror battle's armies).
+struct Label<'a>(&'a str, Option<Side>);
+
+impl Display for Label<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Padded as a whole (the strength table's column).
+        match self.1 {
+            Some(Side::Parliament) => f.pad(&format!("{} of Parliament", self.0)),
+            Some(Side::Royalist) => f.pad(&format!("{} of the Royalists", self.0)),
+            None => f.pad(self.0),
+        }
+    }
+}
+
+/// Unit `id` as the story names it.
+fn label(setup: &BattleSetup, id: UnitId) -> Label<'_> {
+    let name = setup.unit_name(id);
+    let shared = setup
+        .units
+        .iter()
+        .any(|u| u.id != id && setup.unit_name(u.id) == name);
+    let side = setup.units.get(usize::from(id)).map(|u| u.side);
+    Label(name, side.filter(|_| shared))
+}
+
 /// The battle's names for units and generals, and its currency.
 struct Names<'a>(&'a BattleSetup, Currency);
 
 impl Names<'_> {
-    fn u(&self, id: UnitId) -> &str {
-        self.0.unit_name(id)
+    fn u(&self, id: UnitId) -> Label<'_> {
+        label(self.0, id)
     }
     fn g(&self, id: u16) -> &str {
         self.0.commander_name(id)
@@ -713,7 +739,7 @@ fn tell_end(n: &Names, e: Event) -> Told {
 
 /// A melee result where a side was destroyed: a unit at CV 0 takes no test and wins nothing.
 fn destroyed_result(setup: &BattleSetup, w: u16, l: u16, gone: impl Fn(u16) -> bool) -> String {
-    let u = |id: u16| setup.unit_name(id);
+    let u = |id: u16| label(setup, id);
     match (gone(w), gone(l)) {
         (true, true) => format!("{} and {} are both destroyed", u(w), u(l)),
         (true, false) => format!("{} is destroyed; {} holds the field", u(w), u(l)),
@@ -771,7 +797,7 @@ impl CvPaths {
         let _ = writeln!(out, "\n{what} by turn (start, then each turn's end):");
         for (i, path) in self.0.iter().enumerate() {
             let p: Vec<String> = path.iter().map(|c| c.to_string()).collect();
-            let _ = writeln!(out, "  {:<40} {}", setup.unit_name(i as u16), p.join(" "));
+            let _ = writeln!(out, "  {:<40} {}", label(setup, i as u16), p.join(" "));
         }
     }
 }
@@ -912,6 +938,38 @@ mod tests {
             let want: Vec<String> = start.iter().map(|u| u.start_cv.to_string()).collect();
             assert_eq!(first, want);
         }
+    }
+
+    /// Two units of one name (each side's "right wing" musketeers, a mirror battle's armies)
+    /// are told apart in the story by their sides; a name of its own is told alone.
+    #[test]
+    fn units_sharing_a_name_are_told_apart_by_side() {
+        let mut setup = crate::scenario::Scenario::load_builtin("small_action", &[])
+            .and_then(|s| s.setup())
+            .unwrap();
+        let royalist = setup
+            .units
+            .iter()
+            .find(|u| u.side == Side::Royalist)
+            .unwrap()
+            .id;
+        let parliament = setup.units[0].id;
+        assert_eq!(setup.units[0].side, Side::Parliament);
+        setup.names.units[usize::from(royalist)] = setup.names.units[0].clone();
+        let name = setup.unit_name(0).to_string();
+        let failed = |unit, target| Event::ChargeFailed { unit, target };
+        let line = event_line(&setup, Currency::Cv, failed(parliament, royalist)).unwrap();
+        assert_eq!(
+            line,
+            format!("{name} of Parliament does not close with {name} of the Royalists")
+        );
+        let other = setup.units[1].id;
+        let line = event_line(&setup, Currency::Cv, failed(other, royalist)).unwrap();
+        let alone = setup.unit_name(other);
+        assert_eq!(
+            line,
+            format!("{alone} does not close with {name} of the Royalists")
+        );
     }
 
     /// A melee's loser is told in its ruleset's own words: Black Powder's break test and
