@@ -90,6 +90,8 @@ pub struct BattleSetup {
     /// Scenario name, for reports.
     pub name: String,
     pub rules: Arc<IronsidesRules>,
+    /// The scenario's changes to the other rulesets' values (none: their built-in files).
+    pub ruleset_changes: crate::rules::RulesetChanges,
     pub ground: Ground,
     pub turn_limit: u16,
     /// The turn limit as the scenario wrote it (None: it left it to the ruleset's default).

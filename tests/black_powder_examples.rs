@@ -85,6 +85,7 @@ fn setup(specs: &[Spec]) -> BattleSetup {
     BattleSetup {
         name: "example".into(),
         rules: std::sync::Arc::new(ecw_sim::rules::ironsides::IronsidesRules::builtin()),
+        ruleset_changes: Default::default(),
         ground: Ground::open(72.0, 48.0),
         turn_limit: 12,
         scenario_turn_limit: None,

@@ -79,6 +79,7 @@ fn setup(horse_y: f64) -> BattleSetup {
     BattleSetup {
         name: "table check".into(),
         rules: std::sync::Arc::new(ecw_sim::rules::ironsides::IronsidesRules::builtin()),
+        ruleset_changes: Default::default(),
         ground: Ground::open(72.0, 48.0),
         turn_limit: 12,
         scenario_turn_limit: None,

@@ -121,3 +121,83 @@ fn a_scenario_file_naming_a_ruleset_fights_under_it() {
         }
     }
 }
+
+/// The events of the first `n` battles of master seed 1 of `setup` under `rules`.
+fn fought<R: ecw_sim::rules::Ruleset>(
+    rules: &R,
+    setup: &ecw_sim::setup::BattleSetup,
+    n: u64,
+) -> Vec<ecw_sim::events::Event> {
+    let mut b = rules.new_battle(setup);
+    let mut log = ecw_sim::events::EventLog::default();
+    for i in 0..n {
+        rules.fight(&mut b, setup, ecw_sim::dice::battle_seed(1, i), &mut log);
+    }
+    log.0
+}
+
+/// A scenario's `[black_powder_rules]` and `[dickenson_rules]` (here through `--set`, as a sweep
+/// point or a compare variant lays them) change that ruleset's battles exactly as the same
+/// values in its own file do: fought with them, the battles are those of a ruleset built from
+/// the changed file, to the bit, and not those of the built-in one. Each is read by its own
+/// ruleset alone.
+#[test]
+fn each_rulesets_values_change_for_one_scenario() {
+    use ecw_sim::rules::Ironsides;
+    use ecw_sim::rules::black_powder::BlackPowderRules;
+    use ecw_sim::rules::black_powder::battle::BlackPowder;
+    use ecw_sim::rules::dickenson::DickensonRules;
+    use ecw_sim::rules::dickenson::battle::Dickenson;
+    use ecw_sim::scenario::Scenario;
+    let setup = |sets: &[&str]| {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        Scenario::open("marston_moor", &sets)
+            .unwrap()
+            .setup()
+            .unwrap()
+    };
+    let plain = setup(&[]);
+    let changed = setup(&[
+        "dickenson_rules.battle.charge_sees_the_way=false",
+        "black_powder_rules.army.army_broken_share=0.3",
+    ]);
+
+    let mut dk = DickensonRules::builtin();
+    dk.battle.charge_sees_the_way = false;
+    let want = fought(&Dickenson::new(dk), &plain, 10);
+    assert_eq!(fought(&Dickenson::builtin(), &changed, 10), want);
+    assert_ne!(fought(&Dickenson::builtin(), &plain, 10), want);
+
+    let mut bp = BlackPowderRules::builtin();
+    bp.army.army_broken_share = 0.3;
+    let want = fought(&BlackPowder::new(bp), &plain, 10);
+    assert_eq!(fought(&BlackPowder::builtin(), &changed, 10), want);
+    assert_ne!(fought(&BlackPowder::builtin(), &plain, 10), want);
+
+    assert_eq!(
+        fought(&Ironsides, &changed, 10),
+        fought(&Ironsides, &plain, 10)
+    );
+}
+
+/// A bad key or value in `[black_powder_rules]` or `[dickenson_rules]` is refused by its whole
+/// key, whichever ruleset would fight, and nothing is fought.
+#[test]
+fn a_bad_value_for_another_ruleset_is_refused_by_its_key() {
+    for (set, words) in [
+        (
+            "dickenson_rules.battle.nope=1",
+            "key `dickenson_rules.battle.nope`: unknown field",
+        ),
+        (
+            "dickenson_rules.battle.contact_gap=-1",
+            "key `dickenson_rules.battle.contact_gap`",
+        ),
+        (
+            "black_powder_rules.army.army_broken_share=nan",
+            "key `black_powder_rules.army.army_broken_share`",
+        ),
+    ] {
+        refused(&["validate", "marston_moor", "--set", set], words);
+    }
+}

@@ -64,6 +64,16 @@ pub fn currency(name: &str) -> Result<&'static str> {
     with_ruleset(name, Currency)
 }
 
+/// A scenario's changes to Black Powder's and Dickenson's values (`[black_powder_rules]`,
+/// `[dickenson_rules]`): each the whole ruleset with the changes laid over its built-in file.
+/// A battle of that ruleset reads them in place of its own (Ironsides' changes are
+/// `BattleSetup::rules`).
+#[derive(Debug, Clone, Default)]
+pub struct RulesetChanges {
+    pub black_powder: Option<std::sync::Arc<black_powder::BlackPowderRules>>,
+    pub dickenson: Option<std::sync::Arc<dickenson::DickensonRules>>,
+}
+
 /// A ruleset's data file (`configs/rulesets/*.toml`): read, parsed and checked the same way
 /// for every ruleset; each says what makes its values valid.
 pub trait RuleData: serde::de::DeserializeOwned {

@@ -1,7 +1,7 @@
 //! From a scenario file to a [`BattleSetup`]: every check serde cannot make, each problem kept
 //! (with its key path and line) so the user sees them all at once.
 
-use crate::rules::RuleData;
+use crate::rules::{RuleData, RulesetChanges};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -118,12 +118,14 @@ pub(super) fn build(sc: &Scenario) -> Result<Built, Vec<Error>> {
     }
     b.check_positions(&ground);
     let arrivals = b.arrivals(&ground, turn_limit);
+    let ruleset_changes = b.ruleset_changes();
     if !b.errors.is_empty() {
         return Err(b.listed_errors());
     }
     let setup = BattleSetup {
         name: sc.name(),
         rules: Arc::new(rules),
+        ruleset_changes,
         ground,
         turn_limit,
         scenario_turn_limit: f.turn_limit.map(|_| turn_limit),
@@ -314,7 +316,10 @@ impl Builder<'_> {
     fn changed_ruleset(&mut self, changes: &toml::Table) -> Option<IronsidesRules> {
         let name = &self.sc.file.ruleset;
         if name != "ironsides" && crate::rules::RULESETS.contains(&name.as_str()) {
-            self.err("rules", "[rules] changes apply to Ironsides rulesets only");
+            self.err(
+                "rules",
+                format!("[rules] changes apply to Ironsides rulesets only; write {name}'s as [{name}_rules]"),
+            );
             return None;
         }
         let (label, text) = if name == "ironsides" {
@@ -332,21 +337,54 @@ impl Builder<'_> {
                 }
             }
         };
-        let mut base: toml::Table = toml::from_str(&text).expect("the ruleset was read already");
-        if let Err((key, message)) = overlay(&mut base, changes, "rules") {
+        self.changed("rules", &label, &text, changes)
+    }
+
+    /// The other rulesets' values with the scenario's `[black_powder_rules]` and
+    /// `[dickenson_rules]` laid over their built-in files, each checked as its own.
+    fn ruleset_changes(&mut self) -> RulesetChanges {
+        use crate::rules::{black_powder, dickenson};
+        let f = &self.sc.file;
+        let (bp, dk) = (f.black_powder_rules.clone(), f.dickenson_rules.clone());
+        RulesetChanges {
+            black_powder: bp.and_then(|c| {
+                let text = black_powder::tables::BUILTIN;
+                self.changed("black_powder_rules", "black_powder", text, &c)
+                    .map(Arc::new)
+            }),
+            dickenson: dk.and_then(|c| {
+                let text = dickenson::tables::BUILTIN;
+                self.changed("dickenson_rules", "dickenson", text, &c)
+                    .map(Arc::new)
+            }),
+        }
+    }
+
+    /// A ruleset's text (`text`, named `label`) with `changes` laid over it, read and checked as
+    /// that ruleset's file; a problem is placed at its key under `table` (in the file, or the
+    /// `--set` that made it).
+    fn changed<R: RuleData>(
+        &mut self,
+        table: &str,
+        label: &str,
+        text: &str,
+        changes: &toml::Table,
+    ) -> Option<R> {
+        let mut base: toml::Table = toml::from_str(text).expect("the ruleset was read already");
+        if let Err((key, message)) = overlay(&mut base, changes, table) {
             self.err(&key, message);
             return None;
         }
         let merged = toml::to_string(&base).expect("a TOML table writes as TOML");
-        let file = PathBuf::from(format!("ruleset {label} with the scenario's [rules]"));
-        match IronsidesRules::parse(&file, &merged) {
+        let file = PathBuf::from(format!("ruleset {label} with the scenario's [{table}]"));
+        match R::parse(&file, &merged) {
             Ok(r) => Some(r),
             Err(Error::Input { at, message }) if !at.key.is_empty() => {
-                self.err(&format!("rules.{}", at.key), message);
+                self.err(&format!("{table}.{}", at.key), message);
                 None
             }
             Err(e) => {
-                self.err("rules", e.to_string());
+                self.err(table, e.to_string());
                 None
             }
         }

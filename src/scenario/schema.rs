@@ -38,6 +38,13 @@ pub struct ScenarioFile {
     /// `rules.ratings.7.arms.foot.standard`). Laid over the ruleset before it is read, so its keys
     /// and values are checked as the ruleset's own.
     pub rules: Option<toml::Table>,
+    /// Changes to Black Powder's values (keys of `configs/rulesets/black_powder.toml`), laid over
+    /// its built-in file and checked as its own whichever ruleset fights; they count when
+    /// Black Powder does.
+    pub black_powder_rules: Option<toml::Table>,
+    /// Changes to Dickenson's values (keys of `configs/rulesets/dickenson.toml`), as
+    /// `black_powder_rules` are to Black Powder's.
+    pub dickenson_rules: Option<toml::Table>,
     /// What happened on the day, for a historical battle (`ecw-sim calibrate` fights these).
     pub history: Option<HistorySpec>,
     pub parliament: SideSpec,

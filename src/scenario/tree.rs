@@ -112,7 +112,9 @@ impl Node {
             (Node::Root, "history") => Node::History,
             (Node::Root, "terrain") => Node::Terrain,
             (Node::Root, "parliament" | "royalist") => Node::Side,
-            (Node::Root, "rules") | (Node::Rules, _) => Node::Rules,
+            (Node::Root, "rules" | "black_powder_rules" | "dickenson_rules") | (Node::Rules, _) => {
+                Node::Rules
+            }
             (Node::Terrain, "areas") => Node::Areas,
             (Node::Terrain, "obstacles") => Node::Obstacles,
             (Node::Terrain, "camps") => Node::Camps,

@@ -150,6 +150,7 @@ pub fn small_battle(p_horse: HorseKind, r_horse: HorseKind) -> BattleSetup {
     BattleSetup {
         name: "small battle".into(),
         rules,
+        ruleset_changes: Default::default(),
         ground: Ground::open(72.0, 48.0),
         turn_limit: 16,
         scenario_turn_limit: None,

@@ -66,6 +66,7 @@ pub fn setup_with(specs: &[Spec], doctrine: &str, ground: Ground) -> BattleSetup
     BattleSetup {
         name: "example".into(),
         rules: Arc::new(ecw_sim::rules::ironsides::IronsidesRules::builtin()),
+        ruleset_changes: Default::default(),
         ground,
         turn_limit: 12,
         scenario_turn_limit: None,

@@ -50,6 +50,12 @@ impl BlackPowder {
     pub fn builtin() -> Self {
         Self::new(BlackPowderRules::builtin())
     }
+    /// The values a battle of `setup` reads: the scenario's `[black_powder_rules]` laid over
+    /// the built-in file when it has them, else this ruleset's own.
+    pub fn rules_for(&self, setup: &BattleSetup) -> Arc<BlackPowderRules> {
+        let changed = setup.ruleset_changes.black_powder.as_ref();
+        changed.unwrap_or(&self.rules).clone()
+    }
 }
 
 impl Ruleset for BlackPowder {
@@ -73,8 +79,9 @@ impl Ruleset for BlackPowder {
         let mut l = crate::stats::Layout::of(setup);
         l.currency = self.currency().into();
         let mut max = 0;
+        let rules = self.rules_for(setup);
         for (info, u) in l.units.iter_mut().zip(&setup.units) {
-            info.start_cv = units::derive(u, &self.rules).stamina;
+            info.start_cv = units::derive(u, &rules).stamina;
             info.randomised = false;
             max = max.max(info.start_cv);
         }
@@ -83,7 +90,7 @@ impl Ruleset for BlackPowder {
     }
 
     fn new_battle(&self, setup: &BattleSetup) -> Battle {
-        Battle::new(self.rules.clone(), setup)
+        Battle::new(self.rules_for(setup), setup)
     }
 
     fn fight<O: Observer>(

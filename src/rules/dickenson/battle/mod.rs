@@ -59,18 +59,24 @@ impl Dickenson {
     pub fn builtin() -> Self {
         Self::new(DickensonRules::builtin())
     }
+    /// The values a battle of `setup` reads: the scenario's `[dickenson_rules]` laid over the
+    /// built-in file when it has them, else this ruleset's own.
+    pub fn rules_for(&self, setup: &BattleSetup) -> Arc<DickensonRules> {
+        let changed = setup.ruleset_changes.dickenson.as_ref();
+        changed.unwrap_or(&self.rules).clone()
+    }
 }
 
 impl Dickenson {
     /// What a general's casualty does, for the statistics: killed or wounded takes him out of
     /// the battle; unhorsed, out for the ruling's moves.
-    fn commander_effects(&self) -> crate::stats::CommanderEffects {
+    fn commander_effects(&self, rules: &DickensonRules) -> crate::stats::CommanderEffects {
         use crate::events::GeneralResult as G;
         let mut fx = crate::stats::CommanderEffects::default();
         let index = crate::stats::general_result_index;
         fx.0[index(G::HorribleDeath)] = (true, 0);
         fx.0[index(G::GravelyWounded)] = (true, 0);
-        fx.0[index(G::HorseFalls)] = (false, self.rules.battle.unhorsed_moves);
+        fx.0[index(G::HorseFalls)] = (false, rules.battle.unhorsed_moves);
         fx
     }
 }
@@ -96,18 +102,19 @@ impl Ruleset for Dickenson {
         let mut l = crate::stats::Layout::of(setup);
         l.currency = self.currency().into();
         let mut max = 0;
+        let rules = self.rules_for(setup);
         for (info, u) in l.units.iter_mut().zip(&setup.units) {
-            info.start_cv = Regiment::derive(u, &self.rules).figures_u8();
+            info.start_cv = Regiment::derive(u, &rules).figures_u8();
             info.randomised = false;
             max = max.max(info.start_cv);
         }
         l.cv_max = max;
-        l.commander_effects = self.commander_effects();
+        l.commander_effects = self.commander_effects(&rules);
         l.with_measures(&super::statistics::MEASURES)
     }
 
     fn new_battle(&self, setup: &BattleSetup) -> Battle {
-        Battle::new(self.rules.clone(), setup)
+        Battle::new(self.rules_for(setup), setup)
     }
 
     fn fight<O: Observer>(
