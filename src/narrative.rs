@@ -130,6 +130,16 @@ impl Currency {
         }
     }
 
+    /// How a unit leaves the battle: Ironsides' at CV 0; Black Powder's when broken, whatever
+    /// stamina it has left; Dickenson's with no figures, or its gun destroyed.
+    fn gone(self) -> &'static str {
+        match self {
+            Currency::Cv => "disintegrates (CV 0)",
+            Currency::Casualties => "is broken and leaves the field",
+            Currency::Figures => "is gone from the field",
+        }
+    }
+
     /// What a successful rally wins.
     fn rallied(self) -> &'static str {
         match self {
@@ -409,7 +419,7 @@ fn tell_movement(n: &Names, e: Event) -> Told {
             .value(format_args!("{distance:.1}"))
             .line(format!("{} ROUTS {distance:.0}\"", n.u(unit))),
         Event::Disintegrated { unit } => Told::new("disintegrated", Some(unit), None)
-            .line(format!("{} disintegrates ({})", n.u(unit), n.1.left(0))),
+            .line(format!("{} {}", n.u(unit), n.1.gone())),
         Event::LeftTable { unit } => Told::new("left_table", Some(unit), None)
             .line(format!("{} leaves the table", n.u(unit))),
         _ => unreachable!("tell routes only movement events here"),
@@ -969,6 +979,30 @@ mod tests {
         assert_eq!(
             line,
             format!("{alone} does not close with {name} of the Royalists")
+        );
+    }
+
+    /// A unit leaving the battle is told as its ruleset removes it: Ironsides' at CV 0,
+    /// Black Powder's broken with stamina perhaps left, Dickenson's with no figures or its gun
+    /// destroyed; never "0 stamina left" of a regiment that had some.
+    #[test]
+    fn a_unit_gone_is_told_as_its_ruleset_removes_it() {
+        let setup = crate::scenario::Scenario::load_builtin("small_action", &[])
+            .and_then(|s| s.setup())
+            .unwrap();
+        let u = setup.unit_name(0);
+        let gone = |currency| event_line(&setup, currency, Event::Disintegrated { unit: 0 });
+        assert_eq!(
+            gone(Currency::Cv).unwrap(),
+            format!("{u} disintegrates (CV 0)")
+        );
+        assert_eq!(
+            gone(Currency::Casualties).unwrap(),
+            format!("{u} is broken and leaves the field")
+        );
+        assert_eq!(
+            gone(Currency::Figures).unwrap(),
+            format!("{u} is gone from the field")
         );
     }
 
