@@ -153,11 +153,18 @@ impl std::fmt::Display for Detail {
                 casualties,
                 closing,
                 ..
-            } => write!(
-                f,
-                "{}{dice} dice at {modifier:+}: {hits} hits, {casualties} casualties",
-                if closing { "closing fire: " } else { "" }
-            ),
+            } => {
+                let many =
+                    |n: u8, one: &'static str, more: &'static str| if n == 1 { one } else { more };
+                write!(
+                    f,
+                    "{}{dice} {} at {modifier:+}: {hits} {}, {casualties} {}",
+                    if closing { "closing fire: " } else { "" },
+                    many(dice, "die", "dice"),
+                    many(hits, "hit", "hits"),
+                    many(casualties, "casualty", "casualties"),
+                )
+            }
             Detail::Charge { home, .. } => f.write_str(if home {
                 "charges home"
             } else {
@@ -201,5 +208,29 @@ impl std::fmt::Display for Detail {
             }
             Detail::CommanderJoined { .. } => f.write_str("a commander joins the regiment"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A volley counts its dice, hits and casualties in good English, one or many.
+    #[test]
+    fn a_volley_says_one_die_one_hit_one_casualty() {
+        let volley = |dice, hits, casualties| {
+            Detail::Volley {
+                unit: 0,
+                target: 1,
+                dice,
+                modifier: 0,
+                hits,
+                casualties,
+                closing: false,
+            }
+            .to_string()
+        };
+        assert_eq!(volley(1, 1, 1), "1 die at +0: 1 hit, 1 casualty");
+        assert_eq!(volley(3, 2, 0), "3 dice at +0: 2 hits, 0 casualties");
     }
 }
