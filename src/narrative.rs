@@ -8,7 +8,9 @@
 use std::fmt::{Display, Write as _};
 
 use crate::army::{Side, Unit, UnitId};
-use crate::events::{Event, GeneralResult, Observer, Outcome, ReactionResult};
+use crate::events::{
+    Event, GeneralResult, Observer, Outcome, ReactionCause, ReactionResult, Response,
+};
 use crate::rules::dickenson::events::Detail as DkDetail;
 use crate::setup::BattleSetup;
 
@@ -35,6 +37,36 @@ fn result_words(r: ReactionResult) -> &'static str {
         ReactionResult::FailBoth => "fails both",
         ReactionResult::Rout => "throws double six: rout",
     }
+}
+
+fn cause_words(c: ReactionCause) -> &'static str {
+    match c {
+        ReactionCause::Fire => "fire",
+        ReactionCause::ToCharge => "to charge",
+        ReactionCause::Charged => "charged",
+        ReactionCause::RoutPassed => "a rout passed",
+        ReactionCause::MeleeLost => "melee lost",
+        ReactionCause::CampAttacked => "camp attacked",
+        ReactionCause::FlankAttackWhileEngaged => "attacked in flank while engaged",
+    }
+}
+
+fn response_words(r: Response) -> &'static str {
+    match r {
+        Response::ChangeFacing => "changes facing",
+        Response::ChangeFormation => "changes formation",
+        Response::FormUp => "forms up",
+        Response::Fire => "fires",
+        Response::Limber => "limbers",
+        Response::Evade => "evades",
+        Response::Countercharge => "countercharges",
+    }
+}
+
+/// `n` of a thing, one or many: "1 die", "2 dice".
+fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn general_words(r: GeneralResult) -> &'static str {
@@ -510,7 +542,7 @@ fn tell_morale(n: &Names, e: Event) -> Told {
             rerolls_used,
         } => {
             let rr = if rerolls_used > 0 {
-                format!(" after {rerolls_used} re-roll(s)")
+                format!(" after {}", counted(rerolls_used, "re-roll", "re-rolls"))
             } else {
                 String::new()
             };
@@ -518,8 +550,9 @@ fn tell_morale(n: &Names, e: Event) -> Told {
                 .value(format_args!("{}-{}", dice[0], dice[1]))
                 .detail(format_args!("{cause:?};{result:?};rerolls={rerolls_used}"))
                 .line(format!(
-                    "{} tests reaction ({cause:?}): {} and {}{rr}: {}",
+                    "{} tests reaction ({}): {} and {}{rr}: {}",
                     n.u(unit),
+                    cause_words(cause),
                     dice[0],
                     dice[1],
                     result_words(result)
@@ -553,13 +586,12 @@ fn tell_combat(n: &Names, e: Event) -> Told {
                     String::new()
                 }
             )),
-        Event::ChargeFailed { unit, target } => {
-            Told::new("charge_failed", Some(unit), Some(target)).line(format!(
-                "{} does not close with {}",
-                n.u(unit),
-                n.u(target)
-            ))
-        }
+        Event::ChargeFailed { unit, target } => Told::new(
+            "charge_failed",
+            Some(unit),
+            Some(target),
+        )
+        .line(format!("{} does not close with {}", n.u(unit), n.u(target))),
         Event::EmergencyResponse {
             unit,
             dice,
@@ -568,7 +600,11 @@ fn tell_combat(n: &Names, e: Event) -> Told {
         } => Told::new("emergency_response", Some(unit), None)
             .value(successes)
             .detail(format_args!("{chosen:?};dice={dice}"))
-            .line(format!("{} responds: {chosen:?}", n.u(unit))),
+            .line(format!(
+                "{} responds: {}",
+                n.u(unit),
+                response_words(chosen)
+            )),
         Event::SupportCharge {
             unit,
             target,
@@ -576,9 +612,10 @@ fn tell_combat(n: &Names, e: Event) -> Told {
         } => Told::new("support_charge", Some(unit), Some(target))
             .value(successes)
             .line(format!(
-                "{} tries a support/opportunity charge at {}: {successes} success(es)",
+                "{} tries a support or opportunity charge at {}: {}",
                 n.u(unit),
-                n.u(target)
+                n.u(target),
+                counted(successes, "success", "successes")
             )),
         Event::Melee {
             attacker,
@@ -590,12 +627,18 @@ fn tell_combat(n: &Names, e: Event) -> Told {
             flank,
         } => Told::new("melee", Some(attacker), Some(defender))
             .value(format_args!("{attacker_hits}-{defender_hits}"))
-            .detail(format_args!("dice={attacker_dice}-{defender_dice};flank={flank}"))
+            .detail(format_args!(
+                "dice={attacker_dice}-{defender_dice};flank={flank}"
+            ))
             .line(format!(
-                "MELEE{}: {} ({attacker_dice} dice, {attacker_hits} hits) v {} ({defender_dice} dice, {defender_hits} hits)",
+                "MELEE{}: {} ({}, {}) v {} ({}, {})",
                 if flank { " (flank)" } else { "" },
                 n.u(attacker),
-                n.u(defender)
+                counted(attacker_dice, "die", "dice"),
+                counted(attacker_hits, "hit", "hits"),
+                n.u(defender),
+                counted(defender_dice, "die", "dice"),
+                counted(defender_hits, "hit", "hits"),
             )),
         Event::Supported {
             unit,
@@ -644,7 +687,7 @@ fn tell_pursuit(n: &Names, e: Event) -> Told {
             let how = if turns == 0 {
                 " instead of pursuing".to_string()
             } else {
-                format!(" after {turns} turn(s) of pursuit")
+                format!(" after {} of pursuit", counted(turns, "turn", "turns"))
             };
             Told::new("pursuit_halted", Some(unit), None)
                 .value(turns)
@@ -979,6 +1022,60 @@ mod tests {
         assert_eq!(
             line,
             format!("{alone} does not close with {name} of the Royalists")
+        );
+    }
+
+    /// The story speaks English, not the code's names: reaction causes and responses in words,
+    /// one or many counted as such.
+    #[test]
+    fn the_story_words_causes_and_counts() {
+        use crate::events::{ReactionCause, Response};
+        let setup = crate::scenario::Scenario::load_builtin("small_action", &[])
+            .and_then(|s| s.setup())
+            .unwrap();
+        let (a, b) = (setup.unit_name(0), setup.unit_name(1));
+        let line = |e| event_line(&setup, Currency::Cv, e).unwrap();
+        let reaction = Event::Reaction {
+            unit: 0,
+            cause: ReactionCause::ToCharge,
+            dice: [3, 5],
+            result: ReactionResult::PassOne,
+            rerolls_used: 1,
+        };
+        assert_eq!(
+            line(reaction),
+            format!("{a} tests reaction (to charge): 3 and 5 after 1 re-roll: passes one")
+        );
+        let response = Event::EmergencyResponse {
+            unit: 0,
+            dice: 2,
+            successes: 1,
+            chosen: Response::Countercharge,
+        };
+        assert_eq!(line(response), format!("{a} responds: countercharges"));
+        let support = Event::SupportCharge {
+            unit: 0,
+            target: 1,
+            successes: 1,
+        };
+        assert_eq!(
+            line(support),
+            format!("{a} tries a support or opportunity charge at {b}: 1 success")
+        );
+        let halted = Event::PursuitHalted { unit: 0, turns: 2 };
+        assert_eq!(line(halted), format!("{a} halts after 2 turns of pursuit"));
+        let melee = Event::Melee {
+            attacker: 0,
+            defender: 1,
+            attacker_dice: 1,
+            defender_dice: 2,
+            attacker_hits: 1,
+            defender_hits: 0,
+            flank: false,
+        };
+        assert_eq!(
+            line(melee),
+            format!("MELEE: {a} (1 die, 1 hit) v {b} (2 dice, 0 hits)")
         );
     }
 
