@@ -39,6 +39,12 @@ pub enum ReactionCause {
     FlankAttackWhileEngaged,
 }
 
+/// The word for `n` of a thing, one or many ("1 hit", "2 hits"): the one rule every
+/// ruleset's event words and the story count by.
+pub fn plural(n: impl Into<u64>, one: &'static str, many: &'static str) -> &'static str {
+    if n.into() == 1 { one } else { many }
+}
+
 /// A casualty table result for a general.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GeneralResult {

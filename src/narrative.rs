@@ -9,7 +9,7 @@ use std::fmt::{Display, Write as _};
 
 use crate::army::{Side, Unit, UnitId};
 use crate::events::{
-    Event, GeneralResult, Observer, Outcome, ReactionCause, ReactionResult, Response,
+    Event, GeneralResult, Observer, Outcome, ReactionCause, ReactionResult, Response, plural,
 };
 use crate::rules::dickenson::events::Detail as DkDetail;
 use crate::setup::BattleSetup;
@@ -64,9 +64,9 @@ fn response_words(r: Response) -> &'static str {
 }
 
 /// `n` of a thing, one or many: "1 die", "2 dice".
-fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+fn counted(n: impl Into<u64>, one: &'static str, many: &'static str) -> String {
     let n = n.into();
-    format!("{n} {}", if n == 1 { one } else { many })
+    format!("{n} {}", plural(n, one, many))
 }
 
 fn general_words(r: GeneralResult) -> &'static str {
@@ -219,10 +219,6 @@ impl Currency {
         let s = self.strength();
         s[..1].to_uppercase() + &s[1..]
     }
-}
-
-fn plural(n: u8, one: &'static str, many: &'static str) -> &'static str {
-    if n == 1 { one } else { many }
 }
 
 /// An event in words: its CSV fields and its line of the story (`None` for events too small

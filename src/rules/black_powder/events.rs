@@ -4,6 +4,7 @@
 use super::command::Band;
 use super::morale::BreakResult;
 use crate::army::UnitId;
+use crate::events::plural;
 
 /// One Black Powder happening, carried by `Event::BlackPowder`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -153,18 +154,14 @@ impl std::fmt::Display for Detail {
                 casualties,
                 closing,
                 ..
-            } => {
-                let many =
-                    |n: u8, one: &'static str, more: &'static str| if n == 1 { one } else { more };
-                write!(
-                    f,
-                    "{}{dice} {} at {modifier:+}: {hits} {}, {casualties} {}",
-                    if closing { "closing fire: " } else { "" },
-                    many(dice, "die", "dice"),
-                    many(hits, "hit", "hits"),
-                    many(casualties, "casualty", "casualties"),
-                )
-            }
+            } => write!(
+                f,
+                "{}{dice} {} at {modifier:+}: {hits} {}, {casualties} {}",
+                if closing { "closing fire: " } else { "" },
+                plural(dice, "die", "dice"),
+                plural(hits, "hit", "hits"),
+                plural(casualties, "casualty", "casualties"),
+            ),
             Detail::Charge { home, .. } => f.write_str(if home {
                 "charges home"
             } else {

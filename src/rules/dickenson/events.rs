@@ -7,7 +7,7 @@ use super::gunnery::Calibre;
 use super::morale::MoraleResult;
 use super::volley::{Arm, Band};
 use crate::army::UnitId;
-use crate::events::GeneralResult;
+use crate::events::{GeneralResult, plural};
 
 /// Where a gun's shot fell against the regiment it was laid on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -241,7 +241,7 @@ impl std::fmt::Display for Detail {
                 ..
             } => write!(
                 f,
-                "{}{men} {} at {} range{}: {hits} hit{}",
+                "{}{men} {} at {} range{}: {hits} {}",
                 if closing { "closing fire: " } else { "" },
                 match arm {
                     Arm::Pistol => "pistols",
@@ -250,7 +250,7 @@ impl std::fmt::Display for Detail {
                 },
                 band.name(),
                 if individual { ", man by man" } else { "" },
-                if hits == 1 { "" } else { "s" }
+                plural(hits, "hit", "hits")
             ),
             Detail::GunShot {
                 calibre,
@@ -275,9 +275,9 @@ impl std::fmt::Display for Detail {
             } => {
                 write!(
                     f,
-                    "{hits} {} hit{}, {saved} saved: ",
+                    "{hits} {} {}, {saved} saved: ",
                     source.name(),
-                    if hits == 1 { "" } else { "s" }
+                    plural(hits, "hit", "hits")
                 )?;
                 let mut any = false;
                 for (n, one, many) in [
@@ -290,7 +290,7 @@ impl std::fmt::Display for Detail {
                     (u16::from(officers), "officer", "officers"),
                 ] {
                     if n > 0 {
-                        let what = if n == 1 { one } else { many };
+                        let what = plural(n, one, many);
                         write!(f, "{}{n} {what}", if any { ", " } else { "" })?;
                         any = true;
                     }

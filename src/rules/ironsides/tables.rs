@@ -783,8 +783,6 @@ mod tests {
             .to_string()
     }
 
-    /// The pursuit's arc is from 0 to 180 degrees either side (180: all round); beyond, or not
-    /// a number, it is refused by name.
     /// A number that is not finite is refused by key and line wherever it stands, checked
     /// by name or not (every ruleset's file is read through the same check).
     #[test]
@@ -816,6 +814,8 @@ mod tests {
         assert!(e.starts_with("b.toml:154:") && e.contains("finite"), "{e}");
     }
 
+    /// The pursuit's arc is from 0 to 180 degrees either side (180: all round); beyond, or not
+    /// a number, it is refused by name.
     #[test]
     fn angles_beyond_a_half_turn_are_refused() {
         for to in [
