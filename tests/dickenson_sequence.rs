@@ -5,8 +5,8 @@
 //! into a melee against the whole melee (`battle.charge_odds_whole_melee`); the formation rules'
 //! throws before contact are thrown at the declaration (`battle.formation_throws_at_declaration`);
 //! the doctrine declares no charge that the ground or a friend would stop
-//! (`battle.charge_sees_the_way`).
-//! Fought through the
+//! (`battle.charge_sees_the_way`), nor one that a friend already charging the same target would
+//! stop (`battle.charges_shared_out`). Fought through the
 //! engine's movement phase with scripted dice that must be used up exactly; Parliament moves
 //! first. With the keys false (and the held-horse, open-square and pass-in-column doctrines
 //! off), the golden battles of the engine in which each side decided as it moved are fought
@@ -462,5 +462,36 @@ fn s9_a_charge_a_friend_would_stop_is_not_declared() {
         let to = b.regiments[0].pos;
         let (round, beside) = ((to.x - at.x).abs() > 1.0, to.y > b.regiments[1].pos.y);
         assert_eq!((round, beside), (sees, sees), "at {to:?}: {:?}", l.0);
+    }
+}
+
+/// A TARGET ONE FRIEND IS CHARGING IS LEFT TO IT (doctrine). Two Parliament troopers side by
+/// side, halted (a trot's reach), have the same Royalist troopers within it. The first ordered
+/// declares its charge and goes in; the second, weighing its charge with the first standing where
+/// its charge ends, in contact with the target, sees it would be stopped: it declares none. With
+/// the key false it declares too, and fails against the first's flank.
+#[test]
+fn s10_a_target_one_friend_is_charging_is_left_to_it() {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 33.0, 10.0),
+        (Side::Parliament, TROOPERS, 240, 40.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 17.0),
+    ]);
+    for shared in [true, false] {
+        let mut b = battle_with(&s, |r| r.battle.charges_shared_out = shared);
+        b.regiments[2].halt_until = 99;
+        for r in 0..3 {
+            b.regiments[r].loaded = false;
+        }
+        let reach = b.regiments[0].move_at(Gait::Trot, &b.rules);
+        assert!(
+            b.gap(0, 2) < reach && b.gap(1, 2) < reach,
+            "in reach: {reach}"
+        );
+        let l = next_move(&mut b, &s, &[]);
+        assert!(declared(&l, 0, 2), "{:?}", l.0);
+        assert!(b.regiments[0].engaged.contains(2), "{:?}", l.0);
+        assert_eq!(declared(&l, 1, 2), !shared, "{:?}", l.0);
+        assert_eq!(failed(&l, 1, 2), !shared, "{:?}", l.0);
     }
 }

@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x7aae37333733f538),
-    ("marston_moor", 0x51abf829b7b35fcd),
-    ("naseby", 0xc2d06f20a71de3ff),
-    ("roundway_down", 0x611d9e2764d4aa88),
-    ("adwalton_moor", 0xded8d9a77f2f6743),
-    ("lansdown", 0x761ac3b056d47c10),
-    ("first_newbury", 0xe2bb9af9494d62d2),
-    ("langport", 0xb3ebfe1bdbe1e4fc),
-    ("small_action", 0x2bf5e6c9d10771ee),
+    ("edgehill", 0xe45f51f3d4115910),
+    ("marston_moor", 0x08a30a1f791a8a90),
+    ("naseby", 0x467b44d8e361ee67),
+    ("roundway_down", 0x60842e5baee8e9a6),
+    ("adwalton_moor", 0xcb770e8d184545f0),
+    ("lansdown", 0xfc85387ad0bfde44),
+    ("first_newbury", 0xce6f3012f04fae36),
+    ("langport", 0xf27e015f661efcd2),
+    ("small_action", 0xf938e1a3ad574a21),
     ("duel_horse", 0x868ff33c51cb6b2f),
     ("duel_foot_vs_horse", 0x7153fc873ae2c7ce),
     ("bp_duel_pike_vs_horse", 0xd73ce3f831334ce8),
     ("bp_duel_shot", 0xb52e67f5b5952e21),
     ("bp_duel_gun_vs_foot", 0x4b4c556c3d6dbd5e),
-    ("balance_template", 0xb302a9cf9f504aa9),
+    ("balance_template", 0x49b0cd14924328b2),
 ];
 
 #[test]

@@ -18,7 +18,7 @@ const IRONSIDES: &[(usize, u64, u64)] =
 const BLACK_POWDER: &[(usize, u64, u64)] =
     &[(100, 20, 0x2f370157a775c5cd), (400, 6, 0x1bc4702a49f422ed)];
 const DICKENSON: &[(usize, u64, u64)] =
-    &[(100, 6, 0xa71d039a09311348), (400, 2, 0x99d3354b4777678f)];
+    &[(100, 6, 0x74d87de63aab469a), (400, 2, 0x187886d6b8a8d861)];
 
 #[test]
 fn generated_ironsides_battles_are_fought_as_pinned() {

@@ -549,6 +549,10 @@ pub struct BattleRules {
     /// over the ground, no ground forbidding a charge, no friend in the way (false: by its
     /// gait's full move alone).
     pub charge_sees_the_way: bool,
+    /// With `charge_sees_the_way`, a charge is weighed with the friends already declared on
+    /// the same target standing where their charges end: one they would stop is not declared
+    /// (false: each charge as if its friends stood where they are).
+    pub charges_shared_out: bool,
     /// Foot held by a standing friend with no gap wide enough for their line form column to
     /// pass a gap wide enough for the column.
     pub pass_in_column: bool,

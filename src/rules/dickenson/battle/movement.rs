@@ -482,6 +482,9 @@ impl Battle {
         // Nobody moves until the formation changes are made: each regiment's nearest active
         // enemy found for its order is kept for the weighing of horse in the dressing.
         self.table_still(true);
+        // An order not carried out last move (its regiment thrown back first) is not this
+        // move's: the orders made so far are what a later one may weigh.
+        self.orders.fill(Order::None);
         self.each_in_roll_off_order(|b, r| {
             b.orders[r] = match b.regiments[r].state {
                 State::Active => b.order(r, setup),
@@ -586,9 +589,7 @@ impl Battle {
         };
         let mut situation = self.situation(r, t, gap, may_charge && self.open_to_charge(t), range);
         let mut plan = doctrine::plan(d, &self.knobs(), &situation);
-        if plan == Plan::Charge
-            && self.rules.battle.charge_sees_the_way
-            && !self.charge_path(r, t).goes_in()
+        if plan == Plan::Charge && self.rules.battle.charge_sees_the_way && !self.charge_clear(r, t)
         {
             // A general does not order a charge that the ground or his own men would stop.
             situation.may_charge = false;
@@ -601,6 +602,35 @@ impl Battle {
             close_up: d.hedgehog_vs_horse,
             thrown: Thrown::AtContact,
         }
+    }
+
+    /// Whether regiment `r`'s charge on `t` would go in as the table stands and, the rules
+    /// sharing charges out, past the friends already ordered to charge `t`.
+    fn charge_clear(&self, r: usize, t: usize) -> bool {
+        let path = self.charge_path(r, t);
+        path.goes_in()
+            && !(self.rules.battle.charges_shared_out && self.friends_charging_stop(r, t, &path))
+    }
+
+    /// Whether a friend already ordered this move to charge `t`, standing where its own
+    /// charge ends (in contact with `t`), would stop regiment `r`'s charge along `path`.
+    fn friends_charging_stop(&self, r: usize, t: usize, path: &ChargePath) -> bool {
+        let side = self.regiments[r].side;
+        let (fwd, end) = (
+            Vec2::from_facing(path.aim),
+            self.regiments[r].pos + path.dir * path.run,
+        );
+        self.orders.iter().enumerate().any(|(f, order)| {
+            let charging = matches!(order, Order::Plan { plan: Plan::Charge, t: o, .. }
+                if usize::from(*o) == t);
+            charging && f != r && self.regiments[f].side == side && {
+                let theirs = self.charge_path(f, t);
+                let from = self.regiments[f].pos;
+                let there = self.shape_at(f, from + theirs.dir * theirs.run, theirs.aim);
+                let stand = [Near::of(f, there)];
+                self.blocker(r, end, fwd, Holds::Friends, &stand).is_some()
+            }
+        })
     }
 
     /// The formation change regiment `r`'s order calls for (guns have none).
