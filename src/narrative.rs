@@ -9,7 +9,8 @@ use std::fmt::{Display, Write as _};
 
 use crate::army::{Side, Unit, UnitId};
 use crate::events::{
-    Event, GeneralResult, Observer, Outcome, ReactionCause, ReactionResult, Response, plural,
+    Event, GeneralResult, LossCause, Observer, Outcome, ReactionCause, ReactionResult, Response,
+    plural,
 };
 use crate::rules::dickenson::events::Detail as DkDetail;
 use crate::setup::BattleSetup;
@@ -48,6 +49,18 @@ fn cause_words(c: ReactionCause) -> &'static str {
         ReactionCause::MeleeLost => "melee lost",
         ReactionCause::CampAttacked => "camp attacked",
         ReactionCause::FlankAttackWhileEngaged => "attacked in flank while engaged",
+    }
+}
+
+/// Why a unit lost strength, in the story's words (the CSV keeps the code's name).
+fn loss_words(c: LossCause) -> &'static str {
+    match c {
+        LossCause::Fire => "by fire",
+        LossCause::Melee => "in melee",
+        LossCause::Pursuit => "in pursuit",
+        LossCause::GeneralCasualty => "its general fallen",
+        LossCause::CampLost => "its camp taken",
+        LossCause::GeneralLeft => "its general gone",
     }
 }
 
@@ -483,9 +496,10 @@ fn tell_morale(n: &Names, e: Event) -> Told {
             .cv(cv)
             .detail(format_args!("{cause:?}"))
             .line(format!(
-                "{} {} ({cause:?}): {}",
+                "{} {} ({}): {}",
                 n.u(unit),
                 n.1.lost(amount),
+                loss_words(cause),
                 n.1.left(cv)
             )),
         Event::CvGained { unit, amount, cv } => Told::new(n.1.kinds().1, Some(unit), None)
@@ -1021,8 +1035,8 @@ mod tests {
         );
     }
 
-    /// The story speaks English, not the code's names: reaction causes and responses in words,
-    /// one or many counted as such.
+    /// The story speaks English, not the code's names: reaction causes, responses and the
+    /// causes of losses in words, one or many counted as such.
     #[test]
     fn the_story_words_causes_and_counts() {
         use crate::events::{ReactionCause, Response};
@@ -1057,6 +1071,20 @@ mod tests {
         assert_eq!(
             line(support),
             format!("{a} tries a support or opportunity charge at {b}: 1 success")
+        );
+        let lost = |cause| Event::CvLost {
+            unit: 0,
+            amount: 1,
+            cause,
+            cv: 3,
+        };
+        assert_eq!(
+            line(lost(LossCause::GeneralCasualty)),
+            format!("{a} loses 1 CV (its general fallen): CV 3")
+        );
+        assert_eq!(
+            line(lost(LossCause::CampLost)),
+            format!("{a} loses 1 CV (its camp taken): CV 3")
         );
         let halted = Event::PursuitHalted { unit: 0, turns: 2 };
         assert_eq!(line(halted), format!("{a} halts after 2 turns of pursuit"));

@@ -137,13 +137,26 @@ fn replay_draws_a_map() {
 /// currency, the text's loss lines are the CSV's loss rows, and only Ironsides says "CV".
 #[test]
 fn each_ruleset_replays_in_its_own_currency() {
-    // A loss row's line: its amount, cause and what is left, in the ruleset's words.
-    let words = |rs: &str, n: &str, cause: &str, left: &str| match rs {
+    let loss_line = |rs: &str, n: &str, cause: &str, left: &str| match rs {
         "ironsides" => format!(" loses {n} CV ({cause}): CV {left}"),
         "black_powder" if n == "1" => format!(" takes 1 casualty ({cause}): {left} stamina left"),
         "black_powder" => format!(" takes {n} casualties ({cause}): {left} stamina left"),
         _ if n == "1" => format!(" loses 1 figure ({cause}): {left} figures left"),
         _ => format!(" loses {n} figures ({cause}): {left} figures left"),
+    };
+    // A loss row's line: its amount, cause (the CSV's name, the text's words) and what is
+    // left, in the ruleset's words.
+    let words = |rs: &str, n: &str, cause: &str, left: &str| {
+        let cause = match cause {
+            "Fire" => "by fire",
+            "Melee" => "in melee",
+            "Pursuit" => "in pursuit",
+            "GeneralCasualty" => "its general fallen",
+            "CampLost" => "its camp taken",
+            "GeneralLeft" => "its general gone",
+            other => panic!("{rs}: a loss cause with no words: {other}"),
+        };
+        loss_line(rs, n, cause, left)
     };
     for (rs, kind, column, strength, paths) in [
         ("ironsides", "cv_lost", "cv", "CV", "CV by turn"),
