@@ -3,6 +3,7 @@
 
 use super::compare::RunOptions;
 use crate::error::Result;
+use crate::events::plural;
 use crate::runner;
 use crate::scenario::Scenario;
 use crate::setup::BattleSetup;
@@ -78,9 +79,9 @@ pub fn run(args: Args) -> Result<()> {
     )?;
     if !args.run.quiet {
         let what = format!(
-            "{} grid point{}",
+            "{} {}",
             points.len(),
-            if points.len() == 1 { "" } else { "s" }
+            plural(points.len() as u64, "grid point", "grid points")
         );
         super::print_out(&format!(
             "{}\n{}  * = differs from the first point (paired 95% interval leaves out 0)\n  Results in {}\n",

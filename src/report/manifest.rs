@@ -3,6 +3,7 @@
 //! `partial-K-of-M.json` with the shard's counts, so `merge` can check the partials belong
 //! together.
 
+use crate::events::plural;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -440,8 +441,8 @@ impl Shards {
             .collect();
         if !missing.is_empty() {
             return Err(Error::Refused(format!(
-                "shard{} {} of {} missing (have {})",
-                if missing.len() == 1 { "" } else { "s" },
+                "{} {} of {} missing (have {})",
+                plural(missing.len() as u64, "shard", "shards"),
                 missing.join(", "),
                 first.run.scenario,
                 parts

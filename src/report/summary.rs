@@ -1,6 +1,7 @@
 //! The short plain-text summary printed after a run: win rates with their intervals, the units
 //! most often destroyed, pursuit and commander-casualty headlines, where the files are.
 
+use crate::events::plural;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -64,8 +65,8 @@ pub fn summary(layout: &Layout, t: &Tally, manifest: &Manifest, dir: &Path) -> S
         format!("{shards} shards merged, {wall_time_s:.1} s of work")
     } else {
         format!(
-            "{wall_time_s:.1} s on {threads} thread{}",
-            if threads == 1 { "" } else { "s" }
+            "{wall_time_s:.1} s on {threads} {}",
+            plural(threads as u64, "thread", "threads")
         )
     };
     let _ = writeln!(

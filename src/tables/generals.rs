@@ -5,6 +5,7 @@ use super::exact::{Dist, enumerate};
 use super::{Cell, Grid, MAX_DICE, Prob, Table, Tidy, key, prob};
 use crate::dice::DiceSource;
 use crate::events::GeneralResult;
+use crate::events::plural;
 use crate::rules::ironsides::IronsidesRules;
 use crate::rules::ironsides::generals::{
     Casualty, attached_general_hit, captured, casualty, horse_result, overrun_hit, rider_result,
@@ -140,9 +141,9 @@ pub fn effect(c: &Casualty, capture: Prob) -> String {
     }
     if c.out_of_action > 0 {
         parts.push(format!(
-            "out of action {} turn{}",
+            "out of action {} {}",
             c.out_of_action,
-            if c.out_of_action == 1 { "" } else { "s" }
+            plural(c.out_of_action, "turn", "turns")
         ));
     }
     if c.capture_risk {

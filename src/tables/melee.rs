@@ -3,6 +3,7 @@
 use super::exact::{at_least, binomial, enumerate};
 use super::{Cell, Grid, MAX_DICE, Options, Prob, Table, Tidy, effective_cvs, key, prob, signed};
 use crate::army::{HorseKind, Side, Unit, UnitKind};
+use crate::events::plural;
 use crate::rules::ironsides::IronsidesRules;
 use crate::rules::ironsides::dice_rules::Rerolls;
 use crate::rules::ironsides::fire::effective_cv;
@@ -67,12 +68,12 @@ pub fn hits_table(rules: &IronsidesRules, opts: &Options) -> Table {
     let mut grids = Vec::new();
     for n in 1..=max_dice(rules) {
         let mut header = vec!["CV".to_string()];
-        header.extend((0..=n).map(|k| format!("{k} hit{}", if k == 1 { "" } else { "s" })));
+        header.extend((0..=n).map(|k| format!("{k} {}", plural(k, "hit", "hits"))));
         header.extend((1..=n).map(|k| format!("≥{k}")));
         let mut g = Grid::new(
             format!(
                 "{n} {}, modifier {}: exactly k hits, then at least k",
-                if n == 1 { "die" } else { "dice" },
+                plural(n, "die", "dice"),
                 signed(m)
             ),
             header,

@@ -3,6 +3,7 @@
 use super::exact::enumerate;
 use super::{Cell, Grid, MAX_DICE, Prob, Table, Tidy, key, prob, signed};
 use crate::events::ReactionResult;
+use crate::events::plural;
 use crate::rules::ironsides::IronsidesRules;
 use crate::rules::ironsides::dice_rules::Rerolls;
 use crate::rules::ironsides::reaction::{attached_rerolls, reaction_test};
@@ -88,9 +89,9 @@ pub fn variants(rules: &IronsidesRules) -> Vec<Variant> {
         Variant {
             id: "attached_general",
             label: format!(
-                "General attached: {} on each die and {rr} re-roll{}",
+                "General attached: {} on each die and {rr} {}",
                 signed(m),
-                if rr == 1 { "" } else { "s" }
+                plural(rr, "re-roll", "re-rolls")
             ),
             modifier: m,
             rerolls: rr,
