@@ -3,12 +3,12 @@
 //! `partial-K-of-M.json` with the shard's counts, so `merge` can check the partials belong
 //! together.
 
-use crate::events::plural;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::events::plural;
 use crate::runner::Shard;
 use crate::stats::{Histogram, Layout, Tally};
 

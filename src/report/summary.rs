@@ -1,13 +1,12 @@
 //! The short plain-text summary printed after a run: win rates with their intervals, the units
 //! most often destroyed, pursuit and commander-casualty headlines, where the files are.
 
-use crate::events::plural;
 use std::fmt::Write;
 use std::path::Path;
 
 use super::manifest::{Manifest, Timing};
 use crate::army::Side;
-use crate::events::GeneralResult;
+use crate::events::{GeneralResult, plural};
 use crate::stats::{Estimate, Layout, Tally, general_result_index, wilson};
 
 fn pct(e: Option<Estimate>) -> String {

@@ -4,8 +4,7 @@
 use super::exact::{Dist, enumerate};
 use super::{Cell, Grid, MAX_DICE, Prob, Table, Tidy, key, prob};
 use crate::dice::DiceSource;
-use crate::events::GeneralResult;
-use crate::events::plural;
+use crate::events::{GeneralResult, plural};
 use crate::rules::ironsides::IronsidesRules;
 use crate::rules::ironsides::generals::{
     Casualty, attached_general_hit, captured, casualty, horse_result, overrun_hit, rider_result,

@@ -2,8 +2,7 @@
 
 use super::exact::enumerate;
 use super::{Cell, Grid, MAX_DICE, Prob, Table, Tidy, key, prob, signed};
-use crate::events::ReactionResult;
-use crate::events::plural;
+use crate::events::{ReactionResult, plural};
 use crate::rules::ironsides::IronsidesRules;
 use crate::rules::ironsides::dice_rules::Rerolls;
 use crate::rules::ironsides::reaction::{attached_rerolls, reaction_test};
