@@ -354,6 +354,87 @@ fn catalogue(partials: &Path) -> Vec<Case> {
             3,
             &["--param point turn_limit=0", "s.toml", "turn_limit"],
         ),
+        // A change to a ruleset's values that no battle of the command reads is refused, not
+        // ignored: Ironsides' `[rules]` under Black Powder, Dickenson's under Ironsides (the
+        // scenario's own), and a variant or a sweep's point that would change nothing.
+        run_case(
+            "set_rules_no_battle_reads",
+            &[
+                "--ruleset",
+                "black_powder",
+                "--set",
+                "rules.movement.line_max=8",
+            ],
+            3,
+            &[
+                "s.toml",
+                "rules.movement.line_max",
+                "black_powder",
+                "[black_powder_rules]",
+            ],
+        ),
+        run_case(
+            "set_dickenson_rules_under_ironsides",
+            &["--set", "dickenson_rules.battle.contact_gap=1"],
+            3,
+            &["dickenson_rules.battle.contact_gap", "ironsides", "[rules]"],
+        ),
+        own_args(
+            "compare_variant_no_battle_reads",
+            &[
+                "compare",
+                "s.toml",
+                "--ruleset",
+                "dickenson",
+                "--variant",
+                "v:rules.movement.line_max=8",
+                "--out",
+                "{dir}/out",
+            ],
+            3,
+            &["--variant v", "rules.movement.line_max", "dickenson"],
+        ),
+        own_args(
+            "sweep_point_no_battle_reads",
+            &[
+                "sweep",
+                "s.toml",
+                "--param",
+                "black_powder_rules.army.army_broken_share=0.3,0.5",
+                "--out",
+                "{dir}/out",
+            ],
+            3,
+            &["black_powder_rules.army.army_broken_share", "ironsides"],
+        ),
+        own_args(
+            "replay_set_no_battle_reads",
+            &[
+                "replay",
+                "s.toml",
+                "--ruleset",
+                "dickenson",
+                "--set",
+                "black_powder_rules.army.army_broken_share=0.3",
+            ],
+            3,
+            &["black_powder_rules.army.army_broken_share", "dickenson"],
+        ),
+        own_args(
+            "bench_set_no_battle_reads",
+            &[
+                "bench",
+                "s.toml",
+                "--ruleset",
+                "black_powder",
+                "--battles",
+                "10",
+                "--set",
+                "rules.movement.line_max=8",
+            ],
+            3,
+            &["rules.movement.line_max", "black_powder"],
+        ),
         own_args(
             "compare_variant_refused_as_input",
             &[

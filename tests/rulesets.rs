@@ -201,3 +201,37 @@ fn a_bad_value_for_another_ruleset_is_refused_by_its_key() {
         refused(&["validate", "marston_moor", "--set", set], words);
     }
 }
+
+/// A change to a ruleset's values is fought only where some battle of the command reads it:
+/// `compare` across rulesets takes Ironsides' `[rules]` when Ironsides is in the list, and
+/// refuses it when none is (tests/bad_input.rs has the single-ruleset commands).
+#[test]
+fn a_change_some_ruleset_of_a_compare_reads_is_taken() {
+    let dir = scratch("rulesets-read");
+    let out = dir.join("out");
+    let args = |list: &'static str| {
+        vec![
+            "compare",
+            "duel_horse",
+            "--ruleset",
+            list,
+            "--set",
+            "rules.movement.line_max=8",
+            "--battles",
+            "20",
+            "--quiet",
+            "--force",
+            "--out",
+            s(&out),
+        ]
+    };
+    run_ok(&args("ironsides,black_powder"));
+    refused_all(
+        &args("black_powder,dickenson"),
+        &[
+            "rules.movement.line_max",
+            "fought under black_powder and dickenson only",
+        ],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

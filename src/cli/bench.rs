@@ -138,6 +138,7 @@ pub fn run(args: Args) -> Result<()> {
     let setup = scenario.setup()?;
     let ruleset =
         crate::rules::check_ruleset(super::run::ruleset_name(&scenario, args.ruleset.as_deref()))?;
+    scenario.check_overrides_read(&[ruleset])?;
     say!(
         "ecw-sim bench {name} ({ruleset}): {} battles of seed {}, {} units; {threads} threads for the parallel run",
         args.battles,

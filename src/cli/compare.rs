@@ -74,7 +74,9 @@ impl RunOptions {
                 "--ruleset {name}: this command fights under one ruleset (`compare` takes a list)"
             )));
         }
-        crate::rules::check_ruleset(name)
+        let name = crate::rules::check_ruleset(name)?;
+        scenario.check_overrides_read(&[name])?;
+        Ok(name)
     }
 
     /// Checks every unit of interest is in every version, then fights the versions (named for
@@ -178,9 +180,16 @@ struct Version {
 }
 
 /// Loads and builds a scenario, its errors prefixed with where it was asked for.
-fn load(what: &str, scenario: &str, overrides: &[String]) -> Result<(Scenario, BattleSetup)> {
+/// A version of the battle (`what`), checked as one that some of `rulesets` reads wholly.
+fn load(
+    what: &str,
+    scenario: &str,
+    overrides: &[String],
+    rulesets: &[&str],
+) -> Result<(Scenario, BattleSetup)> {
     let prefix = |e: Error| e.within(what);
     let s = Scenario::open(scenario, overrides).map_err(prefix)?;
+    s.check_overrides_read(rulesets).map_err(prefix)?;
     let setup = s.setup().map_err(prefix)?;
     Ok((s, setup))
 }
@@ -219,7 +228,7 @@ pub fn run(args: Args) -> Result<()> {
     for spec in specs {
         let overrides: Vec<String> = args.set.iter().chain(&spec.overrides).cloned().collect();
         let what = format!("--variant {}", spec.name);
-        let (_, setup) = load(&what, &args.scenario, &overrides)?;
+        let (_, setup) = load(&what, &args.scenario, &overrides, &[ruleset])?;
         versions.push(Version {
             name: spec.name,
             description: sets(&spec.overrides),
@@ -227,7 +236,8 @@ pub fn run(args: Args) -> Result<()> {
         });
     }
     for other in &args.against {
-        let (scenario, setup) = load(&format!("--against {other}"), other, &args.set)?;
+        let what = format!("--against {other}");
+        let (scenario, setup) = load(&what, other, &args.set, &[ruleset])?;
         let name = scenario
             .path()
             .file_stem()
@@ -304,7 +314,7 @@ fn side_by_side(args: &Args, list: &str, plan: &RunPlan, stop: &AtomicBool) -> R
         .map(|n| crate::rules::check_ruleset(n.trim()))
         .collect::<Result<Vec<_>>>()?;
     super::refuse_repeats("ruleset", names.iter().map(|n| n.to_string()))?;
-    let (scenario, setup) = load(&args.scenario, &args.scenario, &args.set)?;
+    let (scenario, setup) = load(&args.scenario, &args.scenario, &args.set, &names)?;
     let defining: Vec<String> = args.set.iter().map(|v| format!("--set {v}")).collect();
     let out = args
         .run

@@ -58,7 +58,8 @@ pub fn replay(
     index: u64,
 ) -> Result<(BattleSetup, Recorder, Vec<Unit>, Vec<Unit>)> {
     let setup = scenario.setup()?;
-    let name = super::run::ruleset_name(scenario, ruleset);
+    let name = crate::rules::check_ruleset(super::run::ruleset_name(scenario, ruleset))?;
+    scenario.check_overrides_read(&[name])?;
     let one = OneBattle {
         setup: &setup,
         seed: battle_seed(seed, index),

@@ -183,6 +183,7 @@ impl WithRuleset for Job<'_> {
 
     fn with<R: Ruleset>(self, ruleset: &R) -> Result<()> {
         let (args, scenario) = (self.args, self.scenario);
+        scenario.check_overrides_read(&[ruleset.name()])?;
         let mut run_id = identity(scenario, &args.set, args.seed, args.battles)?;
         let mut out_path = args
             .out

@@ -48,7 +48,7 @@ pub fn run(args: Args) -> Result<()> {
     for point in &sets {
         let overrides: Vec<String> = args.set.iter().chain(point).cloned().collect();
         let setup = Scenario::open(&args.scenario, &overrides)
-            .and_then(|s| s.setup())
+            .and_then(|s| s.check_overrides_read(&[ruleset]).and_then(|_| s.setup()))
             .map_err(|e| e.within(&format!("--param point {}", point.join(" "))))?;
         setups.push(setup);
     }

@@ -20,6 +20,15 @@ use crate::stats::Layout;
 /// line in [`with_ruleset`]; every tool then fights by it.
 pub const RULESETS: &[&str] = &["ironsides", "black_powder", "dickenson"];
 
+/// The scenario table that changes `ruleset`'s values: `rules` for Ironsides (its file's
+/// keys), `NAME_rules` for the others.
+pub fn changes_table(ruleset: &str) -> String {
+    match ruleset {
+        "ironsides" => "rules".to_string(),
+        other => format!("{other}_rules"),
+    }
+}
+
 /// Work to do with a ruleset, whichever one a name picks.
 pub trait WithRuleset {
     type Output;

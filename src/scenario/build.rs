@@ -318,7 +318,10 @@ impl Builder<'_> {
         if name != "ironsides" && crate::rules::RULESETS.contains(&name.as_str()) {
             self.err(
                 "rules",
-                format!("[rules] changes apply to Ironsides rulesets only; write {name}'s as [{name}_rules]"),
+                format!(
+                    "[rules] changes apply to Ironsides rulesets only; write {name}'s as [{}]",
+                    crate::rules::changes_table(name)
+                ),
             );
             return None;
         }

@@ -239,6 +239,35 @@ impl Scenario {
         &self.overrides
     }
 
+    /// Refuses an override of a ruleset's values (`rules.`, `black_powder_rules.`,
+    /// `dickenson_rules.`) that none of `rulesets`, those the command fights by, reads: no
+    /// battle would see it, so a what-if on it would silently change nothing.
+    pub fn check_overrides_read(&self, rulesets: &[&str]) -> Result<()> {
+        use crate::rules::{RULESETS, changes_table};
+        for ov in &self.overrides {
+            let table = ov.path.split('.').next().unwrap_or_default();
+            let Some(owner) = RULESETS.iter().find(|r| changes_table(r) == table) else {
+                continue;
+            };
+            if rulesets.contains(owner) {
+                continue;
+            }
+            let hint = match rulesets {
+                [only] => format!(
+                    "; the {only} values are changed in [{}]",
+                    changes_table(only)
+                ),
+                _ => String::new(),
+            };
+            let message = format!(
+                "[{table}] changes the {owner} values, but the battles are fought under {} only, so none would read it{hint}",
+                rulesets.join(" and ")
+            );
+            return Err(override_error(&self.path, ov, message));
+        }
+        Ok(())
+    }
+
     /// The file as read, overrides applied.
     pub fn file(&self) -> &ScenarioFile {
         &self.file
