@@ -179,8 +179,8 @@ struct Version {
     setup: BattleSetup,
 }
 
-/// Loads and builds a scenario, its errors prefixed with where it was asked for.
-/// A version of the battle (`what`), checked as one that some of `rulesets` reads wholly.
+/// Loads and builds a version of the battle, its errors prefixed with where it was asked for
+/// (`what`); refused if it changes the values of a ruleset none of `rulesets` fights by.
 fn load(
     what: &str,
     scenario: &str,
