@@ -30,7 +30,7 @@ pub mod validate;
 #[command(
     name = "ecw-sim",
     version,
-    about = "Monte Carlo battle statistics for English Civil War wargames (Ironsides rules)",
+    about = "Monte Carlo battle statistics for English Civil War wargames (Ironsides, Black Powder, Dickenson)",
     after_help = EXIT_CODES
 )]
 pub struct Cli {
