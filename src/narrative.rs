@@ -12,6 +12,7 @@ use crate::events::{
     Event, GeneralResult, LossCause, Observer, Outcome, ReactionCause, ReactionResult, Response,
     plural,
 };
+use crate::rules::black_powder::events::{Detail as BpDetail, broken_words};
 use crate::rules::dickenson::events::Detail as DkDetail;
 use crate::setup::BattleSetup;
 
@@ -767,9 +768,23 @@ fn tell_end(n: &Names, e: Event) -> Told {
                 .detail(detail)
                 .line(line)
         }
-        Event::BlackPowder(d) => Told::new(d.kind(), Some(d.unit()), d.other())
-            .detail(d.to_string().replace(',', ";"))
-            .line(format!("{}: {d}", n.u(d.unit()))),
+        Event::BlackPowder(d) => {
+            let t = Told::new(d.kind(), Some(d.unit()), d.other())
+                .detail(d.to_string().replace(',', ";"));
+            if let BpDetail::BrigadeBroken {
+                command, broken, ..
+            } = d
+            {
+                // The brigade by its own name: the army breaks on brigades, not regiments.
+                return t.line(format!(
+                    "{} {}: {}",
+                    n.0.command_name(command),
+                    broken_words(broken),
+                    d.brigade_counts()
+                ));
+            }
+            t.line(format!("{}: {d}", n.u(d.unit())))
+        }
         Event::Dickenson(d) => {
             let t = Told::new(d.kind(), Some(d.unit()), d.other())
                 .detail(d.to_string().replace(',', ";"));

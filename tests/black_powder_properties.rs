@@ -54,7 +54,7 @@ proptest! {
         let mut gone = vec![false; setup.units.len()];
         for e in &log.0 {
             let acting = match e {
-                Event::BlackPowder(d) => Some(d.unit()),
+                Event::BlackPowder(d) => d.actor(),
                 Event::Moved { unit, .. } | Event::CvLost { unit, .. } => Some(*unit),
                 _ => None,
             };

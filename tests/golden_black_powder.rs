@@ -15,21 +15,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x291b8e2f2c0e8fa5),
-    ("marston_moor", 0x7bc460517208f331),
-    ("naseby", 0xacc01b091d8ede30),
-    ("roundway_down", 0xf73af7712f62f2e0),
-    ("adwalton_moor", 0x506dccd02945888c),
-    ("lansdown", 0x622198c1a36b56e8),
-    ("first_newbury", 0x2e81dc4e49391b20),
-    ("langport", 0xab7a9cb7f6517867),
-    ("small_action", 0xc76bc271e20cdf2e),
-    ("duel_horse", 0xea7a516dbf0b8d63),
-    ("duel_foot_vs_horse", 0xc79f047e2c44fe2a),
-    ("bp_duel_pike_vs_horse", 0x06b3599566dd2cb1),
-    ("bp_duel_shot", 0x6b6f6ee19e71f9a5),
-    ("bp_duel_gun_vs_foot", 0x2044f77ae7a4e0a7),
-    ("balance_template", 0xda9477a7e1344a2d),
+    ("edgehill", 0x86fff3f0c07b72ed),
+    ("marston_moor", 0x5b93806ec32f80e2),
+    ("naseby", 0x18814a0839273d20),
+    ("roundway_down", 0xe73f29731a2ed556),
+    ("adwalton_moor", 0x8fe955e21f4c2aaf),
+    ("lansdown", 0x9aefd1296f42110f),
+    ("first_newbury", 0x175034081752c0b2),
+    ("langport", 0x0beeab36a63650a2),
+    ("small_action", 0x4e15785e9f194066),
+    ("duel_horse", 0x2ca22d5512465511),
+    ("duel_foot_vs_horse", 0x3a1a226a306f241c),
+    ("bp_duel_pike_vs_horse", 0x4e38c9fff97f2fa9),
+    ("bp_duel_shot", 0x34a83a3309a56135),
+    ("bp_duel_gun_vs_foot", 0x72f8dec782efa8cb),
+    ("balance_template", 0xe9e94fcd4252ffad),
 ];
 
 #[test]

@@ -16,7 +16,7 @@ use ecw_sim::rules::dickenson::battle::Dickenson;
 const IRONSIDES: &[(usize, u64, u64)] =
     &[(100, 20, 0x770b04e8b2079454), (400, 6, 0x493d58d5e2a4266c)];
 const BLACK_POWDER: &[(usize, u64, u64)] =
-    &[(100, 20, 0x2f370157a775c5cd), (400, 6, 0x1bc4702a49f422ed)];
+    &[(100, 20, 0x872d767740a10521), (400, 6, 0x427c558754b218c7)];
 const DICKENSON: &[(usize, u64, u64)] =
     &[(100, 6, 0x74d87de63aab469a), (400, 2, 0x187886d6b8a8d861)];
 

@@ -81,6 +81,19 @@ pub enum Detail {
     CommanderJoined {
         unit: UnitId,
     },
+    /// A brigade that counts towards its army's break became broken (half or more of its
+    /// regiments broken, shaken or gone), or mended; `unit` is its first regiment (gone or not: it
+    /// names the brigade, it does not act), and the army
+    /// has `army_out` of its `army_of` brigades on the table broken once this is told.
+    BrigadeBroken {
+        unit: UnitId,
+        command: u16,
+        broken: bool,
+        out: u8,
+        of: u8,
+        army_out: u8,
+        army_of: u8,
+    },
 }
 
 impl Detail {
@@ -97,8 +110,18 @@ impl Detail {
             | Detail::Hedgehog { unit, .. }
             | Detail::BreakTest { unit, .. }
             | Detail::PikeBlocked { unit, .. }
-            | Detail::CommanderJoined { unit } => unit,
+            | Detail::CommanderJoined { unit }
+            | Detail::BrigadeBroken { unit, .. } => unit,
             Detail::MeleeRound { a, .. } => a,
+        }
+    }
+
+    /// The regiment that acts, if one does: a brigade's break names its first regiment but is
+    /// no regiment's act.
+    pub fn actor(&self) -> Option<UnitId> {
+        match self {
+            Detail::BrigadeBroken { .. } => None,
+            _ => Some(self.unit()),
         }
     }
 
@@ -127,7 +150,38 @@ impl Detail {
             Detail::BreakTest { .. } => "bp_break_test",
             Detail::PikeBlocked { .. } => "bp_pike_blocked",
             Detail::CommanderJoined { .. } => "bp_commander_joined",
+            Detail::BrigadeBroken { .. } => "bp_brigade_broken",
         }
+    }
+}
+
+/// Whether a brigade is broken, in words.
+pub fn broken_words(broken: bool) -> &'static str {
+    if broken {
+        "is broken"
+    } else {
+        "is no longer broken"
+    }
+}
+
+impl Detail {
+    /// A brigade's count of regiments out and its army's of brigades broken, in words.
+    pub fn brigade_counts(&self) -> String {
+        let Detail::BrigadeBroken {
+            out,
+            of,
+            army_out,
+            army_of,
+            ..
+        } = *self
+        else {
+            return String::new();
+        };
+        format!(
+            "{out} of its {of} {} broken, shaken or gone; {army_out} of its army's {army_of} {} broken",
+            plural(of, "regiment", "regiments"),
+            plural(army_of, "brigade", "brigades"),
+        )
     }
 }
 
@@ -204,6 +258,14 @@ impl std::fmt::Display for Detail {
                 f.write_str("blocked by a pike block: disordered behind it")
             }
             Detail::CommanderJoined { .. } => f.write_str("a commander joins the regiment"),
+            Detail::BrigadeBroken { broken, .. } => {
+                write!(
+                    f,
+                    "its brigade {}: {}",
+                    broken_words(broken),
+                    self.brigade_counts()
+                )
+            }
         }
     }
 }

@@ -16,6 +16,7 @@ mod orders;
 
 use std::sync::Arc;
 
+use super::events::Detail;
 use super::melee::{Aspect, aspect};
 use super::tables::{BlackPowderRules, Quality, SpecialRule};
 use super::units::{self, Specials, Troop};
@@ -215,6 +216,8 @@ pub struct Brigade {
     /// Counts towards army break (horse, foot and brigades; not guns or independents).
     pub counts: bool,
     pub broken: bool,
+    /// Whether the story was last told it is broken (only brigades that count are told).
+    pub told: bool,
     /// Has a regiment on the table or broken there (not only late arrivals still to come).
     pub present: bool,
     pub doctrine: u16,
@@ -478,7 +481,7 @@ impl Battle {
             self.arrivals_and_releases(setup, obs);
             for side in [first, first.other()] {
                 self.side_turn(side, setup, dice, obs);
-                if self.check_armies(obs) {
+                if self.check_armies(setup, obs) {
                     break;
                 }
             }
@@ -890,6 +893,43 @@ impl Battle {
             .any(|e| self.elements[e].troop == Troop::Pike)
     }
 
+    /// Tells each of `side`'s brigades that count whose break changed since it was last told,
+    /// with the army's count as it then stands; the side's (brigades present, broken).
+    fn tell_brigades<O: Observer>(
+        &mut self,
+        side: Side,
+        setup: &BattleSetup,
+        obs: &mut O,
+    ) -> (u32, u32) {
+        let counting = |b: &Brigade| b.side == side && b.counts && b.present;
+        let n = self.brigades.iter().filter(|b| counting(b)).count() as u32;
+        let mut told = self
+            .brigades
+            .iter()
+            .filter(|b| counting(b) && b.told)
+            .count() as u32;
+        for (c, b) in self.brigades.iter_mut().enumerate() {
+            if !counting(b) || b.broken == b.told {
+                continue;
+            }
+            b.told = b.broken;
+            told = if b.broken { told + 1 } else { told - 1 };
+            let (of, out) = self.brigade_counts[c];
+            let unit = setup.commands[c].units.first().copied().unwrap_or_default();
+            let detail = Detail::BrigadeBroken {
+                unit,
+                command: c as u16,
+                broken: b.broken,
+                out: out.min(255) as u8,
+                of: of.min(255) as u8,
+                army_out: told.min(255) as u8,
+                army_of: n.min(255) as u8,
+            };
+            emit(obs, Event::BlackPowder(detail));
+        }
+        (n, told)
+    }
+
     /// Updates which brigades are broken (half or more units broken, shaken or gone) and which
     /// are on the table; regiments still to arrive count for neither.
     pub fn update_brigades(&mut self) {
@@ -909,18 +949,10 @@ impl Battle {
     }
 
     /// Ends the battle if an army is broken; true when it ended.
-    fn check_armies<O: Observer>(&mut self, obs: &mut O) -> bool {
+    fn check_armies<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) -> bool {
         let mut broken = [false; 2];
         for side in Side::BOTH {
-            let (mut n, mut out) = (0, 0);
-            for b in self
-                .brigades
-                .iter()
-                .filter(|b| b.side == side && b.counts && b.present)
-            {
-                n += 1;
-                out += u32::from(b.broken);
-            }
+            let (n, out) = self.tell_brigades(side, setup, obs);
             broken[side.index()] = super::morale::army_broken(n, out, &self.rules);
         }
         for side in Side::BOTH {
@@ -1047,6 +1079,7 @@ fn derive_template(
                 CommandKind::Horse | CommandKind::Foot | CommandKind::Brigade
             ),
             broken: false,
+            told: false,
             present: !c.units.is_empty(),
             doctrine: c.doctrine,
         })
