@@ -6,7 +6,8 @@
 //! duration is masked (a parenthesis holding " s on ", as in "(2.4 s on 2 threads, 4,209
 //! battles/s)"), and a line `...` stands for any number of lines left out. A block after a line
 //! naming a file as `` `output/...`: `` quotes that file, as the document's commands before it
-//! wrote it. Rows of a run's CSV files quoted in the README must be in the files its run writes.
+//! wrote it. Rows of a run's CSV files quoted in the README must be in the files its run writes,
+//! and docs/HISTORY.md's table must be the one `calibrate` writes.
 
 mod common;
 
@@ -359,4 +360,37 @@ fn a_block_quotes_its_commands_and_a_named_file() {
     assert!(
         matches!(f, Quote::File { path, lines } if path == "output/run-1/f.csv" && lines == &["row"])
     );
+}
+
+/// docs/HISTORY.md's table today is the table `calibrate` writes: every built-in historical
+/// battle under every ruleset, 10,000 battles each, seed 1, as the section says.
+#[test]
+fn the_history_table_is_what_calibrate_writes() {
+    if scaled(0, 1) == 1 {
+        return eprintln!("not run in a debug build: it fights 240,000 battles");
+    }
+    let dir = scratch("calibrate");
+    let args = ["calibrate", "--battles", "10000", "--seed", "1", "--quiet"];
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    run_in(&dir, "HISTORY.md", &args);
+    let table = std::fs::read_to_string(dir.join("output/calibrate-1/calibration.md")).unwrap();
+    let history = std::fs::read_to_string(
+        documents()
+            .iter()
+            .find(|d| d.ends_with("HISTORY.md"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(
+        history.contains("`ecw-sim calibrate --battles 10000 --seed 1`"),
+        "the section names its command"
+    );
+    if !history.contains(&table) {
+        let stale: Vec<&str> = table.lines().filter(|l| !history.contains(l)).collect();
+        panic!(
+            "docs/HISTORY.md's table is not what calibrate writes; lines it lacks:\n{}",
+            stale.join("\n")
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
