@@ -374,6 +374,17 @@ fn catalogue(partials: &Path) -> Vec<Case> {
             ],
         ),
         run_case(
+            "set_break_fraction_no_battle_reads",
+            &["--ruleset", "dickenson", "--set", "break_fraction=0.3"],
+            3,
+            &[
+                "s.toml",
+                "break_fraction",
+                "dickenson",
+                "dickenson_rules.army.break_share",
+            ],
+        ),
+        run_case(
             "set_dickenson_rules_under_ironsides",
             &["--set", "dickenson_rules.battle.contact_gap=1"],
             3,

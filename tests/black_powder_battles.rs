@@ -270,40 +270,6 @@ fn the_referee_finds_nothing_wrong_in_any_built_in_battle() {
     }
 }
 
-#[test]
-fn the_scenarios_turn_limit_is_read_and_the_rulesets_applies_where_it_wrote_none() {
-    let bp = BlackPowder::builtin();
-    let default = bp.rules.derive.default_turn_limit;
-    for (name, set, limit) in [
-        ("small_action", None, default),
-        ("duel_horse", None, 8),
-        ("small_action", Some("turn_limit=2"), 2),
-    ] {
-        let set: Vec<String> = set.iter().map(|s| s.to_string()).collect();
-        let setup = Scenario::load_builtin(name, &set)
-            .and_then(|s| s.setup())
-            .expect("scenario");
-        let mut battle = bp.new_battle(&setup);
-        assert_eq!(battle.turn_limit, limit, "{name} {set:?}");
-        let longest = (0..40)
-            .map(|i| {
-                bp.fight(
-                    &mut battle,
-                    &setup,
-                    battle_seed(4, i),
-                    &mut EventLog::default(),
-                )
-                .turns
-            })
-            .max()
-            .unwrap();
-        assert!(longest <= limit, "{name} {set:?}: {longest}");
-        if limit == 2 {
-            assert_eq!(longest, 2, "some battles reach the limit");
-        }
-    }
-}
-
 /// Small action with the Parliament foot's commander given a Black Powder `staff_rating`
 /// (`None`: the ruleset's default).
 fn rated_foot(staff_rating: Option<i64>) -> ecw_sim::error::Result<BattleSetup> {

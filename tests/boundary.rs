@@ -719,6 +719,8 @@ fn a_ruleset_with_only_the_required_methods_plugs_in() {
     assert!(whatif::fight(&Ironsides, &plan, &setups, &unit, &bar, &stop).is_ok());
     let mut battle = Minimal.new_battle(&setup);
     assert_eq!(Minimal.dice_streams(&battle, &setup), None);
+    assert_eq!(Minimal.turn_limit(&setup), setup.turn_limit);
+    assert!(Minimal.army_break(&setup).contains("not said"));
     Minimal.deploy(&mut battle, &setup, 1);
     assert_eq!(Minimal.units(&battle, &setup), setup.units);
 }

@@ -244,7 +244,8 @@ fn s4_a_charge_into_a_melee_is_weighed_against_the_whole_melee() {
 
 /// The golden Dickenson battles (tests/golden_dickenson.rs) as the engine fought them when
 /// each side decided as it moved and the doctrine weighed a charge against its target alone
-/// (re-pinned when footprints crossing off the middle were first measured as touching).
+/// (re-pinned when footprints crossing off the middle were first measured as touching; the four
+/// duels that write `turn_limit = 8` re-pinned when Dickenson began to read it).
 const EACH_SIDE_AS_IT_MOVES: &[(&str, u64)] = &[
     ("edgehill", 0x0b36dfeb28195e5e),
     ("marston_moor", 0xf1e10eb12ec89814),
@@ -256,10 +257,10 @@ const EACH_SIDE_AS_IT_MOVES: &[(&str, u64)] = &[
     ("langport", 0xec339000afaf9976),
     ("small_action", 0x10120de0b0c49c72),
     ("duel_horse", 0xfc8496724694d26f),
-    ("duel_foot_vs_horse", 0x84e25ac66f2247a1),
-    ("bp_duel_pike_vs_horse", 0xffc125ffd03ee4c8),
-    ("bp_duel_shot", 0xd6a466fbac399e8a),
-    ("bp_duel_gun_vs_foot", 0x4b4c556c3d6dbd5e),
+    ("duel_foot_vs_horse", 0xfae7e0c4ea5e995a),
+    ("bp_duel_pike_vs_horse", 0x4b9f5e750c32fea5),
+    ("bp_duel_shot", 0x4bc4961c454d14a5),
+    ("bp_duel_gun_vs_foot", 0xd6644aaaa86ed60f),
     ("balance_template", 0xe0519c6b23d5518f),
 ];
 
@@ -398,7 +399,8 @@ fn s7_a_charge_that_falls_short_keeps_its_throw_without_effect() {
 /// The golden Dickenson battles as the engine fought them with every formation throw made when
 /// the charge went in (Naseby and First Newbury re-pinned when a charge whose target had left
 /// the table since its declaration stopped naming it: the same moves, two events fewer; all
-/// re-pinned when footprints crossing off the middle were first measured as touching).
+/// re-pinned when footprints crossing off the middle were first measured as touching; the four
+/// duels that write `turn_limit = 8` re-pinned when Dickenson began to read it).
 const THROWN_AT_CONTACT: &[(&str, u64)] = &[
     ("edgehill", 0x8db127c6c0761503),
     ("marston_moor", 0x1c2a66ac48c2e006),
@@ -410,10 +412,10 @@ const THROWN_AT_CONTACT: &[(&str, u64)] = &[
     ("langport", 0x598c32c5dfcbed04),
     ("small_action", 0x2cbcb2d06d4aab2c),
     ("duel_horse", 0x868ff33c51cb6b2f),
-    ("duel_foot_vs_horse", 0x11a3615e8aa9a8a6),
-    ("bp_duel_pike_vs_horse", 0x467b32c56cd6aa88),
-    ("bp_duel_shot", 0xb52e67f5b5952e21),
-    ("bp_duel_gun_vs_foot", 0x4b4c556c3d6dbd5e),
+    ("duel_foot_vs_horse", 0x34b516a9c6bef79b),
+    ("bp_duel_pike_vs_horse", 0xd00a3c3fa00f43a0),
+    ("bp_duel_shot", 0x671c36c674e3fc71),
+    ("bp_duel_gun_vs_foot", 0xd6644aaaa86ed60f),
     ("balance_template", 0x31bcf77a8f4856de),
 ];
 

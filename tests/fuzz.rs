@@ -264,7 +264,7 @@ fn exercise(input: &Input) -> Result<(), TestCaseError> {
             return Ok(());
         }
     };
-    let _ = scenario.order_of_battle();
+    let _ = scenario.order_of_battle("ruleset ironsides");
     let Ok(setup) = scenario.setup() else {
         REFUSED.fetch_add(1, Ordering::Relaxed);
         return Ok(());

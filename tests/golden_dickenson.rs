@@ -24,10 +24,10 @@ const GOLDEN: &[(&str, u64)] = &[
     ("langport", 0xf27e015f661efcd2),
     ("small_action", 0xf938e1a3ad574a21),
     ("duel_horse", 0x868ff33c51cb6b2f),
-    ("duel_foot_vs_horse", 0x7153fc873ae2c7ce),
-    ("bp_duel_pike_vs_horse", 0xd73ce3f831334ce8),
-    ("bp_duel_shot", 0xb52e67f5b5952e21),
-    ("bp_duel_gun_vs_foot", 0x4b4c556c3d6dbd5e),
+    ("duel_foot_vs_horse", 0x2f8d275c68804d25),
+    ("bp_duel_pike_vs_horse", 0xa67776125eb86af0),
+    ("bp_duel_shot", 0x671c36c674e3fc71),
+    ("bp_duel_gun_vs_foot", 0xd6644aaaa86ed60f),
     ("balance_template", 0x49b0cd14924328b2),
 ];
 

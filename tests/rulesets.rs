@@ -235,3 +235,47 @@ fn a_change_some_ruleset_of_a_compare_reads_is_taken() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every ruleset fights to the scenario's `turn_limit` (written in the file or set with
+/// `--set`), and to its own default where the scenario writes none; `turn_limit` says which.
+#[test]
+fn every_ruleset_fights_to_the_scenarios_turn_limit() {
+    use ecw_sim::dice::battle_seed;
+    use ecw_sim::events::NullObserver;
+    use ecw_sim::rules::black_powder::battle::BlackPowder;
+    use ecw_sim::rules::dickenson::battle::Dickenson;
+    use ecw_sim::rules::{Ironsides, Ruleset};
+    use ecw_sim::scenario::Scenario;
+
+    fn kept<R: Ruleset>(rules: &R, default: u16) {
+        for (name, set, limit) in [
+            ("small_action", None, default),
+            ("duel_horse", None, 8),
+            ("small_action", Some("turn_limit=2"), 2),
+        ] {
+            let set: Vec<String> = set.iter().map(|s| s.to_string()).collect();
+            let setup = Scenario::load_builtin(name, &set)
+                .and_then(|s| s.setup())
+                .unwrap();
+            let what = format!("{} {name} {set:?}", rules.name());
+            assert_eq!(rules.turn_limit(&setup), limit, "{what}");
+            let mut battle = rules.new_battle(&setup);
+            let longest = (0..40)
+                .map(|i| {
+                    let seed = battle_seed(4, i);
+                    rules
+                        .fight(&mut battle, &setup, seed, &mut NullObserver)
+                        .turns
+                })
+                .max()
+                .unwrap();
+            assert!(longest <= limit, "{what}: {longest}");
+            if limit == 2 {
+                assert_eq!(longest, 2, "{what}: some battles reach the limit");
+            }
+        }
+    }
+    kept(&Ironsides, 16);
+    kept(&BlackPowder::builtin(), 12);
+    kept(&Dickenson::builtin(), 12);
+}

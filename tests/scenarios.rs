@@ -325,7 +325,7 @@ fn naseby_order_of_battle() {
     // The Naseby Project's wings: the King 10,200 men, Parliament 14,900.
     let order = Scenario::load_builtin("naseby", &[])
         .unwrap()
-        .order_of_battle()
+        .order_of_battle("ruleset ironsides")
         .unwrap();
     assert!(
         order.contains("10200 men") && order.contains("14900 men"),
@@ -396,7 +396,7 @@ fn edgehill_order_of_battle() {
     // Essex outnumbers the King (the sources), even without Hampden's late brigade.
     let order = Scenario::load_builtin("edgehill", &[])
         .unwrap()
-        .order_of_battle()
+        .order_of_battle("ruleset ironsides")
         .unwrap();
     assert!(
         order.contains("15450 men") && order.contains("13750 men"),
@@ -1324,4 +1324,77 @@ fn size_classes_in_the_docs_are_the_rulesets() {
             "{men} men, mounted {mounted}"
         );
     }
+}
+
+/// `validate` names the ruleset a run of the scenario is fought under (the file's, or
+/// `--ruleset`) and says how an army breaks under it: by CV lost, by brigades (with each
+/// army's count of those that count), or by morale points.
+#[test]
+fn validate_says_how_an_army_breaks_under_its_ruleset() {
+    let validate = |args: &[&str]| {
+        let out = binary().arg("validate").args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let ironsides = validate(&["marston_moor"]);
+    assert!(
+        ironsides
+            .contains("ruleset ironsides: turn limit 12; an army breaks at 50% of its CV lost"),
+        "{ironsides}"
+    );
+    // The file names Black Powder: so does the order of battle.
+    let shot = validate(&["bp_duel_shot"]);
+    assert!(
+        shot.contains(
+            "ruleset black_powder: turn limit 8; an army breaks when half or more of its brigades"
+        ),
+        "{shot}"
+    );
+    let naseby = validate(&["naseby", "--ruleset", "black_powder"]);
+    assert!(naseby.contains("Parliament 4, the Royalists 7"), "{naseby}");
+    let share = validate(&[
+        "naseby",
+        "--ruleset",
+        "black_powder",
+        "--set",
+        "black_powder_rules.army.army_broken_share=0.75",
+    ]);
+    assert!(
+        share.contains("when 75% or more of its brigades"),
+        "{share}"
+    );
+    let dickenson = validate(&["naseby", "--ruleset", "dickenson"]);
+    assert!(
+        dickenson.contains(
+            "ruleset dickenson: turn limit 12; an army breaks when its morale points fall below 50% of its start"
+        ),
+        "{dickenson}"
+    );
+    // The turn limit each ruleset fights to: the scenario's, else its own default.
+    for (args, limit) in [
+        (&["naseby"][..], 16),
+        (&["naseby", "--ruleset", "black_powder"][..], 12),
+        (&["naseby", "--ruleset", "dickenson"][..], 12),
+        (&["duel_horse", "--ruleset", "dickenson"][..], 8),
+    ] {
+        let text = validate(args);
+        assert!(
+            text.contains(&format!(": turn limit {limit}; an army")),
+            "{args:?}: {text}"
+        );
+    }
+    let out = binary()
+        .args(["validate", "naseby", "--ruleset", "chess"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unknown ruleset is a usage error"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown ruleset `chess`"));
 }

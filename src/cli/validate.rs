@@ -11,14 +11,26 @@ pub struct Args {
     /// `--set royalist.captain_general=cromwell` (repeatable).
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub set: Vec<String>,
+    /// The rules whose army break to state (ironsides, black_powder, dickenson) [default: the
+    /// scenario's]
+    #[arg(long, value_name = "NAME")]
+    pub ruleset: Option<String>,
 }
 
 pub fn run(args: Args) -> Result<()> {
     let scenario = Scenario::open(&args.scenario, &args.set)?;
-    match scenario.order_of_battle() {
+    let name = super::run::ruleset_name(&scenario, args.ruleset.as_deref());
+    crate::rules::check_ruleset(name)?;
+    // (A scenario that fails its checks has no army to break: its problems are listed below.)
+    let setup = scenario.setup().ok();
+    let rules = match &setup {
+        Some(s) => format!("ruleset {name}: {}", crate::rules::how_it_ends(name, s)?),
+        None => format!("ruleset {name}"),
+    };
+    match scenario.order_of_battle(&rules) {
         Ok(text) => {
-            if let Ok(setup) = scenario.setup() {
-                super::note_size(&setup, super::run::ruleset_name(&scenario, None));
+            if let Some(setup) = &setup {
+                super::note_size(setup, name);
             }
             super::print_out(&text)
         }

@@ -49,6 +49,36 @@ pub fn with_ruleset<W: WithRuleset>(name: &str, job: W) -> Result<W::Output> {
     }
 }
 
+/// The key that sets how an army breaks under the ruleset `name` (a scenario's top-level
+/// `break_fraction` is read by Ironsides alone).
+pub fn army_break_key(name: &str) -> &'static str {
+    match name {
+        "black_powder" => "black_powder_rules.army.army_broken_share",
+        "dickenson" => "dickenson_rules.army.break_share",
+        _ => "break_fraction",
+    }
+}
+
+/// The turn limit of a battle of `setup` under a ruleset whose own default is `default`: the
+/// scenario's `turn_limit` when it writes one.
+pub fn scenario_turn_limit_or(setup: &BattleSetup, default: u16) -> u16 {
+    setup.scenario_turn_limit.unwrap_or(default)
+}
+
+/// How a battle of `setup` ends under the ruleset `name`, in words: its turn limit and how an
+/// army breaks (an unknown name is refused as [`with_ruleset`] refuses it).
+pub fn how_it_ends(name: &str, setup: &BattleSetup) -> Result<String> {
+    struct HowItEnds<'a>(&'a BattleSetup);
+    impl WithRuleset for HowItEnds<'_> {
+        type Output = String;
+        fn with<R: Ruleset>(self, ruleset: &R) -> String {
+            let (limit, army) = (ruleset.turn_limit(self.0), ruleset.army_break(self.0));
+            format!("turn limit {limit}; {army}")
+        }
+    }
+    with_ruleset(name, HowItEnds(setup))
+}
+
 /// The ruleset a name picks, checked: an unknown name is refused with the known ones listed.
 pub fn check_ruleset(name: &str) -> Result<&'static str> {
     struct Named;
@@ -178,6 +208,17 @@ pub trait Ruleset: Sync {
     fn currency(&self) -> &'static str {
         "cv"
     }
+    /// How an army of `setup` breaks under these rules, in words (`validate` prints it); by
+    /// default unsaid.
+    fn army_break(&self, _setup: &BattleSetup) -> String {
+        "how an army breaks is not said by this ruleset".into()
+    }
+    /// The turns (moves) a battle of `setup` lasts at most before it is a draw: the scenario's
+    /// `turn_limit`, else the ruleset's own default; by default the set-up's (the scenario's,
+    /// else the Ironsides rules').
+    fn turn_limit(&self, setup: &BattleSetup) -> u16 {
+        setup.turn_limit
+    }
     /// The order of battle as its statistics see it (losses in the ruleset's own currency,
     /// what its commander casualties do).
     fn layout(&self, setup: &BattleSetup) -> Layout {
@@ -229,6 +270,12 @@ impl Ruleset for Ironsides {
 
     fn name(&self) -> &'static str {
         "ironsides"
+    }
+
+    /// By its CV lost: the scenario's `break_fraction` of its starting CV.
+    fn army_break(&self, setup: &BattleSetup) -> String {
+        let share = (setup.break_fraction * 100.0).round();
+        format!("an army breaks at {share}% of its CV lost")
     }
 
     fn builtin_text(&self) -> &'static str {

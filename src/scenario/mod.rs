@@ -216,8 +216,8 @@ impl Scenario {
 
     /// The order of battle as text (sides, commands, commanders, units, strengths), or every
     /// problem found.
-    pub fn order_of_battle(&self) -> std::result::Result<String, Vec<Error>> {
-        build::build(self).map(|b| order::order_of_battle(self, &b))
+    pub fn order_of_battle(&self, rules: &str) -> std::result::Result<String, Vec<Error>> {
+        build::build(self).map(|b| order::order_of_battle(self, &b, rules))
     }
 
     /// The file's text exactly as read (hash it for a run's manifest).
@@ -243,8 +243,20 @@ impl Scenario {
     /// `dickenson_rules.`) that none of `rulesets`, those the command fights by, reads: no
     /// battle would see it, so a what-if on it would silently change nothing.
     pub fn check_overrides_read(&self, rulesets: &[&str]) -> Result<()> {
-        use crate::rules::{RULESETS, changes_table};
+        use crate::rules::{RULESETS, army_break_key, changes_table};
         for ov in &self.overrides {
+            if ov.path == "break_fraction" && !rulesets.contains(&"ironsides") {
+                let keys: Vec<String> = rulesets
+                    .iter()
+                    .map(|r| format!("{r} by {}", army_break_key(r)))
+                    .collect();
+                let message = format!(
+                    "break_fraction is read by the ironsides rules only, but the battles are fought under {} only, so none would read it; an army's break is set under {}",
+                    rulesets.join(" and "),
+                    keys.join(", ")
+                );
+                return Err(override_error(&self.path, ov, message));
+            }
             let table = ov.path.split('.').next().unwrap_or_default();
             let Some(owner) = RULESETS.iter().find(|r| changes_table(r) == table) else {
                 continue;

@@ -10,22 +10,17 @@ use super::Scenario;
 use super::build::{Built, kind_name};
 use super::ratings::expected_cv;
 
-pub(super) fn order_of_battle(sc: &Scenario, b: &Built) -> String {
+/// `rules`: the ruleset's name and how an army breaks under it, as the first line after the
+/// title says them.
+pub(super) fn order_of_battle(sc: &Scenario, b: &Built, rules: &str) -> String {
     let s = &b.setup;
     let mut out = String::new();
     let _ = writeln!(out, "{} ({})", s.name, sc.path().display());
     for o in sc.overrides() {
         let _ = writeln!(out, "  with {o}");
     }
-    let _ = writeln!(
-        out,
-        "ruleset {}; table {} x {} in; turn limit {}; an army breaks at {}% of its CV lost",
-        s.rules.name,
-        s.ground.width,
-        s.ground.depth,
-        s.turn_limit,
-        (s.break_fraction * 100.0).round()
-    );
+    let _ = writeln!(out, "{rules}");
+    let _ = writeln!(out, "table {} x {} in", s.ground.width, s.ground.depth);
     let _ = writeln!(
         out,
         "terrain: {} areas, {} obstacle segments, {} camps",

@@ -75,6 +75,33 @@ impl Ruleset for BlackPowder {
         super::tables::BUILTIN
     }
 
+    fn turn_limit(&self, setup: &BattleSetup) -> u16 {
+        let default = self.rules_for(setup).derive.default_turn_limit;
+        crate::rules::scenario_turn_limit_or(setup, default)
+    }
+
+    /// By its broken brigades: each army's count of the commands that count.
+    fn army_break(&self, setup: &BattleSetup) -> String {
+        let share = self.rules_for(setup).army.army_broken_share;
+        let share = if share == 0.5 {
+            "half or more".to_string()
+        } else {
+            format!("{}% or more", (share * 100.0).round())
+        };
+        let brigades = |side: Side| {
+            let counting = |c: &&crate::army::Command| {
+                c.side == side && counts_towards_break(c.kind) && !c.units.is_empty()
+            };
+            setup.commands.iter().filter(counting).count()
+        };
+        format!(
+            "an army breaks when {share} of its brigades are broken (horse, foot and brigade \
+             commands on the table; not guns or independents): Parliament {}, the Royalists {}",
+            brigades(Side::Parliament),
+            brigades(Side::Royalist)
+        )
+    }
+
     /// Stamina stands for CV: the `casualties` measures count casualties against stamina.
     fn layout(&self, setup: &BattleSetup) -> crate::stats::Layout {
         let mut l = crate::stats::Layout::of(setup);
@@ -367,9 +394,8 @@ impl Battle {
             rules.melee.rear_degrees.to_radians().cos(),
         );
         let n = template.0.len();
-        let scenario_turn_limit = setup
-            .scenario_turn_limit
-            .unwrap_or(rules.derive.default_turn_limit);
+        let scenario_turn_limit =
+            crate::rules::scenario_turn_limit_or(setup, rules.derive.default_turn_limit);
         let mut b = Battle {
             rules,
             regiments: Vec::new(),
@@ -1074,10 +1100,7 @@ fn derive_template(
         .map(|c| Brigade {
             side: c.side,
             commander: c.commander,
-            counts: matches!(
-                c.kind,
-                CommandKind::Horse | CommandKind::Foot | CommandKind::Brigade
-            ),
+            counts: counts_towards_break(c.kind),
             broken: false,
             told: false,
             present: !c.units.is_empty(),
@@ -1085,6 +1108,15 @@ fn derive_template(
         })
         .collect();
     (regiments, elements, generals, brigades)
+}
+
+/// Whether a command of this kind is a brigade its army's break counts (guns and independents
+/// are not).
+fn counts_towards_break(kind: CommandKind) -> bool {
+    matches!(
+        kind,
+        CommandKind::Horse | CommandKind::Foot | CommandKind::Brigade
+    )
 }
 
 /// The rearmost share of each command (its doctrine's `reserve_fraction`) starts as reserve.

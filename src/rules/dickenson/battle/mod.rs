@@ -96,6 +96,17 @@ impl Ruleset for Dickenson {
         super::tables::BUILTIN
     }
 
+    fn turn_limit(&self, setup: &BattleSetup) -> u16 {
+        let default = self.rules_for(setup).army.default_turn_limit;
+        crate::rules::scenario_turn_limit_or(setup, default)
+    }
+
+    /// By its morale points: below the break share of its start.
+    fn army_break(&self, setup: &BattleSetup) -> String {
+        let share = (self.rules_for(setup).army.break_share * 100.0).round();
+        format!("an army breaks when its morale points fall below {share}% of its start")
+    }
+
     /// Figures stand for CV: the `figures` measures count figures lost (rank and file; a
     /// gun's gunners); Dickenson's own measures besides ([`super::statistics`]).
     fn layout(&self, setup: &BattleSetup) -> crate::stats::Layout {
@@ -181,6 +192,8 @@ pub struct Battle {
     pub doctrine_of: Vec<u16>,
     pub turn: u16,
     pub turn_limit: u16,
+    /// The turn limit of every battle of this set-up: the scenario's, else the ruleset's.
+    scenario_turn_limit: u16,
     pub outcome: Option<Outcome>,
     /// Each side's morale points at the start.
     pub points_start: [u32; 2],
@@ -273,6 +286,8 @@ impl Battle {
             on_side(Side::Parliament).max(on_side(Side::Royalist)),
             &rules,
         );
+        let scenario_turn_limit =
+            crate::rules::scenario_turn_limit_or(setup, rules.army.default_turn_limit);
         let mut members = vec![Vec::new(); setup.commands.len()];
         for (r, reg) in template.0.iter().enumerate() {
             if let Some(m) = members.get_mut(usize::from(reg.command)) {
@@ -286,6 +301,7 @@ impl Battle {
             doctrine_of: setup.commands.iter().map(|c| c.doctrine).collect(),
             turn: 0,
             turn_limit: 0,
+            scenario_turn_limit,
             outcome: None,
             points_start: [0; 2],
             table: (setup.ground.width, setup.ground.depth),
@@ -332,7 +348,7 @@ impl Battle {
         self.regiments.clone_from(&self.template.0);
         self.generals.clone_from(&self.template.1);
         self.turn = 0;
-        self.turn_limit = self.rules.army.default_turn_limit;
+        self.turn_limit = self.scenario_turn_limit;
         self.outcome = None;
         self.pairs.clear();
         self.melee_sums.clear();
