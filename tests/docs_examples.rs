@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::cli::{bin, scaled, scratch};
+use common::cli::{bin, scaled, scratch, shell_words};
 use std::path::{Path, PathBuf};
 
 /// What a document quotes: a command and what it printed, or a file and what it holds.
@@ -79,27 +79,6 @@ fn blocks(text: &str) -> Vec<Block<'_>> {
     out
 }
 
-/// A command line's words, as a shell splits them (quotes, no escapes).
-fn words(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word: Option<String> = None;
-    let mut quote = None;
-    for c in line.chars() {
-        match (quote, c) {
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                word.get_or_insert_with(String::new);
-            }
-            (Some(q), _) if c == q => quote = None,
-            (None, c) if c.is_whitespace() => out.extend(word.take()),
-            _ => word.get_or_insert_with(String::new).push(c),
-        }
-    }
-    assert!(quote.is_none(), "an unclosed quote in `{line}`");
-    out.extend(word);
-    out
-}
-
 /// What a block quotes: its commands, or the file named just before it.
 fn quotes_in(block: &Block) -> Vec<Quote> {
     // (A line such as "`output/run-1/f.csv` holds every figure:".)
@@ -114,7 +93,7 @@ fn quotes_in(block: &Block) -> Vec<Quote> {
     let mut out = Vec::new();
     for line in &block.lines {
         if let Some(args) = line.strip_prefix("$ ecw-sim ") {
-            let (args, printed) = (words(args), Vec::new());
+            let (args, printed) = (shell_words(args), Vec::new());
             out.push(Quote::Command { args, printed });
         } else if let Some(Quote::Command { printed, .. }) = out.last_mut() {
             printed.push(line.to_string());

@@ -2,6 +2,9 @@
 //! documented shape; bad input is refused with file, key and line; overrides; randomised ratings
 //! match the table; `validate` and `list` through the binary.
 
+mod common;
+
+use common::cli::shell_words;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
@@ -1061,38 +1064,15 @@ fn list_shows_scenarios_commanders_doctrines_and_ratings() {
     let out = binary().args(["list", "doctrines"]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("forlorn_hope") && !text.contains("marston_moor"));
-}
-
-/// Splits a documented shell command line into arguments: spaces separate, single quotes group,
-/// and ` #` starts a comment.
-fn shell_words(line: &str) -> Vec<String> {
-    let (mut words, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                quoted = !quoted;
-                any = true;
-            }
-            ' ' if !quoted => {
-                if any {
-                    words.push(std::mem::take(&mut word));
-                    any = false;
-                }
-                if chars.peek() == Some(&'#') {
-                    break;
-                }
-            }
-            _ => {
-                word.push(c);
-                any = true;
-            }
-        }
-    }
-    if any {
-        words.push(word);
-    }
-    words
+    // The scenarios' titles stand in one column, however long a name.
+    let out = binary().args(["list", "scenarios"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let columns: std::collections::BTreeSet<usize> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("  "))
+        .map(|l| l.len() - l.split_once(' ').unwrap().1.trim_start().len())
+        .collect();
+    assert_eq!(columns.len(), 1, "{text}");
 }
 
 #[test]

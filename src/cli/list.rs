@@ -44,10 +44,11 @@ pub fn listing(what: Option<What>) -> Result<String> {
             out,
             "Scenarios (built in; give the name to `validate` or `run`):"
         );
+        let width = builtin_names().map(str::len).max().unwrap_or(0);
         for name in builtin_names() {
             let sc = Scenario::load_builtin(name, &[])?;
             let description = sc.file().description.clone().unwrap_or_default();
-            let _ = writeln!(out, "  {name:<20} {}: {description}", sc.name());
+            let _ = writeln!(out, "  {name:<width$} {}: {description}", sc.name());
         }
         let _ = writeln!(out);
     }

@@ -145,3 +145,30 @@ pub fn assert_same_results(single: &Path, merged: &Path) {
     }
     assert_eq!(manifest_sans_timing(merged), manifest_sans_timing(single));
 }
+
+/// Splits a documented command line as a shell would: whitespace separates words, single and
+/// double quotes group (no escapes), and an unquoted ` #` starts a comment.
+///
+/// # Panics
+/// On an unclosed quote: a typo in the document.
+#[allow(dead_code)] // not every test crate reads documented commands
+pub fn shell_words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote = None;
+    for c in line.chars() {
+        match (quote, c) {
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.get_or_insert_with(String::new);
+            }
+            (Some(q), _) if c == q => quote = None,
+            (None, '#') if word.is_none() => break,
+            (None, c) if c.is_whitespace() => out.extend(word.take()),
+            _ => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    assert!(quote.is_none(), "an unclosed quote in `{line}`");
+    out.extend(word);
+    out
+}
