@@ -216,6 +216,14 @@ pub fn compare_summary(
             thousands((flips / 2) as u64),
             thousands(sums.battles())
         );
+        if sums.diffs[k].iter().all(|d| d.sum_sq == 0) {
+            // Most often a change the battles never read (a ruleset that keeps no such value).
+            let _ = writeln!(
+                s,
+                "    the same as the baseline in every battle and every measure: nothing it \
+                 changes is read by these battles, or nothing read changes what they measure"
+            );
+        }
         let _ = writeln!(
             s,
             "    {:<width$} {:>9} {:>9} {:>9}   {:<24} {:>9}",
@@ -375,6 +383,11 @@ mod tests {
         assert!(summary.contains("other: --set b=2"), "{summary}");
         assert!(summary.contains("changed in 0 of 4 battles"), "{summary}");
         assert!(summary.contains("changed in 2 of 4 battles"), "{summary}");
+        // A variant the battles never felt is said to be one, and only that one.
+        let same = "the same as the baseline in every battle and every measure";
+        assert_eq!(summary.matches(same).count(), 1, "{summary}");
+        let (first, second) = summary.split_once("other:").unwrap();
+        assert!(first.contains(same) && !second.contains(same), "{summary}");
     }
 
     #[test]
