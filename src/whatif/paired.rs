@@ -188,6 +188,11 @@ pub struct ContestSums {
 }
 
 impl ContestSums {
+    /// Whether version `k` is the same as the first in every battle and every measure.
+    pub fn same_as_first(&self, k: usize) -> bool {
+        self.diffs[k].iter().all(|d| d.sum_sq == 0)
+    }
+
     pub fn new(versions: usize, measures: usize) -> ContestSums {
         let zero = vec![vec![Moments::default(); measures]; versions];
         ContestSums {

@@ -185,6 +185,11 @@ fn figure(measure: &Measure, x: f64, signed: bool) -> String {
     }
 }
 
+/// Why a version can be the same as the first in every battle: most often a change the battles
+/// never read (a ruleset that keeps no such value).
+const UNREAD: &str =
+    "nothing it changes is read by these battles, or nothing read changes what they measure";
+
 /// The printed comparison: per variant, each measure beside the baseline's with the paired
 /// difference, its 95% interval (`*` when it leaves out 0) and how much narrower it is than
 /// an unpaired interval.
@@ -216,12 +221,10 @@ pub fn compare_summary(
             thousands((flips / 2) as u64),
             thousands(sums.battles())
         );
-        if sums.diffs[k].iter().all(|d| d.sum_sq == 0) {
-            // Most often a change the battles never read (a ruleset that keeps no such value).
+        if sums.same_as_first(k) {
             let _ = writeln!(
                 s,
-                "    the same as the baseline in every battle and every measure: nothing it \
-                 changes is read by these battles, or nothing read changes what they measure"
+                "    the same as the baseline in every battle and every measure: {UNREAD}"
             );
         }
         let _ = writeln!(
@@ -306,7 +309,16 @@ pub fn sweep_summary(
             }
             line.push_str(&text);
         }
+        if k > 0 && sums.same_as_first(k) {
+            line.push_str("  =");
+        }
         let _ = writeln!(s, "{line}");
+    }
+    if (1..points.len()).any(|k| sums.same_as_first(k)) {
+        let _ = writeln!(
+            s,
+            "  = the same as the first point in every battle and every measure: {UNREAD}"
+        );
     }
     s
 }
@@ -411,6 +423,22 @@ mod tests {
         // A proportion takes Wilson's interval: 2 of 2 reaches 1 exactly.
         assert!(lines[4].starts_with("12,p_draw,2,1.000000,"));
         assert!(lines[4].contains(",1.000000,1.000000,"));
-        assert!(sweep_summary(&paths, &points, &measures, &sums).contains("turn_limit=12"));
+        let summary = sweep_summary(&paths, &points, &measures, &sums);
+        assert!(summary.contains("turn_limit=12"), "{summary}");
+        assert!(!summary.contains("  ="), "{summary}");
+        // A point the battles never felt is marked, and said to be one.
+        let mut same = ContestSums::new(2, 2);
+        for t in [4, 6] {
+            same.add(&[vec![t, 0], vec![t, 0]]);
+        }
+        let summary = sweep_summary(&paths, &points, &measures, &same);
+        assert!(
+            summary.lines().nth(1).unwrap().ends_with("  ="),
+            "{summary}"
+        );
+        assert!(
+            summary.contains("= the same as the first point in every battle"),
+            "{summary}"
+        );
     }
 }
