@@ -82,9 +82,9 @@ pub enum Detail {
         unit: UnitId,
     },
     /// A brigade that counts towards its army's break became broken (half or more of its
-    /// regiments broken, shaken or gone), or mended; `unit` is its first regiment (gone or not: it
-    /// names the brigade, it does not act), and the army
-    /// has `army_out` of its `army_of` brigades on the table broken once this is told.
+    /// regiments broken, shaken or gone), or mended. `unit` is its first regiment (gone or not:
+    /// it names the brigade, it does not act); the army has `army_out` of its `army_of` brigades
+    /// on the table broken once this is told.
     BrigadeBroken {
         unit: UnitId,
         command: u16,
@@ -125,6 +125,25 @@ impl Detail {
         }
     }
 
+    /// A brigade's count of regiments out and its army's of brigades broken, in words.
+    pub fn brigade_counts(&self) -> String {
+        let Detail::BrigadeBroken {
+            out,
+            of,
+            army_out,
+            army_of,
+            ..
+        } = *self
+        else {
+            return String::new();
+        };
+        format!(
+            "{out} of its {of} {} broken, shaken or gone; {army_out} of its army's {army_of} {} broken",
+            plural(of, "regiment", "regiments"),
+            plural(army_of, "brigade", "brigades"),
+        )
+    }
+
     /// The other unit, when there is one.
     pub fn other(&self) -> Option<UnitId> {
         match *self {
@@ -161,27 +180,6 @@ pub fn broken_words(broken: bool) -> &'static str {
         "is broken"
     } else {
         "is no longer broken"
-    }
-}
-
-impl Detail {
-    /// A brigade's count of regiments out and its army's of brigades broken, in words.
-    pub fn brigade_counts(&self) -> String {
-        let Detail::BrigadeBroken {
-            out,
-            of,
-            army_out,
-            army_of,
-            ..
-        } = *self
-        else {
-            return String::new();
-        };
-        format!(
-            "{out} of its {of} {} broken, shaken or gone; {army_out} of its army's {army_of} {} broken",
-            plural(of, "regiment", "regiments"),
-            plural(army_of, "brigade", "brigades"),
-        )
     }
 }
 
