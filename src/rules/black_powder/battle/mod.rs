@@ -96,7 +96,8 @@ impl Ruleset for BlackPowder {
         };
         format!(
             "an army breaks when {share} of its brigades are broken (horse, foot and brigade \
-             commands on the table; not guns or independents): Parliament {}, the Royalists {}",
+             commands, a late one once it arrives; not guns or independents): Parliament {}, \
+             the Royalists {}",
             brigades(Side::Parliament),
             brigades(Side::Royalist)
         )
