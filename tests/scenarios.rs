@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::cli::shell_words;
+use common::cli::{run_ok, shell_words};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
@@ -1311,15 +1311,7 @@ fn size_classes_in_the_docs_are_the_rulesets() {
 /// army's count of those that count), or by morale points.
 #[test]
 fn validate_says_how_an_army_breaks_under_its_ruleset() {
-    let validate = |args: &[&str]| {
-        let out = binary().arg("validate").args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let validate = |args: &[&str]| run_ok(&[&["validate"][..], args].concat());
     let ironsides = validate(&["marston_moor"]);
     assert!(
         ironsides
