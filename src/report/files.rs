@@ -39,7 +39,9 @@ pub fn outcomes(layout: &Layout, t: &Tally) -> Vec<u8> {
 ///   the table, or was lost to pursuit.
 /// * `p_routed`: the unit (any unit of the group) routed at least once.
 /// * `p_ended_broken`: unit, it ended the battle broken (routed, and neither regained a CV nor
-///   spent a whole turn out of contact since: the engine's `Recovered` event), still on the table; command, every unit ended so or was destroyed; side, its army broke.
+///   spent a whole turn out of contact since: the engine's `Recovered` event), still on the table;
+///   command, every unit ended so or was destroyed (under Black Powder a brigade breaks sooner:
+///   `measures.csv`'s `p_brigade_broken`); side, its army broke.
 /// * `units_destroyed` (commands and sides): distribution and summary of units destroyed.
 pub fn losses(layout: &Layout, t: &Tally) -> Vec<u8> {
     let mut out = Tidy::new();

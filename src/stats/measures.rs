@@ -16,6 +16,16 @@ pub enum Report {
     Total,
     /// Whether it happened in a battle: `p_<name>`, the share of battles with any.
     Happened,
+    /// `Happened`, of a command rather than the unit its events name (a brigade's break is
+    /// counted to its first unit): written for commands and sides only.
+    CommandHappened,
+}
+
+impl Report {
+    /// Whether it is written for each unit (else only for commands and sides).
+    pub fn per_unit(self) -> bool {
+        self != Report::CommandHappened
+    }
 }
 
 /// One measure a ruleset declares.

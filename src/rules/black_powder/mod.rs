@@ -8,6 +8,7 @@ pub mod events;
 pub mod melee;
 pub mod morale;
 pub mod shooting;
+pub mod statistics;
 pub mod tables;
 pub mod units;
 

@@ -115,7 +115,7 @@ impl Ruleset for BlackPowder {
             max = max.max(info.start_cv);
         }
         l.cv_max = max;
-        l
+        l.with_measures(&super::statistics::MEASURES)
     }
 
     fn new_battle(&self, setup: &BattleSetup) -> Battle {
