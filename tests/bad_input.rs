@@ -381,7 +381,7 @@ fn catalogue(partials: &Path) -> Vec<Case> {
                 "s.toml",
                 "break_fraction",
                 "dickenson",
-                "dickenson_rules.army.break_share",
+                "dickenson_rules.army.break_share (the share of its morale points left below which",
             ],
         ),
         run_case(

@@ -279,3 +279,45 @@ fn every_ruleset_fights_to_the_scenarios_turn_limit() {
     kept(&BlackPowder::builtin(), 12);
     kept(&Dickenson::builtin(), 12);
 }
+
+/// The key the refusal of `break_fraction` names for each ruleset's army break
+/// (`rules::army_break_key`) is a key that ruleset's battles read, as it says: set so that an
+/// army breaks sooner (a small share lost or broken, a large share left), the battles are
+/// shorter.
+#[test]
+fn each_rulesets_army_break_key_changes_its_battles_as_it_says() {
+    use ecw_sim::rules::army_break_key;
+    for ruleset in ["ironsides", "black_powder", "dickenson"] {
+        let (key, share) = army_break_key(ruleset);
+        let sooner = if share.contains(" left ") { 0.95 } else { 0.05 };
+        let variant = format!("sooner:{key}={sooner}");
+        let out = run_ok(&[
+            "compare",
+            "small_action",
+            "--ruleset",
+            ruleset,
+            "--battles",
+            "200",
+            "--variant",
+            &variant,
+        ]);
+        assert!(
+            !out.contains("the same as the baseline"),
+            "{ruleset} {key}: {out}"
+        );
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with("battle_length_turns"))
+            .unwrap_or_else(|| panic!("{out}"));
+        let cols: Vec<f64> = line
+            .split_whitespace()
+            .skip(1)
+            .take(2)
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert!(
+            cols[1] < cols[0],
+            "{ruleset} {key}: shorter battles: {line}"
+        );
+    }
+}

@@ -50,12 +50,22 @@ pub fn with_ruleset<W: WithRuleset>(name: &str, job: W) -> Result<W::Output> {
 }
 
 /// The key that sets how an army breaks under the ruleset `name` (a scenario's top-level
-/// `break_fraction` is read by Ironsides alone).
-pub fn army_break_key(name: &str) -> &'static str {
+/// `break_fraction` is read by Ironsides alone), and what its value is a share of: the three
+/// do not read alike (Dickenson's counts what is left, not what is lost).
+pub fn army_break_key(name: &str) -> (&'static str, &'static str) {
     match name {
-        "black_powder" => "black_powder_rules.army.army_broken_share",
-        "dickenson" => "dickenson_rules.army.break_share",
-        _ => "break_fraction",
+        "black_powder" => (
+            "black_powder_rules.army.army_broken_share",
+            "the share of its brigades broken at which an army breaks",
+        ),
+        "dickenson" => (
+            "dickenson_rules.army.break_share",
+            "the share of its morale points left below which an army breaks",
+        ),
+        _ => (
+            "break_fraction",
+            "the share of its CV lost at which an army breaks",
+        ),
     }
 }
 

@@ -248,7 +248,10 @@ impl Scenario {
             if ov.path == "break_fraction" && !rulesets.contains(&"ironsides") {
                 let keys: Vec<String> = rulesets
                     .iter()
-                    .map(|r| format!("{r} by {}", army_break_key(r)))
+                    .map(|r| {
+                        let (key, share) = army_break_key(r);
+                        format!("{r} by {key} ({share})")
+                    })
                     .collect();
                 let message = format!(
                     "break_fraction is read by the ironsides rules only, but the battles are fought under {} only, so none would read it; an army's break is set under {}",
