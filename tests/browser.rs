@@ -318,6 +318,18 @@ fn every_page_works_in_a_real_browser() {
         s(&d("sweep")),
         "--quiet",
     ]);
+    ok(&[
+        "run",
+        "naseby",
+        "--ruleset",
+        "black_powder",
+        "--battles",
+        "300",
+        "--out",
+        s(&d("bp")),
+        "--quiet",
+        "--report",
+    ]);
     let tables = common::cli::run_ok(&["tables", "--format", "html"]);
     std::fs::write(d("tables.html"), tables).unwrap();
     ok(&["replay", "--html", s(&d("replay.html"))]);
@@ -369,6 +381,16 @@ fn every_page_works_in_a_real_browser() {
         println!("{}: {n} charts, loaded in {ms:.0} ms", big.display());
         assert!(ms < 1000.0, "{}: loaded in {ms} ms", big.display());
     }
+
+    // A Black Powder report: its own measures' table and forests drawn too.
+    let page = d("bp").join("report.html");
+    open_clean(&mut b, &page, "black powder report");
+    let n = check_charts(&mut b, "black powder report");
+    assert!(n >= 15, "black powder report: {n} charts");
+    let rows = b.eval("document.querySelectorAll('#measures + div table tbody tr').length");
+    assert!(rows.as_f64().unwrap() > 15.0, "measures table: {rows}");
+    b.eval("document.getElementById('measures').scrollIntoView()");
+    b.screenshot("black-powder-report-measures");
 
     for (name, page, least) in [
         ("compare", d("compare").join("compare.html"), 6),

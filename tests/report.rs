@@ -415,3 +415,77 @@ fn the_losses_reported_are_the_losses_the_army_break_counts() {
         same(&Dickenson::builtin(), name);
     }
 }
+
+/// A ruleset's own measures (`measures.csv`) are in its report: a table of every side's
+/// totals and shares, one row a measure, and a forest plot of each share by command (a Black
+/// Powder brigade's break among them). Ironsides declares none, and its report has no such
+/// section.
+#[test]
+fn a_rulesets_own_measures_are_in_its_report() {
+    let dir = scratch("own-measures");
+    let out = dir.join("naseby");
+    ok(&[
+        "run",
+        "naseby",
+        "--ruleset",
+        "black_powder",
+        "--battles",
+        "200",
+        "--out",
+        s(&out),
+        "--quiet",
+        "--report",
+    ]);
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert_self_contained(&html);
+    let section = &html[html
+        .find("<h2 id=\"measures\">")
+        .expect("a measures section")..];
+    let section = &section[..section.find("<h2 id=\"map\">").unwrap_or(section.len())];
+    // One table row per side-scope mean or share.
+    let side_measures = rows(&out, "measures.csv", |r| {
+        &r[0] == "side"
+            && &r[1] == "parliament"
+            && (r[4].ends_with("_mean") || r[4].starts_with("p_"))
+    });
+    assert!(side_measures > 15, "{side_measures}");
+    let table = &section[..section.find("</table>").unwrap()];
+    assert_eq!(table.matches("<tr>").count() - 1, side_measures);
+    // One forest a share, one mark a command with battles to share.
+    let shares: Vec<String> = {
+        let mut r = csv::Reader::from_path(out.join("measures.csv")).unwrap();
+        let mut names: Vec<String> = Vec::new();
+        for x in r.records().map(Result::unwrap) {
+            if &x[0] == "command" && x[4].starts_with("p_") && !names.iter().any(|n| n == &x[4]) {
+                names.push(x[4].to_string());
+            }
+        }
+        names
+    };
+    assert!(shares.contains(&"p_brigade_broken".to_string()));
+    for measure in &shares {
+        let commands = rows(&out, "measures.csv", |r| {
+            &r[0] == "command" && &r[4] == measure
+        });
+        assert_eq!(
+            marks_drawn(section, &format!("{measure} by command")),
+            commands,
+            "{measure}"
+        );
+    }
+    // Ironsides writes no measures.csv, and its report has no such section.
+    let iron = dir.join("iron");
+    ok(&[
+        "run",
+        "small_action",
+        "--battles",
+        "50",
+        "--out",
+        s(&iron),
+        "--quiet",
+        "--report",
+    ]);
+    assert!(!iron.join("measures.csv").exists());
+    let html = std::fs::read_to_string(iron.join("report.html")).unwrap();
+    assert!(!html.contains("<h2 id=\"measures\">"));
+}

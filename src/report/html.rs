@@ -185,6 +185,9 @@ pub fn run_report(dir: &Path) -> Result<String> {
     if let Some(rows) = file("ratings.csv")? {
         ratings_section(&mut page, &rows, battles);
     }
+    if let Some(rows) = file("measures.csv")? {
+        measures_section(&mut page, &rows, battles);
+    }
     map_section(&mut page, &m);
     manifest_section(&mut page, &m);
     Ok(page.finish())
@@ -416,14 +419,23 @@ fn side_legend() -> Vec<(String, plotters::style::RGBColor)> {
 /// One forest plot per proportion measure at unit scope: works for whatever a ruleset
 /// measures (pursuit, sweeping advance).
 fn shares_section(page: &mut Page, rows: &[TidyRow], battles: u64, (id, title): (&str, &str)) {
-    let units: Vec<&TidyRow> = rows
-        .iter()
-        .filter(|r| r.scope == "unit" && r.is_estimate_with_interval() && r.count.is_some())
-        .collect();
-    if units.is_empty() {
+    if shares(rows, "unit").is_empty() {
         return;
     }
     page.heading(id, title);
+    share_forests(page, rows, battles, "unit");
+}
+
+/// The proportions (with a count) of a scope's rows.
+fn shares<'a>(rows: &'a [TidyRow], scope: &str) -> Vec<&'a TidyRow> {
+    rows.iter()
+        .filter(|r| r.scope == scope && r.is_estimate_with_interval() && r.count.is_some())
+        .collect()
+}
+
+/// One forest plot per proportion measure at `scope`, a point for each of its entities.
+fn share_forests(page: &mut Page, rows: &[TidyRow], battles: u64, scope: &str) {
+    let units = shares(rows, scope);
     let mut measures: Vec<&str> = Vec::new();
     for r in &units {
         if !measures.contains(&r.measure.as_str()) {
@@ -460,12 +472,43 @@ fn shares_section(page: &mut Page, rows: &[TidyRow], battles: u64, (id, title): 
         page.figure(
             &chart,
             &format!(
-                "{measure} by unit with 95% intervals, of {} battles; n after each name: the battles the share is of (fewer where it is conditional).",
+                "{measure} by {scope} with 95% intervals, of {} battles; n after each name: the battles the share is of (fewer where it is conditional).",
                 count(battles)
             ),
             &side_legend(),
         );
     }
+}
+
+/// A ruleset's own measures (`measures.csv`): every side's totals (means) and shares in one
+/// table, a row a measure; then each share by command, as forest plots.
+fn measures_section(page: &mut Page, rows: &[TidyRow], battles: u64) {
+    let sides = entities(rows, "side");
+    let Some(first) = sides.first() else {
+        return;
+    };
+    page.heading("measures", "The ruleset's own measures");
+    let shown = |m: &str| m.ends_with("_mean") || m.starts_with("p_");
+    let mut table = Vec::new();
+    for r in first.iter().filter(|r| shown(&r.measure)) {
+        let share = r.measure.starts_with("p_");
+        let mut row = vec![cell(&r.measure, true, None)];
+        for side in &sides {
+            row.push(estimate_cell(find(side, &r.measure), share));
+        }
+        table.push(row);
+    }
+    let names: Vec<&str> = sides
+        .iter()
+        .filter_map(|s| s.first().map(|r| r.name.as_str()))
+        .collect();
+    let header: Vec<&str> = std::iter::once("measure").chain(names).collect();
+    page.sortable_table(&header, &table);
+    page.para(&format!(
+        "Each side's measures in the ruleset's own terms (measures.csv; each ruleset's document defines them): a mean per battle, or a share of {} battles (p_); brackets: 95% intervals. Click a column's heading to sort by it.",
+        count(battles)
+    ));
+    share_forests(page, rows, battles, "command");
 }
 
 /// The commanders' casualty results as stacked bars: the share of battles in which each
