@@ -2,7 +2,7 @@
 //! unit, command and side agrees with the events of the same battles, counted here by hand,
 //! and with the engine's own state at the end of each battle (a brigade broken then was
 //! counted broken; a regiment shaken then was counted shaken). A brigade's break is written
-//! for commands and sides only.
+//! for commands and sides only, and the run's summary names the brigades most often broken.
 
 mod common;
 
@@ -110,7 +110,7 @@ struct Expected {
 #[test]
 fn measures_csv_agrees_with_the_events_and_the_engine_of_whole_battles() {
     let dir = scratch("naseby");
-    run_ok(&[
+    let summary = run_ok(&[
         "run",
         "naseby",
         "--ruleset",
@@ -233,4 +233,20 @@ fn measures_csv_agrees_with_the_events_and_the_engine_of_whole_battles() {
     let r = row("command", &okey.to_string(), "p_brigade_broken");
     let p: f64 = r[8].parse().unwrap();
     assert!(p > 0.6, "Okey's dragoons broken in {p} of battles");
+    // The summary names the three brigades most often broken, with the file's shares.
+    let mut broken: Vec<(u64, usize, &csv::StringRecord)> = rows
+        .iter()
+        .filter(|r| &r[0] == "command" && &r[4] == "p_brigade_broken")
+        .map(|r| (r[6].parse().unwrap(), r[1].parse().unwrap(), r))
+        .collect();
+    broken.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let top: Vec<String> = broken[..3]
+        .iter()
+        .map(|(n, _, r)| {
+            let share = 100.0 * *n as f64 / BATTLES as f64;
+            format!("{} ({}) {share:.1}%", &r[2], &r[3])
+        })
+        .collect();
+    let line = format!("  Most often brigade broken: {}", top.join("; "));
+    assert!(summary.lines().any(|l| l == line), "{line}\n{summary}");
 }

@@ -1,5 +1,7 @@
 //! The short plain-text summary printed after a run: win rates with their intervals, the units
-//! most often destroyed, pursuit and commander-casualty headlines, where the files are.
+//! most often destroyed (and the commands a ruleset's own happening most often befell, such as
+//! a Black Powder brigade's break), pursuit and commander-casualty headlines, where the files
+//! are.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -7,7 +9,7 @@ use std::path::Path;
 use super::manifest::{Manifest, Timing};
 use crate::army::Side;
 use crate::events::{GeneralResult, plural};
-use crate::stats::{Estimate, Layout, Tally, general_result_index, wilson};
+use crate::stats::{Estimate, Layout, Report, Tally, general_result_index, wilson};
 
 fn pct(e: Option<Estimate>) -> String {
     match e {
@@ -47,6 +49,30 @@ fn title(side: Side) -> &'static str {
         Side::Parliament => "Parliament",
         Side::Royalist => "Royalist",
     }
+}
+
+/// The three that something befell in most of `n` battles (`counts`, by index; the first
+/// listed among equals), as "name (side) share; ...": none when it befell none.
+fn most_often<'a>(
+    counts: impl Iterator<Item = u64>,
+    name: impl Fn(usize) -> (&'a String, Side),
+    n: u64,
+) -> Option<String> {
+    let mut ranked: Vec<(u64, usize)> = counts
+        .enumerate()
+        .map(|(i, c)| (c, i))
+        .filter(|(c, _)| *c > 0)
+        .collect();
+    ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let top: Vec<String> = ranked
+        .iter()
+        .take(3)
+        .map(|&(c, i)| {
+            let (name, side) = name(i);
+            format!("{name} ({side}) {}", share(c, n))
+        })
+        .collect();
+    (!top.is_empty()).then(|| top.join("; "))
 }
 
 /// The summary of a finished run whose files are in `dir`.
@@ -103,24 +129,24 @@ pub fn summary(layout: &Layout, t: &Tally, manifest: &Manifest, dir: &Path) -> S
             None => s.push('\n'),
         }
     }
-    let mut units: Vec<(u64, usize)> = t
-        .units
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (e.destroyed, i))
-        .filter(|(d, _)| *d > 0)
-        .collect();
-    units.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    if !units.is_empty() {
-        let top: Vec<String> = units
+    let destroyed = t.units.iter().map(|e| e.destroyed);
+    let unit = |i: usize| (&layout.units[i].name, layout.units[i].side);
+    if let Some(top) = most_often(destroyed, unit, n) {
+        let _ = writeln!(s, "  Most often destroyed: {top}");
+    }
+    // A ruleset's happenings to a command (a Black Powder brigade's break).
+    for (k, m) in layout.measures.iter().enumerate() {
+        if m.report != Report::CommandHappened {
+            continue;
+        }
+        let happened = t
+            .commands
             .iter()
-            .take(3)
-            .map(|&(d, i)| {
-                let u = &layout.units[i];
-                format!("{} ({}) {}", u.name, u.side, share(d, n))
-            })
-            .collect();
-        let _ = writeln!(s, "  Most often destroyed: {}", top.join("; "));
+            .map(|e| e.own[k].total() - e.own[k].count(0));
+        let command = |i: usize| (&layout.commands[i].name, layout.commands[i].side);
+        if let Some(top) = most_often(happened, command, n) {
+            let _ = writeln!(s, "  Most often {}: {top}", m.name.replace('_', " "));
+        }
     }
     for side in Side::BOTH {
         if !layout.units.iter().any(|u| u.cavalry && u.side == side) {
