@@ -287,6 +287,7 @@ fn every_ruleset_fights_to_the_scenarios_turn_limit() {
 #[test]
 fn each_rulesets_army_break_key_changes_its_battles_as_it_says() {
     use ecw_sim::rules::army_break_key;
+    let dir = scratch("army-break-key");
     for ruleset in ["ironsides", "black_powder", "dickenson"] {
         let (key, share) = army_break_key(ruleset);
         let sooner = if share.contains(" left ") { 0.95 } else { 0.05 };
@@ -300,6 +301,8 @@ fn each_rulesets_army_break_key_changes_its_battles_as_it_says() {
             "200",
             "--variant",
             &variant,
+            "--out",
+            s(&dir.join(ruleset)),
         ]);
         assert!(
             !out.contains("the same as the baseline"),

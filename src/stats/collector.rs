@@ -221,6 +221,7 @@ impl Collector {
 
     /// The batch's tally and rows, leaving the collector empty for the next batch.
     pub fn take(&mut self) -> (Tally, Vec<BattleRow>) {
+        self.own_zeros();
         let tally = std::mem::replace(&mut self.tally, self.empty.clone());
         let rows = match &mut self.rows {
             Some(r) => std::mem::replace(r, Vec::with_capacity(r.capacity())),
@@ -328,7 +329,9 @@ impl Collector {
 
 impl Collector {
     /// Folds the battle's totals of the ruleset's own measures into each unit's, command's and
-    /// side's histograms.
+    /// side's histograms. Most totals are 0 (a unit that fired no volley ...): those are left
+    /// for [`Collector::own_zeros`] to count at the batch's end, each histogram holding one
+    /// observation a battle.
     fn fold_own(&mut self) {
         let m = self.measures;
         if m == 0 {
@@ -336,24 +339,49 @@ impl Collector {
         }
         let commands = self.tally.commands.len();
         self.own_groups.fill(0);
-        for i in 0..self.units.len() {
+        for (i, (u, totals)) in self
+            .tally
+            .units
+            .iter_mut()
+            .zip(self.own.chunks(m))
+            .enumerate()
+        {
             let groups = [
                 usize::from(self.unit_command[i]),
                 commands + self.unit_side[i].index(),
             ];
-            for k in 0..m {
-                let v = self.own[i * m + k];
-                self.tally.units[i].own[k].add(i64::from(v));
+            for (k, (h, &v)) in u.own.iter_mut().zip(totals).enumerate() {
+                if v == 0 {
+                    continue;
+                }
+                h.add(i64::from(v));
                 for g in groups {
                     self.own_groups[g * m + k] += u64::from(v);
                 }
             }
         }
         let groups = self.tally.commands.iter_mut().chain(&mut self.tally.sides);
-        for (g, e) in groups.enumerate() {
-            for k in 0..m {
-                let v = i64::try_from(self.own_groups[g * m + k]).unwrap_or(i64::MAX);
-                e.own[k].add(v);
+        for (e, totals) in groups.zip(self.own_groups.chunks(m)) {
+            for (h, &v) in e.own.iter_mut().zip(totals) {
+                if v != 0 {
+                    h.add(i64::try_from(v).unwrap_or(i64::MAX));
+                }
+            }
+        }
+    }
+
+    /// The batch's battles in which an own measure's total was 0, counted into its histograms.
+    fn own_zeros(&mut self) {
+        let battles = self.tally.battles;
+        let t = &mut self.tally;
+        for e in t
+            .units
+            .iter_mut()
+            .chain(&mut t.commands)
+            .chain(&mut t.sides)
+        {
+            for h in &mut e.own {
+                h.add_n(0, battles - h.total());
             }
         }
     }
