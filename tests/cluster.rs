@@ -100,6 +100,22 @@ fn merge_refuses_partials_that_do_not_belong_together_naming_the_shard() {
             &format!("program ecw-sim 0.0.1-old, not ecw-sim {version}"),
         ],
     );
+    // The same run by a build that counts other measures of the ruleset's own (as Black Powder
+    // partials written before it had any): not "a different order of battle".
+    let mut v = read_json(&p3);
+    v["layout"]["measures"] = serde_json::json!([{ "name": "volleys_fired", "report": "total" }]);
+    let p: ecw_sim::report::Partial = serde_json::from_value(v).unwrap();
+    let other = root.join("measures").join(p3.file_name().unwrap());
+    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+    write_json(&other, &serde_json::to_value(p.seal()).unwrap());
+    refuse(
+        merge(other.parent().unwrap()),
+        &[
+            "(shard 3/3) counts other measures of the ruleset's own than",
+            "1 (volleys_fired), not 0",
+            "written by another build of ecw-sim: fight every shard with one build",
+        ],
+    );
     // Another ruleset text, another scenario text.
     let other = tampered(
         &p3,

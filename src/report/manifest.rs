@@ -379,6 +379,15 @@ pub fn read_manifest(path: &Path) -> Result<Manifest> {
         .map_err(|e| Error::Usage(format!("{}: not an ecw-sim manifest: {e}", path.display())))
 }
 
+/// A layout's own measures as "n (name, name ...)" ("0" when it has none).
+fn measure_names(l: &crate::stats::Layout) -> String {
+    let names: Vec<&str> = l.measures.iter().map(|m| m.name.as_str()).collect();
+    match names.len() {
+        0 => "0".into(),
+        n => format!("{n} ({})", names.join(", ")),
+    }
+}
+
 /// Partial results that belong together, in shard order, with the files they came from.
 #[derive(Debug)]
 pub struct Shards {
@@ -415,6 +424,13 @@ impl Shards {
                     "{this} was run {} --per-battle, but {reference} {}",
                     if p.per_battle { "with" } else { "without" },
                     if first.per_battle { "with" } else { "without" }
+                )));
+            }
+            if p.layout.measures != first.layout.measures {
+                return Err(Error::Refused(format!(
+                    "{this} counts other measures of the ruleset's own than {reference}: {}, not {}; written by another build of ecw-sim: fight every shard with one build",
+                    measure_names(&p.layout),
+                    measure_names(&first.layout)
                 )));
             }
             if p.layout != first.layout {
