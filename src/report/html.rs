@@ -435,15 +435,15 @@ fn shares<'a>(rows: &'a [TidyRow], scope: &str) -> Vec<&'a TidyRow> {
 
 /// One forest plot per proportion measure at `scope`, a point for each of its entities.
 fn share_forests(page: &mut Page, rows: &[TidyRow], battles: u64, scope: &str) {
-    let units = shares(rows, scope);
+    let found = shares(rows, scope);
     let mut measures: Vec<&str> = Vec::new();
-    for r in &units {
+    for r in &found {
         if !measures.contains(&r.measure.as_str()) {
             measures.push(&r.measure);
         }
     }
     for measure in measures {
-        let rows: Vec<&&TidyRow> = units.iter().filter(|r| r.measure == measure).collect();
+        let rows: Vec<&&TidyRow> = found.iter().filter(|r| r.measure == measure).collect();
         let intervals: Vec<Interval> = rows
             .iter()
             .filter(|r| r.n.unwrap_or(0) > 0)

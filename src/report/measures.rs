@@ -23,8 +23,7 @@ pub fn measures(layout: &Layout, t: &Tally) -> Option<Vec<u8>> {
             match m.report {
                 Report::Total => out.summary(who, &m.name, h),
                 Report::Happened | Report::CommandHappened => {
-                    let happened = h.total() - h.count(0);
-                    out.proportion(who, &format!("p_{}", m.name), happened, t.battles);
+                    out.proportion(who, &format!("p_{}", m.name), h.nonzero(), t.battles);
                 }
             }
         }

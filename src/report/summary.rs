@@ -139,10 +139,7 @@ pub fn summary(layout: &Layout, t: &Tally, manifest: &Manifest, dir: &Path) -> S
         if m.report != Report::CommandHappened {
             continue;
         }
-        let happened = t
-            .commands
-            .iter()
-            .map(|e| e.own[k].total() - e.own[k].count(0));
+        let happened = t.commands.iter().map(|e| e.own[k].nonzero());
         let command = |i: usize| (&layout.commands[i].name, layout.commands[i].side);
         if let Some(top) = most_often(happened, command, n) {
             let _ = writeln!(s, "  Most often {}: {top}", m.name.replace('_', " "));

@@ -79,6 +79,11 @@ impl Histogram {
         self.counts.iter().sum()
     }
 
+    /// The observations other than 0: for a total per battle, the battles in which it happened.
+    pub fn nonzero(&self) -> u64 {
+        self.total() - self.count(0)
+    }
+
     /// The count of one value.
     pub fn count(&self, value: i64) -> u64 {
         usize::try_from(value - self.min)
