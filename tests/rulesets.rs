@@ -281,7 +281,7 @@ fn every_ruleset_fights_to_the_scenarios_turn_limit() {
 }
 
 /// The key the refusal of `break_fraction` names for each ruleset's army break
-/// (`rules::army_break_key`) is a key that ruleset's battles read, as it says: set so that an
+/// (`Ruleset::army_break_key`) is a key that ruleset's battles read, as it says: set so that an
 /// army breaks sooner (a small share lost or broken, a large share left), the battles are
 /// shorter.
 #[test]
@@ -289,7 +289,9 @@ fn each_rulesets_army_break_key_changes_its_battles_as_it_says() {
     use ecw_sim::rules::army_break_key;
     let dir = scratch("army-break-key");
     for ruleset in ["ironsides", "black_powder", "dickenson"] {
-        let (key, share) = army_break_key(ruleset);
+        let (key, share) = army_break_key(ruleset)
+            .unwrap()
+            .expect("every ruleset says");
         let sooner = if share.contains(" left ") { 0.95 } else { 0.05 };
         let variant = format!("sooner:{key}={sooner}");
         let out = run_ok(&[

@@ -49,24 +49,17 @@ pub fn with_ruleset<W: WithRuleset>(name: &str, job: W) -> Result<W::Output> {
     }
 }
 
-/// The key that sets how an army breaks under the ruleset `name` (a scenario's top-level
-/// `break_fraction` is read by Ironsides alone), and what its value is a share of: the three
-/// do not read alike (Dickenson's counts what is left, not what is lost).
-pub fn army_break_key(name: &str) -> (&'static str, &'static str) {
-    match name {
-        "black_powder" => (
-            "black_powder_rules.army.army_broken_share",
-            "the share of its brigades broken at which an army breaks",
-        ),
-        "dickenson" => (
-            "dickenson_rules.army.break_share",
-            "the share of its morale points left below which an army breaks",
-        ),
-        _ => (
-            "break_fraction",
-            "the share of its CV lost at which an army breaks",
-        ),
+/// [`Ruleset::army_break_key`] of the ruleset `name` (an unknown name is refused as
+/// [`with_ruleset`] refuses it).
+pub fn army_break_key(name: &str) -> Result<Option<(&'static str, &'static str)>> {
+    struct Key;
+    impl WithRuleset for Key {
+        type Output = Option<(&'static str, &'static str)>;
+        fn with<R: Ruleset>(self, ruleset: &R) -> Self::Output {
+            ruleset.army_break_key()
+        }
     }
+    with_ruleset(name, Key)
 }
 
 /// The turn limit of a battle of `setup` under a ruleset whose own default is `default`: the
@@ -223,6 +216,11 @@ pub trait Ruleset: Sync {
     fn army_break(&self, _setup: &BattleSetup) -> String {
         "how an army breaks is not said by this ruleset".into()
     }
+    /// The key that sets how an army breaks, and what its value is a share of: the rulesets
+    /// do not read alike (Dickenson's counts what is left, not what is lost); by default none.
+    fn army_break_key(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
     /// The turns (moves) a battle of `setup` lasts at most before it is a draw: the scenario's
     /// `turn_limit`, else the ruleset's own default; by default the set-up's (the scenario's,
     /// else the Ironsides rules').
@@ -286,6 +284,13 @@ impl Ruleset for Ironsides {
     fn army_break(&self, setup: &BattleSetup) -> String {
         let share = (setup.break_fraction * 100.0).round();
         format!("an army breaks at {share}% of its CV lost")
+    }
+
+    fn army_break_key(&self) -> Option<(&'static str, &'static str)> {
+        Some((
+            "break_fraction",
+            "the share of its CV lost at which an army breaks",
+        ))
     }
 
     fn builtin_text(&self) -> &'static str {

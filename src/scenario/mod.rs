@@ -246,13 +246,12 @@ impl Scenario {
         use crate::rules::{RULESETS, army_break_key, changes_table};
         for ov in &self.overrides {
             if ov.path == "break_fraction" && !rulesets.contains(&"ironsides") {
-                let keys: Vec<String> = rulesets
-                    .iter()
-                    .map(|r| {
-                        let (key, share) = army_break_key(r);
-                        format!("{r} by {key} ({share})")
-                    })
-                    .collect();
+                let mut keys = Vec::new();
+                for r in rulesets {
+                    if let Some((key, share)) = army_break_key(r)? {
+                        keys.push(format!("{r} by {key} ({share})"));
+                    }
+                }
                 let message = format!(
                     "break_fraction is read by the ironsides rules only, but the battles are fought under {} only, so none would read it; an army's break is set under {}",
                     rulesets.join(" and "),

@@ -103,6 +103,13 @@ impl Ruleset for BlackPowder {
         )
     }
 
+    fn army_break_key(&self) -> Option<(&'static str, &'static str)> {
+        Some((
+            "black_powder_rules.army.army_broken_share",
+            "the share of its brigades broken at which an army breaks",
+        ))
+    }
+
     /// Stamina stands for CV: the `casualties` measures count casualties against stamina.
     fn layout(&self, setup: &BattleSetup) -> crate::stats::Layout {
         let mut l = crate::stats::Layout::of(setup);

@@ -107,6 +107,13 @@ impl Ruleset for Dickenson {
         format!("an army breaks when its morale points fall below {share}% of its start")
     }
 
+    fn army_break_key(&self) -> Option<(&'static str, &'static str)> {
+        Some((
+            "dickenson_rules.army.break_share",
+            "the share of its morale points left below which an army breaks",
+        ))
+    }
+
     /// Figures stand for CV: the `figures` measures count figures lost (rank and file; a
     /// gun's gunners); Dickenson's own measures besides ([`super::statistics`]).
     fn layout(&self, setup: &BattleSetup) -> crate::stats::Layout {
