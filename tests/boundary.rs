@@ -15,22 +15,6 @@ use ecw_sim::whatif::{BALANCE_HEADER, COMPARE_HEADER, RULESET_MEASURES, SWEEP_CO
 const BP: &str = "black_powder";
 const DK: &str = "dickenson";
 
-/// A CSV's rows as column -> value, and its header.
-fn table(path: &Path) -> (Vec<String>, Vec<BTreeMap<String, String>>) {
-    let mut r = csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let h: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
-    let rows = r
-        .records()
-        .map(|rec| {
-            h.iter()
-                .cloned()
-                .zip(rec.unwrap().iter().map(str::to_string))
-                .collect()
-        })
-        .collect();
-    (h, rows)
-}
-
 fn num(row: &BTreeMap<String, String>, key: &str) -> f64 {
     row[key]
         .parse()
@@ -57,7 +41,7 @@ fn run_battles(
     ];
     args.extend_from_slice(extra);
     run_ok(&args);
-    table(&dir.join("battles.csv")).1
+    csv_table(&dir.join("battles.csv")).1
 }
 
 fn mean(rows: &[BTreeMap<String, String>], f: impl Fn(&BTreeMap<String, String>) -> f64) -> f64 {
@@ -114,7 +98,7 @@ fn compare_writes_the_same_shape_from_the_rulesets_own_battles(rs: &str) {
         args.extend_from_slice(&base);
         args.extend_from_slice(&versions);
         run_ok(&args);
-        let (h, rows) = table(&out.join("compare.csv"));
+        let (h, rows) = csv_table(&out.join("compare.csv"));
         assert_eq!(h, COMPARE_HEADER, "{ruleset}");
         shapes.push(rows);
     }
@@ -153,7 +137,7 @@ fn compare_writes_the_same_shape_from_the_rulesets_own_battles(rs: &str) {
     let turns = mean(&battles, |r| num(r, "turns"));
     assert!(close(get("battle_length_turns"), turns));
     // The unit's losses come through the trait in stamina, as the event stream counts them.
-    let (_, unit_rows) = table(&root.join("run").join(format!("{c}_losses.csv")));
+    let (_, unit_rows) = csv_table(&root.join("run").join(format!("{c}_losses.csv")));
     let greycoats: f64 = unit_rows
         .iter()
         .filter(|r| {
@@ -208,7 +192,7 @@ fn balance_is_the_same_bytes_on_any_thread_count(rs: &str) {
             "--out",
             s(&out),
         ]);
-        let (h, rows) = table(&out.join("balance.csv"));
+        let (h, rows) = csv_table(&out.join("balance.csv"));
         assert_eq!(h, BALANCE_HEADER);
         assert_eq!(rows.len(), 1);
         files.push(std::fs::read(out.join("balance.csv")).unwrap());
@@ -245,7 +229,7 @@ fn sweep_fights_each_point_as_run_does(rs: &str) {
         "--out",
         s(&out),
     ]);
-    let (h, rows) = table(&out.join("sweep.csv"));
+    let (h, rows) = csv_table(&out.join("sweep.csv"));
     let mut want = vec!["royalist.commands.foot.doctrine".to_string()];
     want.extend(SWEEP_COLUMNS.iter().map(|c| c.to_string()));
     assert_eq!(h, want);
@@ -444,7 +428,7 @@ fn rulesets_side_by_side_are_each_rulesets_own_run() {
         bytes.push(std::fs::read(out.join("rulesets.csv")).unwrap());
     }
     assert_eq!(bytes[0], bytes[1]);
-    let (h, rows) = table(&root.join("1").join("rulesets.csv"));
+    let (h, rows) = csv_table(&root.join("1").join("rulesets.csv"));
     assert_eq!(
         h,
         [

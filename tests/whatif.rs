@@ -14,17 +14,9 @@ use ecw_sim::whatif::{BALANCE_HEADER, COMPARE_HEADER, SWEEP_COLUMNS};
 
 /// A CSV's rows as column -> value, checking its header.
 fn rows(path: &Path, header: &[&str]) -> Vec<BTreeMap<String, String>> {
-    let mut r = csv::Reader::from_path(path).unwrap();
-    let h: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
+    let (h, rows) = csv_table(path);
     assert_eq!(h, header, "{}", path.display());
-    r.records()
-        .map(|rec| {
-            h.iter()
-                .cloned()
-                .zip(rec.unwrap().iter().map(str::to_string))
-                .collect()
-        })
-        .collect()
+    rows
 }
 
 fn f(row: &BTreeMap<String, String>, key: &str) -> f64 {

@@ -10,7 +10,7 @@ use crate::report::{Contents, OutDir, thousands};
 use crate::runner::{self, RunPlan};
 use crate::scenario::Scenario;
 use crate::setup::BattleSetup;
-use crate::whatif::{self, ContestOutput, Measure, VariantSpec};
+use crate::whatif::{self, ContestOutput, Measure, OwnMeasure, VariantSpec};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -27,12 +27,59 @@ pub struct Args {
     /// Override a value in the baseline and every variant alike
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub set: Vec<String>,
-    /// Compare the CV this unit loses too (its name; parliament:NAME or royalist:NAME when both
+    #[command(flatten)]
+    pub measure: MeasureOptions,
+    #[command(flatten)]
+    pub run: RunOptions,
+}
+
+/// What every version is measured on beside its outcome, length and each side's losses.
+#[derive(Debug, clap::Args)]
+pub struct MeasureOptions {
+    /// Measure the CV this unit loses too (its name; parliament:NAME or royalist:NAME when both
     /// armies have one) (repeatable)
     #[arg(long = "unit", value_name = "NAME")]
     pub units: Vec<String>,
-    #[command(flatten)]
-    pub run: RunOptions,
+    /// Measure one of the ruleset's own measures too (as measures.csv names it) of a unit, a
+    /// command or a side, e.g. p_brigade_broken:parliament; without a WHO, of each side
+    /// (repeatable)
+    #[arg(long = "own", value_name = "MEASURE[:WHO]")]
+    pub own: Vec<String>,
+}
+
+impl MeasureOptions {
+    /// The measures of every version under `ruleset`: the standard ones, each `--unit`'s, then
+    /// each `--own`'s (read against `base`), no two alike.
+    pub fn measures(&self, ruleset: &str, base: &BattleSetup) -> Result<Vec<Measure>> {
+        let mut measures = Measure::standard(&self.units, crate::rules::currency(ruleset)?);
+        if !self.own.is_empty() {
+            let layout = crate::rules::layout(ruleset, base)?;
+            for spec in &self.own {
+                let own = OwnMeasure::parse(spec, &layout, ruleset).map_err(Error::Usage)?;
+                measures.extend(own.into_iter().map(Measure::Own));
+            }
+        }
+        for (i, m) in measures.iter().enumerate() {
+            if measures[..i].contains(m) {
+                return Err(Error::Usage(format!(
+                    "{} is asked for twice: each measure once",
+                    m.name()
+                )));
+            }
+        }
+        Ok(measures)
+    }
+
+    /// The options as they define the result (for the output folder's name).
+    pub fn defining(&self) -> impl Iterator<Item = String> + '_ {
+        let units = self.units.iter().map(|u| format!("--unit {u}"));
+        units.chain(self.own.iter().map(|o| format!("--own {o}")))
+    }
+
+    /// Whether none is given.
+    pub fn is_empty(&self) -> bool {
+        self.units.is_empty() && self.own.is_empty()
+    }
 }
 
 /// What every what-if command takes: how many battles, from which seed, on how many threads,
@@ -89,12 +136,18 @@ impl RunOptions {
         measures: &[Measure],
         stop: &AtomicBool,
     ) -> Result<ContestOutput> {
+        let own = measures.iter().any(|m| matches!(m, Measure::Own(_)));
         for (name, setup) in versions {
+            let layout = own
+                .then(|| crate::rules::layout(ruleset, setup))
+                .transpose()?;
             for m in measures {
-                if let Measure::UnitLost(u, _) = m {
-                    whatif::find_unit(setup, u)
-                        .map_err(|e| Error::Usage(format!("--unit {u}: {e} ({name})")))?;
-                }
+                let found = match (m, &layout) {
+                    (Measure::UnitLost(u, _), _) => whatif::find_unit(setup, u).map(|_| ()),
+                    (Measure::Own(o), Some(l)) => o.units(l).map(|_| ()),
+                    _ => Ok(()),
+                };
+                found.map_err(|e| Error::Usage(format!("{}: {e} ({name})", m.flag())))?;
             }
         }
         let setups: Vec<&BattleSetup> = versions.iter().map(|(_, s)| *s).collect();
@@ -256,15 +309,15 @@ pub fn run(args: Args) -> Result<()> {
             )));
         }
     }
-    let measures = Measure::standard(&args.units, crate::rules::currency(ruleset)?);
+    let measures = args.measure.measures(ruleset, &versions[0].setup)?;
     let defining: Vec<String> = [
         ("--set", &args.set),
         ("--variant", &args.variants),
         ("--against", &args.against),
-        ("--unit", &args.units),
     ]
     .iter()
     .flat_map(|(flag, values)| values.iter().map(move |v| format!("{flag} {v}")))
+    .chain(args.measure.defining())
     .collect();
     let out = args
         .run
@@ -304,9 +357,9 @@ pub fn run(args: Args) -> Result<()> {
 /// `--ruleset A,B,...`: the scenario fought under each ruleset from the same seeds, outcomes
 /// side by side in `rulesets.csv`.
 fn side_by_side(args: &Args, list: &str, plan: &RunPlan, stop: &AtomicBool) -> Result<()> {
-    if !(args.variants.is_empty() && args.against.is_empty() && args.units.is_empty()) {
+    if !(args.variants.is_empty() && args.against.is_empty() && args.measure.is_empty()) {
         return Err(Error::Usage(format!(
-            "--ruleset {list}: a list compares the rulesets; --variant, --against and --unit compare versions under one ruleset"
+            "--ruleset {list}: a list compares the rulesets; --variant, --against, --unit and --own compare versions under one ruleset"
         )));
     }
     let names = list

@@ -1,13 +1,13 @@
 //! `ecw-sim sweep`: a grid of scenario values (every combination of each `--param`'s values),
 //! every point fought on the same battles, into one tidy `sweep.csv`.
 
-use super::compare::RunOptions;
+use super::compare::{MeasureOptions, RunOptions};
 use crate::error::Result;
 use crate::events::plural;
 use crate::runner;
 use crate::scenario::Scenario;
 use crate::setup::BattleSetup;
-use crate::whatif::{self, Measure, Param};
+use crate::whatif::{self, Param};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -20,10 +20,8 @@ pub struct Args {
     /// Override a value at every point of the grid
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub set: Vec<String>,
-    /// Measure the CV this unit loses too (its name; parliament:NAME or royalist:NAME when both
-    /// armies have one) (repeatable)
-    #[arg(long = "unit", value_name = "NAME")]
-    pub units: Vec<String>,
+    #[command(flatten)]
+    pub measure: MeasureOptions,
     #[command(flatten)]
     pub run: RunOptions,
 }
@@ -52,15 +50,12 @@ pub fn run(args: Args) -> Result<()> {
             .map_err(|e| e.within(&format!("--param point {}", point.join(" "))))?;
         setups.push(setup);
     }
-    let measures = Measure::standard(&args.units, crate::rules::currency(ruleset)?);
-    let defining: Vec<String> = [
-        ("--set", &args.set),
-        ("--param", &args.params),
-        ("--unit", &args.units),
-    ]
-    .iter()
-    .flat_map(|(flag, values)| values.iter().map(move |v| format!("{flag} {v}")))
-    .collect();
+    let measures = args.measure.measures(ruleset, &setups[0])?;
+    let defining: Vec<String> = [("--set", &args.set), ("--param", &args.params)]
+        .iter()
+        .flat_map(|(flag, values)| values.iter().map(move |v| format!("{flag} {v}")))
+        .chain(args.measure.defining())
+        .collect();
     let out = args.run.out_dir("sweep", &base, &defining, "sweep.csv")?;
 
     let named: Vec<(String, &BattleSetup)> = sets

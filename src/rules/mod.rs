@@ -106,6 +106,19 @@ pub fn currency(name: &str) -> Result<&'static str> {
     with_ruleset(name, Currency)
 }
 
+/// The order of battle of `setup` as the statistics of the ruleset a name picks see it, its
+/// own measures among it (see [`Ruleset::layout`]).
+pub fn layout(name: &str, setup: &BattleSetup) -> Result<crate::stats::Layout> {
+    struct Of<'a>(&'a BattleSetup);
+    impl WithRuleset for Of<'_> {
+        type Output = crate::stats::Layout;
+        fn with<R: Ruleset>(self, ruleset: &R) -> crate::stats::Layout {
+            ruleset.layout(self.0)
+        }
+    }
+    with_ruleset(name, Of(setup))
+}
+
 /// A scenario's changes to Black Powder's and Dickenson's values (`[black_powder_rules]`,
 /// `[dickenson_rules]`): each the whole ruleset with the changes laid over its built-in file.
 /// A battle of that ruleset reads them in place of its own (Ironsides' changes are

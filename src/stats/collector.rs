@@ -3,7 +3,7 @@
 //! [`Tally`] when the battle ends. It reads nothing but the event stream.
 
 use super::layout::Layout;
-use super::measures::{Counter, Counts};
+use super::measures::OwnTotals;
 use super::tally::{EntityTally, Tally, general_result_index};
 use crate::army::Side;
 use crate::events::{Event, Observer, Outcome};
@@ -100,12 +100,9 @@ pub struct Collector {
     unit_randomised: Vec<bool>,
     commander_side: Vec<Side>,
     effects: [(bool, u8); 11],
-    /// The ruleset's own measures: how many, and how its events count.
-    measures: usize,
-    counter: Option<Counter>,
     // This battle.
-    /// Each unit's totals of the ruleset's measures (unit-major), and scratch for the groups'.
-    own: Vec<u32>,
+    /// Each unit's totals of the ruleset's own measures, and scratch for the groups'.
+    own: OwnTotals,
     own_groups: Vec<u64>,
     units: Vec<UnitBattle>,
     commands: Vec<GroupBattle>,
@@ -134,9 +131,7 @@ impl Collector {
             unit_randomised: layout.units.iter().map(|u| u.randomised).collect(),
             commander_side: layout.commanders.iter().map(|c| c.side).collect(),
             effects: layout.commander_effects.0,
-            measures: layout.measures.len(),
-            counter: layout.counter,
-            own: vec![0; layout.units.len() * layout.measures.len()],
+            own: OwnTotals::new(layout.units.len(), layout.measures.len(), layout.counter),
             own_groups: vec![0; (layout.commands.len() + 2) * layout.measures.len()],
             units: vec![UnitBattle::default(); layout.units.len()],
             commands: vec![GroupBattle::default(); layout.commands.len()],
@@ -154,6 +149,11 @@ impl Collector {
         }
     }
 
+    /// The ruleset's own measures as the battle just fought left them, unit by unit.
+    pub fn own_totals(&self) -> &OwnTotals {
+        &self.own
+    }
+
     /// Readies for battle `index`, fought from `seed`.
     pub fn begin(&mut self, index: u64, seed: u64) {
         for (i, u) in self.units.iter_mut().enumerate() {
@@ -164,7 +164,7 @@ impl Collector {
             };
         }
         self.generals.fill(GeneralBattle::default());
-        self.own.fill(0);
+        self.own.clear();
         self.turn = 0;
         self.army_broken = [false; 2];
         self.pursuits = [0; 2];
@@ -333,7 +333,7 @@ impl Collector {
     /// for [`Collector::own_zeros`] to count at the batch's end, each histogram holding one
     /// observation a battle.
     fn fold_own(&mut self) {
-        let m = self.measures;
+        let m = self.own.measures();
         if m == 0 {
             return;
         }
@@ -343,7 +343,7 @@ impl Collector {
             .tally
             .units
             .iter_mut()
-            .zip(self.own.chunks(m))
+            .zip(self.own.by_unit())
             .enumerate()
         {
             let groups = [
@@ -414,7 +414,7 @@ impl Observer for Collector {
     /// built for it). A test checks that a battle's tally is the same from these alone.
     #[inline]
     fn wants(&self, e: &Event) -> bool {
-        self.counter.is_some_and(|c| (c.wants)(e))
+        self.own.wants(e)
             || matches!(
                 e,
                 Event::RatingRolled { .. }
@@ -445,15 +445,7 @@ impl Observer for Collector {
     }
 
     fn event(&mut self, e: &Event) {
-        if let Some(c) = self.counter
-            && (c.wants)(e)
-        {
-            let mut counts = Counts::default();
-            (c.count)(e, &mut counts);
-            for (unit, k, amount) in counts.iter() {
-                self.own[unit * self.measures + k] += amount;
-            }
-        }
+        self.own.event(e);
         match *e {
             Event::RatingRolled { unit, cv } => {
                 let i = usize::from(unit);

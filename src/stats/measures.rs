@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::army::UnitId;
-use crate::events::Event;
+use crate::events::{Event, Observer};
 
 /// How a measure is reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,6 +40,21 @@ impl MeasureInfo {
         MeasureInfo {
             name: name.to_string(),
             report,
+        }
+    }
+
+    /// Whether it is a happening (a share of battles) rather than a total.
+    pub fn happened(&self) -> bool {
+        self.report != Report::Total
+    }
+
+    /// The name of its headline figure in `measures.csv`: `<name>_mean` for a total,
+    /// `p_<name>` for a happening.
+    pub fn figure_name(&self) -> String {
+        if self.happened() {
+            format!("p_{}", self.name)
+        } else {
+            format!("{}_mean", self.name)
         }
     }
 }
@@ -114,5 +129,75 @@ impl Measures {
             .iter()
             .map(|&(n, r)| MeasureInfo::new(n, r))
             .collect()
+    }
+}
+
+/// Each unit's totals of a ruleset's own measures in one battle, counted from its events: the
+/// collector's count, and what the what-if tools read of each version of a battle.
+#[derive(Debug, Clone)]
+pub struct OwnTotals {
+    counter: Option<Counter>,
+    measures: usize,
+    /// Unit-major: unit `u`'s total of measure `k` at `u * measures + k`.
+    totals: Vec<u32>,
+}
+
+impl OwnTotals {
+    /// For `units` units and `measures` measures counted by `counter` (none: nothing counted).
+    pub fn new(units: usize, measures: usize, counter: Option<Counter>) -> OwnTotals {
+        OwnTotals {
+            counter,
+            measures,
+            totals: vec![0; units * measures],
+        }
+    }
+
+    /// How many measures each unit has.
+    pub fn measures(&self) -> usize {
+        self.measures
+    }
+
+    /// Readies for the next battle.
+    pub fn clear(&mut self) {
+        self.totals.fill(0);
+    }
+
+    /// Unit `unit`'s total of measure `k` in the battle.
+    pub fn of(&self, unit: usize, k: usize) -> u32 {
+        self.totals[unit * self.measures + k]
+    }
+
+    /// Adds `amount` to unit `unit`'s total of measure `k`.
+    pub fn add(&mut self, unit: usize, k: usize, amount: u32) {
+        self.totals[unit * self.measures + k] += amount;
+    }
+
+    /// Every unit's totals, unit after unit.
+    pub fn by_unit(&self) -> std::slice::Chunks<'_, u32> {
+        self.totals.chunks(self.measures.max(1))
+    }
+}
+
+impl Observer for OwnTotals {
+    fn listening(&self) -> bool {
+        self.counter.is_some()
+    }
+
+    #[inline]
+    fn wants(&self, e: &Event) -> bool {
+        self.counter.is_some_and(|c| (c.wants)(e))
+    }
+
+    fn event(&mut self, e: &Event) {
+        let Some(c) = self.counter else {
+            return;
+        };
+        if (c.wants)(e) {
+            let mut counts = Counts::default();
+            (c.count)(e, &mut counts);
+            for (unit, k, amount) in counts.iter() {
+                self.add(unit, k, amount);
+            }
+        }
     }
 }

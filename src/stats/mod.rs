@@ -19,7 +19,7 @@ pub use interval::{Estimate, Z95, mean_interval, normal_interval, wilson};
 pub use layout::{
     CommandInfo, CommanderEffects, CommanderInfo, Layout, UnitInfo, currency_label, losses_file,
 };
-pub use measures::{Counter, Counts, MeasureInfo, Measures, Report};
+pub use measures::{Counter, Counts, MeasureInfo, Measures, OwnTotals, Report};
 pub use tally::{
     CommanderTally, EntityTally, GENERAL_RESULTS, RatingTally, Tally, general_result_index,
 };

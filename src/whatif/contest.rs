@@ -11,11 +11,10 @@ use indicatif::ProgressBar;
 use super::paired::{ContestSums, Measure};
 use crate::army::Side;
 use crate::error::{Error, Result};
-use crate::events::NullObserver;
 use crate::rules::{Ruleset, WithRuleset};
 use crate::runner::{self, RunPlan};
 use crate::setup::BattleSetup;
-use crate::stats::Collector;
+use crate::stats::{Collector, Layout, OwnTotals};
 
 /// What a contest produced.
 #[derive(Debug, Clone)]
@@ -95,49 +94,69 @@ pub fn fight<R: Ruleset>(
             "nothing to fight: no version of the battle".into(),
         ));
     };
-    // For each version and measure, the unit the measure is about.
-    let mut units = Vec::with_capacity(setups.len());
-    for setup in setups {
-        let mut ids = Vec::with_capacity(measures.len());
-        for m in measures {
-            ids.push(match m {
-                Measure::UnitLost(name, _) => Some(find_unit(setup, name).map_err(Error::Usage)?),
-                _ => None,
-            });
-        }
-        units.push(ids);
+    let layouts: Vec<Layout> = setups.iter().map(|s| ruleset.layout(s)).collect();
+    let mut reads = Vec::with_capacity(setups.len());
+    for (setup, layout) in setups.iter().zip(&layouts) {
+        let of = measures
+            .iter()
+            .map(|m| Read::of(m, setup, layout))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(Error::Usage)?;
+        reads.push(of);
     }
-    if units.iter().flatten().any(Option::is_some) && !counts_unit_losses(ruleset, base) {
+    let by_unit = reads.iter().flatten().any(|r| matches!(r, Read::Unit(_)));
+    if by_unit && !counts_unit_losses(ruleset, base) {
         return Err(Error::Usage(format!(
             "--unit: the {} ruleset does not count a unit's losses",
             ruleset.name()
         )));
     }
-    let layout = ruleset.layout(base);
+    // Each version's own measures are counted from its events only when some are asked for.
+    let counting = reads.iter().flatten().any(|r| matches!(r, Read::Own(_)));
     let sums = Mutex::new(ContestSums::new(setups.len(), measures.len()));
-    let (sums_ref, units) = (&sums, &units);
+    let (sums_ref, reads, layouts) = (&sums, &reads, &layouts);
     let output = runner::run(
         plan,
-        &layout,
+        &layouts[0],
         || {
             let mut engines: Vec<R::Battle> =
                 setups.iter().map(|s| ruleset.new_battle(s)).collect();
+            let mut own: Vec<OwnTotals> = (layouts.iter())
+                .map(|l| {
+                    OwnTotals::new(
+                        l.units.len(),
+                        l.measures.len(),
+                        l.counter.filter(|_| counting),
+                    )
+                })
+                .collect();
             let mut x = vec![vec![0i64; measures.len()]; setups.len()];
             move |seed, collector: &mut Collector| {
                 let mut dice = 0;
                 for (k, (engine, setup)) in engines.iter_mut().zip(setups).enumerate() {
-                    // The baseline feeds the runner's collector; the others need no events.
+                    // The baseline feeds the runner's collector, which counts its own measures;
+                    // the others need only theirs.
                     let s = if k == 0 {
                         ruleset.fight(engine, setup, seed, collector)
                     } else {
-                        ruleset.fight(engine, setup, seed, &mut NullObserver)
+                        own[k].clear();
+                        ruleset.fight(engine, setup, seed, &mut own[k])
                     };
                     dice += s.dice_rolled;
+                    let totals = if k == 0 {
+                        collector.own_totals()
+                    } else {
+                        &own[k]
+                    };
                     for (m, measure) in measures.iter().enumerate() {
-                        let unit = units[k][m]
-                            .and_then(|u| ruleset.unit_lost(engine, u as u16))
-                            .unwrap_or(0);
-                        x[k][m] = measure.value(s.outcome, s.turns, s.cv_lost, unit);
+                        let reading = match (&reads[k][m], measure) {
+                            (Read::Unit(u), _) => {
+                                ruleset.unit_lost(engine, *u).map_or(0, i64::from)
+                            }
+                            (Read::Own(units), Measure::Own(o)) => o.value(totals, units),
+                            _ => 0,
+                        };
+                        x[k][m] = measure.value(s.outcome, s.turns, s.cv_lost, reading);
                     }
                 }
                 sums_ref.lock().unwrap_or_else(|e| e.into_inner()).add(&x);
@@ -154,6 +173,28 @@ pub fn fight<R: Ruleset>(
         sums,
         elapsed: output.elapsed,
     })
+}
+
+/// What a measure reads in one version beside the battle's outcome.
+enum Read {
+    Battle,
+    /// The unit whose losses it is.
+    Unit(u16),
+    /// The units whose own measure it adds up.
+    Own(Vec<usize>),
+}
+
+impl Read {
+    fn of(m: &Measure, setup: &BattleSetup, layout: &Layout) -> std::result::Result<Read, String> {
+        Ok(match m {
+            Measure::UnitLost(name, _) => Read::Unit(find_unit(setup, name)? as u16),
+            Measure::Own(o) => Read::Own(
+                o.units(layout)
+                    .map_err(|e| format!("--own {}: {e}", o.name()))?,
+            ),
+            _ => Read::Battle,
+        })
+    }
 }
 
 /// Whether the ruleset reports a unit's losses after a battle (asked of a fresh battle).

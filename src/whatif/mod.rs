@@ -13,6 +13,7 @@ mod contest;
 mod grid;
 mod html;
 mod mirror;
+mod own;
 mod paired;
 mod render;
 mod rulesets;
@@ -24,6 +25,7 @@ pub use mirror::{
     ARMS, BalanceCounts, MirrorBattles, Row, Verdict, arm_name, check_mirror, fight_balance,
     mirror_setups, pair_rows, parse_arms, parse_rows, rate_army,
 };
+pub use own::{OwnMeasure, Who};
 pub use paired::{ContestSums, Measure, Moments, PairedEstimate};
 pub use render::{
     BALANCE_HEADER, COMPARE_HEADER, SWEEP_COLUMNS, arms_text, balance_csv, balance_summary,

@@ -9,6 +9,7 @@
 //! independent runs of `n` battles each would give. Every sum is a whole number, so the
 //! figures are the same however the battles were split between threads.
 
+use super::own::OwnMeasure;
 use crate::army::Side;
 use crate::events::Outcome;
 use crate::stats::{Estimate, mean_interval, wilson};
@@ -27,6 +28,8 @@ pub enum Measure {
     Lost(Side, &'static str),
     /// What the unit of this name lost, in the currency.
     UnitLost(String, &'static str),
+    /// One of the ruleset's own measures, of a unit, a command or a side.
+    Own(OwnMeasure),
 }
 
 impl Measure {
@@ -54,26 +57,46 @@ impl Measure {
             Measure::Turns => "battle_length_turns".into(),
             Measure::Lost(s, c) => format!("{}_{c}_lost_mean", s.name()),
             Measure::UnitLost(u, c) => format!("unit_{c}_lost_mean:{u}"),
+            Measure::Own(o) => o.name(),
+        }
+    }
+
+    /// The option that asked for it, as a refusal names it: `--unit NAME`, `--own SPEC`.
+    pub fn flag(&self) -> String {
+        match self {
+            Measure::UnitLost(u, _) => format!("--unit {u}"),
+            Measure::Own(o) => format!("--own {}", o.name()),
+            _ => self.name(),
         }
     }
 
     /// A proportion (0 or 1 per battle), given Wilson's interval on its own.
     pub fn is_proportion(&self) -> bool {
+        match self {
+            Measure::Own(o) => o.happened,
+            _ => self.is_outcome(),
+        }
+    }
+
+    /// One of the three outcomes (a battle's result changes two of them).
+    pub fn is_outcome(&self) -> bool {
         matches!(
             self,
             Measure::ParliamentWin | Measure::RoyalistWin | Measure::Draw
         )
     }
 
-    /// Its value in one battle; `unit_cv_lost` is the CV lost by this measure's unit, if any.
-    pub fn value(&self, outcome: Outcome, turns: u16, cv_lost: [u32; 2], unit_cv_lost: u32) -> i64 {
+    /// Its value in one battle; `reading` is what was read for this measure alone: the
+    /// currency lost by its unit ([`Measure::UnitLost`]), its own measure's value
+    /// ([`OwnMeasure::value`]), else nothing.
+    pub fn value(&self, outcome: Outcome, turns: u16, cv_lost: [u32; 2], reading: i64) -> i64 {
         match self {
             Measure::ParliamentWin => i64::from(outcome == Outcome::Won(Side::Parliament)),
             Measure::RoyalistWin => i64::from(outcome == Outcome::Won(Side::Royalist)),
             Measure::Draw => i64::from(outcome == Outcome::Draw),
             Measure::Turns => i64::from(turns),
             Measure::Lost(s, _) => i64::from(cv_lost[s.index()]),
-            Measure::UnitLost(..) => i64::from(unit_cv_lost),
+            Measure::UnitLost(..) | Measure::Own(_) => reading,
         }
     }
 }

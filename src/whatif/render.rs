@@ -212,7 +212,7 @@ pub fn compare_summary(
         let flips: i128 = measures
             .iter()
             .zip(&sums.diffs[k])
-            .filter(|(m, _)| m.is_proportion())
+            .filter(|(m, _)| m.is_outcome())
             .map(|(_, d)| d.sum_sq)
             .sum();
         let _ = writeln!(
@@ -299,6 +299,7 @@ pub fn sweep_summary(
                     crate::stats::currency_label(c)
                 ),
                 Measure::UnitLost(u, c) => format!("{u} {} lost", crate::stats::currency_label(c)),
+                Measure::Own(o) => o.name(),
             };
             let mut text = format!("  {short} {}", figure(measure, e.estimate, false));
             if k > 0

@@ -75,6 +75,22 @@ pub fn refused_all(args: &[&str], needles: &[&str]) -> String {
     err
 }
 
+/// A CSV file's header, and its rows as column -> value.
+pub fn csv_table(path: &Path) -> (Vec<String>, Vec<BTreeMap<String, String>>) {
+    let mut r = csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let h: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
+    let rows = r
+        .records()
+        .map(|rec| {
+            h.iter()
+                .cloned()
+                .zip(rec.unwrap().iter().map(str::to_string))
+                .collect()
+        })
+        .collect();
+    (h, rows)
+}
+
 /// Runs and expects a refusal (exit code 2 or 3) with `needle` in the error.
 pub fn refused(args: &[&str], needle: &str) -> String {
     refused_all(args, &[needle])
