@@ -804,6 +804,7 @@ fn tell_end(n: &Names, e: Event) -> Told {
                 DkDetail::Volley { .. } | DkDetail::GunShot { .. } => " at ",
                 DkDetail::Losses { .. } => ", from ",
                 DkDetail::FormationThrow { .. } => " charging ",
+                DkDetail::ChargeForestalled { .. } => " declared a charge on ",
                 _ => ", by ",
             };
             match d.other() {

@@ -400,23 +400,25 @@ fn s7_a_charge_that_falls_short_keeps_its_throw_without_effect() {
 /// the charge went in (Naseby and First Newbury re-pinned when a charge whose target had left
 /// the table since its declaration stopped naming it: the same moves, two events fewer; all
 /// re-pinned when footprints crossing off the middle were first measured as touching; the four
-/// duels that write `turn_limit = 8` re-pinned when Dickenson began to read it).
+/// duels that write `turn_limit = 8` re-pinned when Dickenson began to read it; re-pinned when
+/// a declared charge not made began to be told, `ChargeForestalled`: the same battles, every
+/// event else as before to the bit).
 const THROWN_AT_CONTACT: &[(&str, u64)] = &[
-    ("edgehill", 0x8db127c6c0761503),
-    ("marston_moor", 0x1c2a66ac48c2e006),
-    ("naseby", 0xe924cc4a319f7055),
-    ("roundway_down", 0x4e18b4d0032992c5),
-    ("adwalton_moor", 0xf2b52e6dab93cea8),
-    ("lansdown", 0x63d7667382431e61),
-    ("first_newbury", 0x5b03f4bf4087a56d),
-    ("langport", 0x598c32c5dfcbed04),
-    ("small_action", 0x2cbcb2d06d4aab2c),
+    ("edgehill", 0xe4ec539e384439ed),
+    ("marston_moor", 0x4dde5507c9713be1),
+    ("naseby", 0x839c9d41e990b3ce),
+    ("roundway_down", 0xdc1d0a1db84eee10),
+    ("adwalton_moor", 0xdf11e2092d991aa7),
+    ("lansdown", 0xb3e0902c6e20bbce),
+    ("first_newbury", 0xd0c33b112a6351d3),
+    ("langport", 0xa201f892ace34e4b),
+    ("small_action", 0xaccac8fcd56fcc15),
     ("duel_horse", 0x868ff33c51cb6b2f),
     ("duel_foot_vs_horse", 0x34b516a9c6bef79b),
     ("bp_duel_pike_vs_horse", 0xd00a3c3fa00f43a0),
     ("bp_duel_shot", 0x671c36c674e3fc71),
     ("bp_duel_gun_vs_foot", 0xd6644aaaa86ed60f),
-    ("balance_template", 0x31bcf77a8f4856de),
+    ("balance_template", 0xb70aac797b06b704),
 ];
 
 /// With `battle.formation_throws_at_declaration` false the engine fights the battles it fought
@@ -496,4 +498,70 @@ fn s10_a_target_one_friend_is_charging_is_left_to_it() {
         assert_eq!(declared(&l, 1, 2), !shared, "{:?}", l.0);
         assert_eq!(failed(&l, 1, 2), !shared, "{:?}", l.0);
     }
+}
+
+/// A CHARGE FORESTALLED. Royalist troopers declare a charge on a Parliament forlorn hope 7"
+/// off (which throws 6, 6 at the declaration and stands); Parliament moves first, and its
+/// troopers, cantering, charge the Royalist troopers, who are in melee by their turn and do
+/// not make their charge. The story says so (`ChargeForestalled`), and `measures.csv` counts it
+/// (`charges_forestalled`, to the regiment that declared). With the Parliament troopers held,
+/// the same dice, the Royalist charge goes in and nothing is forestalled.
+#[test]
+fn s11_a_charge_declared_by_a_regiment_charged_before_its_turn_is_forestalled_and_told() {
+    use ecw_sim::narrative::{Currency, event_line};
+    use ecw_sim::rules::dickenson::statistics::{MEASURES, measure::CHARGES_FORESTALLED};
+    use ecw_sim::stats::OwnTotals;
+    let s = setup(&[
+        (Side::Parliament, FORLORN, 120, 30.0, 20.0),
+        (Side::Royalist, TROOPERS, 240, 30.0, 27.0),
+        (Side::Parliament, TROOPERS, 240, 42.0, 22.0),
+    ]);
+    let fight = |held: bool| {
+        let mut b = battle(&s);
+        b.regiments[0].loaded = false;
+        b.regiments[0].halt_until = 99;
+        b.regiments[2].gait = Gait::Canter;
+        if held {
+            b.regiments[2].halt_until = 99;
+        }
+        let l = next_move(&mut b, &s, &[6, 6]);
+        let mut counted = OwnTotals::new(3, MEASURES.declared.len(), Some(MEASURES.counter));
+        l.0.iter()
+            .for_each(|e| ecw_sim::events::Observer::event(&mut counted, e));
+        (b, l, counted.of(1, CHARGES_FORESTALLED))
+    };
+    let forestalled = Event::Dickenson(Detail::ChargeForestalled {
+        unit: 1,
+        target: 0,
+        engaged: true,
+    });
+    let (b, l, counted) = fight(false);
+    assert!(
+        declared(&l, 2, 1) && b.regiments[1].engaged.contains(2),
+        "{:?}",
+        l.0
+    );
+    assert!(
+        l.0.contains(&forestalled) && !declared(&l, 1, 0),
+        "{:?}",
+        l.0
+    );
+    assert!(b.regiments[0].engaged.is_none());
+    assert_eq!(counted, 1);
+    assert_eq!(
+        MEASURES.declared[CHARGES_FORESTALLED].0,
+        "charges_forestalled"
+    );
+    assert_eq!(
+        event_line(&s, Currency::Figures, forestalled).unwrap(),
+        "unit 1 declared a charge on unit 0: charged before its turn, it does not make it"
+    );
+    let (b, l, counted) = fight(true);
+    assert!(
+        declared(&l, 1, 0) && b.regiments[1].engaged.contains(0),
+        "{:?}",
+        l.0
+    );
+    let told = |e: &Event| matches!(e, Event::Dickenson(Detail::ChargeForestalled { .. }));
+    assert!(!l.0.iter().any(told) && counted == 0, "{:?}", l.0);
 }

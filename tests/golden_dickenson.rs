@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xe45f51f3d4115910),
-    ("marston_moor", 0x08a30a1f791a8a90),
-    ("naseby", 0x467b44d8e361ee67),
-    ("roundway_down", 0x60842e5baee8e9a6),
-    ("adwalton_moor", 0xcb770e8d184545f0),
-    ("lansdown", 0xfc85387ad0bfde44),
-    ("first_newbury", 0xce6f3012f04fae36),
-    ("langport", 0xf27e015f661efcd2),
-    ("small_action", 0xf938e1a3ad574a21),
+    ("edgehill", 0x799918cb1e6f21e4),
+    ("marston_moor", 0x26c01d0d48c29a3a),
+    ("naseby", 0x4d8905397ddd95c7),
+    ("roundway_down", 0x6b07adc159caa80a),
+    ("adwalton_moor", 0xc6911fc671ebf9a6),
+    ("lansdown", 0xd46aed7c91d53659),
+    ("first_newbury", 0xa7cc1fccdf5366c7),
+    ("langport", 0xd98aa51a3b38d92b),
+    ("small_action", 0x44b6606960ad5f25),
     ("duel_horse", 0x868ff33c51cb6b2f),
     ("duel_foot_vs_horse", 0x2f8d275c68804d25),
     ("bp_duel_pike_vs_horse", 0xa67776125eb86af0),
     ("bp_duel_shot", 0x671c36c674e3fc71),
     ("bp_duel_gun_vs_foot", 0xd6644aaaa86ed60f),
-    ("balance_template", 0x49b0cd14924328b2),
+    ("balance_template", 0x17c3c3fea9e69488),
 ];
 
 #[test]

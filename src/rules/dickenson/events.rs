@@ -171,6 +171,13 @@ pub enum Detail {
         total: i16,
         good: bool,
     },
+    /// Regiment `unit` declared a charge on `target` this move but was charged, or thrown
+    /// back, before its turn came (`engaged`: in melee by then), so it does not make it.
+    ChargeForestalled {
+        unit: UnitId,
+        target: UnitId,
+        engaged: bool,
+    },
 }
 
 impl Detail {
@@ -186,7 +193,8 @@ impl Detail {
             | Detail::PointsLost { unit, .. }
             | Detail::Pivoted { unit }
             | Detail::CommanderHit { unit, .. }
-            | Detail::FormationThrow { unit, .. } => unit,
+            | Detail::FormationThrow { unit, .. }
+            | Detail::ChargeForestalled { unit, .. } => unit,
         }
     }
 
@@ -195,7 +203,8 @@ impl Detail {
         match *self {
             Detail::Volley { target, .. }
             | Detail::GunShot { target, .. }
-            | Detail::FormationThrow { target, .. } => Some(target),
+            | Detail::FormationThrow { target, .. }
+            | Detail::ChargeForestalled { target, .. } => Some(target),
             Detail::Losses { by, .. } | Detail::AmmunitionBlown { by, .. } => Some(by),
             _ => None,
         }
@@ -214,6 +223,7 @@ impl Detail {
             Detail::Pivoted { .. } => "dk_pivoted",
             Detail::CommanderHit { .. } => "dk_commander_hit",
             Detail::FormationThrow { .. } => "dk_formation_throw",
+            Detail::ChargeForestalled { .. } => "dk_charge_forestalled",
         }
     }
 }
@@ -356,6 +366,11 @@ impl std::fmt::Display for Detail {
                     if good { "good, it goes in" } else { "bad" }
                 )
             }
+            Detail::ChargeForestalled { engaged, .. } => write!(
+                f,
+                "{} before its turn, it does not make it",
+                if engaged { "charged" } else { "thrown back" }
+            ),
         }
     }
 }

@@ -34,6 +34,7 @@ pub mod measure {
     pub const COMMANDERS_UNHORSED: usize = 22;
     pub const HORSES_LOST: usize = 23;
     pub const DRIVERS_LOST: usize = 24;
+    pub const CHARGES_FORESTALLED: usize = 25;
 }
 
 /// The measures, in the order of [`measure`]; `docs/RULES-DICKENSON.md` defines each.
@@ -64,6 +65,7 @@ pub const MEASURES: Measures = Measures {
         ("commanders_unhorsed", Report::Total),
         ("horses_lost", Report::Total),
         ("drivers_lost", Report::Total),
+        ("charges_forestalled", Report::Total),
     ],
     counter: Counter { wants, count },
 };
@@ -135,6 +137,7 @@ fn count(e: &Event, c: &mut Counts) {
             1,
         ),
         Detail::FormationThrow { .. } => {}
+        Detail::ChargeForestalled { unit, .. } => c.add(unit, CHARGES_FORESTALLED, 1),
     }
 }
 
@@ -168,7 +171,8 @@ mod tests {
         assert_eq!(name(COMMANDERS_UNHORSED), "commanders_unhorsed");
         assert_eq!(name(HORSES_LOST), "horses_lost");
         assert_eq!(name(DRIVERS_LOST), "drivers_lost");
-        assert_eq!(MEASURES.declared.len(), DRIVERS_LOST + 1);
+        assert_eq!(name(CHARGES_FORESTALLED), "charges_forestalled");
+        assert_eq!(MEASURES.declared.len(), CHARGES_FORESTALLED + 1);
     }
 
     /// A gun's shot on a regiment: the figures lost by type and the officer to the regiment,

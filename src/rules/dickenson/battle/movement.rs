@@ -453,8 +453,12 @@ impl Battle {
         for side in self.sides() {
             for r in 0..self.regiments.len() {
                 let reg = &self.regiments[r];
+                if reg.side != side {
+                    continue;
+                }
                 // Declared at once, a regiment thrown back before its turn has had its move.
-                if reg.side != side || (at_once && reg.moved > 0.0) {
+                if at_once && reg.moved > 0.0 {
+                    self.forestalled(r, self.orders[r], obs);
                     continue;
                 }
                 match reg.state {
@@ -653,6 +657,30 @@ impl Battle {
         }
     }
 
+    /// Regiment `r`'s charge, if `order` declared one, not made: the regiment was charged or
+    /// thrown back before its turn. Told (unless the target has left the table, when the
+    /// charge would have fallen short), for the story and `charges_forestalled`.
+    fn forestalled<O: Observer>(&self, r: usize, order: Order, obs: &mut O) {
+        let Order::Plan {
+            plan: Plan::Charge,
+            t,
+            ..
+        } = order
+        else {
+            return;
+        };
+        let (reg, target) = (&self.regiments[r], &self.regiments[usize::from(t)]);
+        if target.state != State::Gone {
+            let (unit, target, engaged) = (reg.unit, target.unit, reg.engaged.is_some());
+            let d = Detail::ChargeForestalled {
+                unit,
+                target,
+                engaged,
+            };
+            emit(obs, Event::Dickenson(d));
+        }
+    }
+
     /// Regiment `r` carries out its order, unless it is in melee by now.
     fn carry_out<D: DiceSource, O: Observer>(
         &mut self,
@@ -662,6 +690,7 @@ impl Battle {
         obs: &mut O,
     ) {
         if self.regiments[r].engaged.is_some() {
+            self.forestalled(r, order, obs);
             return;
         }
         let (plan, t, gap, thrown) = match order {
