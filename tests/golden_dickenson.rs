@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x799918cb1e6f21e4),
-    ("marston_moor", 0x26c01d0d48c29a3a),
-    ("naseby", 0x4d8905397ddd95c7),
-    ("roundway_down", 0x6b07adc159caa80a),
-    ("adwalton_moor", 0xc6911fc671ebf9a6),
-    ("lansdown", 0xd46aed7c91d53659),
-    ("first_newbury", 0xa7cc1fccdf5366c7),
-    ("langport", 0xd98aa51a3b38d92b),
-    ("small_action", 0x44b6606960ad5f25),
-    ("duel_horse", 0x868ff33c51cb6b2f),
-    ("duel_foot_vs_horse", 0x2f8d275c68804d25),
-    ("bp_duel_pike_vs_horse", 0xa67776125eb86af0),
-    ("bp_duel_shot", 0x671c36c674e3fc71),
-    ("bp_duel_gun_vs_foot", 0xd6644aaaa86ed60f),
-    ("balance_template", 0x17c3c3fea9e69488),
+    ("edgehill", 0x9e97fc134eb10d7b),
+    ("marston_moor", 0xcab3db11d702f1b5),
+    ("naseby", 0x4a9298688d995f4a),
+    ("roundway_down", 0x8b5070f9a744f647),
+    ("adwalton_moor", 0x1d79f2abd4b5378f),
+    ("lansdown", 0x8e1dc4dbb75209be),
+    ("first_newbury", 0x4e5cf012fc209386),
+    ("langport", 0x86cfe802689e68b0),
+    ("small_action", 0x35132b2c6c577c8e),
+    ("duel_horse", 0x7a038014c36d6aec),
+    ("duel_foot_vs_horse", 0x247ec674b38e2c52),
+    ("bp_duel_pike_vs_horse", 0x1545261f19cf0a0f),
+    ("bp_duel_shot", 0x474cd544dfe34864),
+    ("bp_duel_gun_vs_foot", 0x454c65c6a91326e6),
+    ("balance_template", 0xa0eb6d1ee9bc695f),
 ];
 
 #[test]

@@ -18,7 +18,7 @@ const IRONSIDES: &[(usize, u64, u64)] =
 const BLACK_POWDER: &[(usize, u64, u64)] =
     &[(100, 20, 0x872d767740a10521), (400, 6, 0x427c558754b218c7)];
 const DICKENSON: &[(usize, u64, u64)] =
-    &[(100, 6, 0x3d06067afad95be6), (400, 2, 0x8c8e6b65bea2e2b6)];
+    &[(100, 6, 0x3e9d5c8c068840c7), (400, 2, 0x4d8ae59aa3f93ff6)];
 
 #[test]
 fn generated_ironsides_battles_are_fought_as_pinned() {

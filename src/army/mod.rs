@@ -24,14 +24,20 @@ impl Side {
 
     /// A roll-off: a die each (Parliament's first), rolled again on a tie; the higher wins.
     pub fn roll_off<D: crate::dice::DiceSource>(dice: &mut D) -> Side {
+        Side::roll_off_with_dice(dice).0
+    }
+
+    /// [`Side::roll_off`] with the deciding throw (Parliament's die, the Royalists').
+    pub fn roll_off_with_dice<D: crate::dice::DiceSource>(dice: &mut D) -> (Side, [u8; 2]) {
         loop {
             let (p, r) = (dice.d6(), dice.d6());
             if p != r {
-                return if p > r {
+                let first = if p > r {
                     Side::Parliament
                 } else {
                     Side::Royalist
                 };
+                return (first, [p, r]);
             }
         }
     }
