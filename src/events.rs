@@ -307,6 +307,20 @@ pub fn emit<O: Observer>(obs: &mut O, e: Event) {
     }
 }
 
+/// A turn begins: told, and on the first turn the roll-off that decided who moves first when
+/// one was thrown for it (`roll_off`: its deciding throw).
+pub fn turn_started<O: Observer>(
+    obs: &mut O,
+    turn: u16,
+    first: crate::army::Side,
+    roll_off: Option<[u8; 2]>,
+) {
+    emit(obs, Event::TurnStarted { turn });
+    if let Some(rolls) = roll_off.filter(|_| turn == 1) {
+        emit(obs, Event::Initiative { turn, first, rolls });
+    }
+}
+
 /// Anything that listens to a battle. Observers see every event in order.
 pub trait Observer {
     /// Whether this observer wants events at all: the engine skips building them when not.

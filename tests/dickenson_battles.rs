@@ -18,7 +18,6 @@ use ecw_sim::rules::dickenson::battle::{Dickenson, Engaged, State};
 use ecw_sim::rules::dickenson::events::{Detail, Fall};
 use ecw_sim::rules::dickenson::gunnery::Calibre;
 use ecw_sim::rules::dickenson::morale::MoraleResult;
-use ecw_sim::rules::dickenson::tables::FirstMover;
 use ecw_sim::rules::dickenson::volley::{Arm, Band};
 use ecw_sim::scenario::Scenario;
 use ecw_sim::setup::BattleSetup;
@@ -139,63 +138,6 @@ fn the_same_seed_gives_the_same_battle_fresh_or_reused() {
 /// suffers again; figures left fall by exactly what each loss says and never rise; the
 /// summary's figures lost are the losses plus what the gone regiments still had; the loser's
 /// army broke; the battle ends last.
-/// Who moves first: the roll-off, told once at the start of the first move; or, by the
-/// what-if lever `battle.first_mover`, one side always, the roll-off's dice still thrown. Named
-/// as the roll-off would have had it, a battle is the same battle, event for event, but for the
-/// roll-off's line; named the other way, most battles differ.
-#[test]
-fn the_roll_off_is_told_and_the_first_mover_lever_changes_only_who_moves_first() {
-    let s = scenario("marston_moor");
-    let with = |first: &str| {
-        let mut r = DickensonRules::builtin();
-        r.battle.first_mover = match first {
-            "parliament" => FirstMover::Parliament,
-            _ => FirstMover::Royalist,
-        };
-        Dickenson::new(r)
-    };
-    let dk = Dickenson::builtin();
-    let mut b = dk.new_battle(&s);
-    let (mut firsts, mut differ) = ([0; 2], 0);
-    for i in 0..12 {
-        let seed = battle_seed(1, i);
-        let events = log(&dk, &mut b, &s, seed);
-        let told: Vec<(usize, Side, [u8; 2])> = (events.iter().enumerate())
-            .filter_map(|(k, e)| match *e {
-                Event::Initiative { turn, first, rolls } => {
-                    assert_eq!(turn, 1);
-                    Some((k, first, rolls))
-                }
-                _ => None,
-            })
-            .collect();
-        let [(at, first, rolls)] = told[..] else {
-            panic!("one roll-off told: {told:?}");
-        };
-        assert_eq!(events[at - 1], Event::TurnStarted { turn: 1 });
-        assert_ne!(rolls[0], rolls[1]);
-        assert_eq!(first == Side::Parliament, rolls[0] > rolls[1]);
-        assert_eq!(b.first, first);
-        firsts[first.index()] += 1;
-        let (same, other) = match first {
-            Side::Parliament => ("parliament", "royalist"),
-            Side::Royalist => ("royalist", "parliament"),
-        };
-        let named = with(same);
-        let mut nb = named.new_battle(&s);
-        let mut expected = events.clone();
-        expected.remove(at);
-        assert_eq!(log(&named, &mut nb, &s, seed), expected, "battle {i}");
-        let swapped = with(other);
-        let mut sb = swapped.new_battle(&s);
-        let fought = log(&swapped, &mut sb, &s, seed);
-        assert_eq!(sb.first, first.other());
-        differ += usize::from(fought != expected);
-    }
-    assert!(firsts[0] > 0 && firsts[1] > 0, "{firsts:?}");
-    assert!(differ >= 10, "{differ} of 12 battles changed");
-}
-
 #[test]
 fn the_referee_finds_nothing_wrong_in_any_built_in_battle() {
     let dk = Dickenson::builtin();

@@ -15,21 +15,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x86fff3f0c07b72ed),
-    ("marston_moor", 0x5b93806ec32f80e2),
-    ("naseby", 0x18814a0839273d20),
-    ("roundway_down", 0xe73f29731a2ed556),
-    ("adwalton_moor", 0x8fe955e21f4c2aaf),
-    ("lansdown", 0x9aefd1296f42110f),
-    ("first_newbury", 0x175034081752c0b2),
-    ("langport", 0x0beeab36a63650a2),
-    ("small_action", 0x4e15785e9f194066),
-    ("duel_horse", 0x2ca22d5512465511),
-    ("duel_foot_vs_horse", 0x3a1a226a306f241c),
-    ("bp_duel_pike_vs_horse", 0x4e38c9fff97f2fa9),
-    ("bp_duel_shot", 0x34a83a3309a56135),
-    ("bp_duel_gun_vs_foot", 0x72f8dec782efa8cb),
-    ("balance_template", 0xe9e94fcd4252ffad),
+    ("edgehill", 0xd69be25521f5c7d0),
+    ("marston_moor", 0x80d2d91316a72d07),
+    ("naseby", 0x36e4385484ccaa41),
+    ("roundway_down", 0x88e3870b36ee4699),
+    ("adwalton_moor", 0x2ccc028f15e05f18),
+    ("lansdown", 0x71d28d6e10c6f1b4),
+    ("first_newbury", 0xa566953e5e5c1df5),
+    ("langport", 0x21e0b8a1e8955f4d),
+    ("small_action", 0xb90b42b80f4d2363),
+    ("duel_horse", 0x4a9b511589787dcc),
+    ("duel_foot_vs_horse", 0x5ad69e8f224f9e23),
+    ("bp_duel_pike_vs_horse", 0x83902adbfd6ebf02),
+    ("bp_duel_shot", 0x5b74e9c37f7c59e4),
+    ("bp_duel_gun_vs_foot", 0xc186803575ae0e4c),
+    ("balance_template", 0x3857af07b1bed240),
 ];
 
 #[test]

@@ -326,3 +326,86 @@ fn each_rulesets_army_break_key_changes_its_battles_as_it_says() {
         );
     }
 }
+
+/// Each battle of `scenario` under `rules`, one by one, with the scenario's `sets`.
+fn battles<R: ecw_sim::rules::Ruleset>(
+    rules: &R,
+    scenario: &str,
+    sets: &[String],
+    n: u64,
+) -> Vec<Vec<ecw_sim::events::Event>> {
+    let setup = ecw_sim::scenario::Scenario::open(scenario, sets)
+        .and_then(|s| s.setup())
+        .unwrap();
+    let mut b = rules.new_battle(&setup);
+    (0..n)
+        .map(|i| {
+            let mut log = ecw_sim::events::EventLog::default();
+            rules.fight(&mut b, &setup, ecw_sim::dice::battle_seed(1, i), &mut log);
+            log.0
+        })
+        .collect()
+}
+
+/// Who moves first, under Black Powder and Dickenson: the roll-off at the start of the battle,
+/// told once, just after turn 1 begins; or, by the what-if lever `key`, one side always, the
+/// roll-off's dice still thrown. Named as the roll-off had it, a battle is the same battle,
+/// event for event, but for the roll-off's line (so the roll-off's winner is the side that
+/// moved first); named the other way, most battles differ.
+fn the_roll_off_is_told_and_the_lever_changes_only_who_moves_first<R: ecw_sim::rules::Ruleset>(
+    rules: &R,
+    scenario: &str,
+    key: &str,
+) {
+    use ecw_sim::army::Side;
+    use ecw_sim::events::Event;
+    let n = 12;
+    let rolled = battles(rules, scenario, &[], n);
+    let named = |side: Side| battles(rules, scenario, &[format!("{key}={}", side.name())], n);
+    let (parliament, royalist) = (named(Side::Parliament), named(Side::Royalist));
+    let (mut firsts, mut differ) = ([0; 2], 0);
+    for (i, events) in rolled.iter().enumerate() {
+        let told: Vec<(usize, Side, [u8; 2])> = (events.iter().enumerate())
+            .filter_map(|(k, e)| match *e {
+                Event::Initiative { turn, first, rolls } => Some((k, first, rolls, turn)),
+                _ => None,
+            })
+            .map(|(k, first, rolls, turn)| {
+                assert_eq!(turn, 1);
+                (k, first, rolls)
+            })
+            .collect();
+        let [(at, first, rolls)] = told[..] else {
+            panic!("{key}: one roll-off told in battle {i}: {told:?}");
+        };
+        assert_eq!(events[at - 1], Event::TurnStarted { turn: 1 });
+        assert_eq!(first == Side::Parliament, rolls[0] > rolls[1], "{rolls:?}");
+        firsts[first.index()] += 1;
+        let (same, other) = match first {
+            Side::Parliament => (&parliament[i], &royalist[i]),
+            Side::Royalist => (&royalist[i], &parliament[i]),
+        };
+        let mut expected = events.clone();
+        expected.remove(at);
+        assert_eq!(same, &expected, "{key}: battle {i}");
+        differ += usize::from(other != &expected);
+    }
+    assert!(firsts[0] > 0 && firsts[1] > 0, "{key}: {firsts:?}");
+    assert!(differ >= 10, "{key}: {differ} of {n} battles changed");
+}
+
+#[test]
+fn black_powder_and_dickenson_tell_their_roll_off_and_a_lever_names_who_moves_first() {
+    use ecw_sim::rules::black_powder::battle::BlackPowder;
+    use ecw_sim::rules::dickenson::battle::Dickenson;
+    the_roll_off_is_told_and_the_lever_changes_only_who_moves_first(
+        &BlackPowder::builtin(),
+        "marston_moor",
+        "black_powder_rules.command.first_mover",
+    );
+    the_roll_off_is_told_and_the_lever_changes_only_who_moves_first(
+        &Dickenson::builtin(),
+        "marston_moor",
+        "dickenson_rules.battle.first_mover",
+    );
+}

@@ -177,6 +177,8 @@ pub struct CommandRules {
     pub road_column_modifier: i8,
     pub commander_lost_modifier: i8,
     pub replacement_turns: u8,
+    /// Who moves first in every turn (`roll_off`: the roll-off's winner).
+    pub first_mover: crate::army::FirstMover,
 }
 
 #[derive(Debug, Clone, Deserialize)]

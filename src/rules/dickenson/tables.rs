@@ -491,27 +491,6 @@ pub struct ByWeight {
     pub heavy: Calibre,
 }
 
-/// Who moves first in every move: the roll-off at the start of the battle (the text), or one
-/// side always (a what-if lever, not a rule).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FirstMover {
-    RollOff,
-    Parliament,
-    Royalist,
-}
-
-impl FirstMover {
-    /// The side it names, if it names one.
-    pub fn side(self) -> Option<crate::army::Side> {
-        match self {
-            FirstMover::RollOff => None,
-            FirstMover::Parliament => Some(crate::army::Side::Parliament),
-            FirstMover::Royalist => Some(crate::army::Side::Royalist),
-        }
-    }
-}
-
 /// How the battle engine reads a scenario's neutral order of battle and the table.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -554,7 +533,7 @@ pub struct BattleRules {
     /// A regiment waiting for a friend to move on stands no nearer behind it than this.
     pub wait_behind_friend: f64,
     /// Who moves first in every move (`roll_off`: the roll-off's winner).
-    pub first_mover: FirstMover,
+    pub first_mover: crate::army::FirstMover,
     /// Both sides make every regiment's order for the move (its charge declared) from the
     /// state at the start of the move, then move (false: each side decides as it moves).
     pub charges_declared_at_once: bool,

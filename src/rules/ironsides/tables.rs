@@ -811,7 +811,15 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(e.starts_with("b.toml:154:") && e.contains("finite"), "{e}");
+        // (The line of the key, counted in the file as it is.)
+        let line = 1 + bp
+            .lines()
+            .position(|l| l.starts_with("sweep_move"))
+            .unwrap();
+        assert!(
+            e.starts_with(&format!("b.toml:{line}:")) && e.contains("finite"),
+            "{e}"
+        );
     }
 
     /// The pursuit's arc is from 0 to 180 degrees either side (180: all round); beyond, or not

@@ -508,10 +508,10 @@ impl Battle {
     ) -> BattleSummary {
         self.reset_arrivals(setup);
         dice.focus(streams::COMMON);
-        let first = Side::roll_off(dice);
+        let (first, told) = self.rules.command.first_mover.decide(dice);
         while self.outcome.is_none() && self.turn < self.turn_limit {
             self.turn += 1;
-            emit(obs, Event::TurnStarted { turn: self.turn });
+            crate::events::turn_started(obs, self.turn, first, told);
             self.arrivals_and_releases(setup, obs);
             for side in [first, first.other()] {
                 self.side_turn(side, setup, dice, obs);

@@ -421,24 +421,11 @@ impl Battle {
     ) -> BattleSummary {
         self.reset_arrivals(setup);
         dice.focus(streams::COMMON);
-        // (Thrown even when the rules name the first side, so every other die falls alike.)
-        let (rolled, rolls) = Side::roll_off_with_dice(dice);
-        let named = self.rules.battle.first_mover.side();
-        self.first = named.unwrap_or(rolled);
+        let (first, told) = self.rules.battle.first_mover.decide(dice);
+        self.first = first;
         while self.outcome.is_none() && self.turn < self.turn_limit {
             self.turn += 1;
-            emit(obs, Event::TurnStarted { turn: self.turn });
-            if self.turn == 1 && named.is_none() {
-                let first = self.first;
-                emit(
-                    obs,
-                    Event::Initiative {
-                        turn: 1,
-                        first,
-                        rolls,
-                    },
-                );
-            }
+            crate::events::turn_started(obs, self.turn, first, told);
             self.arrivals_and_releases(setup, obs);
             self.one_move(setup, dice, obs);
             self.check_armies(obs);
