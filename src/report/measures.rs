@@ -23,7 +23,7 @@ pub fn measures(layout: &Layout, t: &Tally) -> Option<Vec<u8>> {
             match m.report {
                 Report::Total => out.summary(who, &m.name, h),
                 Report::Happened | Report::CommandHappened => {
-                    out.proportion(who, &format!("p_{}", m.name), h.nonzero(), t.battles);
+                    out.proportion(who, &m.figure_name(), h.nonzero(), t.battles);
                 }
             }
         }

@@ -26,30 +26,45 @@ pub struct ContestOutput {
 /// The unit a measure names in a set-up: `Name`, or `parliament:Name` / `royalist:Name` when
 /// both armies have a unit of that name.
 pub fn find_unit(setup: &BattleSetup, name: &str) -> std::result::Result<usize, String> {
-    let (side, bare) = match name.split_once(':') {
-        Some((s, rest)) if Side::BOTH.iter().any(|x| x.name() == s) => (Some(s), rest),
-        _ => (None, name),
-    };
+    let (side, bare) = side_and_name(name);
     let found: Vec<usize> = (0..setup.units.len())
         .filter(|&i| setup.unit_name(i as u16) == bare)
-        .filter(|&i| side.is_none_or(|s| setup.units[i].side.name() == s))
+        .filter(|&i| side.is_none_or(|s| setup.units[i].side == s))
         .collect();
     match found.as_slice() {
         [i] => Ok(*i),
         [] => {
             let names: Vec<&str> = setup.names.units.iter().map(String::as_str).collect();
-            let near = crate::scenario::nearest(bare, &names, 3);
-            let hint = if near.is_empty() {
-                String::new()
-            } else {
-                format!("; did you mean {}?", near.join(" or "))
-            };
+            let hint = did_you_mean(bare, &names);
             Err(format!("no unit `{name}` in {}{hint}", setup.name))
         }
         _ => Err(format!(
             "both armies of {} have a unit `{bare}`: write parliament:{bare} or royalist:{bare}",
             setup.name
         )),
+    }
+}
+
+/// A name as the what-if options write it: `NAME`, or `parliament:NAME` / `royalist:NAME` to
+/// say whose.
+pub(super) fn side_and_name(name: &str) -> (Option<Side>, &str) {
+    name.split_once(':')
+        .and_then(|(s, rest)| {
+            Side::BOTH
+                .into_iter()
+                .find(|x| x.name() == s)
+                .map(|x| (Some(x), rest))
+        })
+        .unwrap_or((None, name))
+}
+
+/// "; did you mean A or B?" for the names nearest `word` (nothing when none is near).
+pub(super) fn did_you_mean(word: &str, names: &[&str]) -> String {
+    let near = crate::scenario::nearest(word, names, 3);
+    if near.is_empty() {
+        String::new()
+    } else {
+        format!("; did you mean {}?", near.join(" or "))
     }
 }
 

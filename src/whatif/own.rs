@@ -3,6 +3,7 @@
 //! ...), of a unit, a command or a side, counted in every version of the battle from the same
 //! events `run` counts it from.
 
+use super::contest::{did_you_mean, side_and_name};
 use crate::army::Side;
 use crate::stats::{Layout, OwnTotals, Report};
 
@@ -110,11 +111,8 @@ impl OwnMeasure {
             }
             Who::Named(n) => n.as_str(),
         };
-        let (side, bare) = match name.split_once(':') {
-            Some((s, rest)) if Side::BOTH.iter().any(|x| x.name() == s) => (Some(s), rest),
-            _ => (None, name),
-        };
-        let fits = |s: Side, n: &str| n == bare && side.is_none_or(|x| x == s.name());
+        let (side, bare) = side_and_name(name);
+        let fits = |s: Side, n: &str| n == bare && side.is_none_or(|x| x == s);
         let commands: Vec<&[u16]> = (layout.commands.iter())
             .filter(|c| !c.units.is_empty() && fits(c.side, &c.name))
             .map(|c| c.units.as_slice())
@@ -143,12 +141,7 @@ impl OwnMeasure {
         let names: Vec<&str> = (layout.commands.iter().map(|c| c.name.as_str()))
             .chain(layout.units.iter().map(|u| u.name.as_str()))
             .collect();
-        let near = crate::scenario::nearest(bare, &names, 3);
-        let hint = if near.is_empty() {
-            String::new()
-        } else {
-            format!("; did you mean {}?", near.join(" or "))
-        };
+        let hint = did_you_mean(bare, &names);
         format!(
             "no unit or command `{bare}` in {} (or a side: parliament, royalist){hint}",
             layout.scenario
