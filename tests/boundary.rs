@@ -690,7 +690,10 @@ fn a_ruleset_with_only_the_required_methods_plugs_in() {
     let plan = whatif::plan(6, 64, Some(2)).unwrap();
     let (bar, stop) = (indicatif::ProgressBar::hidden(), AtomicBool::new(false));
     let measures = Measure::standard(&[], "cv");
-    let setups = [&setup, &setup];
+    let setups = [
+        ("baseline".to_string(), &setup),
+        ("same".to_string(), &setup),
+    ];
     let mine = whatif::fight(&Minimal, &plan, &setups, &measures, &bar, &stop).unwrap();
     let iron = whatif::fight(&Ironsides, &plan, &setups, &measures, &bar, &stop).unwrap();
     assert_eq!(mine.sums, iron.sums);

@@ -126,8 +126,8 @@ impl RunOptions {
         Ok(name)
     }
 
-    /// Checks every unit of interest is in every version, then fights the versions (named for
-    /// errors: `version rupert_cg`, `point turn_limit=8`) under `ruleset` with a progress bar.
+    /// Fights the versions (named for errors: `version rupert_cg`, `point turn_limit=8`) under
+    /// `ruleset` with a progress bar.
     pub fn fight(
         &self,
         ruleset: &str,
@@ -136,25 +136,10 @@ impl RunOptions {
         measures: &[Measure],
         stop: &AtomicBool,
     ) -> Result<ContestOutput> {
-        let own = measures.iter().any(|m| matches!(m, Measure::Own(_)));
-        for (name, setup) in versions {
-            let layout = own
-                .then(|| crate::rules::layout(ruleset, setup))
-                .transpose()?;
-            for m in measures {
-                let found = match (m, &layout) {
-                    (Measure::UnitLost(u, _), _) => whatif::find_unit(setup, u).map(|_| ()),
-                    (Measure::Own(o), Some(l)) => o.units(l).map(|_| ()),
-                    _ => Ok(()),
-                };
-                found.map_err(|e| Error::Usage(format!("{}: {e} ({name})", m.flag())))?;
-            }
-        }
-        let setups: Vec<&BattleSetup> = versions.iter().map(|(_, s)| *s).collect();
         let progress = runner::progress_bar(plan.battles, !self.quiet);
         let contest = whatif::Contest {
             plan,
-            setups: &setups,
+            versions,
             measures,
             progress: &progress,
             stop,

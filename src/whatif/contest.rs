@@ -71,7 +71,8 @@ pub(super) fn did_you_mean(word: &str, names: &[&str]) -> String {
 /// A contest, ready for the ruleset it is fought under.
 pub struct Contest<'a> {
     pub plan: &'a RunPlan,
-    pub setups: &'a [&'a BattleSetup],
+    /// Each version's name (for errors: `version rupert_cg`, `point turn_limit=8`) and set-up.
+    pub versions: &'a [(String, &'a BattleSetup)],
     pub measures: &'a [Measure],
     pub progress: &'a ProgressBar,
     pub stop: &'a AtomicBool,
@@ -84,7 +85,7 @@ impl WithRuleset for Contest<'_> {
         fight(
             ruleset,
             self.plan,
-            self.setups,
+            self.versions,
             self.measures,
             self.progress,
             self.stop,
@@ -92,31 +93,36 @@ impl WithRuleset for Contest<'_> {
     }
 }
 
-/// Fights every battle of `plan` in each version (`setups[0]` the baseline) under `ruleset`
+/// Fights every battle of `plan` in each version (name, set-up; the first the baseline) under
+/// `ruleset`, once each measure's unit is found in every version (a refusal names the version),
 /// and sums every measure of every version and every version's difference from the baseline,
 /// battle by battle. The sums are whole numbers, so they do not depend on the order the
 /// workers add them in: the result is the same on any number of threads.
 pub fn fight<R: Ruleset>(
     ruleset: &R,
     plan: &RunPlan,
-    setups: &[&BattleSetup],
+    versions: &[(String, &BattleSetup)],
     measures: &[Measure],
     progress: &ProgressBar,
     stop: &AtomicBool,
 ) -> Result<ContestOutput> {
-    let Some(base) = setups.first() else {
+    let Some((_, base)) = versions.first() else {
         return Err(Error::Usage(
             "nothing to fight: no version of the battle".into(),
         ));
     };
+    let setups: Vec<&BattleSetup> = versions.iter().map(|(_, s)| *s).collect();
+    let setups = setups.as_slice();
     let layouts: Vec<Layout> = setups.iter().map(|s| ruleset.layout(s)).collect();
     let mut reads = Vec::with_capacity(setups.len());
-    for (setup, layout) in setups.iter().zip(&layouts) {
+    for ((name, setup), layout) in versions.iter().zip(&layouts) {
         let of = measures
             .iter()
-            .map(|m| Read::of(m, setup, layout))
-            .collect::<std::result::Result<Vec<_>, _>>()
-            .map_err(Error::Usage)?;
+            .map(|m| {
+                Read::of(m, setup, layout)
+                    .map_err(|e| Error::Usage(format!("{}: {e} ({name})", m.flag())))
+            })
+            .collect::<Result<Vec<_>>>()?;
         reads.push(of);
     }
     let by_unit = reads.iter().flatten().any(|r| matches!(r, Read::Unit(_)));
@@ -203,10 +209,7 @@ impl Read {
     fn of(m: &Measure, setup: &BattleSetup, layout: &Layout) -> std::result::Result<Read, String> {
         Ok(match m {
             Measure::UnitLost(name, _) => Read::Unit(find_unit(setup, name)? as u16),
-            Measure::Own(o) => Read::Own(
-                o.units(layout)
-                    .map_err(|e| format!("--own {}: {e}", o.name()))?,
-            ),
+            Measure::Own(o) => Read::Own(o.units(layout)?),
             _ => Read::Battle,
         })
     }
