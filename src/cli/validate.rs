@@ -21,18 +21,15 @@ pub fn run(args: Args) -> Result<()> {
     let scenario = Scenario::open(&args.scenario, &args.set)?;
     let name = super::run::ruleset_name(&scenario, args.ruleset.as_deref());
     crate::rules::check_ruleset(name)?;
-    // (A scenario that fails its checks has no army to break: its problems are listed below.)
-    let setup = scenario.setup().ok();
-    let rules = match &setup {
-        Some(s) => format!("ruleset {name}: {}", crate::rules::how_it_ends(name, s)?),
-        None => format!("ruleset {name}"),
-    };
-    match scenario.order_of_battle(&rules) {
-        Ok(text) => {
-            if let Some(setup) = &setup {
-                super::note_size(setup, name);
-            }
-            super::print_out(&text)
+    match scenario.checked() {
+        Ok(checked) => {
+            let setup = checked.setup();
+            let rules = format!(
+                "ruleset {name}: {}",
+                crate::rules::how_it_ends(name, setup)?
+            );
+            super::note_size(setup, name);
+            super::print_out(&checked.order_of_battle(&rules))
         }
         Err(errors) => {
             // Every problem on its own line, then the summary that makes the exit code non-zero.

@@ -217,7 +217,16 @@ impl Scenario {
     /// The order of battle as text (sides, commands, commanders, units, strengths), or every
     /// problem found.
     pub fn order_of_battle(&self, rules: &str) -> std::result::Result<String, Vec<Error>> {
-        build::build(self).map(|b| order::order_of_battle(self, &b, rules))
+        self.checked().map(|c| c.order_of_battle(rules))
+    }
+
+    /// Checks everything and builds the battle once, keeping what its order of battle prints
+    /// beside the set-up; or returns every problem found.
+    pub fn checked(&self) -> std::result::Result<Checked<'_>, Vec<Error>> {
+        build::build(self).map(|built| Checked {
+            scenario: self,
+            built,
+        })
     }
 
     /// The file's text exactly as read (hash it for a run's manifest).
@@ -359,5 +368,23 @@ fn serde_error(
             },
             message,
         },
+    }
+}
+
+/// A scenario that passed its checks, built once: its set-up and its order of battle.
+pub struct Checked<'a> {
+    scenario: &'a Scenario,
+    built: build::Built,
+}
+
+impl Checked<'_> {
+    pub fn setup(&self) -> &BattleSetup {
+        &self.built.setup
+    }
+
+    /// The order of battle as text; `rules` is the line naming the ruleset and how an army
+    /// breaks under it.
+    pub fn order_of_battle(&self, rules: &str) -> String {
+        order::order_of_battle(self.scenario, &self.built, rules)
     }
 }

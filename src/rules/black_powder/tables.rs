@@ -388,6 +388,12 @@ impl BlackPowderRules {
             .expect("the built-in Black Powder ruleset is valid")
     }
 
+    /// The turns a battle of `setup` lasts at most: the scenario's `turn_limit`, else this
+    /// ruleset's default.
+    pub fn turn_limit(&self, setup: &crate::setup::BattleSetup) -> u16 {
+        crate::rules::scenario_turn_limit_or(setup, self.derive.default_turn_limit)
+    }
+
     /// The special rules a group has (none when the file does not name it).
     pub fn specials_of(&self, group: &str) -> &[SpecialRule] {
         self.special_rules

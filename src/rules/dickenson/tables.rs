@@ -570,6 +570,12 @@ impl DickensonRules {
             .expect("the built-in Dickenson ruleset is valid")
     }
 
+    /// The moves a battle of `setup` lasts at most: the scenario's `turn_limit`, else this
+    /// ruleset's default.
+    pub fn turn_limit(&self, setup: &crate::setup::BattleSetup) -> u16 {
+        crate::rules::scenario_turn_limit_or(setup, self.army.default_turn_limit)
+    }
+
     fn validate_bands(&self, bad: &impl Fn(&str, String) -> Result<()>) -> Result<()> {
         for (name, w) in self.weapons() {
             let medium = w.medium.unwrap_or(w.short);

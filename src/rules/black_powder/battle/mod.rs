@@ -76,8 +76,7 @@ impl Ruleset for BlackPowder {
     }
 
     fn turn_limit(&self, setup: &BattleSetup) -> u16 {
-        let default = self.rules_for(setup).derive.default_turn_limit;
-        crate::rules::scenario_turn_limit_or(setup, default)
+        self.rules_for(setup).turn_limit(setup)
     }
 
     /// By its broken brigades: each army's count of the commands that count.
@@ -402,8 +401,7 @@ impl Battle {
             rules.melee.rear_degrees.to_radians().cos(),
         );
         let n = template.0.len();
-        let scenario_turn_limit =
-            crate::rules::scenario_turn_limit_or(setup, rules.derive.default_turn_limit);
+        let scenario_turn_limit = rules.turn_limit(setup);
         let mut b = Battle {
             rules,
             regiments: Vec::new(),

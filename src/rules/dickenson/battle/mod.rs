@@ -97,8 +97,7 @@ impl Ruleset for Dickenson {
     }
 
     fn turn_limit(&self, setup: &BattleSetup) -> u16 {
-        let default = self.rules_for(setup).army.default_turn_limit;
-        crate::rules::scenario_turn_limit_or(setup, default)
+        self.rules_for(setup).turn_limit(setup)
     }
 
     /// By its morale points: below the break share of its start.
@@ -293,8 +292,7 @@ impl Battle {
             on_side(Side::Parliament).max(on_side(Side::Royalist)),
             &rules,
         );
-        let scenario_turn_limit =
-            crate::rules::scenario_turn_limit_or(setup, rules.army.default_turn_limit);
+        let scenario_turn_limit = rules.turn_limit(setup);
         let mut members = vec![Vec::new(); setup.commands.len()];
         for (r, reg) in template.0.iter().enumerate() {
             if let Some(m) = members.get_mut(usize::from(reg.command)) {
