@@ -164,11 +164,14 @@ fn waiting(setup: &BattleSetup, seed: u64, turn_limit: u16) -> Vec<bool> {
 /// acts before it arrives, a gone regiment never acts again;
 /// stamina left falls by what each loss says, and rises only by a Brave rally; a melee loser's
 /// break test comes just before the result, which reports it;
-/// volleys never cause more casualties than hits; orders follow the bands; the battle ends last.
+/// volleys never cause more casualties than hits; orders follow the bands; a charge says what
+/// moved it (the order or the move on initiative told for it last, or its sweeping advance);
+/// the battle ends last.
 #[test]
 fn the_referee_finds_nothing_wrong_in_any_built_in_battle() {
     use ecw_sim::events::ReactionResult;
     use ecw_sim::rules::black_powder::command::band;
+    use ecw_sim::rules::black_powder::events::ChargeBy;
     let bp = BlackPowder::builtin();
     for name in [
         "marston_moor",
@@ -188,6 +191,7 @@ fn the_referee_finds_nothing_wrong_in_any_built_in_battle() {
             let events = log(&bp, &mut battle, &setup, battle_seed(5, i));
             let mut gone = waiting(&setup, battle_seed(5, i), battle.turn_limit);
             let mut left = stamina.clone();
+            let mut moved_by: Vec<Option<ChargeBy>> = vec![None; stamina.len()];
             for (k, e) in events.iter().enumerate() {
                 let acting = match e {
                     Event::BlackPowder(d) => d.actor(),
@@ -224,13 +228,28 @@ fn the_referee_finds_nothing_wrong_in_any_built_in_battle() {
                     Event::BlackPowder(Detail::Volley {
                         hits, casualties, ..
                     }) => assert!(casualties <= hits),
+                    Event::BlackPowder(Detail::Initiative { unit }) => {
+                        moved_by[usize::from(unit)] = Some(ChargeBy::Initiative)
+                    }
+                    Event::PursuitStarted { unit, .. } => {
+                        moved_by[usize::from(unit)] = Some(ChargeBy::Sweep)
+                    }
+                    Event::BlackPowder(Detail::Charge { unit, by, .. }) => {
+                        assert_eq!(
+                            Some(by),
+                            moved_by[usize::from(unit)].take(),
+                            "{name} battle {i}: {e:?}"
+                        );
+                    }
                     Event::BlackPowder(Detail::Order {
+                        unit,
                         roll,
                         rating,
                         band: b,
                         ..
                     }) => {
                         assert_eq!(band(i16::from(roll), i16::from(rating), &bp.rules), b);
+                        moved_by[usize::from(unit)] = Some(ChargeBy::Order);
                     }
                     Event::MeleeResult {
                         loser: Some(l),

@@ -18,7 +18,7 @@ use ecw_sim::doctrine::DoctrineParams;
 use ecw_sim::events::{Event, EventLog, LossCause};
 use ecw_sim::rules::black_powder::battle::Battle;
 use ecw_sim::rules::black_powder::command::Band;
-use ecw_sim::rules::black_powder::events::Detail;
+use ecw_sim::rules::black_powder::events::{ChargeBy, Detail};
 use ecw_sim::rules::black_powder::morale::BreakResult;
 use ecw_sim::rules::black_powder::tables::SpecialRule;
 use ecw_sim::rules::{BlackPowder, Ruleset};
@@ -354,7 +354,7 @@ fn example_7_hedgehog_stops_horse() {
         b.regiments[0].disordered = disordered;
         let mut dice = ScriptedDice::new(script);
         let mut log = EventLog::default();
-        assert!(!b.charge(1, 1, 14.0, &s, &mut dice, &mut log));
+        assert!(!b.charge(1, (1, ChargeBy::Order), 14.0, &s, &mut dice, &mut log));
         dice.finish();
         let d = details(&log);
         let roll = disordered.then_some(3);
@@ -369,7 +369,8 @@ fn example_7_hedgehog_stops_horse() {
         assert!(d.contains(&Detail::Charge {
             unit: 1,
             target: 0,
-            home: false
+            home: false,
+            by: ChargeBy::Order
         }));
         assert!(b.regiments[0].hedgehog && b.regiments[1].engaged.is_none());
     }
@@ -379,7 +380,7 @@ fn example_7_hedgehog_stops_horse() {
     b.regiments[0].disordered = true;
     let mut dice = ScriptedDice::new(&[4, 1, 1, 1, 1, 1, 1]);
     let mut log = EventLog::default();
-    assert!(b.charge(1, 1, 14.0, &s, &mut dice, &mut log));
+    assert!(b.charge(1, (1, ChargeBy::Order), 14.0, &s, &mut dice, &mut log));
     dice.finish();
     assert!(!b.regiments[0].hedgehog && b.regiments[1].engaged == Some(0));
 }
@@ -501,7 +502,7 @@ fn example_12_closing_fire_breaks_a_charge() {
     let mut b = battle(&s);
     let mut dice = ScriptedDice::new(&[2, 3, 4, 1, 1, 1, 3, 1]);
     let mut log = EventLog::default();
-    assert!(!b.charge(1, 0, 12.0, &s, &mut dice, &mut log));
+    assert!(!b.charge(1, (0, ChargeBy::Order), 12.0, &s, &mut dice, &mut log));
     dice.finish();
     assert!(details(&log).contains(&Detail::Volley {
         unit: 0,

@@ -12,7 +12,7 @@ use common::cli::{run_ok, s, scratch};
 use ecw_sim::dice::battle_seed;
 use ecw_sim::events::{Event, EventLog};
 use ecw_sim::rules::black_powder::command::Band;
-use ecw_sim::rules::black_powder::events::Detail;
+use ecw_sim::rules::black_powder::events::{ChargeBy, Detail};
 use ecw_sim::rules::black_powder::morale::BreakResult;
 use ecw_sim::rules::{BlackPowder, Ruleset};
 use ecw_sim::scenario::Scenario;
@@ -60,9 +60,15 @@ fn tell(d: &Detail, out: &mut Counted) {
             add(a, "melee_casualties", u64::from(a_casualties));
             add(b, "melee_casualties", u64::from(b_casualties));
         }
-        Detail::Charge { unit, home, .. } => {
+        Detail::Charge { unit, home, by, .. } => {
             add(unit, "charges", 1);
             add(unit, "charges_home", u64::from(home));
+            add(
+                unit,
+                "initiative_charges",
+                u64::from(by == ChargeBy::Initiative),
+            );
+            add(unit, "sweep_charges", u64::from(by == ChargeBy::Sweep));
         }
         Detail::Shaken { unit } => add(unit, "shaken", 1),
         Detail::Disordered { unit } => add(unit, "disordered", 1),
@@ -81,7 +87,7 @@ fn tell(d: &Detail, out: &mut Counted) {
     }
 }
 
-const TOTALS: [&str; 15] = [
+const TOTALS: [&str; 17] = [
     "orders",
     "orders_50pct",
     "orders_100pct",
@@ -94,6 +100,8 @@ const TOTALS: [&str; 15] = [
     "melee_casualties",
     "charges",
     "charges_home",
+    "initiative_charges",
+    "sweep_charges",
     "break_tests",
     "hedgehogs_formed",
     "commanders_joined",

@@ -13,7 +13,7 @@ use ecw_sim::events::{Event, EventLog, NullObserver};
 use ecw_sim::rules::black_powder::BlackPowderRules;
 use ecw_sim::rules::black_powder::battle::Battle;
 use ecw_sim::rules::black_powder::command::Band;
-use ecw_sim::rules::black_powder::events::Detail;
+use ecw_sim::rules::black_powder::events::{ChargeBy, Detail};
 use ecw_sim::rules::black_powder::morale::BreakResult;
 use ecw_sim::rules::{BlackPowder, Ruleset};
 use ecw_sim::setup::{BattleSetup, CommanderSource, Names, RatingSource};
@@ -263,7 +263,7 @@ fn chain_by_engine(
             b.regiments[r].specials = f.specials;
         }
         let mut log = EventLog::default();
-        let home = b.charge(0, 1, 12.0, s, &mut dice, &mut log);
+        let home = b.charge(0, (1, ChargeBy::Order), 12.0, s, &mut dice, &mut log);
         if home {
             b.fight_round(0, 1, s, &mut dice, &mut log);
         }

@@ -15,21 +15,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xd69be25521f5c7d0),
-    ("marston_moor", 0x80d2d91316a72d07),
-    ("naseby", 0x36e4385484ccaa41),
-    ("roundway_down", 0x88e3870b36ee4699),
-    ("adwalton_moor", 0x2ccc028f15e05f18),
-    ("lansdown", 0x71d28d6e10c6f1b4),
-    ("first_newbury", 0xa566953e5e5c1df5),
-    ("langport", 0x21e0b8a1e8955f4d),
-    ("small_action", 0xb90b42b80f4d2363),
-    ("duel_horse", 0x4a9b511589787dcc),
-    ("duel_foot_vs_horse", 0x5ad69e8f224f9e23),
-    ("bp_duel_pike_vs_horse", 0x83902adbfd6ebf02),
+    ("edgehill", 0xe4681b98bd8efae3),
+    ("marston_moor", 0xf070a39268ee4ef5),
+    ("naseby", 0xb27d418523eba2c7),
+    ("roundway_down", 0x8f8cb37bcf581d12),
+    ("adwalton_moor", 0x0f2b3876fb78d90c),
+    ("lansdown", 0x78ab603601ec323e),
+    ("first_newbury", 0xcf7825ebe12a6be6),
+    ("langport", 0x406285ef9b6916ae),
+    ("small_action", 0x25d53a09cf5eb9b0),
+    ("duel_horse", 0x91e92875d026feb7),
+    ("duel_foot_vs_horse", 0x879a8bc030f692d9),
+    ("bp_duel_pike_vs_horse", 0x403b5054ecb57764),
     ("bp_duel_shot", 0x5b74e9c37f7c59e4),
-    ("bp_duel_gun_vs_foot", 0xc186803575ae0e4c),
-    ("balance_template", 0x3857af07b1bed240),
+    ("bp_duel_gun_vs_foot", 0x9f88fbd01c42b073),
+    ("balance_template", 0xf952e50f977fae2f),
 ];
 
 #[test]

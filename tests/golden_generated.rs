@@ -16,7 +16,7 @@ use ecw_sim::rules::dickenson::battle::Dickenson;
 const IRONSIDES: &[(usize, u64, u64)] =
     &[(100, 20, 0x770b04e8b2079454), (400, 6, 0x493d58d5e2a4266c)];
 const BLACK_POWDER: &[(usize, u64, u64)] =
-    &[(100, 20, 0x43958e8973490c8f), (400, 6, 0x86ccb6a700667ea1)];
+    &[(100, 20, 0x2c068517ad807af9), (400, 6, 0x48fffb1d1c6134dd)];
 const DICKENSON: &[(usize, u64, u64)] =
     &[(100, 6, 0x3e9d5c8c068840c7), (400, 2, 0x4d8ae59aa3f93ff6)];
 

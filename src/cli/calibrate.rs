@@ -238,6 +238,7 @@ impl Observer for ArmLosses {
                     unit: a,
                     target: b,
                     home: true,
+                    ..
                 }
                 | Detail::MeleeRound { a, b, .. },
             ) => {

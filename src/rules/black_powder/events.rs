@@ -31,11 +31,12 @@ pub enum Detail {
         casualties: u8,
         closing: bool,
     },
-    /// A charge declared (and whether it went home).
+    /// A charge declared (and whether it went home), and what moved it.
     Charge {
         unit: UnitId,
         target: UnitId,
         home: bool,
+        by: ChargeBy,
     },
     /// A round of melee between two regiments: casualties caused and final scores.
     MeleeRound {
@@ -94,6 +95,26 @@ pub enum Detail {
         army_out: u8,
         army_of: u8,
     },
+}
+
+/// What moved a charger: its order (a command roll), a move on initiative (within 12" of the
+/// enemy, no roll), or its sweeping advance after a melee won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChargeBy {
+    Order,
+    Initiative,
+    Sweep,
+}
+
+impl ChargeBy {
+    /// How the story tells it, after the charge.
+    fn told(self) -> &'static str {
+        match self {
+            ChargeBy::Order => "ordered",
+            ChargeBy::Initiative => "on initiative",
+            ChargeBy::Sweep => "sweeping on",
+        }
+    }
 }
 
 impl Detail {
@@ -214,11 +235,16 @@ impl std::fmt::Display for Detail {
                 plural(hits, "hit", "hits"),
                 plural(casualties, "casualty", "casualties"),
             ),
-            Detail::Charge { home, .. } => f.write_str(if home {
-                "charges home"
-            } else {
-                "charge stopped"
-            }),
+            Detail::Charge { home, by, .. } => write!(
+                f,
+                "{} ({})",
+                if home {
+                    "charges home"
+                } else {
+                    "charge stopped"
+                },
+                by.told()
+            ),
             Detail::MeleeRound {
                 a_casualties,
                 b_casualties,

@@ -6,7 +6,7 @@
 //! and side (`measures.csv`).
 
 use super::command::Band;
-use super::events::Detail;
+use super::events::{ChargeBy, Detail};
 use super::morale::BreakResult;
 use crate::events::Event;
 use crate::stats::{Counter, Counts, Measures, Report};
@@ -25,15 +25,17 @@ pub mod measure {
     pub const MELEE_CASUALTIES: usize = 9;
     pub const CHARGES: usize = 10;
     pub const CHARGES_HOME: usize = 11;
-    pub const SHAKEN: usize = 12;
-    pub const DISORDERED: usize = 13;
-    pub const BREAK_TESTS: usize = 14;
-    pub const RETIRED: usize = 15;
-    pub const BROKE: usize = 16;
-    pub const HEDGEHOGS: usize = 17;
-    pub const PIKE_BLOCKED: usize = 18;
-    pub const COMMANDERS_JOINED: usize = 19;
-    pub const BRIGADE_BROKEN: usize = 20;
+    pub const INITIATIVE_CHARGES: usize = 12;
+    pub const SWEEP_CHARGES: usize = 13;
+    pub const SHAKEN: usize = 14;
+    pub const DISORDERED: usize = 15;
+    pub const BREAK_TESTS: usize = 16;
+    pub const RETIRED: usize = 17;
+    pub const BROKE: usize = 18;
+    pub const HEDGEHOGS: usize = 19;
+    pub const PIKE_BLOCKED: usize = 20;
+    pub const COMMANDERS_JOINED: usize = 21;
+    pub const BRIGADE_BROKEN: usize = 22;
 }
 
 /// The measures, in the order of [`measure`]; `docs/RULES-BLACK-POWDER.md` defines each.
@@ -51,6 +53,8 @@ pub const MEASURES: Measures = Measures {
         ("melee_casualties", Report::Total),
         ("charges", Report::Total),
         ("charges_home", Report::Total),
+        ("initiative_charges", Report::Total),
+        ("sweep_charges", Report::Total),
         ("shaken", Report::Happened),
         ("disordered", Report::Happened),
         ("break_tests", Report::Total),
@@ -104,9 +108,14 @@ fn count(e: &Event, c: &mut Counts) {
             c.add(a, MELEE_CASUALTIES, u32::from(a_casualties));
             c.add(b, MELEE_CASUALTIES, u32::from(b_casualties));
         }
-        Detail::Charge { unit, home, .. } => {
+        Detail::Charge { unit, home, by, .. } => {
             c.add(unit, CHARGES, 1);
             c.add(unit, CHARGES_HOME, u32::from(home));
+            match by {
+                ChargeBy::Initiative => c.add(unit, INITIATIVE_CHARGES, 1),
+                ChargeBy::Sweep => c.add(unit, SWEEP_CHARGES, 1),
+                ChargeBy::Order => {}
+            }
         }
         Detail::Shaken { unit } => c.add(unit, SHAKEN, 1),
         Detail::Disordered { unit } => c.add(unit, DISORDERED, 1),
@@ -154,6 +163,8 @@ mod tests {
         assert_eq!(name(MELEE_CASUALTIES), "melee_casualties");
         assert_eq!(name(CHARGES), "charges");
         assert_eq!(name(CHARGES_HOME), "charges_home");
+        assert_eq!(name(INITIATIVE_CHARGES), "initiative_charges");
+        assert_eq!(name(SWEEP_CHARGES), "sweep_charges");
         assert_eq!(name(SHAKEN), "shaken");
         assert_eq!(name(DISORDERED), "disordered");
         assert_eq!(name(BREAK_TESTS), "break_tests");
@@ -215,6 +226,31 @@ mod tests {
                 (2, VOLLEY_HITS, 3),
                 (2, VOLLEY_CASUALTIES, 1)
             ]
+        );
+    }
+
+    /// A charge counts to the charger, home or not, and as moved by initiative or a sweeping
+    /// advance when it was (an ordered charge is the rest).
+    #[test]
+    fn a_charge_counts_what_moved_it() {
+        use measure::*;
+        let charge = |home, by| Detail::Charge {
+            unit: 3,
+            target: 8,
+            home,
+            by,
+        };
+        assert_eq!(
+            counted(charge(true, ChargeBy::Order)),
+            vec![(3, CHARGES, 1), (3, CHARGES_HOME, 1)]
+        );
+        assert_eq!(
+            counted(charge(false, ChargeBy::Initiative)),
+            vec![(3, CHARGES, 1), (3, INITIATIVE_CHARGES, 1)]
+        );
+        assert_eq!(
+            counted(charge(true, ChargeBy::Sweep)),
+            vec![(3, CHARGES, 1), (3, CHARGES_HOME, 1), (3, SWEEP_CHARGES, 1)]
         );
     }
 

@@ -7,7 +7,7 @@ use super::{Battle, emit};
 use crate::battlefield::{AreaKind, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, LossCause, Observer, ReactionResult};
-use crate::rules::black_powder::events::Detail;
+use crate::rules::black_powder::events::{ChargeBy, Detail};
 use crate::rules::black_powder::melee::{self, Aspect, Outcome, Round, Standing};
 use crate::rules::black_powder::morale::{BreakResult, SaveSituation};
 use crate::rules::black_powder::shooting::hits;
@@ -297,7 +297,7 @@ impl Battle {
         let reach = self.rules.melee.sweep_move * wr.standard_move;
         if let Some((t, gap)) = self.nearest_enemy(w, |r, _| r.engaged.is_none()) {
             if gap <= reach {
-                self.charge(w, t, reach, setup, dice, obs);
+                self.charge(w, (t, ChargeBy::Sweep), reach, setup, dice, obs);
             } else {
                 let aim = (self.elements[t].pos - wr.pos).facing();
                 self.advance(w, aim, reach, setup, obs);

@@ -9,7 +9,7 @@ use crate::battlefield::{AreaKind, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, Observer};
 use crate::rules::black_powder::command::{self, OrderSituation};
-use crate::rules::black_powder::events::Detail;
+use crate::rules::black_powder::events::{ChargeBy, Detail};
 use crate::rules::black_powder::melee::Aspect;
 use crate::rules::black_powder::morale;
 use crate::rules::black_powder::shooting::max_range;
@@ -308,7 +308,12 @@ impl Battle {
         let turn_deg = angle_diff(aim, reg.facing).to_degrees();
         let individual =
             plan == Plan::Charge || doctrine::individual(d, &self.rules.doctrine, turn_deg);
-        let share = if command::on_initiative(gap, &self.rules) {
+        let by = if command::on_initiative(gap, &self.rules) {
+            ChargeBy::Initiative
+        } else {
+            ChargeBy::Order
+        };
+        let share = if by == ChargeBy::Initiative {
             emit(
                 obs,
                 Event::BlackPowder(Detail::Initiative { unit: reg.unit }),
@@ -319,7 +324,7 @@ impl Battle {
         };
         let distance = share * reg.standard_move;
         if plan == Plan::Charge {
-            self.charge(r, target, distance, setup, dice, obs);
+            self.charge(r, (target, by), distance, setup, dice, obs);
         } else {
             self.advance(
                 r,
@@ -673,7 +678,7 @@ impl Battle {
     pub fn charge<D: DiceSource, O: Observer>(
         &mut self,
         r: usize,
-        target: usize,
+        (target, by): (usize, ChargeBy),
         distance: f64,
         setup: &BattleSetup,
         dice: &mut D,
@@ -708,6 +713,7 @@ impl Battle {
                     unit,
                     target: tr.unit,
                     home: false,
+                    by,
                 }),
             );
             self.place(r, from, self.regiments[r].facing);
@@ -732,6 +738,7 @@ impl Battle {
                     unit,
                     target: tr.unit,
                     home: false,
+                    by,
                 }),
             );
             return false;
@@ -756,6 +763,7 @@ impl Battle {
                 unit,
                 target: tr.unit,
                 home: true,
+                by,
             }),
         );
         true
