@@ -24,8 +24,8 @@ use crate::setup::{
 use super::Scenario;
 use super::ratings::table_rating;
 use super::schema::{
-    ArrivesSpec, CommandSpec, CommanderSpec, Cover, PlaceSpec, RatingKind, ReserveSpec, SideSpec,
-    UnitSpec,
+    ArrivesSpec, CommandSpec, CommanderSpec, CommanderTable, Cover, PlaceSpec, RatingKind,
+    ReserveSpec, SideSpec, UnitSpec,
 };
 use super::tree::{nearest, span_of};
 
@@ -171,7 +171,30 @@ const COMMANDER_DICE: i64 = 6;
 #[derive(Debug, Clone, Copy)]
 struct Limit(f64, f64, bool);
 
-/// A unit with its place on the table, before it is checked.
+/// A commander as the scenario's words give him: name, rating, where the rating comes from,
+/// and the order of battle's note on it.
+struct Reading {
+    name: String,
+    rating: CommanderRating,
+    source: CommanderSource,
+    note: String,
+}
+
+/// The ruleset's average commander, with a Captain-General's or a subordinate's radius.
+fn average_commander(rules: &IronsidesRules, captain_general: bool) -> CommanderRating {
+    let avg = &rules.average_commander;
+    CommanderRating {
+        lp_modifier: avg.lp_modifier,
+        radius: if captain_general {
+            avg.captain_general_radius
+        } else {
+            avg.subordinate_radius
+        },
+        rerolls: avg.rerolls,
+        enemy_rerolls: 0,
+    }
+}
+
 /// Whose army a piece of the scenario belongs to: the rules, the side and the side's words.
 #[derive(Clone, Copy)]
 struct InArmy<'a> {
@@ -180,6 +203,7 @@ struct InArmy<'a> {
     spec: &'a SideSpec,
 }
 
+/// A unit with its place on the table, before it is checked.
 struct Placed<'a> {
     path: String,
     spec: &'a UnitSpec,
@@ -1187,181 +1211,218 @@ impl Builder<'_> {
         default_name: String,
     ) -> CommanderId {
         let InArmy { rules, side, .. } = army;
-        let avg = &rules.average_commander;
-        let average = CommanderRating {
-            lp_modifier: avg.lp_modifier,
-            radius: if captain_general {
-                avg.captain_general_radius
-            } else {
-                avg.subordinate_radius
+        let average = average_commander(rules, captain_general);
+        let reading = match spec {
+            CommanderSpec::Key(k) if k == "average" => Reading {
+                name: default_name,
+                rating: average,
+                source: CommanderSource::Fixed,
+                note: "average".into(),
             },
-            rerolls: avg.rerolls,
-            enemy_rerolls: 0,
-        };
-        let (name, rating, source, note) = match spec {
-            CommanderSpec::Key(k) if k == "average" => (
-                default_name,
-                average,
-                CommanderSource::Fixed,
-                "average".to_string(),
-            ),
-            CommanderSpec::Key(k) => match rules.named(k) {
-                Some(n) => {
-                    // "Should any of these commanders serve as subordinates ... halve the command radius".
-                    let factor = if captain_general {
-                        1.0
-                    } else {
-                        rules.generals.subordinate_radius_factor
-                    };
-                    let rating = CommanderRating {
-                        lp_modifier: n.lp_modifier,
-                        radius: n.radius * factor,
-                        rerolls: n.rerolls,
-                        enemy_rerolls: 0,
-                    };
-                    (
-                        n.name.clone(),
-                        rating,
-                        CommanderSource::Fixed,
-                        format!("named `{k}`"),
-                    )
-                }
-                None => {
-                    let mut keys: Vec<&str> = rules
-                        .named_commander
-                        .iter()
-                        .map(|c| c.key.as_str())
-                        .collect();
-                    keys.push("average");
-                    let near = nearest(k, &keys, 2);
-                    let hint = if near.is_empty() {
-                        String::new()
-                    } else {
-                        format!("did you mean {}? ", near.join(" or "))
-                    };
-                    self.err(
-                        path,
-                        format!(
-                            "unknown commander `{k}`; {hint}the named commanders are {}. For anyone else write {{ name = \"{k}\", lp_modifier = 0, radius = 12.0, rerolls = 1 }} or {{ name = \"{k}\", roll = true }}",
-                            keys.join(", ")
-                        ),
-                    );
-                    (
-                        default_name,
-                        average,
-                        CommanderSource::Fixed,
-                        "unknown".into(),
-                    )
-                }
-            },
-            CommanderSpec::Table(t) => {
-                let name = t.name.clone().unwrap_or(default_name);
-                if t.roll {
-                    if t.lp_modifier.is_some()
-                        || t.radius.is_some()
-                        || t.rerolls.is_some()
-                        || t.enemy_rerolls.is_some()
-                    {
-                        self.err(path, "a rolled commander takes his lp_modifier, radius and rerolls from the generalship table: remove them or `roll`");
-                    }
-                    let skill_modifier = if commissary {
-                        rules.options.commissary_general_skill_modifier
-                    } else {
-                        0
-                    };
-                    // Template until the battle rolls: an average man, the table's "Fair Man, Decent Chap".
-                    let row = rules.generalship_row(3);
-                    let rating = CommanderRating {
-                        lp_modifier: row.lp_modifier,
-                        radius: row.radius,
-                        rerolls: row.rerolls,
-                        enemy_rerolls: row.enemy_rerolls,
-                    };
-                    let note = if skill_modifier != 0 {
-                        format!("rolled, skill {skill_modifier:+}")
-                    } else {
-                        "rolled".into()
-                    };
-                    (
-                        name,
-                        rating,
-                        CommanderSource::Rolled { skill_modifier },
-                        note,
-                    )
-                } else {
-                    let mut missing = Vec::new();
-                    if t.lp_modifier.is_none() {
-                        missing.push("lp_modifier");
-                    }
-                    if t.radius.is_none() {
-                        missing.push("radius");
-                    }
-                    if t.rerolls.is_none() {
-                        missing.push("rerolls");
-                    }
-                    if !missing.is_empty() {
-                        self.err(path, format!("a fixed commander needs {} (or `roll = true` to roll him each battle)", missing.join(", ")));
-                    }
-                    for (k, v) in [
-                        ("lp_modifier", t.lp_modifier.map(i64::from)),
-                        ("rerolls", t.rerolls.map(i64::from)),
-                        ("enemy_rerolls", t.enemy_rerolls.map(i64::from)),
-                    ] {
-                        let lo = if k == "lp_modifier" {
-                            -COMMANDER_DICE
-                        } else {
-                            0
-                        };
-                        if let Some(v) = v.filter(|v| !(lo..=COMMANDER_DICE).contains(v)) {
-                            self.err(
-                                &format!("{path}.{k}"),
-                                format!("must be from {lo} to {COMMANDER_DICE}, got {v}"),
-                            );
-                        }
-                    }
-                    let radius = t.radius.unwrap_or(average.radius);
-                    self.in_range(&format!("{path}.radius"), radius, RADIUS, "inches");
-                    let rating = CommanderRating {
-                        lp_modifier: t.lp_modifier.unwrap_or(0),
-                        radius,
-                        rerolls: t.rerolls.unwrap_or(0),
-                        enemy_rerolls: t.enemy_rerolls.unwrap_or(0),
-                    };
-                    (name, rating, CommanderSource::Fixed, "fixed".into())
-                }
+            CommanderSpec::Key(k) => {
+                self.named_commander(rules, k, captain_general, path, (default_name, average))
             }
+            CommanderSpec::Table(t) if t.roll => {
+                self.rolled_commander(rules, t, commissary, path, default_name)
+            }
+            CommanderSpec::Table(t) => self.fixed_commander(t, path, default_name, average),
         };
         let given = match spec {
             CommanderSpec::Key(k) => k != "average",
             CommanderSpec::Table(t) => t.name.is_some(),
         };
         if given {
-            match self.generals_named.get(&(side, name.clone())) {
-                Some(first) => {
-                    let first = first.clone();
-                    self.err(
-                        path,
-                        format!(
-                            "`{name}` already commands at `{first}`: one general leads one command. A Captain-General who led a wing himself stays Captain-General; give the wing `commander = \"average\"` (or its real second-in-command) and say so in a comment"
-                        ),
-                    );
-                }
-                None => {
-                    self.generals_named
-                        .insert((side, name.clone()), path.to_string());
-                }
-            }
+            self.claim_general(side, &reading.name, path);
         }
         let id = self.commanders.len() as CommanderId;
-        let mut c = Commander::new(id, side, rating);
+        let mut c = Commander::new(id, side, reading.rating);
         c.name = self.names.commanders.len() as u16;
         c.is_captain_general = captain_general;
         c.staff_rating = self.staff_rating(spec, path);
         self.commanders.push(c);
-        self.commander_sources.push(source);
-        self.commander_notes.push(note);
-        self.names.commanders.push(name);
+        self.commander_sources.push(reading.source);
+        self.commander_notes.push(reading.note);
+        self.names.commanders.push(reading.name);
         id
+    }
+
+    /// A named commander of the ruleset (`k`), his radius halved as a subordinate; an unknown
+    /// key is an error naming the keys there are, and reads as `average` so checking goes on.
+    fn named_commander(
+        &mut self,
+        rules: &IronsidesRules,
+        k: &str,
+        captain_general: bool,
+        path: &str,
+        (default_name, average): (String, CommanderRating),
+    ) -> Reading {
+        if let Some(n) = rules.named(k) {
+            // "Should any of these commanders serve as subordinates ... halve the command radius".
+            let factor = if captain_general {
+                1.0
+            } else {
+                rules.generals.subordinate_radius_factor
+            };
+            let rating = CommanderRating {
+                lp_modifier: n.lp_modifier,
+                radius: n.radius * factor,
+                rerolls: n.rerolls,
+                enemy_rerolls: 0,
+            };
+            return Reading {
+                name: n.name.clone(),
+                rating,
+                source: CommanderSource::Fixed,
+                note: format!("named `{k}`"),
+            };
+        }
+        let mut keys: Vec<&str> = rules
+            .named_commander
+            .iter()
+            .map(|c| c.key.as_str())
+            .collect();
+        keys.push("average");
+        let near = nearest(k, &keys, 2);
+        let hint = if near.is_empty() {
+            String::new()
+        } else {
+            format!("did you mean {}? ", near.join(" or "))
+        };
+        self.err(
+            path,
+            format!(
+                "unknown commander `{k}`; {hint}the named commanders are {}. For anyone else write {{ name = \"{k}\", lp_modifier = 0, radius = 12.0, rerolls = 1 }} or {{ name = \"{k}\", roll = true }}",
+                keys.join(", ")
+            ),
+        );
+        Reading {
+            name: default_name,
+            rating: average,
+            source: CommanderSource::Fixed,
+            note: "unknown".into(),
+        }
+    }
+
+    /// A commander rolled on the generalship table every battle (the Commissary's modifier on
+    /// his skill roll); his rating here is a template until the battle rolls.
+    fn rolled_commander(
+        &mut self,
+        rules: &IronsidesRules,
+        t: &CommanderTable,
+        commissary: bool,
+        path: &str,
+        default_name: String,
+    ) -> Reading {
+        if t.lp_modifier.is_some()
+            || t.radius.is_some()
+            || t.rerolls.is_some()
+            || t.enemy_rerolls.is_some()
+        {
+            self.err(path, "a rolled commander takes his lp_modifier, radius and rerolls from the generalship table: remove them or `roll`");
+        }
+        let skill_modifier = if commissary {
+            rules.options.commissary_general_skill_modifier
+        } else {
+            0
+        };
+        // Template until the battle rolls: an average man, the table's "Fair Man, Decent Chap".
+        let row = rules.generalship_row(3);
+        let rating = CommanderRating {
+            lp_modifier: row.lp_modifier,
+            radius: row.radius,
+            rerolls: row.rerolls,
+            enemy_rerolls: row.enemy_rerolls,
+        };
+        let note = if skill_modifier != 0 {
+            format!("rolled, skill {skill_modifier:+}")
+        } else {
+            "rolled".into()
+        };
+        Reading {
+            name: t.name.clone().unwrap_or(default_name),
+            rating,
+            source: CommanderSource::Rolled { skill_modifier },
+            note,
+        }
+    }
+
+    /// A commander whose rating the scenario writes: every value there, each in its range.
+    fn fixed_commander(
+        &mut self,
+        t: &CommanderTable,
+        path: &str,
+        default_name: String,
+        average: CommanderRating,
+    ) -> Reading {
+        let mut missing = Vec::new();
+        if t.lp_modifier.is_none() {
+            missing.push("lp_modifier");
+        }
+        if t.radius.is_none() {
+            missing.push("radius");
+        }
+        if t.rerolls.is_none() {
+            missing.push("rerolls");
+        }
+        if !missing.is_empty() {
+            self.err(
+                path,
+                format!(
+                    "a fixed commander needs {} (or `roll = true` to roll him each battle)",
+                    missing.join(", ")
+                ),
+            );
+        }
+        for (k, v) in [
+            ("lp_modifier", t.lp_modifier.map(i64::from)),
+            ("rerolls", t.rerolls.map(i64::from)),
+            ("enemy_rerolls", t.enemy_rerolls.map(i64::from)),
+        ] {
+            let lo = if k == "lp_modifier" {
+                -COMMANDER_DICE
+            } else {
+                0
+            };
+            if let Some(v) = v.filter(|v| !(lo..=COMMANDER_DICE).contains(v)) {
+                self.err(
+                    &format!("{path}.{k}"),
+                    format!("must be from {lo} to {COMMANDER_DICE}, got {v}"),
+                );
+            }
+        }
+        let radius = t.radius.unwrap_or(average.radius);
+        self.in_range(&format!("{path}.radius"), radius, RADIUS, "inches");
+        let rating = CommanderRating {
+            lp_modifier: t.lp_modifier.unwrap_or(0),
+            radius,
+            rerolls: t.rerolls.unwrap_or(0),
+            enemy_rerolls: t.enemy_rerolls.unwrap_or(0),
+        };
+        Reading {
+            name: t.name.clone().unwrap_or(default_name),
+            rating,
+            source: CommanderSource::Fixed,
+            note: "fixed".into(),
+        }
+    }
+
+    /// One general leads one command: a name given twice on a side is an error at the second.
+    fn claim_general(&mut self, side: Side, name: &str, path: &str) {
+        match self.generals_named.get(&(side, name.to_string())) {
+            Some(first) => {
+                let first = first.clone();
+                self.err(
+                    path,
+                    format!(
+                        "`{name}` already commands at `{first}`: one general leads one command. A Captain-General who led a wing himself stays Captain-General; give the wing `commander = \"average\"` (or its real second-in-command) and say so in a comment"
+                    ),
+                );
+            }
+            None => {
+                self.generals_named
+                    .insert((side, name.to_string()), path.to_string());
+            }
+        }
     }
 
     /// A commander's Black Powder `staff_rating`, checked: a rating outside the totals of two

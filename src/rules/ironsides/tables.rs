@@ -490,6 +490,21 @@ impl crate::rules::RuleData for IronsidesRules {
         let bad = |key: &str, msg: String| Err(Error::at_key(path, text, key, msg));
         let arc = [("pursuit.arc_degrees", self.pursuit.arc_degrees)];
         crate::rules::check_angles(arc, path, text)?;
+        self.check_limits(&bad)?;
+        self.check_distances(&bad)?;
+        self.check_ground_factors(&bad)?;
+        self.check_fire_ranges(&bad)?;
+        self.check_bounds_and_counts(&bad)?;
+        self.check_generalship(&bad)?;
+        self.check_named_commanders(&bad)?;
+        self.check_ratings(&bad)
+    }
+}
+
+/// `validate`'s checks, a part of the file each; `bad` names the key and its line.
+impl IronsidesRules {
+    /// The CV and die limits, each within what the dice and tables allow.
+    fn check_limits(&self, bad: &impl Fn(&str, String) -> Result<()>) -> Result<()> {
         if self.limits.cv_max == 0 || self.limits.cv_max > 12 {
             return bad(
                 "limits.cv_max",
@@ -524,7 +539,11 @@ impl crate::rules::RuleData for IronsidesRules {
                 ),
             );
         }
-        // Every distance must be finite, from 0 to the width of any table.
+        Ok(())
+    }
+
+    /// Every distance finite, from 0 to the width of any table.
+    fn check_distances(&self, bad: &impl Fn(&str, String) -> Result<()>) -> Result<()> {
         let m = &self.movement;
         let cc = &self.close_combat;
         let distances: [(&str, f64); 24] = [
@@ -579,8 +598,13 @@ impl crate::rules::RuleData for IronsidesRules {
                 );
             }
         }
-        // Ground slows a move or costs as open ground: the engine has no faster going (roads
-        // cost as open ground, rulings), so a factor above 1 would be silently ignored.
+        Ok(())
+    }
+
+    /// Ground slows a move or costs as open ground: the engine has no faster going (roads
+    /// cost as open ground, rulings), so a factor above 1 would be silently ignored.
+    fn check_ground_factors(&self, bad: &impl Fn(&str, String) -> Result<()>) -> Result<()> {
+        let m = &self.movement;
         for (key, v) in [
             ("movement.rough_factor_foot", m.rough_factor_foot),
             ("movement.rough_factor_horse", m.rough_factor_horse),
@@ -599,6 +623,11 @@ impl crate::rules::RuleData for IronsidesRules {
                 );
             }
         }
+        Ok(())
+    }
+
+    /// Each weapon's short range above 0, its long range 0 (none) or beyond the short.
+    fn check_fire_ranges(&self, bad: &impl Fn(&str, String) -> Result<()>) -> Result<()> {
         let r = &self.fire.ranges;
         for (name, band) in [
             ("very_light", r.very_light),
@@ -630,6 +659,13 @@ impl crate::rules::RuleData for IronsidesRules {
                 );
             }
         }
+        Ok(())
+    }
+
+    /// Each least value no more than its most; the default table, free re-rolls and army
+    /// break within what a battle can use.
+    fn check_bounds_and_counts(&self, bad: &impl Fn(&str, String) -> Result<()>) -> Result<()> {
+        let cc = &self.close_combat;
         if self.charge.standoff_min > self.charge.standoff_max {
             return bad(
                 "charge.standoff_min",
@@ -676,7 +712,11 @@ impl crate::rules::RuleData for IronsidesRules {
         {
             return bad("scale.default_break_fraction", "must be in (0, 1]".into());
         }
-        // The generalship table needs one row per D6 face, in order.
+        Ok(())
+    }
+
+    /// The generalship table: one row per D6 face, in order.
+    fn check_generalship(&self, bad: &impl Fn(&str, String) -> Result<()>) -> Result<()> {
         for face in 1..=6u8 {
             match self.generalship.get(usize::from(face - 1)) {
                 Some(row) if row.roll == face => {}
@@ -700,6 +740,11 @@ impl crate::rules::RuleData for IronsidesRules {
                 "the table has one row per D6 face; found more than 6".into(),
             );
         }
+        Ok(())
+    }
+
+    /// Each named commander's radius above 0 and his side one of the two.
+    fn check_named_commanders(&self, bad: &impl Fn(&str, String) -> Result<()>) -> Result<()> {
         for (i, c) in self.named_commander.iter().enumerate() {
             if c.radius <= 0.0 || !c.radius.is_finite() {
                 return bad(
@@ -714,6 +759,11 @@ impl crate::rules::RuleData for IronsidesRules {
                 );
             }
         }
+        Ok(())
+    }
+
+    /// Every CV of the ratings tables within the CV limits.
+    fn check_ratings(&self, bad: &impl Fn(&str, String) -> Result<()>) -> Result<()> {
         let cv_max = self.limits.cv_max;
         for (i, row) in self.ratings.iter().enumerate() {
             for (arm, rating) in [
