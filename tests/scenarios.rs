@@ -839,6 +839,20 @@ fn terrain_must_close_and_obstacles_must_be_lines() {
     assert!(s.ground.camps[0].entrenched);
     let both = format!("{BASE}\n[[terrain.obstacles]]\nkind = \"hedge\"\nfrom = [0.0, 20.0]\n");
     assert!(problem(&both).contains("give either `from` and `to`"));
+    let one = format!("{BASE}\n[[terrain.obstacles]]\nkind = \"hedge\"\npoints = [[0.0, 20.0]]\n");
+    let e = problem(&one);
+    assert!(
+        e.contains("at least 2 points") && e.contains("terrain.obstacles.0.points"),
+        "{e}"
+    );
+    let camp = format!(
+        "{BASE}\n[[terrain.camps]]\nside = \"royalist\"\nx = 80.0\ny = 46.0\nradius = 2.0\n"
+    );
+    let e = problem(&camp);
+    assert!(
+        e.contains("camp at (80, 46) is off the 72 x 48 table") && e.contains("terrain.camps.0"),
+        "{e}"
+    );
 }
 
 #[test]

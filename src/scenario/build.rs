@@ -24,8 +24,8 @@ use crate::setup::{
 use super::Scenario;
 use super::ratings::table_rating;
 use super::schema::{
-    ArrivesSpec, CommandSpec, CommanderSpec, CommanderTable, Cover, PlaceSpec, RatingKind,
-    ReserveSpec, SideSpec, UnitSpec,
+    AreaSpec, ArrivesSpec, CampSpec, CommandSpec, CommanderSpec, CommanderTable, Cover,
+    ObstacleSpec, PlaceSpec, RatingKind, ReserveSpec, SideSpec, UnitSpec,
 };
 use super::tree::{nearest, span_of};
 
@@ -457,6 +457,25 @@ impl Builder<'_> {
 
     fn ground(&mut self, rules: &IronsidesRules) -> Ground {
         let f = &self.sc.file;
+        let mut ground = self.table(rules);
+        for (i, a) in f.terrain.areas.iter().enumerate() {
+            if let Some(area) = self.area(i, a) {
+                ground.areas.push(area);
+            }
+        }
+        for (i, o) in f.terrain.obstacles.iter().enumerate() {
+            self.obstacle(i, o, &mut ground.obstacles);
+        }
+        for (i, c) in f.terrain.camps.iter().enumerate() {
+            let camp = self.camp(i, c, &ground);
+            ground.camps.push(camp);
+        }
+        ground
+    }
+
+    /// The open table: the scenario's size, else the ruleset's.
+    fn table(&mut self, rules: &IronsidesRules) -> Ground {
+        let f = &self.sc.file;
         let width = f
             .table
             .as_ref()
@@ -475,121 +494,129 @@ impl Builder<'_> {
                 );
             }
         }
-        let mut ground = Ground::open(width, depth);
-        for (i, a) in f.terrain.areas.iter().enumerate() {
-            let key = format!("terrain.areas.{i}.points");
-            let mut pts: Vec<Vec2> = Vec::new();
-            for p in &a.points {
-                if !(self.in_range(&key, p[0], COORDINATE, "inches")
-                    && self.in_range(&key, p[1], COORDINATE, "inches"))
-                {
-                    continue;
-                }
-                let v = Vec2::new(p[0], p[1]);
-                if pts.last().is_none_or(|q| q.dist(v) > 1e-9) {
-                    pts.push(v);
-                }
-            }
-            // A polygon written closed (last point = first) is the same polygon.
-            if pts.len() > 1 && pts[0].dist(pts[pts.len() - 1]) <= 1e-9 {
-                pts.pop();
-            }
-            let area: f64 = (0..pts.len())
-                .map(|j| pts[j].cross(pts[(j + 1) % pts.len()]))
-                .sum::<f64>()
-                / 2.0;
-            if pts.len() < 3 || area.abs() < 1e-6 {
-                self.err(
-                    &key,
-                    format!(
-                        "a {:?} area must be a closed polygon: at least 3 distinct points enclosing some ground (got {} distinct points, area {:.3} sq in)",
-                        a.kind,
-                        pts.len(),
-                        area.abs()
-                    )
-                    .to_lowercase(),
-                );
+        Ground::open(width, depth)
+    }
+
+    /// Area `i`: a closed polygon of distinct points enclosing some ground, or an error.
+    fn area(&mut self, i: usize, a: &AreaSpec) -> Option<Area> {
+        let key = format!("terrain.areas.{i}.points");
+        let mut pts: Vec<Vec2> = Vec::new();
+        for p in &a.points {
+            if !(self.in_range(&key, p[0], COORDINATE, "inches")
+                && self.in_range(&key, p[1], COORDINATE, "inches"))
+            {
                 continue;
             }
-            ground.areas.push(Area {
-                kind: a.kind,
-                points: pts,
-            });
+            let v = Vec2::new(p[0], p[1]);
+            if pts.last().is_none_or(|q| q.dist(v) > 1e-9) {
+                pts.push(v);
+            }
         }
-        for (i, o) in f.terrain.obstacles.iter().enumerate() {
-            let key = format!("terrain.obstacles.{i}");
-            let pts: Vec<[f64; 2]> = match (&o.points, o.from, o.to) {
-                (Some(p), None, None) => p.clone(),
-                (None, Some(a), Some(b)) => vec![a, b],
-                _ => {
-                    self.err(&key, "give either `from` and `to` (one segment) or `points` (a line of segments)");
-                    continue;
-                }
-            };
-            if pts.len() < 2 {
-                self.err(
-                    &format!("{key}.points"),
-                    "a linear obstacle needs at least 2 points",
-                );
-                continue;
-            }
-            let mut fine = true;
-            for p in &pts {
-                fine &= self.in_range(&format!("{key}.points"), p[0], COORDINATE, "inches")
-                    && self.in_range(&format!("{key}.points"), p[1], COORDINATE, "inches");
-            }
-            if !fine {
-                continue;
-            }
-            let severity = o.severity.unwrap_or(1.0);
-            self.in_range(
-                &format!("{key}.severity"),
-                severity,
-                SEVERITY,
-                "(0: impassable)",
+        // A polygon written closed (last point = first) is the same polygon.
+        if pts.len() > 1 && pts[0].dist(pts[pts.len() - 1]) <= 1e-9 {
+            pts.pop();
+        }
+        let area: f64 = (0..pts.len())
+            .map(|j| pts[j].cross(pts[(j + 1) % pts.len()]))
+            .sum::<f64>()
+            / 2.0;
+        if pts.len() < 3 || area.abs() < 1e-6 {
+            self.err(
+                &key,
+                format!(
+                    "a {:?} area must be a closed polygon: at least 3 distinct points enclosing some ground (got {} distinct points, area {:.3} sq in)",
+                    a.kind,
+                    pts.len(),
+                    area.abs()
+                )
+                .to_lowercase(),
             );
-            let hard = match o.cover {
-                Some(c) => c == Cover::Hard,
-                None => matches!(o.kind, ObstacleKind::Wall | ObstacleKind::HighWall),
-            };
-            for w in pts.windows(2) {
-                let (a, b) = (Vec2::new(w[0][0], w[0][1]), Vec2::new(w[1][0], w[1][1]));
-                if !(a.x.is_finite() && a.y.is_finite() && b.x.is_finite() && b.y.is_finite())
-                    || a.dist(b) < 1e-9
-                {
-                    self.err(&key, "each segment needs two different finite points");
-                    continue;
-                }
-                ground.obstacles.push(LinearObstacle {
-                    kind: o.kind,
-                    a,
-                    b,
-                    severity,
-                    hard_cover: hard,
-                });
-            }
+            return None;
         }
-        for (i, c) in f.terrain.camps.iter().enumerate() {
-            let key = format!("terrain.camps.{i}");
-            self.in_range(&format!("{key}.radius"), c.radius, RADIUS, "inches");
-            let pos = Vec2::new(c.x, c.y);
-            if !(pos.x.is_finite() && pos.y.is_finite() && ground.on_table(pos)) {
+        Some(Area {
+            kind: a.kind,
+            points: pts,
+        })
+    }
+
+    /// Obstacle `i`: a segment or a line of segments, each added to `obstacles`.
+    fn obstacle(&mut self, i: usize, o: &ObstacleSpec, obstacles: &mut Vec<LinearObstacle>) {
+        let key = format!("terrain.obstacles.{i}");
+        let pts: Vec<[f64; 2]> = match (&o.points, o.from, o.to) {
+            (Some(p), None, None) => p.clone(),
+            (None, Some(a), Some(b)) => vec![a, b],
+            _ => {
                 self.err(
                     &key,
-                    format!(
-                        "camp at ({}, {}) is off the {width} x {depth} table",
-                        c.x, c.y
-                    ),
+                    "give either `from` and `to` (one segment) or `points` (a line of segments)",
                 );
+                return;
             }
-            ground.camps.push(Camp {
-                side: c.side,
-                pos,
-                radius: c.radius,
-                entrenched: c.entrenched,
+        };
+        if pts.len() < 2 {
+            self.err(
+                &format!("{key}.points"),
+                "a linear obstacle needs at least 2 points",
+            );
+            return;
+        }
+        let mut fine = true;
+        for p in &pts {
+            fine &= self.in_range(&format!("{key}.points"), p[0], COORDINATE, "inches")
+                && self.in_range(&format!("{key}.points"), p[1], COORDINATE, "inches");
+        }
+        if !fine {
+            return;
+        }
+        let severity = o.severity.unwrap_or(1.0);
+        self.in_range(
+            &format!("{key}.severity"),
+            severity,
+            SEVERITY,
+            "(0: impassable)",
+        );
+        let hard = match o.cover {
+            Some(c) => c == Cover::Hard,
+            None => matches!(o.kind, ObstacleKind::Wall | ObstacleKind::HighWall),
+        };
+        for w in pts.windows(2) {
+            let (a, b) = (Vec2::new(w[0][0], w[0][1]), Vec2::new(w[1][0], w[1][1]));
+            if !(a.x.is_finite() && a.y.is_finite() && b.x.is_finite() && b.y.is_finite())
+                || a.dist(b) < 1e-9
+            {
+                self.err(&key, "each segment needs two different finite points");
+                continue;
+            }
+            obstacles.push(LinearObstacle {
+                kind: o.kind,
+                a,
+                b,
+                severity,
+                hard_cover: hard,
             });
         }
-        ground
+    }
+
+    /// Camp `i`, which must stand on the table.
+    fn camp(&mut self, i: usize, c: &CampSpec, ground: &Ground) -> Camp {
+        let key = format!("terrain.camps.{i}");
+        self.in_range(&format!("{key}.radius"), c.radius, RADIUS, "inches");
+        let pos = Vec2::new(c.x, c.y);
+        if !(pos.x.is_finite() && pos.y.is_finite() && ground.on_table(pos)) {
+            self.err(
+                &key,
+                format!(
+                    "camp at ({}, {}) is off the {} x {} table",
+                    c.x, c.y, ground.width, ground.depth
+                ),
+            );
+        }
+        Camp {
+            side: c.side,
+            pos,
+            radius: c.radius,
+            entrenched: c.entrenched,
+        }
     }
 
     fn side(&mut self, rules: &IronsidesRules, side: Side, ground: &Ground) {
