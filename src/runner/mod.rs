@@ -149,6 +149,68 @@ impl Drop for AbortOnPanic<'_> {
     }
 }
 
+/// The words a panic was raised with.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".into())
+}
+
+impl Shared<'_> {
+    /// Keeps the first battle's panic and stops everyone.
+    fn record_panic(&self, message: String) {
+        let mut first = self.panicked.lock().unwrap_or_else(|e| e.into_inner());
+        first.get_or_insert(message);
+        self.abort.store(true, Ordering::SeqCst);
+        self.advanced.notify_all();
+    }
+}
+
+/// The calling thread's side of a run: batch tallies added in index order.
+struct Merging {
+    tally: Tally,
+    /// Battles fought in the batches received.
+    done: u64,
+    /// The first merge or row hand-off that failed: nothing is merged after it.
+    failure: Option<Error>,
+    /// Whether a worker gave up a batch (the run halted).
+    skipped: bool,
+}
+
+impl Merging {
+    /// Receives every batch, adds each in index order as soon as those before it are in,
+    /// hands on its rows, and moves the window on for the workers.
+    fn in_order(
+        &mut self,
+        rx: std::sync::mpsc::Receiver<(usize, BatchResult)>,
+        shared: &Shared<'_>,
+        on_rows: &mut dyn FnMut(&[BattleRow]) -> Result<()>,
+    ) {
+        let mut waiting: BTreeMap<usize, BatchResult> = BTreeMap::new();
+        let mut next_merge = 0usize;
+        for (b, result) in rx {
+            match &result {
+                Some((t, _)) => self.done += t.battles,
+                None => self.skipped = true,
+            }
+            waiting.insert(b, result);
+            while let Some(result) = waiting.remove(&next_merge) {
+                if let (Some((t, rows)), None) = (result, &self.failure)
+                    && let Err(e) = self.tally.merge(&t).and_then(|()| on_rows(&rows))
+                {
+                    self.failure = Some(e);
+                    shared.abort.store(true, Ordering::SeqCst);
+                }
+                next_merge += 1;
+                *shared.merged.lock().unwrap_or_else(|e| e.into_inner()) = next_merge;
+                shared.advanced.notify_all();
+            }
+        }
+    }
+}
+
 /// Fights the plan's battles.
 ///
 /// `make_fighter` is called once on each worker thread; the fighter it returns fights battle
@@ -221,18 +283,11 @@ where
                     collector.end(dice);
                 }));
                 if let Err(payload) = fought {
-                    let message = payload
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| payload.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "(no message)".into());
-                    let mut first = shared.panicked.lock().unwrap_or_else(|e| e.into_inner());
-                    first.get_or_insert(format!(
-                        "internal error: battle {i} of the run (seed {}, battle seed {seed:#018x}) panicked: {message}",
-                        plan.seed
+                    shared.record_panic(format!(
+                        "internal error: battle {i} of the run (seed {}, battle seed {seed:#018x}) panicked: {}",
+                        plan.seed,
+                        panic_message(payload.as_ref())
                     ));
-                    shared.abort.store(true, Ordering::SeqCst);
-                    shared.advanced.notify_all();
                     return;
                 }
             }
@@ -243,40 +298,29 @@ where
         }
     };
 
-    let mut tally = Tally::new(layout);
-    let mut done = 0u64;
-    let mut failure: Option<Error> = None;
-    let mut skipped = false;
+    let mut merging = Merging {
+        tally: Tally::new(layout),
+        done: 0,
+        failure: None,
+        skipped: false,
+    };
     std::thread::scope(|s| {
         let (tx, rx) = channel::<(usize, BatchResult)>();
         let workers = s.spawn(|| {
             pool.broadcast(|_| worker(&tx));
             drop(tx);
         });
-        let mut waiting: BTreeMap<usize, BatchResult> = BTreeMap::new();
-        let mut next_merge = 0usize;
-        for (b, result) in rx {
-            match &result {
-                Some((t, _)) => done += t.battles,
-                None => skipped = true,
-            }
-            waiting.insert(b, result);
-            while let Some(result) = waiting.remove(&next_merge) {
-                if let (Some((t, rows)), None) = (result, &failure)
-                    && let Err(e) = tally.merge(&t).and_then(|()| on_rows(&rows))
-                {
-                    failure = Some(e);
-                    shared.abort.store(true, Ordering::SeqCst);
-                }
-                next_merge += 1;
-                *shared.merged.lock().unwrap_or_else(|e| e.into_inner()) = next_merge;
-                shared.advanced.notify_all();
-            }
-        }
+        merging.in_order(rx, &shared, on_rows);
         if let Err(panic) = workers.join() {
             std::panic::resume_unwind(panic);
         }
     });
+    let Merging {
+        tally,
+        done,
+        failure,
+        skipped,
+    } = merging;
     if let Some(message) = shared
         .panicked
         .into_inner()
