@@ -194,92 +194,26 @@ fn measure<R: Ruleset>(
     let (one, one_cpu) = (t.elapsed(), thread_cpu().saturating_sub(c));
     interrupted()?;
     let total_dice: u64 = dice.iter().sum();
-
-    // The dice floor: the same dice, battle by battle, from the same streams.
-    let mut battle = ruleset.new_battle(setup);
-    let floor = ruleset
-        .dice_streams(&battle, setup)
-        .map(|(first, streams_n)| {
-            let mut sd = StreamDice::default();
-            let t = Instant::now();
-            let mut check = 0u64;
-            for (i, &d) in dice.iter().enumerate() {
-                check = check.wrapping_add(dice_floor(
-                    &mut sd,
-                    battle_seed(seed, i as u64),
-                    first,
-                    streams_n,
-                    d,
-                ));
-            }
-            black_box(check);
-            t.elapsed()
-        });
-
-    // One thread with the statistics collector listening (what `run` does, less the files).
-    let layout = ruleset.layout(setup);
-    let mut collector = Collector::new(&layout, false);
-    let t = Instant::now();
-    for i in (0..n).take_while(|_| !runner::stop_requested()) {
-        collector.begin(i, battle_seed(seed, i));
-        let s = ruleset.fight(&mut battle, setup, battle_seed(seed, i), &mut collector);
-        collector.end(s.dice_rolled);
-    }
-    let collected = t.elapsed();
-    black_box(collector.take());
+    let floor = dice_floor_time(ruleset, setup, seed, &dice);
+    let collected = collected_time(ruleset, setup, seed, n);
     interrupted()?;
-
-    // All threads, the same battles, handed out a few at a time.
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::Usage(format!("cannot start {threads} threads: {e}")))?;
-    let next = AtomicU64::new(0);
-    let t = Instant::now();
-    let parts: Vec<(u64, u64, Duration)> = pool.broadcast(|_| {
-        let c = thread_cpu();
-        let mut battle = ruleset.new_battle(setup);
-        let (mut fp, mut d) = (0u64, 0u64);
-        loop {
-            let a = next.fetch_add(CHUNK, Ordering::Relaxed);
-            if a >= n || runner::stop_requested() {
-                return (fp, d, thread_cpu().saturating_sub(c));
-            }
-            for i in a..(a + CHUNK).min(n) {
-                let s = ruleset.fight(&mut battle, setup, battle_seed(seed, i), &mut NullObserver);
-                fp = fp.wrapping_add(fingerprint(i, &s));
-                d += s.dice_rolled;
-            }
-        }
-    });
-    let all = t.elapsed();
+    let (parts, all) = parallel(ruleset, setup, seed, n, threads)?;
     interrupted()?;
     let fp_all = parts.iter().fold(0u64, |a, p| a.wrapping_add(p.0));
     let dice_all: u64 = parts.iter().map(|p| p.1).sum();
     let same = fp_all == fp_one && dice_all == total_dice;
 
     let ns = per_battle(one, n);
-    let mean_dice = total_dice as f64 / n as f64;
-    let speedup = one.as_secs_f64() / all.as_secs_f64();
     say!(
         "  one thread        {:>10.0} battles/s  {:>10.0} ns per battle",
         1e9 / ns,
         ns
     );
-    match floor.map(|f| per_battle(f, n)) {
-        Some(floor_ns) => {
-            say!(
-                "  dice              {:>10.1} per battle  {:>10.0} ns per battle to draw them alone ({:.2} ns a die)",
-                mean_dice,
-                floor_ns,
-                floor_ns / mean_dice.max(1e-9)
-            );
-            say!("  battle / floor    {:>10.1}", ns / floor_ns);
-        }
-        None => say!(
-            "  dice              {mean_dice:>10.1} per battle  (the ruleset names no dice streams: no floor)"
-        ),
-    }
+    print_floor(
+        ns,
+        total_dice as f64 / n as f64,
+        floor.map(|f| per_battle(f, n)),
+    )?;
     say!(
         "  with collector    {:>10.0} battles/s  {:>10.0} ns per battle (statistics collector listening)",
         n as f64 / collected.as_secs_f64(),
@@ -289,7 +223,7 @@ fn measure<R: Ruleset>(
         "  {threads} threads       {:>10.0} battles/s  {:>10.0} per thread; speed-up {:.2} over one thread (ideal {threads}){}",
         n as f64 / all.as_secs_f64(),
         n as f64 / all.as_secs_f64() / threads as f64,
-        speedup,
+        one.as_secs_f64() / all.as_secs_f64(),
         if same {
             "; the same battles"
         } else {
@@ -308,6 +242,109 @@ fn measure<R: Ruleset>(
         return Err(Error::Usage(
             "the parallel run fought different battles from the same seeds".into(),
         ));
+    }
+    Ok(())
+}
+
+/// The dice floor: the time to draw the same dice, battle by battle (`dice`), from the same
+/// streams, and nothing else; none when the ruleset names no streams.
+fn dice_floor_time<R: Ruleset>(
+    ruleset: &R,
+    setup: &BattleSetup,
+    seed: u64,
+    dice: &[u64],
+) -> Option<Duration> {
+    let battle = ruleset.new_battle(setup);
+    ruleset
+        .dice_streams(&battle, setup)
+        .map(|(first, streams_n)| {
+            let mut sd = StreamDice::default();
+            let t = Instant::now();
+            let mut check = 0u64;
+            for (i, &d) in dice.iter().enumerate() {
+                check = check.wrapping_add(dice_floor(
+                    &mut sd,
+                    battle_seed(seed, i as u64),
+                    first,
+                    streams_n,
+                    d,
+                ));
+            }
+            black_box(check);
+            t.elapsed()
+        })
+}
+
+/// One thread with the statistics collector listening (what `run` does, less the files).
+fn collected_time<R: Ruleset>(ruleset: &R, setup: &BattleSetup, seed: u64, n: u64) -> Duration {
+    let mut battle = ruleset.new_battle(setup);
+    let layout = ruleset.layout(setup);
+    let mut collector = Collector::new(&layout, false);
+    let t = Instant::now();
+    for i in (0..n).take_while(|_| !runner::stop_requested()) {
+        collector.begin(i, battle_seed(seed, i));
+        let s = ruleset.fight(&mut battle, setup, battle_seed(seed, i), &mut collector);
+        collector.end(s.dice_rolled);
+    }
+    let collected = t.elapsed();
+    black_box(collector.take());
+    collected
+}
+
+/// One thread's share of the parallel run: the sum of its battles' fingerprints, their dice,
+/// and its CPU time.
+type ThreadPart = (u64, u64, Duration);
+
+/// All threads, the same battles, handed out a few at a time: each thread's part, and the
+/// wall time.
+fn parallel<R: Ruleset>(
+    ruleset: &R,
+    setup: &BattleSetup,
+    seed: u64,
+    n: u64,
+    threads: usize,
+) -> Result<(Vec<ThreadPart>, Duration)> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Usage(format!("cannot start {threads} threads: {e}")))?;
+    let next = AtomicU64::new(0);
+    let t = Instant::now();
+    let parts = pool.broadcast(|_| {
+        let c = thread_cpu();
+        let mut battle = ruleset.new_battle(setup);
+        let (mut fp, mut d) = (0u64, 0u64);
+        loop {
+            let a = next.fetch_add(CHUNK, Ordering::Relaxed);
+            if a >= n || runner::stop_requested() {
+                return (fp, d, thread_cpu().saturating_sub(c));
+            }
+            for i in a..(a + CHUNK).min(n) {
+                let s = ruleset.fight(&mut battle, setup, battle_seed(seed, i), &mut NullObserver);
+                fp = fp.wrapping_add(fingerprint(i, &s));
+                d += s.dice_rolled;
+            }
+        }
+    });
+    Ok((parts, t.elapsed()))
+}
+
+/// The dice a battle throws, and the battle's time against the floor's (`floor_ns`, none when
+/// there is no floor).
+fn print_floor(ns: f64, mean_dice: f64, floor_ns: Option<f64>) -> Result<()> {
+    match floor_ns {
+        Some(floor_ns) => {
+            say!(
+                "  dice              {:>10.1} per battle  {:>10.0} ns per battle to draw them alone ({:.2} ns a die)",
+                mean_dice,
+                floor_ns,
+                floor_ns / mean_dice.max(1e-9)
+            );
+            say!("  battle / floor    {:>10.1}", ns / floor_ns);
+        }
+        None => say!(
+            "  dice              {mean_dice:>10.1} per battle  (the ruleset names no dice streams: no floor)"
+        ),
     }
     Ok(())
 }
