@@ -78,6 +78,21 @@ fn most_often<'a>(
 /// The summary of a finished run whose files are in `dir`.
 pub fn summary(layout: &Layout, t: &Tally, manifest: &Manifest, dir: &Path) -> String {
     let mut s = String::new();
+    headline(&mut s, layout, t, manifest);
+    most_often_lost(&mut s, layout, t);
+    horse(&mut s, layout, t);
+    generals_hit(&mut s, layout, t);
+    let _ = writeln!(
+        s,
+        "  Results in {}: {}",
+        dir.display(),
+        manifest.files.join(" ")
+    );
+    s
+}
+
+/// The run (battles, seed, time), who wins, and how long the battles last.
+fn headline(s: &mut String, layout: &Layout, t: &Tally, manifest: &Manifest) {
     let n = t.battles;
     let Timing {
         wall_time_s,
@@ -129,12 +144,17 @@ pub fn summary(layout: &Layout, t: &Tally, manifest: &Manifest, dir: &Path) -> S
             None => s.push('\n'),
         }
     }
+}
+
+/// The units most often destroyed, and the commands a ruleset's happening (a Black Powder
+/// brigade's break) befalls most often.
+fn most_often_lost(s: &mut String, layout: &Layout, t: &Tally) {
+    let n = t.battles;
     let destroyed = t.units.iter().map(|e| e.destroyed);
     let unit = |i: usize| (&layout.units[i].name, layout.units[i].side);
     if let Some(top) = most_often(destroyed, unit, n) {
         let _ = writeln!(s, "  Most often destroyed: {top}");
     }
-    // A ruleset's happenings to a command (a Black Powder brigade's break).
     for (k, m) in layout.measures.iter().enumerate() {
         if m.report != Report::CommandHappened {
             continue;
@@ -145,6 +165,11 @@ pub fn summary(layout: &Layout, t: &Tally, manifest: &Manifest, dir: &Path) -> S
             let _ = writeln!(s, "  Most often {}: {top}", m.name.replace('_', " "));
         }
     }
+}
+
+/// Each side's horse: melees won, pursuits, pursuers lost, camps taken.
+fn horse(s: &mut String, layout: &Layout, t: &Tally) {
+    let n = t.battles;
     for side in Side::BOTH {
         if !layout.units.iter().any(|u| u.cavalry && u.side == side) {
             continue;
@@ -160,6 +185,11 @@ pub fn summary(layout: &Layout, t: &Tally, manifest: &Manifest, dir: &Path) -> S
             share(e.camp_taken, n),
         );
     }
+}
+
+/// The three generals most often hit, and the one most likely killed or mortally wounded.
+fn generals_hit(s: &mut String, layout: &Layout, t: &Tally) {
+    let n = t.battles;
     let mut hit: Vec<(u64, usize)> = t
         .commanders
         .iter()
@@ -168,48 +198,42 @@ pub fn summary(layout: &Layout, t: &Tally, manifest: &Manifest, dir: &Path) -> S
         .filter(|(c, _)| *c > 0)
         .collect();
     hit.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    if !hit.is_empty() {
-        // Battles in which he was killed or mortally wounded: the two together (a general so
-        // struck leaves the battle, so they never fall in one battle).
-        let killed = |i: usize| {
-            let r = &t.commanders[i].results;
-            r[general_result_index(GeneralResult::HorribleDeath)]
-                + r[general_result_index(GeneralResult::MortalWound)]
-        };
-        let top: Vec<String> = hit
-            .iter()
-            .take(3)
-            .map(|&(c, i)| {
-                format!(
-                    "{} {} (lost to the battle {}, captured {})",
-                    layout.commanders[i].name,
-                    share(c, n),
-                    share(t.commanders[i].lost, n),
-                    share(t.commanders[i].captured, n),
-                )
-            })
-            .collect();
-        let _ = writeln!(s, "  Generals most often hit: {}", top.join("; "));
-        let deadliest = hit
-            .iter()
-            .map(|&(_, i)| (killed(i), i))
-            .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-        if let Some((k, i)) = deadliest.filter(|(k, _)| *k > 0) {
-            let _ = writeln!(
-                s,
-                "  Most likely killed or mortally wounded: {} {}",
-                layout.commanders[i].name,
-                share(k, n)
-            );
-        }
+    if hit.is_empty() {
+        return;
     }
-    let _ = writeln!(
-        s,
-        "  Results in {}: {}",
-        dir.display(),
-        manifest.files.join(" ")
-    );
-    s
+    // Battles in which he was killed or mortally wounded: the two together (a general so
+    // struck leaves the battle, so they never fall in one battle).
+    let killed = |i: usize| {
+        let r = &t.commanders[i].results;
+        r[general_result_index(GeneralResult::HorribleDeath)]
+            + r[general_result_index(GeneralResult::MortalWound)]
+    };
+    let top: Vec<String> = hit
+        .iter()
+        .take(3)
+        .map(|&(c, i)| {
+            format!(
+                "{} {} (lost to the battle {}, captured {})",
+                layout.commanders[i].name,
+                share(c, n),
+                share(t.commanders[i].lost, n),
+                share(t.commanders[i].captured, n),
+            )
+        })
+        .collect();
+    let _ = writeln!(s, "  Generals most often hit: {}", top.join("; "));
+    let deadliest = hit
+        .iter()
+        .map(|&(_, i)| (killed(i), i))
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    if let Some((k, i)) = deadliest.filter(|(k, _)| *k > 0) {
+        let _ = writeln!(
+            s,
+            "  Most likely killed or mortally wounded: {} {}",
+            layout.commanders[i].name,
+            share(k, n)
+        );
+    }
 }
 
 #[cfg(test)]
