@@ -712,58 +712,10 @@ impl Builder<'_> {
                 }
             }
         }
-        let commander = match &cmd.commander {
-            Some(c) => Some(self.commander(
-                InArmy { rules, side, spec },
-                c,
-                false,
-                cmd.commissary,
-                &format!("{cpath}.commander"),
-                format!("{display} commander"),
-            )),
-            None if cmd.kind == CommandKind::Independent => None,
-            None => {
-                self.err(
-                    &cpath,
-                    format!(
-                        "a {} command needs a commander: add `commander = \"average\"`, a named commander, or {{ roll = true }} (only independent commands have none)",
-                        kind_name(cmd.kind)
-                    ),
-                );
-                None
-            }
-        };
-        if let Some(c) = commander {
-            let units: Vec<Vec2> = unit_ids
-                .iter()
-                .map(|&u| self.units[usize::from(u)].pos)
-                .collect();
-            let g = &mut self.commanders[usize::from(c)];
-            g.command = Some(id);
-            if !units.is_empty() {
-                g.pos = units.iter().fold(Vec2::new(0.0, 0.0), |s, p| s + *p)
-                    * (1.0 / units.len() as f64);
-            }
-        }
+        let army = InArmy { rules, side, spec };
+        let commander = self.command_general(army, (id, cmd, &cpath), &display, &unit_ids);
         let first_kind = unit_ids.first().map(|&u| self.units[usize::from(u)].kind);
-        // The side's doctrine serves every wing, branch and brigade that names none (the
-        // Captain-General's too); trains and independent bodies keep their kind's.
-        let (doctrine_name, doctrine_key) = match (&cmd.doctrine, &spec.doctrine) {
-            (Some(d), _) => (d.clone(), format!("{cpath}.doctrine")),
-            (None, Some(d))
-                if matches!(
-                    cmd.kind,
-                    CommandKind::Horse | CommandKind::Foot | CommandKind::Brigade
-                ) =>
-            {
-                (d.clone(), format!("{}.doctrine", side.name()))
-            }
-            _ => (
-                default_doctrine(cmd.kind, side, first_kind).to_string(),
-                format!("{cpath}.doctrine"),
-            ),
-        };
-        let doctrine = self.doctrine(&doctrine_name, &doctrine_key);
+        let doctrine = self.command_doctrine(army, cmd, &cpath, first_kind);
         if let Some(a) = &cmd.arrives {
             self.arriving.push(Arriving {
                 key: format!("{cpath}.arrives"),
@@ -788,6 +740,80 @@ impl Builder<'_> {
             commissary: cmd.commissary,
         });
         self.names.commands.push(display);
+    }
+
+    /// Command `id`'s general, standing at the centre of its units (`unit_ids`); none for an
+    /// independent command, and an error for any other without one.
+    fn command_general(
+        &mut self,
+        army: InArmy<'_>,
+        (id, cmd, cpath): (u16, &CommandSpec, &str),
+        display: &str,
+        unit_ids: &[UnitId],
+    ) -> Option<CommanderId> {
+        let commander = match &cmd.commander {
+            Some(c) => Some(self.commander(
+                army,
+                c,
+                false,
+                cmd.commissary,
+                &format!("{cpath}.commander"),
+                format!("{display} commander"),
+            )),
+            None if cmd.kind == CommandKind::Independent => None,
+            None => {
+                self.err(
+                    cpath,
+                    format!(
+                        "a {} command needs a commander: add `commander = \"average\"`, a named commander, or {{ roll = true }} (only independent commands have none)",
+                        kind_name(cmd.kind)
+                    ),
+                );
+                None
+            }
+        };
+        if let Some(c) = commander {
+            let units: Vec<Vec2> = unit_ids
+                .iter()
+                .map(|&u| self.units[usize::from(u)].pos)
+                .collect();
+            let g = &mut self.commanders[usize::from(c)];
+            g.command = Some(id);
+            if !units.is_empty() {
+                g.pos = units.iter().fold(Vec2::new(0.0, 0.0), |s, p| s + *p)
+                    * (1.0 / units.len() as f64);
+            }
+        }
+        commander
+    }
+
+    /// A command's doctrine: its own, else the side's for a wing, branch or brigade (the
+    /// Captain-General's too), else its kind's; trains and independent bodies keep their
+    /// kind's.
+    fn command_doctrine(
+        &mut self,
+        army: InArmy<'_>,
+        cmd: &CommandSpec,
+        cpath: &str,
+        first_kind: Option<UnitKind>,
+    ) -> u16 {
+        let InArmy { side, spec, .. } = army;
+        let (doctrine_name, doctrine_key) = match (&cmd.doctrine, &spec.doctrine) {
+            (Some(d), _) => (d.clone(), format!("{cpath}.doctrine")),
+            (None, Some(d))
+                if matches!(
+                    cmd.kind,
+                    CommandKind::Horse | CommandKind::Foot | CommandKind::Brigade
+                ) =>
+            {
+                (d.clone(), format!("{}.doctrine", side.name()))
+            }
+            _ => (
+                default_doctrine(cmd.kind, side, first_kind).to_string(),
+                format!("{cpath}.doctrine"),
+            ),
+        };
+        self.doctrine(&doctrine_name, &doctrine_key)
     }
 
     /// A command's `reserve_until`: exactly one of `turn` and `enemy_within`.
