@@ -949,6 +949,14 @@ fn catalogue(partials: &Path) -> Vec<Case> {
             &["d.toml", "hold_ground_within", "got -1"],
         ),
         doctrine_case(
+            "charge_range_share_beyond_two_moves",
+            doctrine(
+                "hold_ground_within = 12.0",
+                "hold_ground_within = 12.0\ncharge_range_share = 2.5",
+            ),
+            &["d.toml", "charge_range_share", "from 0 to 2", "got 2.5"],
+        ),
+        doctrine_case(
             "advance_turn_absurd",
             doctrine("advance_from_turn = 6", "advance_from_turn = 60000"),
             &["d.toml", "advance_from_turn", "60000"],

@@ -417,6 +417,46 @@ fn the_doctrines_individual_order_knob_decides_which_orders_are_individual() {
     assert!(share(strict) > share(loose) + 0.3, "{strict:?} {loose:?}");
 }
 
+/// Small action under Black Powder with every doctrine's charge reach set to `share` of a move
+/// (`None`: the ruleset's): the charges, and how many of them an order moved, in `n` battles.
+fn ordered_charges(share: Option<f64>, n: u64) -> (u32, u32) {
+    use ecw_sim::rules::black_powder::events::ChargeBy;
+    let mut setup = Scenario::load_builtin("small_action", &[])
+        .and_then(|s| s.setup())
+        .unwrap();
+    setup
+        .doctrines
+        .iter_mut()
+        .for_each(|d| d.charge_range_share = share);
+    let bp = BlackPowder::builtin();
+    let mut battle = bp.new_battle(&setup);
+    let (mut charges, mut ordered) = (0, 0);
+    for i in 0..n {
+        for e in log(&bp, &mut battle, &setup, battle_seed(33, i)) {
+            if let Event::BlackPowder(Detail::Charge { by, .. }) = e {
+                charges += 1;
+                ordered += u32::from(by == ChargeBy::Order);
+            }
+        }
+    }
+    (charges, ordered)
+}
+
+#[test]
+fn the_doctrines_charge_reach_makes_ordered_charges() {
+    let (rules, doctrine_same, bold) = (
+        ordered_charges(None, 100),
+        ordered_charges(Some(1.0), 100),
+        ordered_charges(Some(1.5), 100),
+    );
+    // The doctrine's 1.0 is the ruleset's 1.0: the same battles.
+    assert_eq!(rules, doctrine_same);
+    // At a move and a half, horse charge on the hope of a good roll beyond the 12" of
+    // initiative: many more charges are ordered.
+    assert!(rules.0 > 50, "{rules:?}");
+    assert!(bold.1 > rules.1 + 20, "{rules:?} {bold:?}");
+}
+
 #[test]
 fn the_doctrines_hedgehog_knob_forms_hedgehogs_before_horse_forces_them() {
     let early = |range: Option<f64>| {

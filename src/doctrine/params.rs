@@ -93,6 +93,10 @@ pub struct DoctrineParams {
     /// forced to (0: only when forced). Unset: the ruleset's `doctrine.hedgehog_early_range`.
     #[serde(default)]
     pub hedgehog_early_range: Option<f64>,
+    /// Black Powder: charge a target within this share of a standard move (0 to 2; above 1,
+    /// on the hope of a good command roll). Unset: the ruleset's `doctrine.charge_range_share`.
+    #[serde(default)]
+    pub charge_range_share: Option<f64>,
 }
 
 fn dress_lines_default() -> bool {
@@ -196,6 +200,7 @@ impl DoctrineParams {
                 180.0,
             ),
             ("hedgehog_early_range", d.hedgehog_early_range, MAX_INCHES),
+            ("charge_range_share", d.charge_range_share, 2.0),
         ] {
             if let Some(v) = v.filter(|v| !(0.0..=hi).contains(v)) {
                 return bad(k, &format!("must be from 0 to {hi}, got {}", shown(v)));

@@ -470,7 +470,7 @@ impl BlackPowderRules {
         ]
     }
 
-    fn shares(&self) -> [(&'static str, f64); 14] {
+    fn shares(&self) -> [(&'static str, f64); 15] {
         let m = &self.movement;
         let c = &self.command;
         [
@@ -491,6 +491,10 @@ impl BlackPowderRules {
             ),
             ("army.brigade_broken_share", self.army.brigade_broken_share),
             ("army.army_broken_share", self.army.army_broken_share),
+            (
+                "doctrine.charge_range_share",
+                self.doctrine.charge_range_share,
+            ),
         ]
     }
 
@@ -703,5 +707,16 @@ mod tests {
         assert!(e.contains("special_rules.royalist_hoss"), "{e}");
         let e = refuse("[\"rash\"]", "[\"rush\"]");
         assert!(e.contains("rush"), "{e}");
+        // A charge's reach is a share of the move: none below 0, none beyond two moves.
+        for bad in ["-0.5", "2.5", "nan"] {
+            let e = refuse(
+                "charge_range_share = 1.0",
+                &format!("charge_range_share = {bad}"),
+            );
+            assert!(
+                e.contains("doctrine.charge_range_share") && e.contains("share from 0 to 2"),
+                "{bad}: {e}"
+            );
+        }
     }
 }

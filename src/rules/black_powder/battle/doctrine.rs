@@ -34,6 +34,15 @@ pub struct Situation {
     pub range: f64,
 }
 
+/// Black Powder's knobs for doctrine `d`: the ruleset's, with the doctrine's own charge reach
+/// where it sets one. (Dickenson plans by its own ruleset's reach whatever the doctrine.)
+pub fn knobs_for(d: &DoctrineParams, k: &DoctrineKnobs) -> DoctrineKnobs {
+    DoctrineKnobs {
+        charge_range_share: d.charge_range_share.unwrap_or(k.charge_range_share),
+        ..k.clone()
+    }
+}
+
 /// The plan for a regiment.
 pub fn plan(d: &DoctrineParams, k: &DoctrineKnobs, s: &Situation) -> Plan {
     if s.brigade_broken {
@@ -179,5 +188,27 @@ mod tests {
         assert!(!individual(&loose, &k, 25.0) && individual(&loose, &k, 50.0));
         assert!(!early_hedgehog(&cautious, &k, 10.0) && early_hedgehog(&loose, &k, 10.0));
         assert!(!early_hedgehog(&loose, &k, 12.5));
+    }
+
+    /// A charge is planned on a target within the doctrine's share of the move, else the
+    /// ruleset's: 1.4 moves away is out of reach at 1.0 and in reach at 1.5.
+    #[test]
+    fn the_charge_reach_is_the_doctrines_share_else_the_rulesets() {
+        let k = BlackPowderRules::builtin().doctrine;
+        assert_eq!(k.charge_range_share, 1.0);
+        let mut rupert = DoctrineParams::builtin("rupert").unwrap();
+        let far = Situation {
+            gap: 14.0,
+            reach: 10.0,
+            ratio: 1.0,
+            ..sit()
+        };
+        assert_ne!(plan(&rupert, &knobs_for(&rupert, &k), &far), Plan::Charge);
+        rupert.charge_range_share = Some(1.5);
+        assert_eq!(plan(&rupert, &knobs_for(&rupert, &k), &far), Plan::Charge);
+        // Dickenson's knobs are its ruleset's alone: the doctrine's share is not read there.
+        assert_ne!(plan(&rupert, &k, &far), Plan::Charge);
+        rupert.charge_range_share = Some(1.3);
+        assert_ne!(plan(&rupert, &knobs_for(&rupert, &k), &far), Plan::Charge);
     }
 }

@@ -300,7 +300,7 @@ impl Battle {
             self.hedgehog_check(r, dice, obs);
             return;
         }
-        let plan = doctrine::plan(d, &self.rules.doctrine, &situation);
+        let plan = doctrine::plan(d, &doctrine::knobs_for(d, &self.rules.doctrine), &situation);
         if plan == Plan::Hold {
             return;
         }
