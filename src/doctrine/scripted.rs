@@ -254,6 +254,199 @@ fn horse_closer_than(v: &View, u: UnitId, limit: f64) -> bool {
     found
 }
 
+/// The order of unit `u` against its target `t`, `dist` away: dragoons dismount and
+/// skirmishers stand at musket range; a charge where the doctrine allows and the move
+/// reaches; a cautious hold near the enemy early on; foot halts at volley range; else a
+/// dressed advance.
+fn order_on_target(v: &View, d: &DoctrineParams, u: UnitId, (t, dist): (UnitId, f64)) -> Order {
+    let b = v.battle;
+    let unit = &b.units[usize::from(u)];
+    let target = &b.units[usize::from(t)];
+    // Skirmishers and dragoons fight on foot at musket range.
+    if unit.kind == UnitKind::Dragoons && unit.formation != Formation::Dismounted && dist < 8.0 {
+        return Order::Form(Formation::Dismounted);
+    }
+    if unit.is_skirmisher() {
+        let long = v.setup.rules.fire.ranges.skirmishers.long;
+        return if dist > long {
+            Order::Advance { to: target.pos }
+        } else {
+            Order::Hold
+        };
+    }
+    // Charge: not foot against horse, strong enough, within reach this turn.
+    let ratio = f64::from(unit.cv) / f64::from(target.cv.max(1));
+    let may_charge = !(unit.kind.is_foot() && target.is_cavalry())
+        && unit.cv >= d.charge_min_cv
+        && (!d.attack_only_broken || target.broken || target.cv <= 2);
+    if may_charge
+        && dist <= movement::move_allowance(&v.setup.rules, unit, false)
+        && ratio >= d.charge_ratio
+        && !unit.disordered
+    {
+        return Order::Charge { target: t };
+    }
+    if d.aggression < 0.5 && dist < 12.0 && b.turn < d.advance_from_turn + 2 {
+        return Order::Hold;
+    }
+    // Foot halts at volley range; others close.
+    if unit.kind.is_foot() && dist <= v.setup.rules.fire.ranges.infantry.short + 0.5 {
+        // It stands to fire: its nearest enemy, asked for again and again from here (and
+        // not always worked out by best_target), is kept known.
+        let _ = b.nearest_enemy_distance(u);
+        return Order::Hold;
+    }
+    dressed_advance(v, d, u, target.pos)
+}
+
+/// The Captain-General's order: a doctrine that leads from the front joins the wing nearest
+/// the enemy once battle is near ("Fairfax joins the right wing horse": its commander is
+/// silenced and its units fight at +1 CV while he stays); otherwise he watches from behind
+/// the centre of his subordinates.
+fn captain_general_order(v: &View, g: CommanderId) -> GeneralOrder {
+    let b = v.battle;
+    let c = &b.commanders[usize::from(g)];
+    let cg = &v.setup.doctrines[usize::from(v.setup.cg_doctrine[c.side.index()])];
+    if cg.general_leads
+        && let Some((_, join, at)) = b
+            .commands
+            .iter()
+            .filter(|k| k.side == c.side && k.kind != CommandKind::Independent)
+            .filter_map(|k| {
+                let (mut s, mut n, mut near) = (Vec2::new(0.0, 0.0), 0.0, f64::INFINITY);
+                for &u in k
+                    .units
+                    .iter()
+                    .filter(|&&u| b.units[usize::from(u)].is_active())
+                {
+                    s = s + b.units[usize::from(u)].pos;
+                    n += 1.0;
+                    near = near.min(b.nearest_enemy_distance(u));
+                }
+                (n > 0.0).then(|| (near, k.id, s * (1.0 / n)))
+            })
+            .min_by(|a, z| a.0.total_cmp(&z.0).then(a.1.cmp(&z.1)))
+            .filter(|(near, join, _)| {
+                *near <= cg.general_leads_within || c.attached_command == Some(*join)
+            })
+    {
+        return GeneralOrder {
+            to: at,
+            attach: None,
+            join: Some(join),
+        };
+    }
+    // Otherwise he watches from behind the centre of his subordinates.
+    let (mut s, mut n) = (Vec2::new(0.0, 0.0), 0.0);
+    for o in b
+        .commanders
+        .iter()
+        .filter(|o| o.side == c.side && !o.is_captain_general && o.available())
+    {
+        s = s + o.pos;
+        n += 1.0;
+    }
+    let centre = if n > 0.0 {
+        s * (1.0 / n)
+    } else {
+        b.centroid(c.side)
+    };
+    GeneralOrder {
+        to: centre - forward(v, c.side) * 4.0,
+        attach: None,
+        join: None,
+    }
+}
+
+/// A leading general's order: he stays with the unit he leads while it is fit (changing costs
+/// 12" each way), else leads the strongest unit nearest the enemy once battle is near; none
+/// when there is none to lead.
+fn leading_order(
+    v: &View,
+    d: &DoctrineParams,
+    g: CommanderId,
+    units: &[UnitId],
+) -> Option<GeneralOrder> {
+    let b = v.battle;
+    let c = &b.commanders[usize::from(g)];
+    // A unit fit to lead: on the table, not broken, not haring off in pursuit.
+    let fit = |u: UnitId| {
+        let x = &b.units[usize::from(u)];
+        x.is_active() && !x.broken && x.pursuing == 0
+    };
+    // He stays with the unit he leads while it is fit: changing costs 12" each way.
+    if let Some(u) = c.attached_unit
+        && fit(u)
+    {
+        return Some(GeneralOrder {
+            to: b.units[usize::from(u)].pos,
+            attach: Some(u),
+            join: None,
+        });
+    }
+    // Else he leads the strongest unit nearest the enemy once battle is near.
+    let lead = units
+        .iter()
+        .filter(|&&u| fit(u))
+        .map(|&u| {
+            let near = b.nearest_enemy_distance(u);
+            (near - 2.0 * f64::from(b.units[usize::from(u)].cv), u, near)
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    if let Some((_, u, near)) = lead
+        && (near <= d.general_leads_within || c.attached_unit == Some(u))
+    {
+        return Some(GeneralOrder {
+            to: b.units[usize::from(u)].pos,
+            attach: Some(u),
+            join: None,
+        });
+    }
+    None
+}
+
+/// A gun's order: limbered, it is sited where an enemy is already in reach, else brought
+/// forward in support and sited at the end of the move (E7); sited, it holds.
+fn gun_order(v: &View, u: UnitId) -> Order {
+    let b = v.battle;
+    let unit = &b.units[usize::from(u)];
+    if unit.formation != Formation::Limbered {
+        return Order::Hold;
+    }
+    let mut sited = unit.clone();
+    sited.formation = Formation::Unlimbered;
+    let reach = crate::rules::ironsides::fire::max_range(&v.setup.rules, &sited);
+    if b.nearest_enemy_distance(u) <= reach {
+        Order::Unlimber
+    } else {
+        Order::Site {
+            to: unit.pos + forward(v, unit.side) * 12.0,
+        }
+    }
+}
+
+/// A reserve unit's order: follow the nearest unit of its command's first line at the
+/// doctrine's distance, or hold there.
+fn follow_the_first_line(v: &View, d: &DoctrineParams, u: UnitId) -> Order {
+    let b = v.battle;
+    let unit = &b.units[usize::from(u)];
+    let first = b.commands[usize::from(unit.command)]
+        .units
+        .iter()
+        .filter(|&&o| o != u && b.units[usize::from(o)].is_active() && !in_reserve(v, d, o))
+        .map(|&o| (b.units[usize::from(o)].pos.dist(unit.pos), o))
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    match first {
+        Some((gap, o)) if gap > d.second_line_distance + 1.5 => {
+            let to = b.units[usize::from(o)].pos - forward(v, unit.side) * d.second_line_distance;
+            Order::Advance {
+                to: Vec2::new(to.x, to.y),
+            }
+        }
+        _ => Order::Hold,
+    }
+}
+
 /// Whether a unit is held back in its command's second line or reserve.
 fn in_reserve(v: &View, d: &DoctrineParams, u: UnitId) -> bool {
     if d.reserve_fraction <= 0.0 || v.battle.turn >= d.commit_reserve_turn.max(1) {
@@ -486,59 +679,7 @@ impl Doctrine for ParamAi {
         let b = v.battle;
         let c = &b.commanders[usize::from(g)];
         let Some(cmd) = c.command else {
-            // A Captain-General whose doctrine leads from the front joins the wing nearest the
-            // enemy once battle is near ("Fairfax joins the right wing horse"): its commander is
-            // silenced and its units fight at +1 CV while he stays.
-            let cg = &v.setup.doctrines[usize::from(v.setup.cg_doctrine[c.side.index()])];
-            if cg.general_leads
-                && let Some((_, join, at)) = b
-                    .commands
-                    .iter()
-                    .filter(|k| k.side == c.side && k.kind != CommandKind::Independent)
-                    .filter_map(|k| {
-                        let (mut s, mut n, mut near) = (Vec2::new(0.0, 0.0), 0.0, f64::INFINITY);
-                        for &u in k
-                            .units
-                            .iter()
-                            .filter(|&&u| b.units[usize::from(u)].is_active())
-                        {
-                            s = s + b.units[usize::from(u)].pos;
-                            n += 1.0;
-                            near = near.min(b.nearest_enemy_distance(u));
-                        }
-                        (n > 0.0).then(|| (near, k.id, s * (1.0 / n)))
-                    })
-                    .min_by(|a, z| a.0.total_cmp(&z.0).then(a.1.cmp(&z.1)))
-                    .filter(|(near, join, _)| {
-                        *near <= cg.general_leads_within || c.attached_command == Some(*join)
-                    })
-            {
-                return GeneralOrder {
-                    to: at,
-                    attach: None,
-                    join: Some(join),
-                };
-            }
-            // Otherwise he watches from behind the centre of his subordinates.
-            let (mut s, mut n) = (Vec2::new(0.0, 0.0), 0.0);
-            for o in b
-                .commanders
-                .iter()
-                .filter(|o| o.side == c.side && !o.is_captain_general && o.available())
-            {
-                s = s + o.pos;
-                n += 1.0;
-            }
-            let centre = if n > 0.0 {
-                s * (1.0 / n)
-            } else {
-                b.centroid(c.side)
-            };
-            return GeneralOrder {
-                to: centre - forward(v, c.side) * 4.0,
-                attach: None,
-                join: None,
-            };
+            return captain_general_order(v, g);
         };
         let d = command_doctrine(v, cmd);
         let units = &b.commands[usize::from(cmd)].units;
@@ -558,40 +699,10 @@ impl Doctrine for ParamAi {
             };
         }
         let centre = s * (1.0 / n);
-        if d.general_leads {
-            // A unit fit to lead: on the table, not broken, not haring off in pursuit.
-            let fit = |u: UnitId| {
-                let x = &b.units[usize::from(u)];
-                x.is_active() && !x.broken && x.pursuing == 0
-            };
-            // He stays with the unit he leads while it is fit: changing costs 12" each way.
-            if let Some(u) = c.attached_unit
-                && fit(u)
-            {
-                return GeneralOrder {
-                    to: b.units[usize::from(u)].pos,
-                    attach: Some(u),
-                    join: None,
-                };
-            }
-            // Else he leads the strongest unit nearest the enemy once battle is near.
-            let lead = units
-                .iter()
-                .filter(|&&u| fit(u))
-                .map(|&u| {
-                    let near = b.nearest_enemy_distance(u);
-                    (near - 2.0 * f64::from(b.units[usize::from(u)].cv), u, near)
-                })
-                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            if let Some((_, u, near)) = lead
-                && (near <= d.general_leads_within || c.attached_unit == Some(u))
-            {
-                return GeneralOrder {
-                    to: b.units[usize::from(u)].pos,
-                    attach: Some(u),
-                    join: None,
-                };
-            }
+        if d.general_leads
+            && let Some(order) = leading_order(v, d, g, units)
+        {
+            return order;
         }
         GeneralOrder {
             to: centre - forward(v, c.side) * 2.0,
@@ -664,21 +775,7 @@ impl Doctrine for ParamAi {
         let unit = &b.units[usize::from(u)];
         let d = doctrine_of(v, u);
         if unit.kind.is_gun() {
-            if unit.formation != Formation::Limbered {
-                return Order::Hold;
-            }
-            // Site the guns where an enemy is already in reach; else bring them forward in
-            // support and site them at the end of the move (E7).
-            let mut sited = unit.clone();
-            sited.formation = Formation::Unlimbered;
-            let reach = crate::rules::ironsides::fire::max_range(&v.setup.rules, &sited);
-            return if b.nearest_enemy_distance(u) <= reach {
-                Order::Unlimber
-            } else {
-                Order::Site {
-                    to: unit.pos + forward(v, unit.side) * 12.0,
-                }
-            };
+            return gun_order(v, u);
         }
         if unit.broken {
             return Order::Hold;
@@ -722,64 +819,12 @@ impl Doctrine for ParamAi {
             if found.is_none() && !any_enemy() {
                 return Order::Hold;
             }
-            // Follow the first line at the doctrine's distance.
-            let first = b.commands[usize::from(unit.command)]
-                .units
-                .iter()
-                .filter(|&&o| o != u && b.units[usize::from(o)].is_active() && !in_reserve(v, d, o))
-                .map(|&o| (b.units[usize::from(o)].pos.dist(unit.pos), o))
-                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            return match first {
-                Some((gap, o)) if gap > d.second_line_distance + 1.5 => {
-                    let to = b.units[usize::from(o)].pos
-                        - forward(v, unit.side) * d.second_line_distance;
-                    Order::Advance {
-                        to: Vec2::new(to.x, to.y),
-                    }
-                }
-                _ => Order::Hold,
-            };
+            return follow_the_first_line(v, d, u);
         }
         let Some((t, dist)) = found.or_else(|| best_target(v, d, u)) else {
             return Order::Hold;
         };
-        let target = &b.units[usize::from(t)];
-        // Skirmishers and dragoons fight on foot at musket range.
-        if unit.kind == UnitKind::Dragoons && unit.formation != Formation::Dismounted && dist < 8.0
-        {
-            return Order::Form(Formation::Dismounted);
-        }
-        if unit.is_skirmisher() {
-            let long = v.setup.rules.fire.ranges.skirmishers.long;
-            return if dist > long {
-                Order::Advance { to: target.pos }
-            } else {
-                Order::Hold
-            };
-        }
-        // Charge: not foot against horse, strong enough, within reach this turn.
-        let ratio = f64::from(unit.cv) / f64::from(target.cv.max(1));
-        let may_charge = !(unit.kind.is_foot() && target.is_cavalry())
-            && unit.cv >= d.charge_min_cv
-            && (!d.attack_only_broken || target.broken || target.cv <= 2);
-        if may_charge
-            && dist <= movement::move_allowance(&v.setup.rules, unit, false)
-            && ratio >= d.charge_ratio
-            && !unit.disordered
-        {
-            return Order::Charge { target: t };
-        }
-        if d.aggression < 0.5 && dist < 12.0 && b.turn < d.advance_from_turn + 2 {
-            return Order::Hold;
-        }
-        // Foot halts at volley range; others close.
-        if unit.kind.is_foot() && dist <= v.setup.rules.fire.ranges.infantry.short + 0.5 {
-            // It stands to fire: its nearest enemy, asked for again and again from here (and
-            // not always worked out by best_target), is kept known.
-            let _ = b.nearest_enemy_distance(u);
-            return Order::Hold;
-        }
-        dressed_advance(v, d, u, target.pos)
+        order_on_target(v, d, u, (t, dist))
     }
 
     fn fire_target(&mut self, v: &View, u: UnitId, candidates: &[UnitId]) -> Option<UnitId> {
