@@ -128,8 +128,6 @@ pub fn walk_on<D: DiceSource>(
     allowance: f64,
     dice: &mut D,
 ) -> Leg {
-    let ground = terrain.ground;
-    let boxes = Some(terrain.boxes).filter(|b| b.len() == ground.areas.len());
     let full = from.dist(to);
     if full <= 0.0 || allowance <= 0.0 {
         return Leg {
@@ -139,142 +137,210 @@ pub fn walk_on<D: DiceSource>(
             obstacles: 0,
         };
     }
-    let dir = (to - from).norm();
-    // Areas that slow this unit, and the points (inches along the leg) where the leg crosses
-    // their edges: between two such points the going is the same, so each piece is costed
-    // exactly (3" of bog at 1/4 speed costs 12", E6).
-    let r = to - from;
-    let leg = Bounds::of_segment(from, to);
-    // (At most 16 slow areas count, those whose box the leg's touches among them.)
-    let mut slow: [(usize, f64); 16] = [(0, 1.0); 16];
-    let mut n_slow = 0;
-    let mut n_near = 0;
-    let mut cuts = [0.0f64; 64];
-    let mut n_cuts = 0;
-    for (i, area) in ground.areas.iter().enumerate() {
-        let f = ground_factor(rules, u, area.kind);
-        if f >= 1.0 || n_slow == slow.len() {
-            continue;
+    let way = Way {
+        from,
+        to,
+        r: to - from,
+        full,
+    };
+    let mut pieces = Pieces::new();
+    pieces.cut_by_areas(rules, terrain, u, &way);
+    pieces.cut_by_obstacles(rules, terrain.ground, u, &way, dice);
+    pieces.obst[..pieces.n_obst].sort_by(|a, b| a.0.total_cmp(&b.0));
+    pieces.cuts[..pieces.n_cuts].sort_by(f64::total_cmp);
+    let leg = pieces.march(terrain.ground, &way, allowance);
+    Leg {
+        disordered: leg.disordered && !u.is_skirmisher(),
+        ..leg
+    }
+}
+
+/// A leg from `from` to `to`: `r` the one less the other, `full` its length.
+#[derive(Clone, Copy)]
+struct Way {
+    from: Vec2,
+    to: Vec2,
+    r: Vec2,
+    full: f64,
+}
+
+/// A leg cut where its going changes: the slow areas it may be in, the points (inches along
+/// the leg) where it crosses an area's edge or an obstacle, and each obstacle's place and
+/// cost. Between two cuts the going is the same, so each piece is costed exactly (3" of bog at
+/// 1/4 speed costs 12", E6).
+struct Pieces {
+    /// (area, factor) of the slow areas whose box the leg's touches (at most 16 slow areas
+    /// count).
+    slow: [(usize, f64); 16],
+    n_near: usize,
+    cuts: [f64; 64],
+    n_cuts: usize,
+    /// (inches along the leg, cost) of each obstacle crossed.
+    obst: [(f64, f64); 16],
+    n_obst: usize,
+}
+
+impl Pieces {
+    fn new() -> Pieces {
+        Pieces {
+            slow: [(0, 1.0); 16],
+            n_near: 0,
+            cuts: [0.0; 64],
+            n_cuts: 0,
+            obst: [(0.0, 0.0); 16],
+            n_obst: 0,
         }
-        n_slow += 1;
-        // An area whose box the leg's does not touch holds no point of the leg, and if its
-        // edges are square to the axes, the leg crosses none (`Bounds::clear_of`).
-        let bounds = match boxes {
-            Some(b) => b[i],
-            None => Bounds::of_polygon(&area.points),
-        };
-        let (apart, edges_square) = match bounds {
-            Some((b, sq)) => (leg.clear_of(&b), sq),
-            None => (false, false),
-        };
-        if !apart {
-            slow[n_near] = (i, f);
-            n_near += 1;
-        } else if edges_square {
-            continue;
+    }
+
+    /// A cut `at` inches along the leg, while there is room for it.
+    fn cut(&mut self, at: f64) {
+        if self.n_cuts < self.cuts.len() {
+            self.cuts[self.n_cuts] = at;
+            self.n_cuts += 1;
         }
-        // Each edge, the last back to the first (no division in the loop).
-        for (k, &c) in area.points.iter().enumerate() {
-            let d = area.points.get(k + 1).copied().unwrap_or(area.points[0]);
-            let s = d - c;
-            let denom = r.cross(s);
-            if denom.abs() < 1e-12 {
+    }
+
+    /// The areas that slow unit `u`, and where the leg crosses their edges.
+    fn cut_by_areas(&mut self, rules: &IronsidesRules, terrain: Terrain<'_>, u: &Unit, way: &Way) {
+        let ground = terrain.ground;
+        let boxes = Some(terrain.boxes).filter(|b| b.len() == ground.areas.len());
+        let Way { from, to, r, full } = *way;
+        let leg = Bounds::of_segment(from, to);
+        let mut n_slow = 0;
+        for (i, area) in ground.areas.iter().enumerate() {
+            let f = ground_factor(rules, u, area.kind);
+            if f >= 1.0 || n_slow == self.slow.len() {
                 continue;
             }
-            let t = (c - from).cross(s) / denom;
-            let v = (c - from).cross(r) / denom;
-            if t > 0.0 && t < 1.0 && (0.0..=1.0).contains(&v) && n_cuts < cuts.len() {
-                cuts[n_cuts] = t * full;
-                n_cuts += 1;
+            n_slow += 1;
+            // An area whose box the leg's does not touch holds no point of the leg, and if
+            // its edges are square to the axes, the leg crosses none (`Bounds::clear_of`).
+            let bounds = match boxes {
+                Some(b) => b[i],
+                None => Bounds::of_polygon(&area.points),
+            };
+            let (apart, edges_square) = match bounds {
+                Some((b, sq)) => (leg.clear_of(&b), sq),
+                None => (false, false),
+            };
+            if !apart {
+                self.slow[self.n_near] = (i, f);
+                self.n_near += 1;
+            } else if edges_square {
+                continue;
+            }
+            // Each edge, the last back to the first (no division in the loop).
+            for (k, &c) in area.points.iter().enumerate() {
+                let d = area.points.get(k + 1).copied().unwrap_or(area.points[0]);
+                let s = d - c;
+                let denom = r.cross(s);
+                if denom.abs() < 1e-12 {
+                    continue;
+                }
+                let t = (c - from).cross(s) / denom;
+                let v = (c - from).cross(r) / denom;
+                if t > 0.0 && t < 1.0 && (0.0..=1.0).contains(&v) {
+                    self.cut(t * full);
+                }
             }
         }
     }
-    // Obstacles along the leg, by distance.
-    let mut obst: [(f64, f64); 16] = [(0.0, 0.0); 16];
-    let mut n_obst = 0;
-    for o in ground.obstacles_crossed(from, to) {
-        if n_obst == obst.len() {
-            break;
-        }
-        let s = o.b - o.a;
-        let t = (o.a - from).cross(s) / r.cross(s);
-        let cost = if o.severity <= 0.0 {
-            f64::INFINITY
-        } else if u.kind.is_horse()
-            || u.kind.is_gun()
-            || (u.kind == UnitKind::Dragoons && u.formation != Formation::Dismounted)
-        {
-            f64::from(dice.sum_d6(u32::from(rules.movement.linear_obstacle_cost_horse_dice)))
-                * o.severity
-        } else {
-            rules.movement.linear_obstacle_cost_foot * o.severity
-        };
-        obst[n_obst] = (t * full, cost);
-        n_obst += 1;
-        if n_cuts < cuts.len() {
-            cuts[n_cuts] = t * full;
-            n_cuts += 1;
+
+    /// The obstacles along the leg, each with its cost to unit `u` (horse, guns and mounted
+    /// dragoons throw for theirs), and a cut at each.
+    fn cut_by_obstacles<D: DiceSource>(
+        &mut self,
+        rules: &IronsidesRules,
+        ground: &Ground,
+        u: &Unit,
+        way: &Way,
+        dice: &mut D,
+    ) {
+        let Way { from, to, r, full } = *way;
+        for o in ground.obstacles_crossed(from, to) {
+            if self.n_obst == self.obst.len() {
+                break;
+            }
+            let s = o.b - o.a;
+            let t = (o.a - from).cross(s) / r.cross(s);
+            let cost = if o.severity <= 0.0 {
+                f64::INFINITY
+            } else if u.kind.is_horse()
+                || u.kind.is_gun()
+                || (u.kind == UnitKind::Dragoons && u.formation != Formation::Dismounted)
+            {
+                f64::from(dice.sum_d6(u32::from(rules.movement.linear_obstacle_cost_horse_dice)))
+                    * o.severity
+            } else {
+                rules.movement.linear_obstacle_cost_foot * o.severity
+            };
+            self.obst[self.n_obst] = (t * full, cost);
+            self.n_obst += 1;
+            self.cut(t * full);
         }
     }
-    obst[..n_obst].sort_by(|a, b| a.0.total_cmp(&b.0));
-    cuts[..n_cuts].sort_by(f64::total_cmp);
-    // March along piece by piece, paying for each obstacle as it is reached.
-    let mut pos = 0.0;
-    let mut spent = 0.0;
-    let mut next_obst = 0;
-    let mut next_cut = 0;
-    let mut crossed = 0u8;
-    let mut disordered = false;
-    'legs: loop {
-        while next_obst < n_obst && obst[next_obst].0 <= pos + 1e-9 {
-            let c = obst[next_obst].1;
-            if spent + c > allowance {
-                break 'legs;
+
+    /// Marches along the leg piece by piece (cuts and obstacles sorted), paying for each
+    /// obstacle as it is reached, until the allowance runs out.
+    fn march(&self, ground: &Ground, way: &Way, allowance: f64) -> Leg {
+        let Way { from, r, full, .. } = *way;
+        let dir = r.norm();
+        let mut pos = 0.0;
+        let mut spent = 0.0;
+        let mut next_obst = 0;
+        let mut next_cut = 0;
+        let mut crossed = 0u8;
+        let mut disordered = false;
+        'legs: loop {
+            while next_obst < self.n_obst && self.obst[next_obst].0 <= pos + 1e-9 {
+                let c = self.obst[next_obst].1;
+                if spent + c > allowance {
+                    break 'legs;
+                }
+                spent += c;
+                crossed += 1;
+                disordered = true;
+                next_obst += 1;
             }
-            spent += c;
-            crossed += 1;
-            disordered = true;
-            next_obst += 1;
-        }
-        if pos >= full {
-            break;
-        }
-        while next_cut < n_cuts && cuts[next_cut] <= pos + 1e-9 {
-            next_cut += 1;
-        }
-        let end = if next_cut < n_cuts {
-            cuts[next_cut].min(full)
-        } else {
-            full
-        };
-        let mid = from + dir * ((pos + end) / 2.0);
-        let factor = slow[..n_near]
-            .iter()
-            .filter(|(i, _)| ground.areas[*i].contains(mid))
-            .fold(1.0f64, |m, &(_, f)| m.min(f));
-        let cost = (end - pos) / factor;
-        if spent + cost > allowance + 1e-9 {
-            // Part of this piece.
-            let left = (allowance - spent).max(0.0);
-            if left > 0.0 && factor < 1.0 {
+            if pos >= full {
+                break;
+            }
+            while next_cut < self.n_cuts && self.cuts[next_cut] <= pos + 1e-9 {
+                next_cut += 1;
+            }
+            let end = if next_cut < self.n_cuts {
+                self.cuts[next_cut].min(full)
+            } else {
+                full
+            };
+            let mid = from + dir * ((pos + end) / 2.0);
+            let factor = self.slow[..self.n_near]
+                .iter()
+                .filter(|(i, _)| ground.areas[*i].contains(mid))
+                .fold(1.0f64, |m, &(_, f)| m.min(f));
+            let cost = (end - pos) / factor;
+            if spent + cost > allowance + 1e-9 {
+                // Part of this piece.
+                let left = (allowance - spent).max(0.0);
+                if left > 0.0 && factor < 1.0 {
+                    disordered = true;
+                }
+                pos += left * factor;
+                spent = allowance;
+                break;
+            }
+            if factor < 1.0 {
                 disordered = true;
             }
-            pos += left * factor;
-            spent = allowance;
-            break;
+            spent += cost;
+            pos = end;
         }
-        if factor < 1.0 {
-            disordered = true;
+        Leg {
+            distance: pos.min(full),
+            spent,
+            disordered,
+            obstacles: crossed,
         }
-        spent += cost;
-        pos = end;
-    }
-    let skirmisher = u.is_skirmisher();
-    Leg {
-        distance: pos.min(full),
-        spent,
-        disordered: disordered && !skirmisher,
-        obstacles: crossed,
     }
 }
 
