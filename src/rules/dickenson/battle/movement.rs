@@ -1626,13 +1626,7 @@ impl Battle {
         let reg = self.regiments[r];
         let path = self.charge_path(r, t);
         let ChargePath {
-            aim,
-            dir,
-            gait,
-            going,
-            need,
-            run,
-            ..
+            aim, gait, need, ..
         } = path;
         self.regiments[r].facing = aim;
         // A target gone from the table since the declaration is named no more: the charger
@@ -1716,6 +1710,23 @@ impl Battle {
             fail(self, obs);
             return;
         }
+        self.charge_home(r, t, &path, obs);
+    }
+
+    /// Regiment `r`'s charge goes home on `t` along `path`: the charger steps into contact and
+    /// both are engaged (a regiment already in melee keeps it and meets the charger as another
+    /// enemy); horse charged by horse that had declared against it countercharge.
+    fn charge_home<O: Observer>(&mut self, r: usize, t: usize, path: &ChargePath, obs: &mut O) {
+        let (unit, target) = (self.regiments[r].unit, self.regiments[t].unit);
+        let horse = self.regiments[r].is_horse();
+        let ChargePath {
+            aim,
+            dir,
+            gait,
+            going,
+            run,
+            ..
+        } = *path;
         self.step(r, aim, dir * run, going.disorders, obs);
         let (a, d) = (&mut self.regiments[r], t as u16);
         a.gait = gait;
@@ -1724,7 +1735,6 @@ impl Battle {
         a.impetus = horse;
         a.rounds = 0;
         a.carried = 0.0;
-        // A regiment already in melee keeps it, and meets the charger as another enemy.
         let counter = self.countercharges(t, r);
         let b = &mut self.regiments[t];
         if b.engaged.is_none() {
