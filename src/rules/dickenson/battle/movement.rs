@@ -746,9 +746,6 @@ impl Battle {
 
     /// `going`, asking only the ground in `near` (which holds all the move may meet).
     pub(super) fn going_near(&self, r: usize, a: Vec2, b: Vec2, near: ground::Near) -> Going {
-        let t = &self.rules.terrain;
-        let reg = &self.regiments[r];
-        let horse = reg.is_horse();
         let mut g = Going {
             share: 1.0,
             extra: 0.0,
@@ -760,6 +757,25 @@ impl Battle {
         };
         let (dir, len) = self.way_of(r, a, b);
         let dims = self.footing(r);
+        self.areas_going(&mut g, r, (a, b, dir, len), dims, near);
+        self.obstacles_going(&mut g, r, (a, dir, len), dims, near);
+        g
+    }
+
+    /// What the areas do to regiment `r`'s move from `a` to `b` (`dir`, `len`; `dims` its
+    /// footing): woods and bog where it ends, woods on the way for horse, a road for a column,
+    /// a hill climbed or left.
+    fn areas_going(
+        &self,
+        g: &mut Going,
+        r: usize,
+        (a, b, dir, len): (Vec2, Vec2, Vec2, f64),
+        dims: (f64, f64),
+        near: ground::Near,
+    ) {
+        let t = &self.rules.terrain;
+        let reg = &self.regiments[r];
+        let horse = reg.is_horse();
         let (start, end) = (
             Shape::new(a, dir, dims.0, dims.1),
             Shape::new(b, dir, dims.0, dims.1),
@@ -814,6 +830,20 @@ impl Battle {
         } else if down {
             g.share *= 1.0 + t.hill_infantry_down_gain;
         }
+    }
+
+    /// What the obstacles the move from `a` along `dir` for `len` reaches do to regiment `r`
+    /// (`dims` its footing): streams and fords, hedges (open where hacked), walls, high walls.
+    fn obstacles_going(
+        &self,
+        g: &mut Going,
+        r: usize,
+        (a, dir, len): (Vec2, Vec2, f64),
+        dims: (f64, f64),
+        near: ground::Near,
+    ) {
+        let t = &self.rules.terrain;
+        let horse = self.regiments[r].is_horse();
         for (i, o) in self.ground.obstacles.iter().enumerate() {
             if !near.obstacle(i) || self.paid_already(r, a, i) {
                 continue;
@@ -860,7 +890,6 @@ impl Battle {
                 ObstacleKind::Hedge | ObstacleKind::Ditch => g.share *= t.hedge_hack_share,
             }
         }
-        g
     }
 
     /// The unit direction and length of a move from `a` to `b` (regiment `r`'s facing when it
