@@ -82,56 +82,8 @@ impl Battle {
         let save = self.rules.gun_team.save;
         let team_down = (0..team).filter(|_| dice.d6() < save).count() as u32;
         let mut lost = Figures::default();
-        for _ in 0..team_down {
-            let g = &mut self.regiments[r];
-            if g.horses + g.drivers == 0 {
-                break;
-            }
-            if g.horses >= g.drivers {
-                g.horses -= 1;
-                lost.horses += 1;
-            } else {
-                g.drivers -= 1;
-                lost.drivers += 1;
-            }
-        }
-        let (mut officers, mut standard) = (0u8, false);
-        for _ in 0..casualties {
-            let reg = self.regiments[r];
-            if reg.figures() == 0 {
-                break;
-            }
-            let count = u32::from(reg.officer) + u32::from(reg.mounted_officer);
-            let reg = &mut self.regiments[r];
-            match morale::struck(dice.d6(), count, reg.standard, &self.rules) {
-                Struck::Officer if reg.mounted_officer => {
-                    reg.mounted_officer = false;
-                    officers += 1;
-                }
-                Struck::Officer => {
-                    reg.officer = false;
-                    officers += 1;
-                }
-                Struck::Standard => {
-                    reg.standard = false;
-                    standard = true;
-                }
-                Struck::RankAndFile => {
-                    let (body, tally) = match reg.kind {
-                        Kind::Foot | Kind::ForlornHope if reg.pikemen > reg.musketeers => {
-                            (&mut reg.pikemen, &mut lost.pikemen)
-                        }
-                        Kind::Foot | Kind::ForlornHope => {
-                            (&mut reg.musketeers, &mut lost.musketeers)
-                        }
-                        Kind::Horse(_) | Kind::Dragoons => (&mut reg.horsemen, &mut lost.horsemen),
-                        Kind::Gun(_) => (&mut reg.gunners, &mut lost.gunners),
-                    };
-                    *body -= 1;
-                    *tally += 1;
-                }
-            }
-        }
+        self.team_falls(r, team_down, &mut lost);
+        let (officers, standard) = self.figures_fall(r, casualties, dice, &mut lost);
         let struck = officers > 0 || standard;
         emit(
             obs,
@@ -178,6 +130,74 @@ impl Battle {
             );
         }
         all
+    }
+
+    /// `down` of regiment `r`'s gun team fall, each from the larger of horses and drivers
+    /// (horses on a tie), counted in `lost`.
+    fn team_falls(&mut self, r: usize, down: u32, lost: &mut Figures) {
+        for _ in 0..down {
+            let g = &mut self.regiments[r];
+            if g.horses + g.drivers == 0 {
+                break;
+            }
+            if g.horses >= g.drivers {
+                g.horses -= 1;
+                lost.horses += 1;
+            } else {
+                g.drivers -= 1;
+                lost.drivers += 1;
+            }
+        }
+    }
+
+    /// `casualties` of regiment `r`'s figures fall, each on a die: an officer, then the
+    /// standard, while any remain; else rank and file (pikemen first while they outnumber
+    /// the shot), counted in `lost`. Returns the officers struck and whether the standard fell.
+    fn figures_fall<D: DiceSource>(
+        &mut self,
+        r: usize,
+        casualties: u32,
+        dice: &mut D,
+        lost: &mut Figures,
+    ) -> (u8, bool) {
+        let (mut officers, mut standard) = (0u8, false);
+        for _ in 0..casualties {
+            let reg = self.regiments[r];
+            if reg.figures() == 0 {
+                break;
+            }
+            let count = u32::from(reg.officer) + u32::from(reg.mounted_officer);
+            let reg = &mut self.regiments[r];
+            match morale::struck(dice.d6(), count, reg.standard, &self.rules) {
+                Struck::Officer if reg.mounted_officer => {
+                    reg.mounted_officer = false;
+                    officers += 1;
+                }
+                Struck::Officer => {
+                    reg.officer = false;
+                    officers += 1;
+                }
+                Struck::Standard => {
+                    reg.standard = false;
+                    standard = true;
+                }
+                Struck::RankAndFile => {
+                    let (body, tally) = match reg.kind {
+                        Kind::Foot | Kind::ForlornHope if reg.pikemen > reg.musketeers => {
+                            (&mut reg.pikemen, &mut lost.pikemen)
+                        }
+                        Kind::Foot | Kind::ForlornHope => {
+                            (&mut reg.musketeers, &mut lost.musketeers)
+                        }
+                        Kind::Horse(_) | Kind::Dragoons => (&mut reg.horsemen, &mut lost.horsemen),
+                        Kind::Gun(_) => (&mut reg.gunners, &mut lost.gunners),
+                    };
+                    *body -= 1;
+                    *tally += 1;
+                }
+            }
+        }
+        (officers, standard)
     }
 
     /// A general with a unit that lost men: on the rules' score he is hit, then killed,
