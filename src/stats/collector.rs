@@ -6,7 +6,7 @@ use super::layout::Layout;
 use super::measures::OwnTotals;
 use super::tally::{EntityTally, Tally, general_result_index};
 use crate::army::Side;
-use crate::events::{Event, Observer, Outcome};
+use crate::events::{Event, GeneralResult, Observer, Outcome};
 
 /// One battle, for `battles.csv`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -228,6 +228,44 @@ impl Collector {
             None => Vec::new(),
         };
         (tally, rows)
+    }
+
+    /// Unit `i` starts a pursuit (closing one it had not closed: a new quarry).
+    fn pursuit_started(&mut self, i: usize) {
+        let u = &mut self.units[i];
+        if u.pursuing {
+            let t = u.pursuit_turns;
+            self.end_pursuit(i, t);
+        }
+        let u = &mut self.units[i];
+        u.pursuing = true;
+        u.pursued = true;
+        u.pursuit_turns = 1;
+        self.pursuits[self.unit_side[i].index()] += 1;
+        self.count(i, |e| {
+            e.first_halt_tests += 1;
+            e.pursuits += 1;
+        });
+    }
+
+    /// General `i` is hit with `result`: out of the battle from this turn if it takes him out
+    /// or he is captured, else out for the turns the ruleset says.
+    fn general_hit(&mut self, i: usize, result: GeneralResult, captured: bool) {
+        let k = general_result_index(result);
+        let (takes_out, out_turns) = self.effects[k];
+        self.casualties[self.commander_side[i].index()] += 1;
+        let g = &mut self.generals[i];
+        g.casualties += 1;
+        g.results |= 1 << k;
+        g.captured |= captured;
+        if takes_out || captured {
+            g.lost = true;
+            if g.out_since.is_none() {
+                g.out_since = Some(self.turn);
+            }
+        } else {
+            g.out_turns += u32::from(out_turns);
+        }
     }
 
     /// Ends a pursuit: counts it and its length.
@@ -486,24 +524,7 @@ impl Observer for Collector {
             Event::MeleeResult {
                 winner: Some(w), ..
             } => self.units[usize::from(w)].melee_won = true,
-            Event::PursuitStarted { unit, .. } => {
-                let i = usize::from(unit);
-                let u = &mut self.units[i];
-                if u.pursuing {
-                    // A new quarry before the old pursuit was closed: close it first.
-                    let t = u.pursuit_turns;
-                    self.end_pursuit(i, t);
-                }
-                let u = &mut self.units[i];
-                u.pursuing = true;
-                u.pursued = true;
-                u.pursuit_turns = 1;
-                self.pursuits[self.unit_side[i].index()] += 1;
-                self.count(i, |e| {
-                    e.first_halt_tests += 1;
-                    e.pursuits += 1;
-                });
-            }
+            Event::PursuitStarted { unit, .. } => self.pursuit_started(usize::from(unit)),
             Event::PursuitContinued { unit, turns } => {
                 self.units[usize::from(unit)].pursuit_turns = turns;
             }
@@ -526,24 +547,7 @@ impl Observer for Collector {
                 general,
                 result,
                 captured,
-            } => {
-                let i = usize::from(general);
-                let k = general_result_index(result);
-                let (takes_out, out_turns) = self.effects[k];
-                self.casualties[self.commander_side[i].index()] += 1;
-                let g = &mut self.generals[i];
-                g.casualties += 1;
-                g.results |= 1 << k;
-                g.captured |= captured;
-                if takes_out || captured {
-                    g.lost = true;
-                    if g.out_since.is_none() {
-                        g.out_since = Some(self.turn);
-                    }
-                } else {
-                    g.out_turns += u32::from(out_turns);
-                }
-            }
+            } => self.general_hit(usize::from(general), result, captured),
             Event::GeneralReplaced { general } => {
                 let g = &mut self.generals[usize::from(general)];
                 if let Some(since) = g.out_since.take() {
