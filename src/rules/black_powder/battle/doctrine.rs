@@ -34,12 +34,15 @@ pub struct Situation {
     pub range: f64,
 }
 
-/// Black Powder's knobs for doctrine `d`: the ruleset's, with the doctrine's own charge reach
-/// where it sets one. (Dickenson plans by its own ruleset's reach whatever the doctrine.)
+/// Black Powder's knobs for doctrine `d`: the ruleset's (`k`), with the doctrine's own values
+/// where it sets them. (Dickenson plans with its own ruleset's knobs whatever the doctrine.)
 pub fn knobs_for(d: &DoctrineParams, k: &DoctrineKnobs) -> DoctrineKnobs {
     DoctrineKnobs {
+        individual_order_degrees: d
+            .individual_order_degrees
+            .unwrap_or(k.individual_order_degrees),
+        hedgehog_early_range: d.hedgehog_early_range.unwrap_or(k.hedgehog_early_range),
         charge_range_share: d.charge_range_share.unwrap_or(k.charge_range_share),
-        ..k.clone()
     }
 }
 
@@ -64,13 +67,10 @@ pub fn plan(d: &DoctrineParams, k: &DoctrineKnobs, s: &Situation) -> Plan {
     }
 }
 
-/// Whether an order turns the regiment more than the doctrine (else the ruleset) allows: an
-/// individual order.
-pub fn individual(d: &DoctrineParams, k: &DoctrineKnobs, turn_degrees: f64) -> bool {
-    let most = d
-        .individual_order_degrees
-        .unwrap_or(k.individual_order_degrees);
-    turn_degrees.abs() > most
+/// Whether an order turns the regiment more than the knobs (`knobs_for` the doctrine) allow:
+/// an individual order.
+pub fn individual(k: &DoctrineKnobs, turn_degrees: f64) -> bool {
+    turn_degrees.abs() > k.individual_order_degrees
 }
 
 /// Whether victorious horse goes on a sweeping advance (Rash horse are asked by the dice).
@@ -88,8 +88,8 @@ pub fn joins(d: &DoctrineParams, enemy_gap: f64) -> bool {
     d.general_leads && enemy_gap <= d.general_leads_within
 }
 
-/// Whether foot forms hedgehog before horse is close enough to force it: the doctrine's range,
-/// else the ruleset's.
+/// Whether foot forms hedgehog before horse is close enough to force it, at the knobs' range
+/// (`knobs_for` the doctrine).
 pub fn early_hedgehog(d: &DoctrineParams, k: &DoctrineKnobs, horse_gap: f64) -> bool {
     early_hedgehog_range(d, k).is_some_and(|range| horse_gap <= range)
 }
@@ -97,8 +97,7 @@ pub fn early_hedgehog(d: &DoctrineParams, k: &DoctrineKnobs, horse_gap: f64) -> 
 /// The gap within which horse makes foot form hedgehog early (`early_hedgehog`), none when the
 /// doctrine never does.
 pub fn early_hedgehog_range(d: &DoctrineParams, k: &DoctrineKnobs) -> Option<f64> {
-    d.hedgehog_vs_horse
-        .then(|| d.hedgehog_early_range.unwrap_or(k.hedgehog_early_range))
+    d.hedgehog_vs_horse.then_some(k.hedgehog_early_range)
 }
 
 #[cfg(test)]
@@ -178,16 +177,20 @@ mod tests {
             ..sit()
         };
         assert_eq!(plan(&rupert, &k, &shooter), Plan::Hold);
-        assert!(individual(&rupert, &k, 25.0) && !individual(&rupert, &k, -15.0));
+        let knobs = |d: &DoctrineParams| knobs_for(d, &k);
+        assert!(individual(&knobs(&rupert), 25.0) && !individual(&knobs(&rupert), -15.0));
         // A doctrine's own knobs take the place of the ruleset's.
         let loose = DoctrineParams {
             individual_order_degrees: Some(45.0),
             hedgehog_early_range: Some(12.0),
             ..cautious.clone()
         };
-        assert!(!individual(&loose, &k, 25.0) && individual(&loose, &k, 50.0));
-        assert!(!early_hedgehog(&cautious, &k, 10.0) && early_hedgehog(&loose, &k, 10.0));
-        assert!(!early_hedgehog(&loose, &k, 12.5));
+        assert!(!individual(&knobs(&loose), 25.0) && individual(&knobs(&loose), 50.0));
+        assert!(
+            !early_hedgehog(&cautious, &knobs(&cautious), 10.0)
+                && early_hedgehog(&loose, &knobs(&loose), 10.0)
+        );
+        assert!(!early_hedgehog(&loose, &knobs(&loose), 12.5));
     }
 
     /// A charge is planned on a target within the doctrine's share of the move, else the

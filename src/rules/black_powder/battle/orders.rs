@@ -293,21 +293,21 @@ impl Battle {
                     f64::INFINITY
                 }),
         };
+        let knobs = doctrine::knobs_for(d, &self.rules.doctrine);
         if reg.specials.has(SpecialRule::Hedgehog)
-            && doctrine::early_hedgehog_range(d, &self.rules.doctrine)
+            && doctrine::early_hedgehog_range(d, &knobs)
                 .is_some_and(|range| self.enemy_horse_within(r, range))
         {
             self.hedgehog_check(r, dice, obs);
             return;
         }
-        let plan = doctrine::plan(d, &doctrine::knobs_for(d, &self.rules.doctrine), &situation);
+        let plan = doctrine::plan(d, &knobs, &situation);
         if plan == Plan::Hold {
             return;
         }
         let aim = (self.elements[target].pos - self.elements[usize::from(reg.first)].pos).facing();
         let turn_deg = angle_diff(aim, reg.facing).to_degrees();
-        let individual =
-            plan == Plan::Charge || doctrine::individual(d, &self.rules.doctrine, turn_deg);
+        let individual = plan == Plan::Charge || doctrine::individual(&knobs, turn_deg);
         let by = if command::on_initiative(gap, &self.rules) {
             ChargeBy::Initiative
         } else {
