@@ -693,11 +693,11 @@ impl Builder<'_> {
                 "a command needs at least one unit, in `units` or `lines`",
             );
         }
+        let army = InArmy { rules, side, spec };
         let mut unit_ids = Vec::new();
         let mut with_command = Vec::new();
         for p in placed {
             let (upath, own) = (p.path.clone(), p.spec.arrives.clone());
-            let army = InArmy { rules, side, spec };
             if let Some(u) = self.unit(army, id, (cmd, &cpath), p, seen) {
                 unit_ids.push(u);
                 match own {
@@ -712,7 +712,6 @@ impl Builder<'_> {
                 }
             }
         }
-        let army = InArmy { rules, side, spec };
         let commander = self.command_general(army, (id, cmd, &cpath), &display, &unit_ids);
         let first_kind = unit_ids.first().map(|&u| self.units[usize::from(u)].kind);
         let doctrine = self.command_doctrine(army, cmd, &cpath, first_kind);
