@@ -83,10 +83,22 @@ impl RunPlan {
     /// The batches of this process, in index order.
     pub fn batches(&self) -> impl Iterator<Item = Range<u64>> + use<> {
         let r = self.range();
-        (r.start..r.end)
-            .step_by(BATCH_SIZE as usize)
-            .map(move |a| a..(a + BATCH_SIZE).min(r.end))
+        let count = (r.end - r.start).div_ceil(BATCH_SIZE);
+        (0..count).map(move |b| nth_batch(&r, b))
     }
+
+    /// How many batches this process fights.
+    fn batch_count(&self) -> Result<usize> {
+        let r = self.range();
+        usize::try_from((r.end - r.start).div_ceil(BATCH_SIZE))
+            .map_err(|_| Error::Usage("too many battles for this machine".into()))
+    }
+}
+
+/// The battles of batch `b` of a process fighting `range`.
+fn nth_batch(range: &Range<u64>, b: u64) -> Range<u64> {
+    let a = range.start + b * BATCH_SIZE;
+    a..(a + BATCH_SIZE).min(range.end)
 }
 
 /// What a run produced.
@@ -240,64 +252,21 @@ where
         .thread_name(|i| format!("ecw-sim-{i}"))
         .build()
         .map_err(|e| Error::Usage(format!("cannot start {} threads: {e}", plan.threads)))?;
-    let range = plan.range();
-    let batch_count = usize::try_from((range.end - range.start).div_ceil(BATCH_SIZE))
-        .map_err(|_| Error::Usage("too many battles for this machine".into()))?;
-    let batch = |b: usize| {
-        let a = range.start + b as u64 * BATCH_SIZE;
-        a..(a + BATCH_SIZE).min(range.end)
+    let workers = Workers {
+        plan,
+        layout,
+        batch_count: plan.batch_count()?,
+        progress,
+        shared: Shared {
+            next: AtomicUsize::new(0),
+            merged: Mutex::new(0),
+            advanced: Condvar::new(),
+            window: (plan.threads * BATCHES_PER_THREAD).max(2),
+            abort: AtomicBool::new(false),
+            stop,
+            panicked: Mutex::new(None),
+        },
     };
-    let shared = Shared {
-        next: AtomicUsize::new(0),
-        merged: Mutex::new(0),
-        advanced: Condvar::new(),
-        window: (plan.threads * BATCHES_PER_THREAD).max(2),
-        abort: AtomicBool::new(false),
-        stop,
-        panicked: Mutex::new(None),
-    };
-    let worker = |tx: &Sender<(usize, BatchResult)>| {
-        let _guard = AbortOnPanic(&shared);
-        let mut state: Option<(F, Collector)> = None;
-        loop {
-            if shared.halted() {
-                return;
-            }
-            let b = shared.next.fetch_add(1, Ordering::SeqCst);
-            if b >= batch_count {
-                return;
-            }
-            if !shared.wait_for_window(b) {
-                let _ = tx.send((b, None));
-                return;
-            }
-            let (fight, collector) = state
-                .get_or_insert_with(|| (make_fighter(), Collector::new(layout, plan.per_battle)));
-            let battles = batch(b);
-            for i in battles.clone() {
-                let seed = battle_seed(plan.seed, i);
-                // A panic (an engine bug) stops the run with the battle that caused it named.
-                let fought = catch_unwind(AssertUnwindSafe(|| {
-                    collector.begin(i, seed);
-                    let dice = fight(seed, collector);
-                    collector.end(dice);
-                }));
-                if let Err(payload) = fought {
-                    shared.record_panic(format!(
-                        "internal error: battle {i} of the run (seed {}, battle seed {seed:#018x}) panicked: {}",
-                        plan.seed,
-                        panic_message(payload.as_ref())
-                    ));
-                    return;
-                }
-            }
-            progress.inc(battles.end - battles.start);
-            if tx.send((b, Some(collector.take()))).is_err() {
-                return;
-            }
-        }
-    };
-
     let mut merging = Merging {
         tally: Tally::new(layout),
         done: 0,
@@ -306,41 +275,120 @@ where
     };
     std::thread::scope(|s| {
         let (tx, rx) = channel::<(usize, BatchResult)>();
-        let workers = s.spawn(|| {
-            pool.broadcast(|_| worker(&tx));
+        let fighting = s.spawn(|| {
+            pool.broadcast(|_| workers.work(&make_fighter, &tx));
             drop(tx);
         });
-        merging.in_order(rx, &shared, on_rows);
-        if let Err(panic) = workers.join() {
+        merging.in_order(rx, &workers.shared, on_rows);
+        if let Err(panic) = fighting.join() {
             std::panic::resume_unwind(panic);
         }
     });
-    let Merging {
-        tally,
-        done,
-        failure,
-        skipped,
-    } = merging;
-    if let Some(message) = shared
-        .panicked
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-    {
-        return Err(Error::Usage(message));
-    }
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    let total_here = range.end - range.start;
-    if skipped || done < total_here {
-        return Err(Error::Interrupted(format!(
-            "stopped after {done} of {total_here} battles; nothing was written"
-        )));
-    }
+    let range = plan.range();
+    let tally = merging.outcome(workers.shared, range.end - range.start)?;
     Ok(RunOutput {
         tally,
         elapsed: started.elapsed(),
     })
+}
+
+/// What every worker thread reads: the plan, and what the threads share.
+struct Workers<'a> {
+    plan: &'a RunPlan,
+    layout: &'a Layout,
+    batch_count: usize,
+    progress: &'a ProgressBar,
+    shared: Shared<'a>,
+}
+
+impl Workers<'_> {
+    /// One worker thread's loop: takes batch after batch and sends each one's tally, until no
+    /// batch is left or the run halts. Its engine and collector are made at its first batch.
+    fn work<M, F>(&self, make_fighter: &M, tx: &Sender<(usize, BatchResult)>)
+    where
+        M: Fn() -> F,
+        F: FnMut(u64, &mut Collector) -> u64,
+    {
+        let shared = &self.shared;
+        let _guard = AbortOnPanic(shared);
+        let mut state: Option<(F, Collector)> = None;
+        loop {
+            if shared.halted() {
+                return;
+            }
+            let b = shared.next.fetch_add(1, Ordering::SeqCst);
+            if b >= self.batch_count {
+                return;
+            }
+            if !shared.wait_for_window(b) {
+                let _ = tx.send((b, None));
+                return;
+            }
+            let (fight, collector) = state.get_or_insert_with(|| {
+                (
+                    make_fighter(),
+                    Collector::new(self.layout, self.plan.per_battle),
+                )
+            });
+            let battles = nth_batch(&self.plan.range(), b as u64);
+            if !self.fight_batch(fight, collector, battles.clone()) {
+                return;
+            }
+            self.progress.inc(battles.end - battles.start);
+            if tx.send((b, Some(collector.take()))).is_err() {
+                return;
+            }
+        }
+    }
+
+    /// Fights one batch into the collector; false if a battle panicked (an engine bug), which
+    /// stops the run with that battle named.
+    fn fight_batch<F>(&self, fight: &mut F, collector: &mut Collector, battles: Range<u64>) -> bool
+    where
+        F: FnMut(u64, &mut Collector) -> u64,
+    {
+        for i in battles {
+            let seed = battle_seed(self.plan.seed, i);
+            let fought = catch_unwind(AssertUnwindSafe(|| {
+                collector.begin(i, seed);
+                let dice = fight(seed, collector);
+                collector.end(dice);
+            }));
+            if let Err(payload) = fought {
+                self.shared.record_panic(format!(
+                    "internal error: battle {i} of the run (seed {}, battle seed {seed:#018x}) panicked: {}",
+                    self.plan.seed,
+                    panic_message(payload.as_ref())
+                ));
+                return false;
+            }
+        }
+        true
+    }
+}
+
+impl Merging {
+    /// The run's tally once every worker is done, or why there is none: a battle that
+    /// panicked, a failed merge, or a run stopped before all `total` battles were fought.
+    fn outcome(self, shared: Shared<'_>, total: u64) -> Result<Tally> {
+        if let Some(message) = shared
+            .panicked
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+        {
+            return Err(Error::Usage(message));
+        }
+        if let Some(e) = self.failure {
+            return Err(e);
+        }
+        if self.skipped || self.done < total {
+            return Err(Error::Interrupted(format!(
+                "stopped after {} of {total} battles; nothing was written",
+                self.done
+            )));
+        }
+        Ok(self.tally)
+    }
 }
 
 /// The process's peak resident memory (VmHWM) in KiB, where the system reports it (Linux).
