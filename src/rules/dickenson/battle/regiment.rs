@@ -233,50 +233,57 @@ pub struct Regiment {
     pub wagons: u8,
 }
 
+/// A unit's kind under Dickenson and its figures: pikemen, musketeers and horsemen.
+fn troops(u: &Unit, rules: &DickensonRules) -> (Kind, u16, u16, u16) {
+    let b = &rules.battle;
+    let figures =
+        crate::rules::black_powder::units::figures(men_of(u, rules), rules.regiment.figure_scale)
+            .min(u32::from(u8::MAX)) as u16;
+    match u.kind {
+        UnitKind::Foot(balance) => {
+            let share = match balance {
+                FootBalance::Normal => b.pike_share.normal,
+                FootBalance::PikeHeavy => b.pike_share.pike_heavy,
+                FootBalance::ShotHeavy => b.pike_share.shot_heavy,
+            };
+            let pike = (f64::from(figures) * share).round() as u16;
+            (Kind::Foot, pike, figures - pike, 0)
+        }
+        UnitKind::ForlornHope => (Kind::ForlornHope, 0, figures, 0),
+        UnitKind::Dragoons => (Kind::Dragoons, 0, 0, figures),
+        UnitKind::Horse(HorseKind::Cuirassiers) => (Kind::Horse(Figure::Lobster), 0, 0, figures),
+        UnitKind::Horse(_) => (Kind::Horse(Figure::Trooper), 0, 0, figures),
+        UnitKind::Artillery(w) => {
+            let c = &b.calibre;
+            let calibre = match w {
+                GunWeight::VeryLight => c.very_light,
+                GunWeight::Light => c.light,
+                GunWeight::Medium => c.medium,
+                GunWeight::Heavy => c.heavy,
+            };
+            (Kind::Gun(calibre), 0, 0, 0)
+        }
+    }
+}
+
+/// A gun's crew on foot, its team's horses and mounted drivers, and its balls and powder
+/// (all 0 for a regiment that is no gun).
+fn gun_team(kind: Kind, rules: &DickensonRules) -> (u16, u16, u16, u8, u8) {
+    match kind {
+        Kind::Gun(c) => {
+            let g = c.gun(rules);
+            let team = (u16::from(g.horses), u16::from(g.crew_mounted));
+            (u16::from(g.crew_foot), team.0, team.1, g.balls, g.powder)
+        }
+        _ => (0, 0, 0, 0, 0),
+    }
+}
+
 impl Regiment {
     /// A scenario unit as Dickenson fights it.
     pub fn derive(u: &Unit, rules: &DickensonRules) -> Regiment {
-        let b = &rules.battle;
-        let figures = crate::rules::black_powder::units::figures(
-            men_of(u, rules),
-            rules.regiment.figure_scale,
-        )
-        .min(u32::from(u8::MAX)) as u16;
-        let (kind, pikemen, musketeers, horsemen) = match u.kind {
-            UnitKind::Foot(balance) => {
-                let share = match balance {
-                    FootBalance::Normal => b.pike_share.normal,
-                    FootBalance::PikeHeavy => b.pike_share.pike_heavy,
-                    FootBalance::ShotHeavy => b.pike_share.shot_heavy,
-                };
-                let pike = (f64::from(figures) * share).round() as u16;
-                (Kind::Foot, pike, figures - pike, 0)
-            }
-            UnitKind::ForlornHope => (Kind::ForlornHope, 0, figures, 0),
-            UnitKind::Dragoons => (Kind::Dragoons, 0, 0, figures),
-            UnitKind::Horse(HorseKind::Cuirassiers) => {
-                (Kind::Horse(Figure::Lobster), 0, 0, figures)
-            }
-            UnitKind::Horse(_) => (Kind::Horse(Figure::Trooper), 0, 0, figures),
-            UnitKind::Artillery(w) => {
-                let c = &b.calibre;
-                let calibre = match w {
-                    GunWeight::VeryLight => c.very_light,
-                    GunWeight::Light => c.light,
-                    GunWeight::Medium => c.medium,
-                    GunWeight::Heavy => c.heavy,
-                };
-                (Kind::Gun(calibre), 0, 0, 0)
-            }
-        };
-        let (gunners, horses, drivers, balls, powder) = match kind {
-            Kind::Gun(c) => {
-                let g = c.gun(rules);
-                let team = (u16::from(g.horses), u16::from(g.crew_mounted));
-                (u16::from(g.crew_foot), team.0, team.1, g.balls, g.powder)
-            }
-            _ => (0, 0, 0, 0, 0),
-        };
+        let (kind, pikemen, musketeers, horsemen) = troops(u, rules);
+        let (gunners, horses, drivers, balls, powder) = gun_team(kind, rules);
         let mut reg = Regiment {
             unit: u.id,
             side: u.side,
@@ -341,19 +348,24 @@ impl Regiment {
             },
         };
         reg.start_points = reg.points(rules).min(u32::from(u16::MAX)) as u16;
-        // The scenario draws the line: its files and ranks set the figures' spacing.
-        let (files, ranks) = reg.files_and_ranks(Formation::Line, rules);
-        reg.file_width = u.frontage / f64::from(files);
-        reg.rank_depth = u.depth / f64::from(ranks);
+        reg.draw_as_set(u, rules);
+        reg
+    }
+
+    /// Draws the regiment as the scenario sets it: the scenario draws the line, whose files
+    /// and ranks set the figures' spacing, then the regiment takes its starting formation.
+    fn draw_as_set(&mut self, u: &Unit, rules: &DickensonRules) {
+        let (files, ranks) = self.files_and_ranks(Formation::Line, rules);
+        self.file_width = u.frontage / f64::from(files);
+        self.rank_depth = u.depth / f64::from(ranks);
         let start = match u.formation {
             Order::MarchColumn => Formation::Column,
             Order::Hedgehog => Formation::Square,
             _ => Formation::Line,
         };
-        if start != Formation::Line && reg.can_form(start, rules) {
-            reg.form(start, rules);
+        if start != Formation::Line && self.can_form(start, rules) {
+            self.form(start, rules);
         }
-        reg
     }
 
     /// Takes formation `f`, drawn on its centre with the footprint of its figures in it.
