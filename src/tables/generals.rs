@@ -178,7 +178,7 @@ fn faces_text(faces: &[u8]) -> String {
 
 /// One sub-table (rider or horse): its results in face order, with their faces, the engine's
 /// casualty for the first face, and P(result | this sub-table), by enumerating the table's D6.
-fn sub_table(table: fn(u8) -> Casualty) -> Vec<(GeneralResult, String, Casualty, Prob)> {
+fn sub_table(table: fn(u8) -> Casualty) -> SubTable {
     let dist = enumerate(MAX_DICE, |d| table(d.d6()).result).exact();
     let mut out: Vec<(GeneralResult, Vec<u8>, Casualty)> = Vec::new();
     for face in 1..=6u8 {
@@ -263,15 +263,12 @@ pub fn risk_table(rules: &IronsidesRules) -> Table {
     }
 }
 
+/// The casualty tables of a general hit: who is hit, horse or rider, and each result.
 pub fn casualty_table(rules: &IronsidesRules) -> Table {
     let dist = casualty_distribution(rules);
     let capture = capture_chance(rules);
     let rider = sub_table(rider_result);
     let horse = sub_table(horse_result);
-    let p_part = |part: &[(GeneralResult, String, Casualty, Prob)]| {
-        dist.p_where(|r| part.iter().any(|e| e.0 == *r))
-    };
-    let (p_rider, p_horse) = (p_part(&rider), p_part(&horse));
     let mut tidy = Tidy::new(vec![
         key("part"),
         key("faces"),
@@ -296,53 +293,9 @@ pub fn casualty_table(rules: &IronsidesRules) -> Table {
         ],
     )
     .labels(4);
-    for (part, entries, p) in [("rider", &rider, p_rider), ("horse", &horse, p_horse)] {
-        if p.is_zero() {
-            continue;
-        }
-        who.push(vec![Cell::text(part), Cell::P(p)]);
-        for (r, faces, c, pr) in entries.iter() {
-            let overall = dist.p(r);
-            tidy.push(vec![
-                Cell::text(part),
-                Cell::text(faces.replace(", ", ";")),
-                Cell::text(result_id(*r)),
-                Cell::P(p),
-                Cell::P(*pr),
-                Cell::P(overall),
-            ]);
-            g.push(vec![
-                Cell::text(part),
-                Cell::text(faces.clone()),
-                Cell::text(result_label(*r)),
-                Cell::text(effect(c, capture)),
-                Cell::P(*pr),
-                Cell::P(overall),
-            ]);
-        }
-    }
-    // Results from neither sub-table: the easy rule.
-    for (r, p) in &dist.outcomes {
-        if rider.iter().chain(horse.iter()).any(|e| e.0 == *r) {
-            continue;
-        }
-        tidy.push(vec![
-            Cell::text("easy_rule"),
-            Cell::Empty,
-            Cell::text(result_id(*r)),
-            Cell::P(*p),
-            Cell::P(Prob::ONE),
-            Cell::P(*p),
-        ]);
-        g.push(vec![
-            Cell::text("easy rule"),
-            Cell::Empty,
-            Cell::text(result_label(*r)),
-            Cell::text("general lost"),
-            Cell::P(Prob::ONE),
-            Cell::P(*p),
-        ]);
-    }
+    let parts = [("rider", rider), ("horse", horse)];
+    sub_table_rows(&dist, capture, &parts, &mut tidy, &mut who, &mut g);
+    easy_rule_rows(&dist, &parts, &mut tidy, &mut g);
     let mut grids = Vec::new();
     if !who.rows.is_empty() {
         grids.push(who);
@@ -366,5 +319,77 @@ pub fn casualty_table(rules: &IronsidesRules) -> Table {
         ],
         tidy,
         grids,
+    }
+}
+
+/// A sub-table's rows: `(result, its faces, what it does, its chance on that table)`.
+type SubTable = Vec<(GeneralResult, String, Casualty, Prob)>;
+
+/// The rows of the rider's and the horse's tables: the chance each is the one hit (in
+/// `who`), and each result given that table and given a hit.
+fn sub_table_rows(
+    dist: &Dist<GeneralResult>,
+    capture: Prob,
+    parts: &[(&str, SubTable); 2],
+    tidy: &mut Tidy,
+    who: &mut Grid,
+    g: &mut Grid,
+) {
+    for (part, entries) in parts {
+        let p = dist.p_where(|r| entries.iter().any(|e| e.0 == *r));
+        if p.is_zero() {
+            continue;
+        }
+        who.push(vec![Cell::text(*part), Cell::P(p)]);
+        for (r, faces, c, pr) in entries.iter() {
+            let overall = dist.p(r);
+            tidy.push(vec![
+                Cell::text(*part),
+                Cell::text(faces.replace(", ", ";")),
+                Cell::text(result_id(*r)),
+                Cell::P(p),
+                Cell::P(*pr),
+                Cell::P(overall),
+            ]);
+            g.push(vec![
+                Cell::text(*part),
+                Cell::text(faces.clone()),
+                Cell::text(result_label(*r)),
+                Cell::text(effect(c, capture)),
+                Cell::P(*pr),
+                Cell::P(overall),
+            ]);
+        }
+    }
+}
+
+/// The results on neither sub-table: the easy rule's, each losing the general.
+fn easy_rule_rows(
+    dist: &Dist<GeneralResult>,
+    parts: &[(&str, SubTable); 2],
+    tidy: &mut Tidy,
+    g: &mut Grid,
+) {
+    let on_a_sub_table = |r: &GeneralResult| parts.iter().any(|(_, t)| t.iter().any(|e| e.0 == *r));
+    for (r, p) in &dist.outcomes {
+        if on_a_sub_table(r) {
+            continue;
+        }
+        tidy.push(vec![
+            Cell::text("easy_rule"),
+            Cell::Empty,
+            Cell::text(result_id(*r)),
+            Cell::P(*p),
+            Cell::P(Prob::ONE),
+            Cell::P(*p),
+        ]);
+        g.push(vec![
+            Cell::text("easy rule"),
+            Cell::Empty,
+            Cell::text(result_label(*r)),
+            Cell::text("general lost"),
+            Cell::P(Prob::ONE),
+            Cell::P(*p),
+        ]);
     }
 }

@@ -141,6 +141,7 @@ fn skill_modifiers(rules: &IronsidesRules) -> Vec<(i8, String)> {
     out
 }
 
+/// The exact odds of a commander's skill and morale rolls.
 pub fn generalship_table(rules: &IronsidesRules) -> Table {
     let mut tidy = Tidy::new(vec![
         key("aspect"),
@@ -154,6 +155,26 @@ pub fn generalship_table(rules: &IronsidesRules) -> Table {
         prob("p"),
         prob("p_this_or_better"),
     ]);
+    let gs = skill_grid(rules, &mut tidy);
+    let gm = morale_grid(rules, &mut tidy);
+    Table {
+        id: "generalship",
+        title: "Generalship".into(),
+        about: vec![
+            "A commander rolls one D6 for skill (his LP modifier and command radius) and one for morale (his re-rolls per turn). \
+             Rows with the same effect are merged. `≥ this` is the chance of this row or a better one (a higher roll)."
+                .into(),
+            "A modified skill roll below 1 reads the first row and above 6 the last. The Commissary General's -1 is an option of the ruleset; \
+             a replacement general always takes 1 off."
+                .into(),
+        ],
+        tidy,
+        grids: vec![gs, gm],
+    }
+}
+
+/// The skill roll's grid, a column pair for each modifier, its rows added to `tidy`.
+fn skill_grid(rules: &IronsidesRules, tidy: &mut Tidy) -> Grid {
     let skills = skill_groups(rules);
     let mods = skill_modifiers(rules);
     let mut header = vec![
@@ -203,6 +224,11 @@ pub fn generalship_table(rules: &IronsidesRules) -> Table {
         }
         gs.push(row);
     }
+    gs
+}
+
+/// The morale roll's grid, its rows added to `tidy`.
+fn morale_grid(rules: &IronsidesRules, tidy: &mut Tidy) -> Grid {
     let morale = morale_groups(rules);
     let md = morale_distribution(rules);
     let mc = or_better(&md);
@@ -240,20 +266,7 @@ pub fn generalship_table(rules: &IronsidesRules) -> Table {
             Cell::P(mc[i]),
         ]);
     }
-    Table {
-        id: "generalship",
-        title: "Generalship".into(),
-        about: vec![
-            "A commander rolls one D6 for skill (his LP modifier and command radius) and one for morale (his re-rolls per turn). \
-             Rows with the same effect are merged. `≥ this` is the chance of this row or a better one (a higher roll)."
-                .into(),
-            "A modified skill roll below 1 reads the first row and above 6 the last. The Commissary General's -1 is an option of the ruleset; \
-             a replacement general always takes 1 off."
-                .into(),
-        ],
-        tidy,
-        grids: vec![gs, gm],
-    }
+    gm
 }
 
 /// The LP modifiers worth a row, each with who has it: the generalship rows, the average
