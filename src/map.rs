@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 
 use crate::army::{Side, Unit};
 use crate::battlefield::AreaKind;
+use crate::battlefield::Ground;
 use crate::battlefield::geometry::Rect;
+use crate::charts::page::esc;
 use crate::events::Event;
 use crate::narrative::Recorder;
 use crate::setup::BattleSetup;
@@ -35,30 +37,13 @@ fn unit_rect(out: &mut String, setup: &BattleSetup, u: &Unit, depth_y: f64, opac
         r#"<polygon points="{}" fill="{}" fill-opacity="{opacity}" stroke="black" stroke-width="0.5"><title>{}</title></polygon>"#,
         pts.join(" "),
         colour(u.side),
-        setup
-            .unit_name(u.id)
-            .replace('<', "&lt;")
-            .replace('&', "&amp;")
+        esc(setup.unit_name(u.id))
     );
 }
 
-/// Draws the map. `start` and `end` are the units at deployment and at the end.
-pub fn svg(setup: &BattleSetup, start: &[Unit], end: &[Unit], rec: &Recorder) -> String {
-    let g = &setup.ground;
-    let (w, h) = (g.width, g.depth);
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{:.0}" height="{:.0}" viewBox="0 0 {:.0} {:.0}">"#,
-        w * PX,
-        h * PX,
-        w * PX,
-        h * PX
-    );
-    let _ = writeln!(
-        out,
-        r##"<rect width="100%" height="100%" fill="#e8efd0"/>"##
-    );
+/// The ground: its areas, obstacles and camps.
+fn draw_ground(out: &mut String, g: &Ground) {
+    let h = g.depth;
     for a in &g.areas {
         let fill = match a.kind {
             AreaKind::Rough => "#c9b98b",
@@ -101,7 +86,11 @@ pub fn svg(setup: &BattleSetup, start: &[Unit], end: &[Unit], rec: &Recorder) ->
             c.side
         );
     }
-    // Routes: moves made while routing (dashed) or pursuing (dotted).
+}
+
+/// The routes of routs (dashed) and pursuits (dotted): moves made while routing or pursuing.
+fn draw_routes(out: &mut String, setup: &BattleSetup, rec: &Recorder) {
+    let h = setup.ground.depth;
     let mut routing = vec![false; setup.units.len()];
     let mut pursuing = vec![false; setup.units.len()];
     for &(_, e) in &rec.events {
@@ -139,6 +128,27 @@ pub fn svg(setup: &BattleSetup, start: &[Unit], end: &[Unit], rec: &Recorder) ->
             _ => {}
         }
     }
+}
+
+/// Draws the map. `start` and `end` are the units at deployment and at the end.
+pub fn svg(setup: &BattleSetup, start: &[Unit], end: &[Unit], rec: &Recorder) -> String {
+    let g = &setup.ground;
+    let (w, h) = (g.width, g.depth);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{:.0}" height="{:.0}" viewBox="0 0 {:.0} {:.0}">"#,
+        w * PX,
+        h * PX,
+        w * PX,
+        h * PX
+    );
+    let _ = writeln!(
+        out,
+        r##"<rect width="100%" height="100%" fill="#e8efd0"/>"##
+    );
+    draw_ground(&mut out, g);
+    draw_routes(&mut out, setup, rec);
     for u in start {
         unit_rect(&mut out, setup, u, h, 0.25);
     }
@@ -148,7 +158,7 @@ pub fn svg(setup: &BattleSetup, start: &[Unit], end: &[Unit], rec: &Recorder) ->
     let _ = writeln!(
         out,
         r#"<text x="6" y="16" font-family="sans-serif" font-size="13">{} (Parliament orange, Royalists blue; faint = deployment)</text>"#,
-        setup.name.replace('&', "&amp;").replace('<', "&lt;")
+        esc(&setup.name)
     );
     out.push_str("</svg>\n");
     out
@@ -198,4 +208,31 @@ pub fn png(svg: &str) -> Result<Vec<u8>, String> {
     pixmap
         .encode_png()
         .map_err(|e| format!("encoding the PNG: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    #[test]
+    fn names_are_escaped_once_in_titles_and_caption() {
+        let mut setup = Scenario::open("small_action", &[])
+            .unwrap()
+            .setup()
+            .unwrap();
+        setup.names.units[0] = "Lord <Byron> & Co".into();
+        setup.name = "Skirmish <at> Cropredy & Co".into();
+        let units = setup.units.clone();
+        let svg = svg(&setup, &units, &units, &Recorder::default());
+        assert!(
+            svg.contains("<title>Lord &lt;Byron&gt; &amp; Co</title>"),
+            "{svg}"
+        );
+        assert!(
+            svg.contains("Skirmish &lt;at&gt; Cropredy &amp; Co"),
+            "{svg}"
+        );
+        assert!(!svg.contains("&amp;lt;"), "escaped twice: {svg}");
+    }
 }
