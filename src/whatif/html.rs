@@ -125,16 +125,7 @@ pub fn compare_html(scenario: &str, battles: u64, csv: &[u8]) -> String {
     }
     page.heading("figures", "The figures");
     let header: Vec<&str> = COMPARE_HEADER.to_vec();
-    let table: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            header
-                .iter()
-                .enumerate()
-                .map(|(i, h)| cell(text(r, h), i < 2, num(r, h)))
-                .collect()
-        })
-        .collect();
+    let table = figures_table(&rows, &header, 2);
     page.sortable_table(&header, &table);
     page.para(
         "narrowing: how many times narrower the paired interval is than the unpaired one would be.",
@@ -147,37 +138,6 @@ pub fn compare_html(scenario: &str, battles: u64, csv: &[u8]) -> String {
 pub fn balance_html(scenario: &str, csv: &[u8]) -> String {
     let (_, rows) = records(csv);
     let mut page = Page::new(&format!("{scenario}: balance"));
-    let label = |r: &BTreeMap<String, String>, s: &str| {
-        format!(
-            "{} {}",
-            text(r, &format!("side_{s}")),
-            text(r, &format!("year_{s}"))
-        )
-    };
-    let mut a_rows: Vec<String> = Vec::new();
-    let mut b_cols: Vec<String> = Vec::new();
-    for r in &rows {
-        let (a, b) = (label(r, "a"), label(r, "b"));
-        if !a_rows.contains(&a) {
-            a_rows.push(a);
-        }
-        if !b_cols.contains(&b) {
-            b_cols.push(b);
-        }
-    }
-    let cells: Vec<Vec<Option<f64>>> = a_rows
-        .iter()
-        .map(|a| {
-            b_cols
-                .iter()
-                .map(|b| {
-                    rows.iter()
-                        .find(|r| label(r, "a") == *a && label(r, "b") == *b)
-                        .and_then(|r| num(r, "p_a_win_decisive"))
-                })
-                .collect()
-        })
-        .collect();
     let battles: u64 = rows
         .iter()
         .filter_map(|r| text(r, "battles").parse::<u64>().ok())
@@ -189,6 +149,7 @@ pub fn balance_html(scenario: &str, csv: &[u8]) -> String {
         count(battles)
     ));
     page.heading("matrix", "Win rates by rating rows");
+    let (a_rows, b_cols, cells) = balance_matrix(&rows);
     let chart = charts::heat(
         &a_rows,
         &b_cols,
@@ -212,7 +173,7 @@ pub fn balance_html(scenario: &str, csv: &[u8]) -> String {
         .iter()
         .filter_map(|r| {
             Some(Interval {
-                label: format!("{} v {}", label(r, "a"), label(r, "b")),
+                label: format!("{} v {}", rating_row(r, "a"), rating_row(r, "b")),
                 estimate: num(r, "p_a_win_decisive")?,
                 low: num(r, "ci95_low")?,
                 high: num(r, "ci95_high")?,
@@ -238,18 +199,68 @@ pub fn balance_html(scenario: &str, csv: &[u8]) -> String {
         &[],
     );
     let header: Vec<&str> = BALANCE_HEADER.to_vec();
-    let table: Vec<Vec<String>> = rows
+    let table = figures_table(&rows, &header, 5);
+    page.sortable_table(&header, &table);
+    page.finish()
+}
+
+/// A side's rating row in a balance record (`s` is `a` or `b`): its side and year.
+fn rating_row(r: &BTreeMap<String, String>, s: &str) -> String {
+    format!(
+        "{} {}",
+        text(r, &format!("side_{s}")),
+        text(r, &format!("year_{s}"))
+    )
+}
+
+/// Side A's rows, side B's columns (each in the order first met) and side A's share of
+/// decisive battles in each cell, where the pair was fought.
+fn balance_matrix(
+    rows: &[BTreeMap<String, String>],
+) -> (Vec<String>, Vec<String>, Vec<Vec<Option<f64>>>) {
+    let mut a_rows: Vec<String> = Vec::new();
+    let mut b_cols: Vec<String> = Vec::new();
+    for r in rows {
+        let (a, b) = (rating_row(r, "a"), rating_row(r, "b"));
+        if !a_rows.contains(&a) {
+            a_rows.push(a);
+        }
+        if !b_cols.contains(&b) {
+            b_cols.push(b);
+        }
+    }
+    let cells = a_rows
         .iter()
+        .map(|a| {
+            b_cols
+                .iter()
+                .map(|b| {
+                    rows.iter()
+                        .find(|r| rating_row(r, "a") == *a && rating_row(r, "b") == *b)
+                        .and_then(|r| num(r, "p_a_win_decisive"))
+                })
+                .collect()
+        })
+        .collect();
+    (a_rows, b_cols, cells)
+}
+
+/// The table of a page's figures: each record's columns in `header`'s order, the first
+/// `labels` of them labels, the rest figures.
+fn figures_table(
+    rows: &[BTreeMap<String, String>],
+    header: &[&str],
+    labels: usize,
+) -> Vec<Vec<String>> {
+    rows.iter()
         .map(|r| {
             header
                 .iter()
                 .enumerate()
-                .map(|(i, h)| cell(text(r, h), i < 5, num(r, h)))
+                .map(|(i, h)| cell(text(r, h), i < labels, num(r, h)))
                 .collect()
         })
-        .collect();
-    page.sortable_table(&header, &table);
-    page.finish()
+        .collect()
 }
 
 /// `sweep.html`: per measure, its estimate with 95% interval at each grid point; with two
