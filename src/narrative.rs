@@ -337,10 +337,8 @@ pub fn tell(setup: &BattleSetup, currency: Currency, e: Event) -> Told {
         | Event::Rout { .. }
         | Event::Disintegrated { .. }
         | Event::LeftTable { .. } => tell_movement(&n, e),
-        Event::Fired { .. }
-        | Event::CvLost { .. }
-        | Event::CvGained { .. }
-        | Event::Rally { .. }
+        Event::Fired { .. } | Event::CvLost { .. } | Event::CvGained { .. } => tell_losses(&n, e),
+        Event::Rally { .. }
         | Event::Remanned { .. }
         | Event::GunAbandoned { .. }
         | Event::Reaction { .. }
@@ -349,10 +347,10 @@ pub fn tell(setup: &BattleSetup, currency: Currency, e: Event) -> Told {
         Event::ChargeDeclared { .. }
         | Event::ChargeFailed { .. }
         | Event::EmergencyResponse { .. }
-        | Event::SupportCharge { .. }
-        | Event::Melee { .. }
-        | Event::Supported { .. }
-        | Event::MeleeResult { .. } => tell_combat(&n, e),
+        | Event::SupportCharge { .. } => tell_charge(&n, e),
+        Event::Melee { .. } | Event::Supported { .. } | Event::MeleeResult { .. } => {
+            tell_melee(&n, e)
+        }
         Event::PursuitStarted { .. }
         | Event::PursuitHalted { .. }
         | Event::PursuitContinued { .. }
@@ -361,9 +359,9 @@ pub fn tell(setup: &BattleSetup, currency: Currency, e: Event) -> Told {
         Event::GeneralCasualty { .. }
         | Event::GeneralReplaced { .. }
         | Event::ArmyBroken { .. }
-        | Event::BattleEnded { .. }
-        | Event::BlackPowder(_)
-        | Event::Dickenson(_) => tell_end(&n, e),
+        | Event::BattleEnded { .. } => tell_end(&n, e),
+        Event::BlackPowder(d) => tell_black_powder(&n, d),
+        Event::Dickenson(d) => tell_dickenson(&n, d),
     }
 }
 
@@ -468,8 +466,8 @@ fn tell_movement(n: &Names, e: Event) -> Told {
     }
 }
 
-/// Fire, CV lost and regained, reaction tests, rallies and breaks.
-fn tell_morale(n: &Names, e: Event) -> Told {
+/// Fire, and CV lost and regained.
+fn tell_losses(n: &Names, e: Event) -> Told {
     match e {
         Event::Fired {
             unit,
@@ -512,6 +510,13 @@ fn tell_morale(n: &Names, e: Event) -> Told {
                 n.1.gained(amount),
                 n.1.left(cv)
             )),
+        _ => unreachable!("tell routes only fire and losses here"),
+    }
+}
+
+/// Rallies, guns abandoned and re-manned, reaction tests and breaks.
+fn tell_morale(n: &Names, e: Event) -> Told {
+    match e {
         Event::Rally {
             unit,
             roll,
@@ -573,12 +578,12 @@ fn tell_morale(n: &Names, e: Event) -> Told {
             .line(format!("{} is no longer broken", n.u(unit))),
         Event::FootBroke { unit } => Told::new("foot_broke", Some(unit), None)
             .line(format!("{} breaks before the horse", n.u(unit))),
-        _ => unreachable!("tell routes only fire and morale events here"),
+        _ => unreachable!("tell routes only morale events here"),
     }
 }
 
-/// Charges, responses and melees.
-fn tell_combat(n: &Names, e: Event) -> Told {
+/// Charges and the responses to them.
+fn tell_charge(n: &Names, e: Event) -> Told {
     match e {
         Event::ChargeDeclared {
             unit,
@@ -628,6 +633,13 @@ fn tell_combat(n: &Names, e: Event) -> Told {
                 n.u(target),
                 counted(successes, "success", "successes")
             )),
+        _ => unreachable!("tell routes only charges here"),
+    }
+}
+
+/// Melees, the units fighting beside them, and their results.
+fn tell_melee(n: &Names, e: Event) -> Told {
+    match e {
         Event::Melee {
             attacker,
             defender,
@@ -680,7 +692,7 @@ fn tell_combat(n: &Names, e: Event) -> Told {
                 _ => t.line("Equal losses: both stay locked in combat".to_string()),
             }
         }
-        _ => unreachable!("tell routes only combat events here"),
+        _ => unreachable!("tell routes only melees here"),
     }
 }
 
@@ -717,8 +729,7 @@ fn tell_pursuit(n: &Names, e: Event) -> Told {
     }
 }
 
-/// Generals hit and replaced, armies broken, the end, and Black Powder's and Dickenson's own
-/// detail.
+/// Generals hit and replaced, armies broken, and the end.
 fn tell_end(n: &Names, e: Event) -> Told {
     match e {
         Event::GeneralCasualty {
@@ -768,51 +779,53 @@ fn tell_end(n: &Names, e: Event) -> Told {
                 .detail(detail)
                 .line(line)
         }
-        Event::BlackPowder(d) => {
-            let t = Told::new(d.kind(), Some(d.unit()), d.other())
-                .detail(d.to_string().replace(',', ";"));
-            if let BpDetail::BrigadeBroken {
-                command, broken, ..
-            } = d
-            {
-                // The brigade by its own name: the army breaks on brigades, not regiments.
-                return t.line(format!(
-                    "{} {}: {}",
-                    n.0.command_name(command),
-                    broken_words(broken),
-                    d.brigade_counts()
-                ));
-            }
-            t.line(format!("{}: {d}", n.u(d.unit())))
-        }
-        Event::Dickenson(d) => {
-            let t = Told::new(d.kind(), Some(d.unit()), d.other())
-                .detail(d.to_string().replace(',', ";"));
-            if let DkDetail::CommanderHit {
-                unit, general, out, ..
-            } = d
-            {
-                // Named, not numbered: the story's readers know him by name.
-                let out = crate::rules::dickenson::events::commander_out(out);
-                return t.line(format!(
-                    "{}: {}, riding with it, is {out}",
-                    n.u(unit),
-                    n.g(general)
-                ));
-            }
-            let with = match d {
-                DkDetail::Volley { .. } | DkDetail::GunShot { .. } => " at ",
-                DkDetail::Losses { .. } => ", from ",
-                DkDetail::FormationThrow { .. } => " charging ",
-                DkDetail::ChargeForestalled { .. } => " declared a charge on ",
-                _ => ", by ",
-            };
-            match d.other() {
-                Some(o) => t.line(format!("{}{with}{}: {d}", n.u(d.unit()), n.u(o))),
-                None => t.line(format!("{}: {d}", n.u(d.unit()))),
-            }
-        }
         _ => unreachable!("tell routes only end-of-battle events here"),
+    }
+}
+
+/// Black Powder's own detail: a brigade broken is told by the brigade's name.
+fn tell_black_powder(n: &Names, d: BpDetail) -> Told {
+    let t = Told::new(d.kind(), Some(d.unit()), d.other()).detail(d.to_string().replace(',', ";"));
+    if let BpDetail::BrigadeBroken {
+        command, broken, ..
+    } = d
+    {
+        // The brigade by its own name: the army breaks on brigades, not regiments.
+        return t.line(format!(
+            "{} {}: {}",
+            n.0.command_name(command),
+            broken_words(broken),
+            d.brigade_counts()
+        ));
+    }
+    t.line(format!("{}: {d}", n.u(d.unit())))
+}
+
+/// Dickenson's own detail: a commander hit is told by his name.
+fn tell_dickenson(n: &Names, d: DkDetail) -> Told {
+    let t = Told::new(d.kind(), Some(d.unit()), d.other()).detail(d.to_string().replace(',', ";"));
+    if let DkDetail::CommanderHit {
+        unit, general, out, ..
+    } = d
+    {
+        // Named, not numbered: the story's readers know him by name.
+        let out = crate::rules::dickenson::events::commander_out(out);
+        return t.line(format!(
+            "{}: {}, riding with it, is {out}",
+            n.u(unit),
+            n.g(general)
+        ));
+    }
+    let with = match d {
+        DkDetail::Volley { .. } | DkDetail::GunShot { .. } => " at ",
+        DkDetail::Losses { .. } => ", from ",
+        DkDetail::FormationThrow { .. } => " charging ",
+        DkDetail::ChargeForestalled { .. } => " declared a charge on ",
+        _ => ", by ",
+    };
+    match d.other() {
+        Some(o) => t.line(format!("{}{with}{}: {d}", n.u(d.unit()), n.u(o))),
+        None => t.line(format!("{}: {d}", n.u(d.unit()))),
     }
 }
 
