@@ -8,7 +8,7 @@ use crate::report::{self, BattlesFile, OutDir, Partial, RunIdentity, Timing, fnv
 use crate::rules::{Ruleset, WithRuleset};
 use crate::runner::{self, BATCH_SIZE, RunPlan, Shard};
 use crate::scenario::Scenario;
-use crate::stats::{Collector, Layout};
+use crate::stats::{Collector, Layout, Tally};
 
 /// The scenario fought when none is named.
 pub const DEFAULT_SCENARIO: &str = "marston_moor";
@@ -215,22 +215,12 @@ fn fight<R: Ruleset>(
     plan: &RunPlan,
     setup: &crate::setup::BattleSetup,
     run_id: &RunIdentity,
-    mut out: OutDir,
+    out: OutDir,
     stop: &AtomicBool,
 ) -> Result<()> {
     let layout: Layout = ruleset.layout(setup);
     let range = plan.range();
-    let mut battles = match (plan.per_battle, plan.shard) {
-        (false, _) => None,
-        (true, None) => Some(BattlesFile::create(
-            &out.file("battles.csv"),
-            &layout.currency,
-        )?),
-        (true, Some(s)) => Some(BattlesFile::create(
-            &out.file(&format!("{}.battles.csv", s.file_stem())),
-            &layout.currency,
-        )?),
-    };
+    let mut battles = battles_file(&out, plan, &layout)?;
     let progress = runner::progress_bar(range.end - range.start, !args.quiet);
     let output = runner::run(
         plan,
@@ -254,58 +244,121 @@ fn fight<R: Ruleset>(
         plan.threads,
         1,
     );
+    let fought = Fought {
+        layout,
+        tally: output.tally,
+        timing,
+        battles,
+    };
     match plan.shard {
-        Some(shard) => {
-            let battles_checksum = battles.as_ref().map(BattlesFile::checksum);
-            if let Some(b) = battles {
-                b.commit()?;
-            }
-            let partial = Partial {
-                format: report::PARTIAL_FORMAT.into(),
-                run: run_id.clone(),
-                shard,
-                first_battle: range.start,
-                end_battle: range.end,
-                batch_size: BATCH_SIZE,
-                per_battle: plan.per_battle,
-                layout,
-                tally: output.tally,
-                timing,
-                battles_checksum,
-                checksum: String::new(),
-            }
-            .seal();
-            let path = out.write_partial(&partial)?;
-            if !args.quiet {
-                super::print_out(&format!(
-                    "{}: shard {shard}, battles {}..{} of {}, in {:.1} s ({} battles/s)\n  Partial result in {}; when every shard is done: ecw-sim merge {}\n",
-                    partial.run.scenario,
-                    range.start,
-                    range.end,
-                    report::thousands(plan.battles),
-                    partial.timing.wall_time_s,
-                    report::thousands(partial.timing.battles_per_second.round() as u64),
-                    path.display(),
-                    out.path.display()
-                ))?;
-            }
-        }
-        None => {
-            let files = report::render(&layout, &output.tally);
-            let manifest = report::manifest(run_id, &output.tally, &files, plan.per_battle, timing);
-            let path = out.path.clone();
-            out.write_results(&files, &manifest, battles)?;
-            // Drawn from the published folder's own files (a report of any run folder is).
-            let drawn = args
-                .report
-                .then(|| report::write_report(&path))
-                .transpose()?;
-            if !args.quiet {
-                super::print_out(&report::summary(&layout, &output.tally, &manifest, &path))?;
-                if let Some(drawn) = drawn {
-                    super::print_out(&format!("  Report in {}\n", drawn.display()))?;
-                }
-            }
+        Some(shard) => publish_shard(args, plan, run_id, out, shard, fought),
+        None => publish_whole(args, plan, run_id, out, fought),
+    }
+}
+
+/// The per-battle rows' file, when the run keeps them (a shard's own, named after it).
+fn battles_file(out: &OutDir, plan: &RunPlan, layout: &Layout) -> Result<Option<BattlesFile>> {
+    if !plan.per_battle {
+        return Ok(None);
+    }
+    let name = match plan.shard {
+        None => "battles.csv".to_string(),
+        Some(s) => format!("{}.battles.csv", s.file_stem()),
+    };
+    Ok(Some(BattlesFile::create(
+        &out.file(&name),
+        &layout.currency,
+    )?))
+}
+
+/// What the battles left to publish.
+struct Fought {
+    layout: Layout,
+    tally: Tally,
+    timing: Timing,
+    /// The per-battle rows' file, when the run keeps them.
+    battles: Option<BattlesFile>,
+}
+
+/// A shard's partial result written, for `merge` to add to the others.
+fn publish_shard(
+    args: &Args,
+    plan: &RunPlan,
+    run_id: &RunIdentity,
+    mut out: OutDir,
+    shard: Shard,
+    fought: Fought,
+) -> Result<()> {
+    let Fought {
+        layout,
+        tally,
+        timing,
+        battles,
+    } = fought;
+    let range = plan.range();
+    let battles_checksum = battles.as_ref().map(BattlesFile::checksum);
+    if let Some(b) = battles {
+        b.commit()?;
+    }
+    let partial = Partial {
+        format: report::PARTIAL_FORMAT.into(),
+        run: run_id.clone(),
+        shard,
+        first_battle: range.start,
+        end_battle: range.end,
+        batch_size: BATCH_SIZE,
+        per_battle: plan.per_battle,
+        layout,
+        tally,
+        timing,
+        battles_checksum,
+        checksum: String::new(),
+    }
+    .seal();
+    let path = out.write_partial(&partial)?;
+    if !args.quiet {
+        super::print_out(&format!(
+            "{}: shard {shard}, battles {}..{} of {}, in {:.1} s ({} battles/s)\n  Partial result in {}; when every shard is done: ecw-sim merge {}\n",
+            partial.run.scenario,
+            range.start,
+            range.end,
+            report::thousands(plan.battles),
+            partial.timing.wall_time_s,
+            report::thousands(partial.timing.battles_per_second.round() as u64),
+            path.display(),
+            out.path.display()
+        ))?;
+    }
+    Ok(())
+}
+
+/// A whole run's files, summary and (when asked) report written.
+fn publish_whole(
+    args: &Args,
+    plan: &RunPlan,
+    run_id: &RunIdentity,
+    out: OutDir,
+    fought: Fought,
+) -> Result<()> {
+    let Fought {
+        layout,
+        tally,
+        timing,
+        battles,
+    } = fought;
+    let files = report::render(&layout, &tally);
+    let manifest = report::manifest(run_id, &tally, &files, plan.per_battle, timing);
+    let path = out.path.clone();
+    out.write_results(&files, &manifest, battles)?;
+    // Drawn from the published folder's own files (a report of any run folder is).
+    let drawn = args
+        .report
+        .then(|| report::write_report(&path))
+        .transpose()?;
+    if !args.quiet {
+        super::print_out(&report::summary(&layout, &tally, &manifest, &path))?;
+        if let Some(drawn) = drawn {
+            super::print_out(&format!("  Report in {}\n", drawn.display()))?;
         }
     }
     Ok(())
