@@ -289,15 +289,9 @@ fn publish_shard(
     shard: Shard,
     fought: Fought,
 ) -> Result<()> {
-    let Fought {
-        layout,
-        tally,
-        timing,
-        battles,
-    } = fought;
     let range = plan.range();
-    let battles_checksum = battles.as_ref().map(BattlesFile::checksum);
-    if let Some(b) = battles {
+    let battles_checksum = fought.battles.as_ref().map(BattlesFile::checksum);
+    if let Some(b) = fought.battles {
         b.commit()?;
     }
     let partial = Partial {
@@ -308,9 +302,9 @@ fn publish_shard(
         end_battle: range.end,
         batch_size: BATCH_SIZE,
         per_battle: plan.per_battle,
-        layout,
-        tally,
-        timing,
+        layout: fought.layout,
+        tally: fought.tally,
+        timing: fought.timing,
         battles_checksum,
         checksum: String::new(),
     }
@@ -340,23 +334,18 @@ fn publish_whole(
     out: OutDir,
     fought: Fought,
 ) -> Result<()> {
-    let Fought {
-        layout,
-        tally,
-        timing,
-        battles,
-    } = fought;
-    let files = report::render(&layout, &tally);
-    let manifest = report::manifest(run_id, &tally, &files, plan.per_battle, timing);
+    let (layout, tally) = (&fought.layout, &fought.tally);
+    let files = report::render(layout, tally);
+    let manifest = report::manifest(run_id, tally, &files, plan.per_battle, fought.timing);
     let path = out.path.clone();
-    out.write_results(&files, &manifest, battles)?;
+    out.write_results(&files, &manifest, fought.battles)?;
     // Drawn from the published folder's own files (a report of any run folder is).
     let drawn = args
         .report
         .then(|| report::write_report(&path))
         .transpose()?;
     if !args.quiet {
-        super::print_out(&report::summary(&layout, &tally, &manifest, &path))?;
+        super::print_out(&report::summary(layout, tally, &manifest, &path))?;
         if let Some(drawn) = drawn {
             super::print_out(&format!("  Report in {}\n", drawn.display()))?;
         }
