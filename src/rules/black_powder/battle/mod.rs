@@ -20,7 +20,7 @@ use super::events::Detail;
 use super::melee::{Aspect, aspect};
 use super::tables::{BlackPowderRules, Quality, SpecialRule};
 use super::units::{self, Specials, Troop};
-use crate::army::{CommandKind, CommanderId, Side, UnitId};
+use crate::army::{CommandKind, CommanderId, Side, Unit, UnitId};
 use crate::battlefield::geometry::{Bounds, angle_diff, within_arc_by_cosine};
 use crate::battlefield::grid::{GRID_FROM, Grid};
 use crate::battlefield::{AreaKind, Ground, Vec2};
@@ -1014,79 +1014,12 @@ fn derive_template(
     rules: &BlackPowderRules,
     setup: &BattleSetup,
 ) -> (Vec<Regiment>, Vec<Element>, Vec<General>, Vec<Brigade>) {
-    let mut regiments = Vec::with_capacity(setup.units.len());
     let mut elements = Vec::new();
-    for u in &setup.units {
-        let d = units::derive(u, rules);
-        let troops = units::elements_of(u.kind);
-        let first = elements.len() as u16;
-        let (frontage, each) = match troops.len() {
-            1 if u.kind.is_gun() => (rules.derive.gun_frontage, rules.derive.gun_frontage),
-            1 => (rules.derive.horse_frontage, rules.derive.horse_frontage),
-            n => (
-                rules.derive.regiment_frontage,
-                rules.derive.regiment_frontage / n as f64,
-            ),
-        };
-        let mut standard_move = f64::INFINITY;
-        let mut reach = 0.0f64;
-        for (k, &t) in troops.iter().enumerate() {
-            let offset = (k as f64 + 0.5) * each - frontage / 2.0;
-            reach = reach.max(offset.abs() + rules.derive.element_depth / 2.0);
-            standard_move = standard_move.min(units::standard_move(t, d.quality, rules));
-            elements.push(Element {
-                regiment: u.id,
-                troop: t,
-                offset,
-                frontage: each,
-                depth: rules.derive.element_depth,
-                pos: u.pos,
-            });
-        }
-        regiments.push(Regiment {
-            unit: u.id,
-            side: u.side,
-            brigade: u.command,
-            pos: u.pos,
-            facing: u.facing,
-            front: Vec2::from_facing(u.facing),
-            stamina: d.stamina,
-            casualties: 0,
-            quality: d.quality,
-            specials: d.specials,
-            first,
-            count: troops.len() as u8,
-            shaken: false,
-            disordered: false,
-            hedgehog: false,
-            hedgehog_tested: false,
-            disarray: false,
-            gone: false,
-            waiting: false,
-            must_test: false,
-            tests_taken: 0,
-            volleyed: false,
-            engaged: None,
-            charged: false,
-            rounds: 0,
-            won_last: false,
-            joined: None,
-            reserve: false,
-            standard_move,
-            reach,
-        });
-    }
-    // Elements stand at their offsets from the start.
-    let mut b = (regiments, elements);
-    for r in 0..b.0.len() {
-        let reg = b.0[r];
-        let right = Vec2::from_facing(reg.facing).right();
-        let (a, n) = (usize::from(reg.first), usize::from(reg.count));
-        for e in &mut b.1[a..a + n] {
-            e.pos = reg.pos + right * e.offset;
-        }
-    }
-    let (mut regiments, elements) = b;
+    let mut regiments: Vec<Regiment> = setup
+        .units
+        .iter()
+        .map(|u| derive_regiment(u, rules, &mut elements))
+        .collect();
     mark_reserves(&mut regiments, setup);
     let generals = setup
         .commanders
@@ -1114,6 +1047,70 @@ fn derive_template(
         })
         .collect();
     (regiments, elements, generals, brigades)
+}
+
+/// A unit's regiment, its elements (pushed onto `elements`, standing at their offsets from
+/// the start) spread across its frontage.
+fn derive_regiment(u: &Unit, rules: &BlackPowderRules, elements: &mut Vec<Element>) -> Regiment {
+    let d = units::derive(u, rules);
+    let troops = units::elements_of(u.kind);
+    let first = elements.len() as u16;
+    let (frontage, each) = match troops.len() {
+        1 if u.kind.is_gun() => (rules.derive.gun_frontage, rules.derive.gun_frontage),
+        1 => (rules.derive.horse_frontage, rules.derive.horse_frontage),
+        n => (
+            rules.derive.regiment_frontage,
+            rules.derive.regiment_frontage / n as f64,
+        ),
+    };
+    let right = Vec2::from_facing(u.facing).right();
+    let mut standard_move = f64::INFINITY;
+    let mut reach = 0.0f64;
+    for (k, &t) in troops.iter().enumerate() {
+        let offset = (k as f64 + 0.5) * each - frontage / 2.0;
+        reach = reach.max(offset.abs() + rules.derive.element_depth / 2.0);
+        standard_move = standard_move.min(units::standard_move(t, d.quality, rules));
+        elements.push(Element {
+            regiment: u.id,
+            troop: t,
+            offset,
+            frontage: each,
+            depth: rules.derive.element_depth,
+            pos: u.pos + right * offset,
+        });
+    }
+    Regiment {
+        unit: u.id,
+        side: u.side,
+        brigade: u.command,
+        pos: u.pos,
+        facing: u.facing,
+        front: Vec2::from_facing(u.facing),
+        stamina: d.stamina,
+        casualties: 0,
+        quality: d.quality,
+        specials: d.specials,
+        first,
+        count: troops.len() as u8,
+        shaken: false,
+        disordered: false,
+        hedgehog: false,
+        hedgehog_tested: false,
+        disarray: false,
+        gone: false,
+        waiting: false,
+        must_test: false,
+        tests_taken: 0,
+        volleyed: false,
+        engaged: None,
+        charged: false,
+        rounds: 0,
+        won_last: false,
+        joined: None,
+        reserve: false,
+        standard_move,
+        reach,
+    }
 }
 
 /// Whether a command of this kind is a brigade its army's break counts (guns and independents
