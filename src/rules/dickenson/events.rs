@@ -283,37 +283,9 @@ impl std::fmt::Display for Detail {
                 standard,
                 ..
             } => {
-                write!(
-                    f,
-                    "{hits} {} {}, {saved} saved: ",
-                    source.name(),
-                    plural(hits, "hit", "hits")
-                )?;
-                let mut any = false;
-                for (n, one, many) in [
-                    (lost.pikemen, "pikeman", "pikemen"),
-                    (lost.musketeers, "musketeer", "musketeers"),
-                    (lost.horsemen, "horseman", "horsemen"),
-                    (lost.gunners, "gunner", "gunners"),
-                    (lost.horses, "team horse", "team horses"),
-                    (lost.drivers, "driver", "drivers"),
-                    (u16::from(officers), "officer", "officers"),
-                ] {
-                    if n > 0 {
-                        let what = plural(n, one, many);
-                        write!(f, "{}{n} {what}", if any { ", " } else { "" })?;
-                        any = true;
-                    }
-                }
-                if standard {
-                    write!(f, "{}the standard", if any { ", " } else { "" })?;
-                    any = true;
-                }
-                if any {
-                    f.write_str(" lost")
-                } else {
-                    f.write_str("no figure lost")
-                }
+                let what = plural(hits, "hit", "hits");
+                write!(f, "{hits} {} {what}, {saved} saved: ", source.name())?;
+                write_lost(f, lost, officers, standard)
             }
             Detail::AmmunitionExhausted { .. } => f.write_str("ammunition exhausted: silent"),
             Detail::AmmunitionBlown { .. } => f.write_str("its ammunition is hit and blows up"),
@@ -325,20 +297,15 @@ impl std::fmt::Display for Detail {
                 total,
                 result,
                 ..
-            } => {
-                write!(f, "morale: {}+{}", dice[0], dice[1])?;
-                if adds != 0 {
-                    write!(f, " {adds:+} adds")?;
-                }
-                if other != 0 {
-                    write!(f, " {other:+}")?;
-                }
-                write!(
-                    f,
-                    " - {points_lost} points lost = {total}: {}",
-                    result.name()
-                )
-            }
+            } => write_throw(
+                f,
+                "morale",
+                dice,
+                [adds, other],
+                points_lost,
+                total,
+                result.name(),
+            ),
             Detail::PointsLost { points, .. } => {
                 write!(f, "ends the battle {points} morale points down")
             }
@@ -355,23 +322,76 @@ impl std::fmt::Display for Detail {
                 total,
                 good,
                 ..
-            } => {
-                write!(f, "throws to charge home: {}+{}", dice[0], dice[1])?;
-                if adds != 0 {
-                    write!(f, " {adds:+} adds")?;
-                }
-                write!(
-                    f,
-                    " - {points_lost} points lost = {total}: {}",
-                    if good { "good, it goes in" } else { "bad" }
-                )
-            }
+            } => write_throw(
+                f,
+                "throws to charge home",
+                dice,
+                [adds, 0],
+                points_lost,
+                total,
+                if good { "good, it goes in" } else { "bad" },
+            ),
             Detail::ChargeForestalled { engaged, .. } => write!(
                 f,
                 "{} before its turn, it does not make it",
                 if engaged { "charged" } else { "thrown back" }
             ),
         }
+    }
+}
+
+/// A throw told: its two dice, the adds and any other modifier (each said only when not 0),
+/// the points lost, the total and what it came to.
+fn write_throw(
+    f: &mut std::fmt::Formatter<'_>,
+    what: &str,
+    dice: [u8; 2],
+    [adds, other]: [i8; 2],
+    points_lost: u16,
+    total: i16,
+    result: &str,
+) -> std::fmt::Result {
+    write!(f, "{what}: {}+{}", dice[0], dice[1])?;
+    if adds != 0 {
+        write!(f, " {adds:+} adds")?;
+    }
+    if other != 0 {
+        write!(f, " {other:+}")?;
+    }
+    write!(f, " - {points_lost} points lost = {total}: {result}")
+}
+
+/// The figures, officers and standard that hits cost.
+fn write_lost(
+    f: &mut std::fmt::Formatter<'_>,
+    lost: Figures,
+    officers: u8,
+    standard: bool,
+) -> std::fmt::Result {
+    let mut any = false;
+    for (n, one, many) in [
+        (lost.pikemen, "pikeman", "pikemen"),
+        (lost.musketeers, "musketeer", "musketeers"),
+        (lost.horsemen, "horseman", "horsemen"),
+        (lost.gunners, "gunner", "gunners"),
+        (lost.horses, "team horse", "team horses"),
+        (lost.drivers, "driver", "drivers"),
+        (u16::from(officers), "officer", "officers"),
+    ] {
+        if n > 0 {
+            let what = plural(n, one, many);
+            write!(f, "{}{n} {what}", if any { ", " } else { "" })?;
+            any = true;
+        }
+    }
+    if standard {
+        write!(f, "{}the standard", if any { ", " } else { "" })?;
+        any = true;
+    }
+    if any {
+        f.write_str(" lost")
+    } else {
+        f.write_str("no figure lost")
     }
 }
 
