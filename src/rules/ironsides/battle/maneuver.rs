@@ -811,18 +811,7 @@ impl Battle {
         let rules = &*setup.rules;
         let e = &self.units[usize::from(spot.id)];
         let enemy = e.side != self.units[usize::from(id)].side;
-        // The fire zone an enemy could halt it at, and so the largest limit that can apply.
-        let shooter = enemy && stop_at_bands && fire::has_shot(rules, e) && !e.is_cavalry();
-        let zone = if shooter {
-            fire::range_band(rules, e)
-        } else {
-            None
-        };
-        let most = match (enemy, zone) {
-            (false, _) => 0.0,
-            (true, None) => ADVANCE_GAP,
-            (true, Some(b)) => ADVANCE_GAP.max(b.long).max(b.short),
-        };
+        let (zone, most) = halting_zone(rules, e, enemy, stop_at_bands);
         // Nowhere on the path, from where it stands to `best`, can it come within any limit.
         let end = start.centre + dir * best;
         if dist_point_segment(spot.centre, start.centre, end) - start.radius - spot.radius
@@ -854,19 +843,7 @@ impl Battle {
             None => 0.0,
         };
         if far_limit < 24.0 && lb > choose + 1e-6 && lb > far_limit + 1e-6 {
-            let last = ceil_u64(best / MARCH_STEP);
-            let march = March {
-                me: start,
-                dir,
-                step: MARCH_STEP,
-                first: 1,
-                last,
-                end: best,
-            };
-            if let Some(k) = march.first_within(&er, far_limit, lb) {
-                best = halt_at(start, dir, &er, far_limit, k, best, enemy);
-            }
-            return best;
+            return halt_within(start, dir, &er, far_limit, lb, best, enemy);
         }
         let d0 = start.dist(&er);
         if d0 > len + 25.0 {
@@ -894,21 +871,7 @@ impl Battle {
             }
             return best;
         }
-        // March along in half-inch steps (the last cut short at `best`) to find where the
-        // limit is first reached, then halt there.
-        let last = ceil_u64(best / MARCH_STEP);
-        let march = March {
-            me: start,
-            dir,
-            step: MARCH_STEP,
-            first: 1,
-            last,
-            end: best,
-        };
-        if let Some(k) = march.first_within(&er, limit, d0) {
-            best = halt_at(start, dir, &er, limit, k, best, enemy);
-        }
-        best
+        halt_within(start, dir, &er, limit, d0, best, enemy)
     }
 
     /// Places a charger facing its target, `standoff` inches from it.
@@ -969,6 +932,54 @@ fn farthest_limit(rules: &crate::rules::ironsides::IronsidesRules, stop_at_bands
         .fold(ADVANCE_GAP, |m, b| m.max(b.long).max(b.short))
     } else {
         ADVANCE_GAP
+    }
+}
+
+/// The fire zone enemy `e` could halt a run at (when range bands halt it and `e` shoots), and
+/// so the largest limit that can apply: 0 for a friend.
+fn halting_zone(
+    rules: &crate::rules::ironsides::IronsidesRules,
+    e: &crate::army::Unit,
+    enemy: bool,
+    stop_at_bands: bool,
+) -> (Option<crate::rules::ironsides::tables::RangeBand>, f64) {
+    let shooter = enemy && stop_at_bands && fire::has_shot(rules, e) && !e.is_cavalry();
+    let zone = if shooter {
+        fire::range_band(rules, e)
+    } else {
+        None
+    };
+    let most = match (enemy, zone) {
+        (false, _) => 0.0,
+        (true, None) => ADVANCE_GAP,
+        (true, Some(b)) => ADVANCE_GAP.max(b.long).max(b.short),
+    };
+    (zone, most)
+}
+
+/// Where a run halts short of `other`: marched in half-inch steps (the last cut short at
+/// `best`) from a start at least `from` away, it halts where it first comes within `limit`
+/// ([`halt_at`]); at `best` if it never does.
+fn halt_within(
+    start: &Shape,
+    dir: Vec2,
+    other: &Shape,
+    limit: f64,
+    from: f64,
+    best: f64,
+    enemy: bool,
+) -> f64 {
+    let march = March {
+        me: start,
+        dir,
+        step: MARCH_STEP,
+        first: 1,
+        last: ceil_u64(best / MARCH_STEP),
+        end: best,
+    };
+    match march.first_within(other, limit, from) {
+        Some(k) => halt_at(start, dir, other, limit, k, best, enemy),
+        None => best,
     }
 }
 
