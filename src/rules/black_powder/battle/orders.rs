@@ -266,11 +266,50 @@ impl Battle {
         let Some((target, gap)) = self.nearest_enemy_now(r) else {
             return;
         };
-        let t_reg = self.regiments[usize::from(self.elements[target].regiment)];
         let d = &setup.doctrines[usize::from(self.brigades[b].doctrine)];
         let troop = self.elements[usize::from(reg.first)].troop;
+        let situation = self.situation(r, b, target, gap);
+        let knobs = doctrine::knobs_for(d, &self.rules.doctrine);
+        if reg.specials.has(SpecialRule::Hedgehog)
+            && doctrine::early_hedgehog_range(d, &knobs)
+                .is_some_and(|range| self.enemy_horse_within(r, range))
+        {
+            self.hedgehog_check(r, dice, obs);
+            return;
+        }
+        let plan = doctrine::plan(d, &knobs, &situation);
+        if plan == Plan::Hold {
+            return;
+        }
+        let aim = (self.elements[target].pos - self.elements[usize::from(reg.first)].pos).facing();
+        let turn_deg = angle_diff(aim, reg.facing).to_degrees();
+        let individual = plan == Plan::Charge || doctrine::individual(&knobs, turn_deg);
+        let (by, share) = self.move_share(r, b, (individual, gap), brigade_roll, dice, obs);
+        let distance = share * reg.standard_move;
+        if plan == Plan::Charge {
+            self.charge(r, (target, by), distance, setup, dice, obs);
+        } else {
+            self.advance(
+                r,
+                if individual { aim } else { reg.facing },
+                distance,
+                setup,
+                obs,
+            );
+            if troop.is_cavalry() {
+                self.hedgehogs_near(r, dice, obs);
+            }
+        }
+    }
+
+    /// What the doctrine weighs for regiment `r` of brigade `b`, whose nearest enemy is
+    /// element `target`, `gap` away.
+    fn situation(&self, r: usize, b: usize, target: usize, gap: f64) -> Situation {
+        let reg = self.regiments[r];
+        let t_reg = self.regiments[usize::from(self.elements[target].regiment)];
+        let troop = self.elements[usize::from(reg.first)].troop;
         let horse_vs_hedgehog = troop.is_cavalry() && t_reg.hedgehog && !t_reg.shaken;
-        let situation = Situation {
+        Situation {
             turn: self.turn,
             reserve: reg.reserve,
             brigade_broken: self.brigades[b].broken,
@@ -292,51 +331,27 @@ impl Battle {
                 } else {
                     f64::INFINITY
                 }),
-        };
-        let knobs = doctrine::knobs_for(d, &self.rules.doctrine);
-        if reg.specials.has(SpecialRule::Hedgehog)
-            && doctrine::early_hedgehog_range(d, &knobs)
-                .is_some_and(|range| self.enemy_horse_within(r, range))
-        {
-            self.hedgehog_check(r, dice, obs);
-            return;
         }
-        let plan = doctrine::plan(d, &knobs, &situation);
-        if plan == Plan::Hold {
-            return;
+    }
+
+    /// What moves regiment `r` (on initiative within reach of the enemy, else by a command
+    /// roll) and the share of a standard move it is given.
+    fn move_share<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        b: usize,
+        (individual, gap): (bool, f64),
+        brigade_roll: &mut Option<u8>,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> (ChargeBy, f64) {
+        if command::on_initiative(gap, &self.rules) {
+            let unit = self.regiments[r].unit;
+            emit(obs, Event::BlackPowder(Detail::Initiative { unit }));
+            return (ChargeBy::Initiative, self.rules.command.initiative_move);
         }
-        let aim = (self.elements[target].pos - self.elements[usize::from(reg.first)].pos).facing();
-        let turn_deg = angle_diff(aim, reg.facing).to_degrees();
-        let individual = plan == Plan::Charge || doctrine::individual(&knobs, turn_deg);
-        let by = if command::on_initiative(gap, &self.rules) {
-            ChargeBy::Initiative
-        } else {
-            ChargeBy::Order
-        };
-        let share = if by == ChargeBy::Initiative {
-            emit(
-                obs,
-                Event::BlackPowder(Detail::Initiative { unit: reg.unit }),
-            );
-            self.rules.command.initiative_move
-        } else {
-            self.command_roll(r, b, (individual, gap), brigade_roll, dice, obs)
-        };
-        let distance = share * reg.standard_move;
-        if plan == Plan::Charge {
-            self.charge(r, (target, by), distance, setup, dice, obs);
-        } else {
-            self.advance(
-                r,
-                if individual { aim } else { reg.facing },
-                distance,
-                setup,
-                obs,
-            );
-            if troop.is_cavalry() {
-                self.hedgehogs_near(r, dice, obs);
-            }
-        }
+        let share = self.command_roll(r, b, (individual, gap), brigade_roll, dice, obs);
+        (ChargeBy::Order, share)
     }
 
     /// A command roll for regiment `r` (one roll for the whole brigade when the order is to go
