@@ -251,49 +251,9 @@ pub fn run(args: Args) -> Result<()> {
             "compare needs at least one --variant NAME:PATH=VALUE or --against SCENARIO".into(),
         ));
     }
-    let specs = args
-        .variants
-        .iter()
-        .map(|v| VariantSpec::parse(v))
-        .collect::<Result<Vec<_>>>()?;
     let base_scenario = Scenario::open(&args.scenario, &args.set)?;
     let ruleset = args.run.ruleset(&base_scenario)?;
-    let mut versions = vec![Version {
-        name: "baseline".into(),
-        description: format!("{} {}", args.scenario, sets(&args.set)),
-        setup: base_scenario.setup()?,
-    }];
-    for spec in specs {
-        let overrides: Vec<String> = args.set.iter().chain(&spec.overrides).cloned().collect();
-        let what = format!("--variant {}", spec.name);
-        let (_, setup) = load(&what, &args.scenario, &overrides, &[ruleset])?;
-        versions.push(Version {
-            name: spec.name,
-            description: sets(&spec.overrides),
-            setup,
-        });
-    }
-    for other in &args.against {
-        let what = format!("--against {other}");
-        let (scenario, setup) = load(&what, other, &args.set, &[ruleset])?;
-        let name = scenario
-            .path()
-            .file_stem()
-            .map_or_else(|| other.clone(), |s| s.to_string_lossy().into_owned());
-        versions.push(Version {
-            name,
-            description: format!("the scenario {}", scenario.path().display()),
-            setup,
-        });
-    }
-    for (i, v) in versions.iter().enumerate() {
-        if versions[..i].iter().any(|w| w.name == v.name) {
-            return Err(Error::Usage(format!(
-                "two versions are named `{}`: give each --variant its own name",
-                v.name
-            )));
-        }
-    }
+    let versions = versions(&args, &base_scenario, ruleset)?;
     let measures = args.measure.measures(ruleset, &versions[0].setup)?;
     let defining: Vec<String> = [
         ("--set", &args.set),
@@ -337,6 +297,53 @@ pub fn run(args: Args) -> Result<()> {
         ))?;
     }
     Ok(())
+}
+
+/// The versions to compare, the baseline first, each named once: the variants' overrides
+/// laid over the baseline's, then the other scenarios of `--against`.
+fn versions(args: &Args, base: &Scenario, ruleset: &'static str) -> Result<Vec<Version>> {
+    let specs = args
+        .variants
+        .iter()
+        .map(|v| VariantSpec::parse(v))
+        .collect::<Result<Vec<_>>>()?;
+    let mut versions = vec![Version {
+        name: "baseline".into(),
+        description: format!("{} {}", args.scenario, sets(&args.set)),
+        setup: base.setup()?,
+    }];
+    for spec in specs {
+        let overrides: Vec<String> = args.set.iter().chain(&spec.overrides).cloned().collect();
+        let what = format!("--variant {}", spec.name);
+        let (_, setup) = load(&what, &args.scenario, &overrides, &[ruleset])?;
+        versions.push(Version {
+            name: spec.name,
+            description: sets(&spec.overrides),
+            setup,
+        });
+    }
+    for other in &args.against {
+        let what = format!("--against {other}");
+        let (scenario, setup) = load(&what, other, &args.set, &[ruleset])?;
+        let name = scenario
+            .path()
+            .file_stem()
+            .map_or_else(|| other.clone(), |s| s.to_string_lossy().into_owned());
+        versions.push(Version {
+            name,
+            description: format!("the scenario {}", scenario.path().display()),
+            setup,
+        });
+    }
+    for (i, v) in versions.iter().enumerate() {
+        if versions[..i].iter().any(|w| w.name == v.name) {
+            return Err(Error::Usage(format!(
+                "two versions are named `{}`: give each --variant its own name",
+                v.name
+            )));
+        }
+    }
+    Ok(versions)
 }
 
 /// `--ruleset A,B,...`: the scenario fought under each ruleset from the same seeds, outcomes
