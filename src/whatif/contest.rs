@@ -11,7 +11,7 @@ use indicatif::ProgressBar;
 use super::paired::{ContestSums, Measure};
 use crate::army::Side;
 use crate::error::{Error, Result};
-use crate::rules::{Ruleset, WithRuleset};
+use crate::rules::{BattleSummary, Ruleset, WithRuleset};
 use crate::runner::{self, RunPlan};
 use crate::setup::BattleSetup;
 use crate::stats::{Collector, Layout, OwnTotals};
@@ -114,17 +114,7 @@ pub fn fight<R: Ruleset>(
     let setups: Vec<&BattleSetup> = versions.iter().map(|(_, s)| *s).collect();
     let setups = setups.as_slice();
     let layouts: Vec<Layout> = setups.iter().map(|s| ruleset.layout(s)).collect();
-    let mut reads = Vec::with_capacity(setups.len());
-    for ((name, setup), layout) in versions.iter().zip(&layouts) {
-        let of = measures
-            .iter()
-            .map(|m| {
-                Read::of(m, setup, layout)
-                    .map_err(|e| Error::Usage(format!("{}: {e} ({name})", m.flag())))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        reads.push(of);
-    }
+    let reads = reads(versions, &layouts, measures)?;
     let by_unit = reads.iter().flatten().any(|r| matches!(r, Read::Unit(_)));
     if by_unit && !counts_unit_losses(ruleset, base) {
         return Err(Error::Usage(format!(
@@ -169,16 +159,14 @@ pub fn fight<R: Ruleset>(
                     } else {
                         &own[k]
                     };
-                    for (m, measure) in measures.iter().enumerate() {
-                        let reading = match (&reads[k][m], measure) {
-                            (Read::Unit(u), _) => {
-                                ruleset.unit_lost(engine, *u).map_or(0, i64::from)
-                            }
-                            (Read::Own(units), Measure::Own(o)) => o.value(totals, units),
-                            _ => 0,
-                        };
-                        x[k][m] = measure.value(s.outcome, s.turns, s.cv_lost, reading);
-                    }
+                    read_measures(
+                        ruleset,
+                        engine,
+                        &s,
+                        totals,
+                        (measures, &reads[k]),
+                        &mut x[k],
+                    );
                 }
                 sums_ref.lock().unwrap_or_else(|e| e.into_inner()).add(&x);
                 dice
@@ -194,6 +182,47 @@ pub fn fight<R: Ruleset>(
         sums,
         elapsed: output.elapsed,
     })
+}
+
+/// What each measure reads in each version (the versions in order, then the measures): a
+/// measure whose unit or command a version lacks is refused, naming the version.
+fn reads(
+    versions: &[(String, &BattleSetup)],
+    layouts: &[Layout],
+    measures: &[Measure],
+) -> Result<Vec<Vec<Read>>> {
+    let mut reads = Vec::with_capacity(versions.len());
+    for ((name, setup), layout) in versions.iter().zip(layouts) {
+        let of = measures
+            .iter()
+            .map(|m| {
+                Read::of(m, setup, layout)
+                    .map_err(|e| Error::Usage(format!("{}: {e} ({name})", m.flag())))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        reads.push(of);
+    }
+    Ok(reads)
+}
+
+/// Each measure's value in one version's battle just fought (`s`), into `x`: a unit's losses
+/// from its engine, a ruleset's own measure from the version's `totals`.
+fn read_measures<R: Ruleset>(
+    ruleset: &R,
+    engine: &R::Battle,
+    s: &BattleSummary,
+    totals: &OwnTotals,
+    (measures, reads): (&[Measure], &[Read]),
+    x: &mut [i64],
+) {
+    for (m, measure) in measures.iter().enumerate() {
+        let reading = match (&reads[m], measure) {
+            (Read::Unit(u), _) => ruleset.unit_lost(engine, *u).map_or(0, i64::from),
+            (Read::Own(units), Measure::Own(o)) => o.value(totals, units),
+            _ => 0,
+        };
+        x[m] = measure.value(s.outcome, s.turns, s.cv_lost, reading);
+    }
 }
 
 /// What a measure reads in one version beside the battle's outcome.
