@@ -188,13 +188,54 @@ pub(crate) fn check_angles<K: AsRef<str>>(
     path: &std::path::Path,
     text: &str,
 ) -> crate::error::Result<()> {
-    for (key, v) in angles {
-        if !(0.0..=180.0).contains(&v) {
-            let msg = format!("must be an angle from 0 to 180 degrees either side, got {v}");
+    let what = "an angle from 0 to 180 degrees either side";
+    check_within(angles, 0.0..=180.0, what, path, text)
+}
+
+/// Refuses the first `(key, value)` of `values` outside `range` (a value that is not a number
+/// is outside every range) by key and line: it "must be `what`".
+pub(crate) fn check_within<K: AsRef<str>, V: PartialOrd + std::fmt::Display>(
+    values: impl IntoIterator<Item = (K, V)>,
+    range: impl std::ops::RangeBounds<V>,
+    what: &str,
+    path: &std::path::Path,
+    text: &str,
+) -> crate::error::Result<()> {
+    for (key, v) in values {
+        if !range.contains(&v) {
+            let msg = format!("must be {what}, got {v}");
             return Err(crate::error::Error::at_key(path, text, key.as_ref(), msg));
         }
     }
     Ok(())
+}
+
+/// Checks that every `(key, value)` of `distances` is a distance: 0 or more, finite.
+pub(crate) fn check_distances<K: AsRef<str>>(
+    distances: impl IntoIterator<Item = (K, f64)>,
+    path: &std::path::Path,
+    text: &str,
+) -> crate::error::Result<()> {
+    let what = "a distance of 0 or more";
+    check_within(distances, 0.0..f64::INFINITY, what, path, text)
+}
+
+/// Checks that every `(key, value)` of `shares` is a share of a move or a reach: 0 to 2.
+pub(crate) fn check_shares<K: AsRef<str>>(
+    shares: impl IntoIterator<Item = (K, f64)>,
+    path: &std::path::Path,
+    text: &str,
+) -> crate::error::Result<()> {
+    check_within(shares, 0.0..=2.0, "a share from 0 to 2", path, text)
+}
+
+/// Checks that every `(key, value)` of `faces` is a face of a D6.
+pub(crate) fn check_die_faces<K: AsRef<str>>(
+    faces: impl IntoIterator<Item = (K, u8)>,
+    path: &std::path::Path,
+    text: &str,
+) -> crate::error::Result<()> {
+    check_within(faces, 1..=6, "a die face 1..=6", path, text)
 }
 
 /// How a battle ended.

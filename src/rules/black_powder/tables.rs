@@ -524,21 +524,10 @@ impl BlackPowderRules {
 impl crate::rules::RuleData for BlackPowderRules {
     fn validate(&self, path: &Path, text: &str) -> Result<()> {
         let bad = |key: &str, msg: String| Err(Error::at_key(path, text, key, msg));
-        for (key, v) in self.distances() {
-            if !(v.is_finite() && v >= 0.0) {
-                return bad(key, format!("must be a distance of 0 or more, got {v}"));
-            }
-        }
-        for (key, v) in self.shares() {
-            if !(v.is_finite() && (0.0..=2.0).contains(&v)) {
-                return bad(key, format!("must be a share from 0 to 2, got {v}"));
-            }
-        }
-        for (key, v) in self.die_faces() {
-            if !(1..=6).contains(&v) {
-                return bad(key, format!("must be a die face 1..=6, got {v}"));
-            }
-        }
+        use crate::rules::{check_die_faces, check_distances, check_shares};
+        check_distances(self.distances(), path, text)?;
+        check_shares(self.shares(), path, text)?;
+        check_die_faces(self.die_faces(), path, text)?;
         crate::rules::check_angles(self.angles(), path, text)?;
         let c = &self.command;
         if c.dice == 0 || c.dice > 4 {
@@ -693,6 +682,12 @@ mod tests {
         );
         let e = refuse("hit_on = 4", "hit_on = 7");
         assert!(e.contains("shooting.hit_on") && e.contains("1..=6"), "{e}");
+        let e = refuse("element_depth = 1.0", "element_depth = -1.0");
+        assert!(
+            e.contains("derive.element_depth")
+                && e.contains("must be a distance of 0 or more, got -1"),
+            "{e}"
+        );
         let e = refuse(
             "dice = 2\ndefault_rating",
             "dice = 2\nbogus = 1\ndefault_rating",

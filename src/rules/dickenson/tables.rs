@@ -987,11 +987,8 @@ impl DickensonRules {
 impl crate::rules::RuleData for DickensonRules {
     fn validate(&self, path: &Path, text: &str) -> Result<()> {
         let bad = |key: &str, msg: String| Err(Error::at_key(path, text, key, msg));
-        for (key, v) in self.distances() {
-            if !(v.is_finite() && v >= 0.0) {
-                return bad(&key, format!("must be a distance of 0 or more, got {v}"));
-            }
-        }
+        use crate::rules::{check_die_faces, check_distances, check_shares};
+        check_distances(self.distances(), path, text)?;
         let b = &self.battle;
         let angles = [
             ("battle.front_arc_degrees", b.front_arc_degrees),
@@ -1009,16 +1006,8 @@ impl crate::rules::RuleData for DickensonRules {
                 format!("must be odds above 0, got {odds}"),
             );
         }
-        for (key, v) in self.shares() {
-            if !(v.is_finite() && (0.0..=2.0).contains(&v)) {
-                return bad(key, format!("must be a share from 0 to 2, got {v}"));
-            }
-        }
-        for (key, v) in self.die_faces() {
-            if !(1..=6).contains(&v) {
-                return bad(&key, format!("must be a die face 1..=6, got {v}"));
-            }
-        }
+        check_shares(self.shares(), path, text)?;
+        check_die_faces(self.die_faces(), path, text)?;
         for (key, n) in self.counts() {
             if n == 0 {
                 return bad(key, "must be 1 or more".into());
@@ -1160,6 +1149,7 @@ mod tests {
         assert!(e.contains("bogus"), "{e}");
         // The line is named: the musket's `long` is on the line after [small_arms.musket].
         let e = refuse("line = 8.0", "line = -8.0");
+        assert!(e.contains("must be a distance of 0 or more, got -8"), "{e}");
         let line = BUILTIN
             .lines()
             .position(|l| l.starts_with("line = 8.0"))
