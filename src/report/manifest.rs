@@ -407,85 +407,11 @@ impl Shards {
         let name = |path: &Path, p: &Partial| format!("{} (shard {})", path.display(), p.shard);
         let reference = name(ref_path, first);
         for (path, p) in &parts[1..] {
-            let this = name(path, p);
-            if let Some((what, theirs, this_one)) = first.run.difference(&p.run) {
-                return Err(Error::Refused(format!(
-                    "{this} is from a different run than {reference}: {what} {this_one}, not {theirs}"
-                )));
-            }
-            if p.shard.count != first.shard.count {
-                return Err(Error::Refused(format!(
-                    "{this} is one of {} shards, but {reference} is one of {}",
-                    p.shard.count, first.shard.count
-                )));
-            }
-            if p.per_battle != first.per_battle {
-                return Err(Error::Refused(format!(
-                    "{this} was run {} --per-battle, but {reference} {}",
-                    if p.per_battle { "with" } else { "without" },
-                    if first.per_battle { "with" } else { "without" }
-                )));
-            }
-            if p.layout.measures != first.layout.measures {
-                return Err(Error::Refused(format!(
-                    "{this} counts other measures of the ruleset's own than {reference}: {}, not {}; written by another build of ecw-sim: fight every shard with one build",
-                    measure_names(&p.layout),
-                    measure_names(&first.layout)
-                )));
-            }
-            if p.layout != first.layout {
-                return Err(Error::Refused(format!(
-                    "{this} has a different order of battle from {reference}"
-                )));
-            }
+            same_run(&name(path, p), &reference, p, first)?;
         }
-        for w in parts.windows(2) {
-            if w[0].1.shard == w[1].1.shard {
-                return Err(Error::Refused(format!(
-                    "shard {} is given twice: {} and {}",
-                    w[0].1.shard,
-                    w[0].0.display(),
-                    w[1].0.display()
-                )));
-            }
-        }
-        let m = first.shard.count;
-        let have: Vec<u32> = parts.iter().map(|(_, p)| p.shard.index).collect();
-        let missing: Vec<String> = (1..=m)
-            .filter(|k| !have.contains(k))
-            .map(|k| format!("{k}/{m}"))
-            .collect();
-        if !missing.is_empty() {
-            return Err(Error::Refused(format!(
-                "{} {} of {} missing (have {})",
-                plural(missing.len() as u64, "shard", "shards"),
-                missing.join(", "),
-                first.run.scenario,
-                parts
-                    .iter()
-                    .map(|(_, p)| p.shard.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )));
-        }
+        each_shard_once(&parts)?;
         for (path, p) in &parts {
-            let want = p.shard.range(p.run.battles);
-            if p.first_battle != want.start
-                || p.end_battle != want.end
-                || p.tally.battles != want.end - want.start
-            {
-                return Err(Error::Refused(format!(
-                    "{}: holds {} battles ({}..{}), but shard {} of a {}-battle run is battles {}..{}",
-                    name(path, p),
-                    p.tally.battles,
-                    p.first_battle,
-                    p.end_battle,
-                    p.shard,
-                    p.run.battles,
-                    want.start,
-                    want.end
-                )));
-            }
+            holds_its_battles(&name(path, p), p)?;
         }
         Ok(Shards { parts })
     }
@@ -532,6 +458,99 @@ impl Shards {
                 .max(),
         }
     }
+}
+
+/// Refuses partial `p` (named `this`) unless it is of the same run as `first` (named
+/// `reference`): the same run, shard count, per-battle setting, measures and order of battle.
+fn same_run(this: &str, reference: &str, p: &Partial, first: &Partial) -> Result<()> {
+    if let Some((what, theirs, this_one)) = first.run.difference(&p.run) {
+        return Err(Error::Refused(format!(
+            "{this} is from a different run than {reference}: {what} {this_one}, not {theirs}"
+        )));
+    }
+    if p.shard.count != first.shard.count {
+        return Err(Error::Refused(format!(
+            "{this} is one of {} shards, but {reference} is one of {}",
+            p.shard.count, first.shard.count
+        )));
+    }
+    if p.per_battle != first.per_battle {
+        return Err(Error::Refused(format!(
+            "{this} was run {} --per-battle, but {reference} {}",
+            if p.per_battle { "with" } else { "without" },
+            if first.per_battle { "with" } else { "without" }
+        )));
+    }
+    if p.layout.measures != first.layout.measures {
+        return Err(Error::Refused(format!(
+            "{this} counts other measures of the ruleset's own than {reference}: {}, not {}; written by another build of ecw-sim: fight every shard with one build",
+            measure_names(&p.layout),
+            measure_names(&first.layout)
+        )));
+    }
+    if p.layout != first.layout {
+        return Err(Error::Refused(format!(
+            "{this} has a different order of battle from {reference}"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses shards given twice or missing: `parts` sorted by shard, each of 1..=M once.
+fn each_shard_once(parts: &[(PathBuf, Partial)]) -> Result<()> {
+    let first = &parts[0].1;
+    for w in parts.windows(2) {
+        if w[0].1.shard == w[1].1.shard {
+            return Err(Error::Refused(format!(
+                "shard {} is given twice: {} and {}",
+                w[0].1.shard,
+                w[0].0.display(),
+                w[1].0.display()
+            )));
+        }
+    }
+    let m = first.shard.count;
+    let have: Vec<u32> = parts.iter().map(|(_, p)| p.shard.index).collect();
+    let missing: Vec<String> = (1..=m)
+        .filter(|k| !have.contains(k))
+        .map(|k| format!("{k}/{m}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::Refused(format!(
+            "{} {} of {} missing (have {})",
+            plural(missing.len() as u64, "shard", "shards"),
+            missing.join(", "),
+            first.run.scenario,
+            parts
+                .iter()
+                .map(|(_, p)| p.shard.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses partial `p` (named `this`) unless it holds exactly its shard's battles.
+fn holds_its_battles(this: &str, p: &Partial) -> Result<()> {
+    let want = p.shard.range(p.run.battles);
+    if p.first_battle != want.start
+        || p.end_battle != want.end
+        || p.tally.battles != want.end - want.start
+    {
+        return Err(Error::Refused(format!(
+            "{}: holds {} battles ({}..{}), but shard {} of a {}-battle run is battles {}..{}",
+            this,
+            p.tally.battles,
+            p.first_battle,
+            p.end_battle,
+            p.shard,
+            p.run.battles,
+            want.start,
+            want.end
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
