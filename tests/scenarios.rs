@@ -682,6 +682,34 @@ fn overrides_of_unknown_paths_list_the_nearest() {
 }
 
 #[test]
+fn a_unit_needs_a_name_a_known_type_and_one_size() {
+    let e = problem(&spoil("name = \"A\", ", "name = \" \", "));
+    assert!(
+        e.contains("units.0.name") && e.contains("a unit needs a name"),
+        "{e}"
+    );
+    let e = problem(&spoil(
+        "type = \"trotters\", cv = 5",
+        "type = \"trotter\", cv = 5",
+    ));
+    assert!(
+        e.contains("units.0.type")
+            && e.contains("unknown unit type `trotter`; did you mean trotters? (types: "),
+        "{e}"
+    );
+    let e = problem(&spoil("men = 300,", "men = 300, size = \"large\","));
+    assert!(
+        e.contains("units.1") && e.contains("give either `men` or `size`, not both"),
+        "{e}"
+    );
+    let e = problem(&spoil("men = 300,", "men = 0,"));
+    assert!(
+        e.contains("units.1.men") && e.contains("a unit needs more than 0 men"),
+        "{e}"
+    );
+}
+
+#[test]
 fn bad_keys_and_types_are_refused_with_their_line() {
     let e = problem(&spoil("cv = 5, x = 10.0", "cv = 5, bogus = 1, x = 10.0"));
     assert!(

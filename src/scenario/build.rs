@@ -27,7 +27,7 @@ use super::schema::{
     AreaSpec, ArrivesSpec, CampSpec, CommandSpec, CommanderSpec, CommanderTable, Cover,
     ObstacleSpec, PlaceSpec, RatingKind, ReserveSpec, SideSpec, UnitSpec,
 };
-use super::tree::{nearest, span_of};
+use super::tree::{did_you_mean, span_of};
 
 /// How far behind his army's centre the Captain-General starts.
 const CAPTAIN_GENERAL_BEHIND: f64 = 6.0;
@@ -937,12 +937,7 @@ impl Builder<'_> {
                 "east" => Some(Place::East),
                 "west" => Some(Place::West),
                 _ => {
-                    let near = nearest(name, &EDGES, 2);
-                    let hint = if near.is_empty() {
-                        String::new()
-                    } else {
-                        format!("did you mean {}? ", near.join(" or "))
-                    };
+                    let hint = did_you_mean(name, &EDGES);
                     self.err(&key, format!("unknown table edge `{name}`: {hint}the edges are north (the far side, y = table depth), south (y = 0), east (x = table width) and west (x = 0), or give a point [x, y]"));
                     None
                 }
@@ -1083,48 +1078,9 @@ impl Builder<'_> {
         let InArmy { rules, side, .. } = army;
         let u = p.spec;
         let path = p.path;
-        if u.name.trim().is_empty() {
-            self.err(&format!("{path}.name"), "a unit needs a name");
-        }
-        if let Some(first) = seen.get(&u.name) {
-            self.err(
-                &format!("{path}.name"),
-                format!("`{}` is already in this army at `{first}`: a unit belongs to one command (give each its own name)", u.name),
-            );
-        } else {
-            seen.insert(u.name.clone(), path.clone());
-        }
-        let Some(kind) = UnitKind::from_key(&u.kind) else {
-            let keys: Vec<&str> = UnitKind::ALL.iter().map(|k| k.key()).collect();
-            let near = nearest(&u.kind, &keys, 2);
-            let hint = if near.is_empty() {
-                String::new()
-            } else {
-                format!("did you mean {}? ", near.join(" or "))
-            };
-            self.err(
-                &format!("{path}.type"),
-                format!(
-                    "unknown unit type `{}`; {hint}(types: {})",
-                    u.kind,
-                    keys.join(", ")
-                ),
-            );
-            return None;
-        };
-        let size = match (u.men, u.size) {
-            (Some(_), Some(_)) => {
-                self.err(&path, "give either `men` or `size`, not both");
-                SizeClass::Normal
-            }
-            (Some(0), None) => {
-                self.err(&format!("{path}.men"), "a unit needs more than 0 men");
-                SizeClass::Normal
-            }
-            (Some(m), None) => rules.size_class(m, kind.mounted_sizes()),
-            (None, Some(s)) => s,
-            (None, None) => SizeClass::Normal,
-        };
+        self.unit_name(&u.name, &path, seen);
+        let kind = self.unit_kind(&u.kind, &path)?;
+        let size = self.unit_size(u, kind, rules, &path);
         if let Some(f) = u.formation
             && !formation_allowed(kind, f)
         {
@@ -1161,6 +1117,63 @@ impl Builder<'_> {
         self.unit_paths.push(path);
         self.names.units.push(u.name.clone());
         Some(id)
+    }
+
+    /// Refuses a unit with no name, or a name already given in this army (`seen`: each name
+    /// with the path it was first given at).
+    fn unit_name(&mut self, name: &str, path: &str, seen: &mut HashMap<String, String>) {
+        if name.trim().is_empty() {
+            self.err(&format!("{path}.name"), "a unit needs a name");
+        }
+        if let Some(first) = seen.get(name) {
+            self.err(
+                &format!("{path}.name"),
+                format!("`{name}` is already in this army at `{first}`: a unit belongs to one command (give each its own name)"),
+            );
+        } else {
+            seen.insert(name.to_string(), path.to_string());
+        }
+    }
+
+    /// The unit type of `key`, or None (refused, with the types near it) if there is none.
+    fn unit_kind(&mut self, key: &str, path: &str) -> Option<UnitKind> {
+        if let Some(kind) = UnitKind::from_key(key) {
+            return Some(kind);
+        }
+        let keys: Vec<&str> = UnitKind::ALL.iter().map(|k| k.key()).collect();
+        let hint = did_you_mean(key, &keys);
+        self.err(
+            &format!("{path}.type"),
+            format!(
+                "unknown unit type `{}`; {hint}(types: {})",
+                key,
+                keys.join(", ")
+            ),
+        );
+        None
+    }
+
+    /// A unit's size class: given, or from its men (never both).
+    fn unit_size(
+        &mut self,
+        u: &UnitSpec,
+        kind: UnitKind,
+        rules: &IronsidesRules,
+        path: &str,
+    ) -> SizeClass {
+        match (u.men, u.size) {
+            (Some(_), Some(_)) => {
+                self.err(path, "give either `men` or `size`, not both");
+                SizeClass::Normal
+            }
+            (Some(0), None) => {
+                self.err(&format!("{path}.men"), "a unit needs more than 0 men");
+                SizeClass::Normal
+            }
+            (Some(m), None) => rules.size_class(m, kind.mounted_sizes()),
+            (None, Some(s)) => s,
+            (None, None) => SizeClass::Normal,
+        }
     }
 
     /// A unit's template CV, rating source and a note saying where it came from.
@@ -1334,12 +1347,7 @@ impl Builder<'_> {
             .map(|c| c.key.as_str())
             .collect();
         keys.push("average");
-        let near = nearest(k, &keys, 2);
-        let hint = if near.is_empty() {
-            String::new()
-        } else {
-            format!("did you mean {}? ", near.join(" or "))
-        };
+        let hint = did_you_mean(k, &keys);
         self.err(
             path,
             format!(
@@ -1523,12 +1531,7 @@ impl Builder<'_> {
                     },
                     other => {
                         let builtins: Vec<&str> = DoctrineParams::builtin_names().collect();
-                        let near = nearest(name, &builtins, 2);
-                        let hint = if near.is_empty() {
-                            String::new()
-                        } else {
-                            format!("did you mean {}? ", near.join(" or "))
-                        };
+                        let hint = did_you_mean(name, &builtins);
                         let looked = other
                             .map(|p| format!(" and no file {}", p.display()))
                             .unwrap_or_default();

@@ -309,6 +309,17 @@ fn unknown_key(at: &[&str], key: &str, existing: &[&str], schema: &[&str]) -> St
     msg
 }
 
+/// "did you mean A or B? " for the two candidates nearest `word` (nothing when none is
+/// near), to lead the list of what may be given.
+pub(crate) fn did_you_mean(word: &str, candidates: &[&str]) -> String {
+    let near = nearest(word, candidates, 2);
+    if near.is_empty() {
+        String::new()
+    } else {
+        format!("did you mean {}? ", near.join(" or "))
+    }
+}
+
 /// Up to `n` candidates close to `word` by edit distance, nearest first.
 pub(crate) fn nearest<'a>(word: &str, candidates: &[&'a str], n: usize) -> Vec<&'a str> {
     let limit = 2.max(word.chars().count() / 3);
