@@ -51,11 +51,19 @@ fn figure_text(x: f64, share: bool) -> String {
 
 /// The measures of `rows` in the order they first appear.
 fn measures(rows: &[BTreeMap<String, String>]) -> Vec<String> {
+    distinct(rows, |r| text(r, "measure").to_string())
+}
+
+/// The distinct values of `f` over `rows`, in the order they first appear.
+fn distinct(
+    rows: &[BTreeMap<String, String>],
+    f: impl Fn(&BTreeMap<String, String>) -> String,
+) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for r in rows {
-        let m = text(r, "measure").to_string();
-        if !out.contains(&m) {
-            out.push(m);
+        let v = f(r);
+        if !out.contains(&v) {
+            out.push(v);
         }
     }
     out
@@ -218,17 +226,8 @@ fn rating_row(r: &BTreeMap<String, String>, s: &str) -> String {
 fn balance_matrix(
     rows: &[BTreeMap<String, String>],
 ) -> (Vec<String>, Vec<String>, Vec<Vec<Option<f64>>>) {
-    let mut a_rows: Vec<String> = Vec::new();
-    let mut b_cols: Vec<String> = Vec::new();
-    for r in rows {
-        let (a, b) = (rating_row(r, "a"), rating_row(r, "b"));
-        if !a_rows.contains(&a) {
-            a_rows.push(a);
-        }
-        if !b_cols.contains(&b) {
-            b_cols.push(b);
-        }
-    }
+    let a_rows = distinct(rows, |r| rating_row(r, "a"));
+    let b_cols = distinct(rows, |r| rating_row(r, "b"));
     let cells = a_rows
         .iter()
         .map(|a| {
@@ -278,33 +277,9 @@ pub fn sweep_html(scenario: &str, csv: &[u8]) -> String {
         "Every point of the grid of {} fought on the same {n} battles.",
         params.join(" × ")
     ));
-    let (x_param, line_param) = match params.as_slice() {
-        [.., a, b] if params.len() == 2 => (a.clone(), Some(b.clone())),
-        _ => (params.join(", "), None),
-    };
-    let x_of = |r: &BTreeMap<String, String>| match &line_param {
-        Some(_) => text(r, &params[0]).to_string(),
-        None => params
-            .iter()
-            .map(|p| text(r, p))
-            .collect::<Vec<_>>()
-            .join(", "),
-    };
-    let line_of = |r: &BTreeMap<String, String>| {
-        line_param
-            .as_ref()
-            .map_or(String::new(), |p| text(r, p).to_string())
-    };
-    let mut xs: Vec<String> = Vec::new();
-    let mut lines: Vec<String> = Vec::new();
-    for r in &rows {
-        if !xs.contains(&x_of(r)) {
-            xs.push(x_of(r));
-        }
-        if !lines.contains(&line_of(r)) {
-            lines.push(line_of(r));
-        }
-    }
+    let grid = SweepGrid::new(&params);
+    let xs = distinct(&rows, |r| grid.x_of(r));
+    let lines = distinct(&rows, |r| grid.line_of(r));
     for measure in measures(&rows) {
         let series: Vec<Series> = lines
             .iter()
@@ -312,19 +287,7 @@ pub fn sweep_html(scenario: &str, csv: &[u8]) -> String {
             .map(|(k, l)| Series {
                 name: l.clone(),
                 colour: series_colour(k),
-                points: xs
-                    .iter()
-                    .map(|x| {
-                        let r = rows.iter().find(|r| {
-                            text(r, "measure") == measure && x_of(r) == *x && line_of(r) == *l
-                        })?;
-                        Some((
-                            num(r, "estimate")?,
-                            num(r, "ci95_low")?,
-                            num(r, "ci95_high")?,
-                        ))
-                    })
-                    .collect(),
+                points: grid.points(&rows, &measure, &xs, l),
             })
             .collect();
         page.heading(&measure, &measure);
@@ -332,12 +295,12 @@ pub fn sweep_html(scenario: &str, csv: &[u8]) -> String {
             &xs,
             &series,
             Axes {
-                x: &x_param,
+                x: &grid.x_param,
                 y: &measure,
                 percent: is_share(&measure),
             },
         );
-        let legend: Vec<(String, plotters::style::RGBColor)> = match &line_param {
+        let legend: Vec<(String, plotters::style::RGBColor)> = match &grid.line_param {
             Some(p) => series
                 .iter()
                 .map(|s| (format!("{p} = {}", s.name), s.colour))
@@ -353,6 +316,66 @@ pub fn sweep_html(scenario: &str, csv: &[u8]) -> String {
         );
     }
     page.finish()
+}
+
+/// How a sweep's grid is drawn: with two swept values, the first along the x axis and a line
+/// for each value of the second; otherwise every point along the x axis.
+struct SweepGrid<'a> {
+    params: &'a [String],
+    x_param: String,
+    line_param: Option<String>,
+}
+
+impl<'a> SweepGrid<'a> {
+    fn new(params: &'a [String]) -> SweepGrid<'a> {
+        let (x_param, line_param) = match params {
+            [.., a, b] if params.len() == 2 => (a.clone(), Some(b.clone())),
+            _ => (params.join(", "), None),
+        };
+        SweepGrid {
+            params,
+            x_param,
+            line_param,
+        }
+    }
+
+    /// A record's place along the x axis.
+    fn x_of(&self, r: &BTreeMap<String, String>) -> String {
+        match &self.line_param {
+            Some(_) => text(r, &self.params[0]).to_string(),
+            None => (self.params.iter())
+                .map(|p| text(r, p))
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+
+    /// A record's line ("" when there is one line).
+    fn line_of(&self, r: &BTreeMap<String, String>) -> String {
+        (self.line_param.as_ref()).map_or(String::new(), |p| text(r, p).to_string())
+    }
+
+    /// The estimate and interval of `measure` at each of `xs` on line `line`, where fought.
+    fn points(
+        &self,
+        rows: &[BTreeMap<String, String>],
+        measure: &str,
+        xs: &[String],
+        line: &str,
+    ) -> Vec<Option<(f64, f64, f64)>> {
+        xs.iter()
+            .map(|x| {
+                let r = rows.iter().find(|r| {
+                    text(r, "measure") == measure && self.x_of(r) == *x && self.line_of(r) == line
+                })?;
+                Some((
+                    num(r, "estimate")?,
+                    num(r, "ci95_low")?,
+                    num(r, "ci95_high")?,
+                ))
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
