@@ -682,6 +682,42 @@ fn overrides_of_unknown_paths_list_the_nearest() {
 }
 
 #[test]
+fn the_turn_limit_and_break_fraction_are_refused_out_of_their_range() {
+    for bad in ["0", "1001"] {
+        let e = problem(&spoil(
+            "name = \"Test\"",
+            &format!("name = \"Test\"\nturn_limit = {bad}"),
+        ));
+        assert!(
+            e.contains(":2:")
+                && e.contains("turn_limit")
+                && e.contains(&format!("must be from 1 to 1000 turns, got {bad}")),
+            "{e}"
+        );
+    }
+    for bad in ["0.0", "1.5"] {
+        let e = problem(&spoil(
+            "name = \"Test\"",
+            &format!("name = \"Test\"\nbreak_fraction = {bad}"),
+        ));
+        assert!(
+            e.contains(":2:")
+                && e.contains("break_fraction")
+                && e.contains("must be above 0 and at most 1"),
+            "{e}"
+        );
+    }
+    for good in [
+        "turn_limit = 1",
+        "turn_limit = 1000",
+        "break_fraction = 1.0",
+    ] {
+        let text = spoil("name = \"Test\"", &format!("name = \"Test\"\n{good}"));
+        assert_eq!(problems(&text, &[]), Vec::<String>::new(), "{good}");
+    }
+}
+
+#[test]
 fn a_unit_needs_a_name_a_known_type_and_one_size() {
     let e = problem(&spoil("name = \"A\", ", "name = \" \", "));
     assert!(

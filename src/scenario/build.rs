@@ -63,56 +63,14 @@ pub(super) struct Built {
 
 pub(super) fn build(sc: &Scenario) -> Result<Built, Vec<Error>> {
     let tree = DeTable::parse(&sc.text).ok();
-    let mut b = Builder {
-        sc,
-        tree: tree.as_ref().map(|t| t.get_ref()),
-        errors: Vec::new(),
-        units: Vec::new(),
-        ratings: Vec::new(),
-        notes: Vec::new(),
-        unit_paths: Vec::new(),
-        commanders: Vec::new(),
-        commander_sources: Vec::new(),
-        commander_notes: Vec::new(),
-        commands: Vec::new(),
-        names: Names::default(),
-        doctrines: Vec::new(),
-        doctrine_names: Vec::new(),
-        captain_generals: [None, None],
-        cg_doctrine: [0, 0],
-        generals_named: HashMap::new(),
-        beyond_limit: 0,
-        errors_beyond: false,
-        arriving: Vec::new(),
-        reserves: Vec::new(),
-    };
+    let mut b = Builder::new(sc, tree.as_ref().map(|t| t.get_ref()));
     let Some(rules) = b.ruleset() else {
         return Err(b.listed_errors());
     };
     let ground = b.ground(&rules);
     let f = &sc.file;
-    let turn_limit = match f.turn_limit {
-        None => rules.scale.default_turn_limit,
-        Some(t) if (1..=1000).contains(&t) => t as u16,
-        Some(t) => {
-            b.err(
-                "turn_limit",
-                format!("must be from 1 to 1000 turns, got {t}"),
-            );
-            rules.scale.default_turn_limit
-        }
-    };
-    let break_fraction = match f.break_fraction {
-        None => rules.scale.default_break_fraction,
-        Some(x) if x > 0.0 && x <= 1.0 => x,
-        Some(x) => {
-            b.err(
-                "break_fraction",
-                format!("must be above 0 and at most 1 (a share of the army's CV), got {x}"),
-            );
-            rules.scale.default_break_fraction
-        }
-    };
+    let turn_limit = b.turn_limit(&rules);
+    let break_fraction = b.break_fraction(&rules);
     for side in Side::BOTH {
         b.side(&rules, side, &ground);
     }
@@ -254,6 +212,66 @@ struct Arriving {
 const UNIT_ARRIVAL_STREAMS: u64 = 1 << 20;
 /// How far inside the table edge arriving units stand (inches).
 const EDGE_MARGIN: f64 = 0.5;
+
+impl<'a> Builder<'a> {
+    /// A builder of scenario `sc` (its parsed text `tree`, to name lines), holding nothing yet.
+    fn new(sc: &'a Scenario, tree: Option<&'a DeTable<'a>>) -> Builder<'a> {
+        Builder {
+            sc,
+            tree,
+            errors: Vec::new(),
+            units: Vec::new(),
+            ratings: Vec::new(),
+            notes: Vec::new(),
+            unit_paths: Vec::new(),
+            commanders: Vec::new(),
+            commander_sources: Vec::new(),
+            commander_notes: Vec::new(),
+            commands: Vec::new(),
+            names: Names::default(),
+            doctrines: Vec::new(),
+            doctrine_names: Vec::new(),
+            captain_generals: [None, None],
+            cg_doctrine: [0, 0],
+            generals_named: HashMap::new(),
+            beyond_limit: 0,
+            errors_beyond: false,
+            arriving: Vec::new(),
+            reserves: Vec::new(),
+        }
+    }
+
+    /// The scenario's turn limit, or the ruleset's default (a limit out of 1 to 1000 refused).
+    fn turn_limit(&mut self, rules: &IronsidesRules) -> u16 {
+        match self.sc.file.turn_limit {
+            None => rules.scale.default_turn_limit,
+            Some(t) if (1..=1000).contains(&t) => t as u16,
+            Some(t) => {
+                self.err(
+                    "turn_limit",
+                    format!("must be from 1 to 1000 turns, got {t}"),
+                );
+                rules.scale.default_turn_limit
+            }
+        }
+    }
+
+    /// The share of its CV an army breaks at, or the ruleset's default (refused unless above
+    /// 0 and at most 1).
+    fn break_fraction(&mut self, rules: &IronsidesRules) -> f64 {
+        match self.sc.file.break_fraction {
+            None => rules.scale.default_break_fraction,
+            Some(x) if x > 0.0 && x <= 1.0 => x,
+            Some(x) => {
+                self.err(
+                    "break_fraction",
+                    format!("must be above 0 and at most 1 (a share of the army's CV), got {x}"),
+                );
+                rules.scale.default_break_fraction
+            }
+        }
+    }
+}
 
 impl Builder<'_> {
     /// Checks a number lies in its documented range (docs/SCENARIOS.md, "Limits"); records an
