@@ -683,27 +683,22 @@ fn overrides_of_unknown_paths_list_the_nearest() {
 
 #[test]
 fn the_turn_limit_and_break_fraction_are_refused_out_of_their_range() {
-    for bad in ["0", "1001"] {
+    for (set, words) in [
+        ("turn_limit = 0", "must be from 1 to 1000 turns, got 0"),
+        (
+            "turn_limit = 1001",
+            "must be from 1 to 1000 turns, got 1001",
+        ),
+        ("break_fraction = 0.0", "must be above 0 and at most 1"),
+        ("break_fraction = 1.5", "must be above 0 and at most 1"),
+    ] {
         let e = problem(&spoil(
             "name = \"Test\"",
-            &format!("name = \"Test\"\nturn_limit = {bad}"),
+            &format!("name = \"Test\"\n{set}"),
         ));
+        let key = set.split(' ').next().unwrap();
         assert!(
-            e.contains(":2:")
-                && e.contains("turn_limit")
-                && e.contains(&format!("must be from 1 to 1000 turns, got {bad}")),
-            "{e}"
-        );
-    }
-    for bad in ["0.0", "1.5"] {
-        let e = problem(&spoil(
-            "name = \"Test\"",
-            &format!("name = \"Test\"\nbreak_fraction = {bad}"),
-        ));
-        assert!(
-            e.contains(":2:")
-                && e.contains("break_fraction")
-                && e.contains("must be above 0 and at most 1"),
+            e.contains(":2:") && e.contains(key) && e.contains(words),
             "{e}"
         );
     }
