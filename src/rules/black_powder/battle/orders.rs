@@ -721,22 +721,23 @@ impl Battle {
         let front = self.aspect_from(t, tr.pos, self.regiments[r].pos) == Aspect::Front;
         let blocked = cavalry && tr.hedgehog && !tr.shaken && front;
         let unit = self.regiments[r].unit;
-        if need > distance || blocked {
+        let told = |obs: &mut O, home| {
+            let target = tr.unit;
             emit(
                 obs,
                 Event::BlackPowder(Detail::Charge {
                     unit,
-                    target: tr.unit,
-                    home: false,
+                    target,
+                    home,
                     by,
                 }),
             );
+        };
+        if need > distance || blocked {
+            told(obs, false);
             self.place(r, from, self.regiments[r].facing);
-            let setup_free = distance.min((need - self.rules.movement.contact_gap).max(0.0));
-            let dir = (self.elements[target].pos - self.elements[lead].pos).norm();
-            let to = from + dir * setup_free;
-            self.place(r, to, facing);
-            emit(obs, Event::moved(unit, from, to, false));
+            let short = distance.min((need - self.rules.movement.contact_gap).max(0.0));
+            self.close_on(r, (target, lead), from, facing, short, obs);
             if cavalry {
                 self.hedgehogs_near(r, dice, obs);
             }
@@ -744,44 +745,47 @@ impl Battle {
         }
         if self.closing_fire(t, r, setup, dice, obs) {
             // A charger broken by the fire has already left the story.
-            if self.regiments[r].gone {
-                return false;
+            if !self.regiments[r].gone {
+                told(obs, false);
             }
-            emit(
-                obs,
-                Event::BlackPowder(Detail::Charge {
-                    unit,
-                    target: tr.unit,
-                    home: false,
-                    by,
-                }),
-            );
             return false;
         }
+        self.close_on(r, (target, lead), from, facing, need, obs);
+        self.lock_in_melee(r, t);
+        told(obs, true);
+        true
+    }
+
+    /// Moves charger `r` from `from` by `distance` along the line from its leading element
+    /// `lead` to enemy element `target`, facing `facing`, and tells the move.
+    fn close_on<O: Observer>(
+        &mut self,
+        r: usize,
+        (target, lead): (usize, usize),
+        from: Vec2,
+        facing: f64,
+        distance: f64,
+        obs: &mut O,
+    ) {
         let dir = (self.elements[target].pos - self.elements[lead].pos).norm();
-        let to = from + dir * need;
+        let to = from + dir * distance;
         self.place(r, to, facing);
-        emit(obs, Event::moved(unit, from, to, false));
-        let (a, b) = (&mut self.regiments[r], r as u16);
+        emit(obs, Event::moved(self.regiments[r].unit, from, to, false));
+    }
+
+    /// Charger `r` and regiment `t` locked in a new melee: no rounds fought yet, and the
+    /// defender out of its hedgehog.
+    fn lock_in_melee(&mut self, r: usize, t: usize) {
+        let a = &mut self.regiments[r];
         a.engaged = Some(t as u16);
         a.charged = true;
         a.rounds = 0;
         a.won_last = false;
         let d = &mut self.regiments[t];
-        d.engaged = Some(b);
+        d.engaged = Some(r as u16);
         d.rounds = 0;
         d.won_last = false;
         d.hedgehog = false;
-        emit(
-            obs,
-            Event::BlackPowder(Detail::Charge {
-                unit,
-                target: tr.unit,
-                home: true,
-                by,
-            }),
-        );
-        true
     }
 }
 
