@@ -83,14 +83,18 @@ impl RunPlan {
     /// The batches of this process, in index order.
     pub fn batches(&self) -> impl Iterator<Item = Range<u64>> + use<> {
         let r = self.range();
-        let count = (r.end - r.start).div_ceil(BATCH_SIZE);
-        (0..count).map(move |b| nth_batch(&r, b))
+        (0..self.batch_total()).map(move |b| nth_batch(&r, b))
     }
 
     /// How many batches this process fights.
-    fn batch_count(&self) -> Result<usize> {
+    fn batch_total(&self) -> u64 {
         let r = self.range();
-        usize::try_from((r.end - r.start).div_ceil(BATCH_SIZE))
+        (r.end - r.start).div_ceil(BATCH_SIZE)
+    }
+
+    /// How many batches this process fights, as an index of this machine.
+    fn batch_count(&self) -> Result<usize> {
+        usize::try_from(self.batch_total())
             .map_err(|_| Error::Usage("too many battles for this machine".into()))
     }
 }
