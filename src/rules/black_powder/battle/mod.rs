@@ -1063,7 +1063,8 @@ fn derive_regiment(u: &Unit, rules: &BlackPowderRules, elements: &mut Vec<Elemen
             rules.derive.regiment_frontage / n as f64,
         ),
     };
-    let right = Vec2::from_facing(u.facing).right();
+    let front = Vec2::from_facing(u.facing);
+    let right = front.right();
     let mut standard_move = f64::INFINITY;
     let mut reach = 0.0f64;
     for (k, &t) in troops.iter().enumerate() {
@@ -1085,7 +1086,7 @@ fn derive_regiment(u: &Unit, rules: &BlackPowderRules, elements: &mut Vec<Elemen
         brigade: u.command,
         pos: u.pos,
         facing: u.facing,
-        front: Vec2::from_facing(u.facing),
+        front,
         stamina: d.stamina,
         casualties: 0,
         quality: d.quality,
