@@ -439,9 +439,7 @@ fn follow_the_first_line(v: &View, d: &DoctrineParams, u: UnitId) -> Order {
     match first {
         Some((gap, o)) if gap > d.second_line_distance + 1.5 => {
             let to = b.units[usize::from(o)].pos - forward(v, unit.side) * d.second_line_distance;
-            Order::Advance {
-                to: Vec2::new(to.x, to.y),
-            }
+            Order::Advance { to }
         }
         _ => Order::Hold,
     }
