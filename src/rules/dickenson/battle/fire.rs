@@ -570,14 +570,7 @@ impl Battle {
             GunDamage::Destroyed => {
                 // Ruling: the crew of a destroyed gun leave the field.
                 self.regiments[u].gun = morale::GunState::Destroyed;
-                self.disengage(u);
-                self.regiments[u].state = State::Gone;
-                emit(
-                    obs,
-                    Event::Disintegrated {
-                        unit: self.regiments[u].unit,
-                    },
-                );
+                self.disintegrate(u, obs);
             }
             GunDamage::Wheel => {
                 dice.focus(Self::regiment_stream(u));

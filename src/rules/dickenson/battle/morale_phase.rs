@@ -120,14 +120,7 @@ impl Battle {
             self.general_risk(r, dice, obs);
         }
         if self.regiments[r].figures() == 0 {
-            self.disengage(r);
-            self.regiments[r].state = State::Gone;
-            emit(
-                obs,
-                Event::Disintegrated {
-                    unit: self.regiments[r].unit,
-                },
-            );
+            self.disintegrate(r, obs);
         }
         all
     }

@@ -1563,6 +1563,18 @@ impl Battle {
         p.x >= 0.0 && p.y >= 0.0 && p.x <= self.table.0 && p.y <= self.table.1
     }
 
+    /// Regiment `r` is no more (no figure left, or a gun destroyed): gone.
+    pub(super) fn disintegrate<O: Observer>(&mut self, r: usize, obs: &mut O) {
+        self.disengage(r);
+        self.regiments[r].state = State::Gone;
+        emit(
+            obs,
+            Event::Disintegrated {
+                unit: self.regiments[r].unit,
+            },
+        );
+    }
+
     /// Regiment `r` leaves the table: gone.
     pub fn leave<O: Observer>(&mut self, r: usize, obs: &mut O) {
         self.disengage(r);
