@@ -1198,87 +1198,104 @@ impl Builder<'_> {
     fn rating(
         &mut self,
         army: InArmy<'_>,
-        (cmd, cpath): (&CommandSpec, &str),
+        cmd: (&CommandSpec, &str),
         u: &UnitSpec,
         kind: UnitKind,
         path: &str,
     ) -> Option<(u8, RatingSource, String)> {
-        let InArmy { rules, side, spec } = army;
-        let cv_max = rules.limits.cv_max;
-        let cv_min = rules.limits.cv_min_start.max(1);
         match (u.cv, u.rating) {
             (Some(_), Some(_)) => {
                 self.err(path, "give either `cv` (fixed) or `rating` (\"standard\" or \"randomised\"), not both");
                 None
             }
-            (Some(cv), None) => {
-                if u.rating_alt.is_some() || u.rating_side.is_some() || u.rating_year.is_some() {
-                    self.err(path, "`rating_alt`, `rating_side` and `rating_year` go with `rating`, not with a fixed `cv`");
-                }
-                if cv < i64::from(cv_min) || cv > i64::from(cv_max) {
-                    self.err(
-                        &format!("{path}.cv"),
-                        format!("CV {cv} is outside {cv_min}..={cv_max}"),
-                    );
-                    return None;
-                }
-                Some((cv as u8, RatingSource::Fixed, "fixed".into()))
-            }
+            (Some(cv), None) => self.fixed_rating(army.rules, cv, u, path),
             (None, r) => {
-                let Some(r) = r.or(spec.rating) else {
+                let Some(r) = r.or(army.spec.rating) else {
                     self.err(path, format!("unit `{}` needs a rating: `cv = 5`, `rating = \"standard\"` or `rating = \"randomised\"`", u.name));
                     return None;
                 };
-                let sname = side.name();
-                let (rside, side_key) = match (&u.rating_side, &cmd.rating_side, &spec.rating_side)
-                {
-                    (Some(s), _, _) => (s.clone(), format!("{path}.rating_side")),
-                    (None, Some(s), _) => (s.clone(), format!("{cpath}.rating_side")),
-                    (None, None, Some(s)) => (s.clone(), format!("{sname}.rating_side")),
-                    (None, None, None) => (sname.to_string(), path.to_string()),
+                self.table_rating_of(army, cmd, u, r, kind, path)
+            }
+        }
+    }
+
+    /// A fixed `cv`, within the ruleset's limits and with no table keys beside it.
+    fn fixed_rating(
+        &mut self,
+        rules: &IronsidesRules,
+        cv: i64,
+        u: &UnitSpec,
+        path: &str,
+    ) -> Option<(u8, RatingSource, String)> {
+        let cv_max = rules.limits.cv_max;
+        let cv_min = rules.limits.cv_min_start.max(1);
+        if u.rating_alt.is_some() || u.rating_side.is_some() || u.rating_year.is_some() {
+            self.err(path, "`rating_alt`, `rating_side` and `rating_year` go with `rating`, not with a fixed `cv`");
+        }
+        if cv < i64::from(cv_min) || cv > i64::from(cv_max) {
+            self.err(
+                &format!("{path}.cv"),
+                format!("CV {cv} is outside {cv_min}..={cv_max}"),
+            );
+            return None;
+        }
+        Some((cv as u8, RatingSource::Fixed, "fixed".into()))
+    }
+
+    /// A rating from the ratings table (`r`): its side and year from the unit, else its
+    /// command, else its side; a refusal names the key that set the value refused.
+    fn table_rating_of(
+        &mut self,
+        army: InArmy<'_>,
+        (cmd, cpath): (&CommandSpec, &str),
+        u: &UnitSpec,
+        r: RatingKind,
+        kind: UnitKind,
+        path: &str,
+    ) -> Option<(u8, RatingSource, String)> {
+        let InArmy { rules, side, spec } = army;
+        let sname = side.name();
+        let (rside, side_key) = match (&u.rating_side, &cmd.rating_side, &spec.rating_side) {
+            (Some(s), _, _) => (s.clone(), format!("{path}.rating_side")),
+            (None, Some(s), _) => (s.clone(), format!("{cpath}.rating_side")),
+            (None, None, Some(s)) => (s.clone(), format!("{sname}.rating_side")),
+            (None, None, None) => (sname.to_string(), path.to_string()),
+        };
+        let (year, year_key) = match (u.rating_year, cmd.rating_year, spec.year) {
+            (Some(y), _, _) => (y, format!("{path}.rating_year")),
+            (None, Some(y), _) => (y, format!("{cpath}.rating_year")),
+            (None, None, Some(y)) => (y, format!("{sname}.year")),
+            (None, None, None) => {
+                self.err(path, format!("a table rating needs a year: set `{sname}.year` (or `rating_year` on the unit or command)"));
+                return None;
+            }
+        };
+        // A command's or side's `rating_alt` serves its units rated "standard" that do not
+        // set their own; a unit's own is checked as written.
+        let alt = match (u.rating_alt, r) {
+            (Some(a), _) => a,
+            (None, RatingKind::Standard) => cmd.rating_alt.or(spec.rating_alt).unwrap_or(false),
+            (None, RatingKind::Randomised) => false,
+        };
+        match table_rating(rules, r, &rside, year, kind.arm(), alt) {
+            Ok((cv, src)) => {
+                let what = match r {
+                    RatingKind::Standard => "standard",
+                    RatingKind::Randomised => "randomised",
                 };
-                let (year, year_key) = match (u.rating_year, cmd.rating_year, spec.year) {
-                    (Some(y), _, _) => (y, format!("{path}.rating_year")),
-                    (None, Some(y), _) => (y, format!("{cpath}.rating_year")),
-                    (None, None, Some(y)) => (y, format!("{sname}.year")),
-                    (None, None, None) => {
-                        self.err(path, format!("a table rating needs a year: set `{sname}.year` (or `rating_year` on the unit or command)"));
-                        return None;
-                    }
+                let note = format!("{what}, {rside} {year} {}", arm_name(kind));
+                Some((cv, src, note))
+            }
+            Err(m) => {
+                let key = if m.contains("rating side") {
+                    side_key
+                } else if m.contains("year") {
+                    year_key
+                } else {
+                    path.to_string()
                 };
-                // A command's or side's `rating_alt` serves its units rated "standard" that do
-                // not set their own; a unit's own is checked as written.
-                let alt = match (u.rating_alt, r) {
-                    (Some(a), _) => a,
-                    (None, RatingKind::Standard) => {
-                        cmd.rating_alt.or(spec.rating_alt).unwrap_or(false)
-                    }
-                    (None, RatingKind::Randomised) => false,
-                };
-                match table_rating(rules, r, &rside, year, kind.arm(), alt) {
-                    Ok((cv, src)) => {
-                        let what = match r {
-                            RatingKind::Standard => "standard",
-                            RatingKind::Randomised => "randomised",
-                        };
-                        Some((
-                            cv,
-                            src,
-                            format!("{what}, {rside} {year} {}", arm_name(kind)),
-                        ))
-                    }
-                    Err(m) => {
-                        let key = if m.contains("rating side") {
-                            side_key
-                        } else if m.contains("year") {
-                            year_key
-                        } else {
-                            path.to_string()
-                        };
-                        self.err(&key, m);
-                        None
-                    }
-                }
+                self.err(&key, m);
+                None
             }
         }
     }

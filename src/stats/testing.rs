@@ -92,53 +92,11 @@ pub(crate) fn fake_battle<O: Observer>(seed: u64, obs: &mut O) -> u64 {
         if cv[l] == 0 {
             gone[l] = true;
             obs.event(&Event::Disintegrated { unit: loser });
-        } else if d.d6() >= 5 {
-            obs.event(&Event::Rout {
-                unit: loser,
-                distance: 10.0,
-            });
-            if d.d6() <= 2 {
-                obs.event(&Event::PursuitHalted {
-                    unit: winner,
-                    turns: 0,
-                });
-                continue;
-            }
-            obs.event(&Event::PursuitStarted {
-                unit: winner,
-                target: loser,
-            });
-            match d.d6() {
-                1 | 2 => obs.event(&Event::PursuitHalted {
-                    unit: winner,
-                    turns: 1,
-                }),
-                3 => {
-                    obs.event(&Event::PursuitContinued {
-                        unit: winner,
-                        turns: 2,
-                    });
-                    obs.event(&Event::PursuitLost {
-                        unit: winner,
-                        turns: 2,
-                    });
-                    gone[usize::from(winner)] = true;
-                }
-                _ => {}
-            }
+        } else if d.d6() >= 5 && rout_and_pursue(&mut d, obs, winner, loser, &mut gone) {
+            continue; // the winner halted at once: the turn ends there
         }
         if d.d6() == 6 {
-            let result = match d.d6() {
-                1 => GeneralResult::HorribleDeath,
-                2 => GeneralResult::HorseStampedes,
-                3 => GeneralResult::Hurt,
-                _ => GeneralResult::Unhurt,
-            };
-            obs.event(&Event::GeneralCasualty {
-                general: u16::from(d.d6() % 2),
-                result,
-                captured: d.d6() == 1,
-            });
+            general_luck(&mut d, obs);
         }
     }
     let lost = |units: [usize; 2]| -> u32 {
@@ -165,4 +123,64 @@ pub(crate) fn fake_battle<O: Observer>(seed: u64, obs: &mut O) -> u64 {
         turn: turns.min(12),
     });
     d.rolled()
+}
+
+/// The loser of a fake melee routs; the winner may pursue, and may be lost in pursuit. True
+/// when the winner halts at once.
+fn rout_and_pursue<O: Observer>(
+    d: &mut SeededDice,
+    obs: &mut O,
+    winner: u16,
+    loser: u16,
+    gone: &mut [bool; 4],
+) -> bool {
+    obs.event(&Event::Rout {
+        unit: loser,
+        distance: 10.0,
+    });
+    if d.d6() <= 2 {
+        obs.event(&Event::PursuitHalted {
+            unit: winner,
+            turns: 0,
+        });
+        return true;
+    }
+    obs.event(&Event::PursuitStarted {
+        unit: winner,
+        target: loser,
+    });
+    match d.d6() {
+        1 | 2 => obs.event(&Event::PursuitHalted {
+            unit: winner,
+            turns: 1,
+        }),
+        3 => {
+            obs.event(&Event::PursuitContinued {
+                unit: winner,
+                turns: 2,
+            });
+            obs.event(&Event::PursuitLost {
+                unit: winner,
+                turns: 2,
+            });
+            gone[usize::from(winner)] = true;
+        }
+        _ => {}
+    }
+    false
+}
+
+/// A fake general's luck: the result and whether he is taken.
+fn general_luck<O: Observer>(d: &mut SeededDice, obs: &mut O) {
+    let result = match d.d6() {
+        1 => GeneralResult::HorribleDeath,
+        2 => GeneralResult::HorseStampedes,
+        3 => GeneralResult::Hurt,
+        _ => GeneralResult::Unhurt,
+    };
+    obs.event(&Event::GeneralCasualty {
+        general: u16::from(d.d6() % 2),
+        result,
+        captured: d.d6() == 1,
+    });
 }

@@ -405,23 +405,28 @@ pub fn horse_table(rules: &IronsidesRules) -> Table {
     Table {
         id: "charge_chain_horse",
         title: "Horse against horse: charge, first round, halt test".into(),
-        about: vec![
-            format!(
-                "A charges {}\" or more and B countercharges: A rolls {} dice (never more than its CV), B as a defender; no cover, general, re-rolls or \
-                 pistol shot (pistoleers are left out). The side that loses more CV loses the round and tests; the winner gains {} CV for the victory \
-                 (never above its starting CV) and then takes its halt test at the CV it has now: failing it, it pursues. Equal losses are a draw.",
-                rules.charge.full_speed_distance,
-                rules.close_combat.horse_charge_full_dice,
-                rules.options.victory_cv_bonus
-            ),
-            "`pursues if wins` is the chance A pursues given that it won; `pursuit table at A's CV` is what the `pursuit` table says at A's starting CV, \
-             which is not the same question: the test is taken at the CV left after the melee, victory bonus included. The chain starts at contact: \
-             the reaction tests before it (to charge, on being charged) are in the `reaction` table."
-                .into(),
-        ],
+        about: horse_about(rules),
         tidy,
         grids,
     }
+}
+
+/// The horse table's notes: what each chain assumes and what its columns mean.
+fn horse_about(rules: &IronsidesRules) -> Vec<String> {
+    vec![
+        format!(
+            "A charges {}\" or more and B countercharges: A rolls {} dice (never more than its CV), B as a defender; no cover, general, re-rolls or \
+             pistol shot (pistoleers are left out). The side that loses more CV loses the round and tests; the winner gains {} CV for the victory \
+             (never above its starting CV) and then takes its halt test at the CV it has now: failing it, it pursues. Equal losses are a draw.",
+            rules.charge.full_speed_distance,
+            rules.close_combat.horse_charge_full_dice,
+            rules.options.victory_cv_bonus
+        ),
+        "`pursues if wins` is the chance A pursues given that it won; `pursuit table at A's CV` is what the `pursuit` table says at A's starting CV, \
+         which is not the same question: the test is taken at the CV left after the melee, victory bonus included. The chain starts at contact: \
+         the reaction tests before it (to charge, on being charged) are in the `reaction` table."
+            .into(),
+    ]
 }
 
 pub fn foot_table(rules: &IronsidesRules) -> Table {
@@ -483,31 +488,36 @@ pub fn foot_table(rules: &IronsidesRules) -> Table {
             grids.push(g);
         }
     }
-    let cc = &rules.close_combat;
     Table {
         id: "charge_chain_foot",
         title: "Horse against foot: charge, first round, the foot's test, halt test".into(),
-        about: vec![
-            format!(
-                "Horse charges {}\" or more into foot standing in line (not in hedgehog, no cover): the horse rolls {} dice (never more than its CV), \
-                 the foot {}. Foot that loses at least {} CV and at least {} times what it inflicted breaks at once, and a second round is fought \
-                 standing (the horse {} on each die against broken foot). The loser tests 2D6 against its CV: beaten foot that passes both dice holds in contact \
-                 (no pursuit); otherwise victorious horse gains {} CV and takes its halt test at the CV it has now.",
-                rules.charge.full_speed_distance,
-                cc.horse_charge_full_dice,
-                cc.foot_dice,
-                cc.foot_break_min_loss,
-                cc.foot_break_ratio,
-                super::signed(cc.vs_broken),
-                rules.options.victory_cv_bonus
-            ),
-            "`horse pursues` counts the charges that win and then pursue; `beaten foot holds` the wins after which the foot stayed in contact; \
-             `pursues if wins` is conditional on the horse winning. Foot that wins never pursues. The reaction tests before contact are in the `reaction` table."
-                .into(),
-        ],
+        about: foot_about(rules),
         tidy,
         grids,
     }
+}
+
+/// The foot table's notes: what each chain assumes and what its columns mean.
+fn foot_about(rules: &IronsidesRules) -> Vec<String> {
+    let cc = &rules.close_combat;
+    vec![
+        format!(
+            "Horse charges {}\" or more into foot standing in line (not in hedgehog, no cover): the horse rolls {} dice (never more than its CV), \
+             the foot {}. Foot that loses at least {} CV and at least {} times what it inflicted breaks at once, and a second round is fought \
+             standing (the horse {} on each die against broken foot). The loser tests 2D6 against its CV: beaten foot that passes both dice holds in contact \
+             (no pursuit); otherwise victorious horse gains {} CV and takes its halt test at the CV it has now.",
+            rules.charge.full_speed_distance,
+            cc.horse_charge_full_dice,
+            cc.foot_dice,
+            cc.foot_break_min_loss,
+            cc.foot_break_ratio,
+            super::signed(cc.vs_broken),
+            rules.options.victory_cv_bonus
+        ),
+        "`horse pursues` counts the charges that win and then pursue; `beaten foot holds` the wins after which the foot stayed in contact; \
+         `pursues if wins` is conditional on the horse winning. Foot that wins never pursues. The reaction tests before contact are in the `reaction` table."
+            .into(),
+    ]
 }
 
 pub mod dickenson;
@@ -870,27 +880,34 @@ pub mod black_powder {
         }
         Table {
             id: "bp_charge_chain",
-            title: "A charge followed through: closing fire, first round, break test, sweeping advance".into(),
-            about: vec![
-                format!(
-                    "Both sides are Standard Trained regiments (stamina {}) fighting with one element each, in the open, with no supports, commanders, \
-                     flanks or special rules but Rash; the charger is fresh, or one casualty short of shaken. The defender shoots closing fire at {CHARGE_GAP}\" (+{}; a natural 6 disorders): a charger shaken by it \
-                     tests and, unless it holds, is stopped (retires or breaks) before contact. Then a first round (+{} charging), the loser's break test \
-                     less its excess casualties and the margin it lost by, and a winning horse's sweeping advance: Rash horse unless a D6 scores {} or more, \
-                     other horse when its doctrine is aggressive (assumed here).",
-                    rules.stamina.standard.get(Quality::Trained),
-                    rules.shooting.closing_fire,
-                    rules.melee.charging,
-                    rules.special.rash_halt_on
-                ),
-                "A pike block with the Hedgehog rule forms hedgehog against horse and cannot be charged from the front (the `bp_hedgehog` table); \
-                 a regiment of foot fights with every element in contact, so whole regiments add up several of these rows. The CSV also has \
-                 the attacker retiring and the defender's own sweeping advance."
+            title:
+                "A charge followed through: closing fire, first round, break test, sweeping advance"
                     .into(),
-            ],
+            about: about(rules),
             tidy,
             grids,
         }
+    }
+
+    /// The table's notes: what each chain assumes and what its columns mean.
+    fn about(rules: &BlackPowderRules) -> Vec<String> {
+        vec![
+            format!(
+                "Both sides are Standard Trained regiments (stamina {}) fighting with one element each, in the open, with no supports, commanders, \
+                 flanks or special rules but Rash; the charger is fresh, or one casualty short of shaken. The defender shoots closing fire at {CHARGE_GAP}\" (+{}; a natural 6 disorders): a charger shaken by it \
+                 tests and, unless it holds, is stopped (retires or breaks) before contact. Then a first round (+{} charging), the loser's break test \
+                 less its excess casualties and the margin it lost by, and a winning horse's sweeping advance: Rash horse unless a D6 scores {} or more, \
+                 other horse when its doctrine is aggressive (assumed here).",
+                rules.stamina.standard.get(Quality::Trained),
+                rules.shooting.closing_fire,
+                rules.melee.charging,
+                rules.special.rash_halt_on
+            ),
+            "A pike block with the Hedgehog rule forms hedgehog against horse and cannot be charged from the front (the `bp_hedgehog` table); \
+             a regiment of foot fights with every element in contact, so whole regiments add up several of these rows. The CSV also has \
+             the attacker retiring and the defender's own sweeping advance."
+                .into(),
+        ]
     }
 
     /// The table's columns from a chain's ends: stopped; attacker wins (defender broken,

@@ -125,53 +125,19 @@ pub fn fight<R: Ruleset>(
     // Each version's own measures are counted from its events only when some are asked for.
     let counting = reads.iter().flatten().any(|r| matches!(r, Read::Own(_)));
     let sums = Mutex::new(ContestSums::new(setups.len(), measures.len()));
-    let (sums_ref, reads, layouts) = (&sums, &reads, &layouts);
+    let versions = Versions {
+        ruleset,
+        setups,
+        layouts: &layouts,
+        measures,
+        reads: &reads,
+        counting,
+        sums: &sums,
+    };
     let output = runner::run(
         plan,
         &layouts[0],
-        || {
-            let mut engines: Vec<R::Battle> =
-                setups.iter().map(|s| ruleset.new_battle(s)).collect();
-            let mut own: Vec<OwnTotals> = (layouts.iter())
-                .map(|l| {
-                    OwnTotals::new(
-                        l.units.len(),
-                        l.measures.len(),
-                        l.counter.filter(|_| counting),
-                    )
-                })
-                .collect();
-            let mut x = vec![vec![0i64; measures.len()]; setups.len()];
-            move |seed, collector: &mut Collector| {
-                let mut dice = 0;
-                for (k, (engine, setup)) in engines.iter_mut().zip(setups).enumerate() {
-                    // The baseline feeds the runner's collector, which counts its own measures;
-                    // the others need only theirs.
-                    let s = if k == 0 {
-                        ruleset.fight(engine, setup, seed, collector)
-                    } else {
-                        own[k].clear();
-                        ruleset.fight(engine, setup, seed, &mut own[k])
-                    };
-                    dice += s.dice_rolled;
-                    let totals = if k == 0 {
-                        collector.own_totals()
-                    } else {
-                        &own[k]
-                    };
-                    read_measures(
-                        ruleset,
-                        engine,
-                        &s,
-                        totals,
-                        (measures, &reads[k]),
-                        &mut x[k],
-                    );
-                }
-                sums_ref.lock().unwrap_or_else(|e| e.into_inner()).add(&x);
-                dice
-            }
-        },
+        || versions.worker(),
         progress,
         stop,
         &mut |_| Ok(()),
@@ -182,6 +148,66 @@ pub fn fight<R: Ruleset>(
         sums,
         elapsed: output.elapsed,
     })
+}
+
+/// The versions of a contest, as each worker fights them.
+struct Versions<'a, R> {
+    ruleset: &'a R,
+    setups: &'a [&'a BattleSetup],
+    layouts: &'a [Layout],
+    measures: &'a [Measure],
+    /// What each measure reads in each version.
+    reads: &'a [Vec<Read>],
+    /// Whether the versions' own measures are counted from their events.
+    counting: bool,
+    sums: &'a Mutex<ContestSums>,
+}
+
+impl<'a, R: Ruleset> Versions<'a, R> {
+    /// One worker's fighter: every version of each seed fought on its own engine, its measures
+    /// read and added to the sums. Returns the dice thrown.
+    fn worker(&self) -> impl FnMut(u64, &mut Collector) -> u64 + 'a {
+        let Versions {
+            ruleset,
+            setups,
+            layouts,
+            measures,
+            reads,
+            counting,
+            sums,
+        } = *self;
+        let mut engines: Vec<R::Battle> = setups.iter().map(|s| ruleset.new_battle(s)).collect();
+        let mut own: Vec<OwnTotals> = (layouts.iter())
+            .map(|l| {
+                let counter = l.counter.filter(|_| counting);
+                OwnTotals::new(l.units.len(), l.measures.len(), counter)
+            })
+            .collect();
+        let mut x = vec![vec![0i64; measures.len()]; setups.len()];
+        move |seed, collector: &mut Collector| {
+            let mut dice = 0;
+            for (k, (engine, setup)) in engines.iter_mut().zip(setups).enumerate() {
+                // The baseline feeds the runner's collector, which counts its own measures;
+                // the others need only theirs.
+                let s = if k == 0 {
+                    ruleset.fight(engine, setup, seed, collector)
+                } else {
+                    own[k].clear();
+                    ruleset.fight(engine, setup, seed, &mut own[k])
+                };
+                dice += s.dice_rolled;
+                let totals = if k == 0 {
+                    collector.own_totals()
+                } else {
+                    &own[k]
+                };
+                let reading = (measures, &reads[k][..]);
+                read_measures(ruleset, engine, &s, totals, reading, &mut x[k]);
+            }
+            sums.lock().unwrap_or_else(|e| e.into_inner()).add(&x);
+            dice
+        }
+    }
 }
 
 /// What each measure reads in each version (the versions in order, then the measures): a

@@ -1763,43 +1763,48 @@ pub fn table(rules: &DickensonRules) -> Table {
     Table {
         id: "dk_charge_chain",
         title: "A charge followed through: impetus, two rounds, the morale throws at the end of the move".into(),
-        about: vec![
-            format!(
-                "Two lone regiments of the rules' strength (horse {} men, foot {} men, at 1:{}; foot in line, pike two deep) on open ground, \
-                 no generals or supports; the charger (A) declares against a fresh, halted target (B). Horse charge at the gallop from beyond \
-                 the muskets' reach; foot charge from within it and at least half their move away. The engine's sequence before contact is followed too (CSV: contact, turned \
-                 away, held at the pikes): closing fire at short range from foot and dragoons when the charger comes from within their range \
-                 and moves at least {} of its move to contact (horse's pistols never reach that far); horse fired upon, or charging foot \
-                 with pikes, throw 2D6 +1 for attacking less the points they have lost, turning or swerving away below {}; horse entering a \
-                 pikestand fire a pistol volley from the front rank and are held at the pikes unless it kills {}. Targets that throw first \
-                 against horse (a forlorn hope, pike in one rank behind its shot, a gun's crew) throw on the chart before it and give way \
-                 on a fall back or rout. A square (`_square`) fires and fights from its face toward the charger and counts its flanks \
-                 secured; a forlorn hope fires man by man; a gun stands sited and its whole crew fights both rounds; chargers marked \
-                 `_no_pistols` have fired theirs, so any pikestand holds them.",
-                rules.battle.men.horse,
-                rules.battle.men.foot,
-                rules.regiment.figure_scale,
-                rules.volley.closing_fire_min_move,
-                rules.morale.formation_throw_good_at_least,
-                rules.formations.breach_kills
-            ),
-            format!(
-                "Horse that charged home strike with impetus, then {} rounds are fought (front ranks only in the first); the side that lost \
-                 fewer figures wins the melee. At the end of the move every regiment that fought or lost figures throws on the morale chart \
-                 with its adds (attacker, won the melee, fewer casualties, enemy withdrawing) less the morale points it has lost (figures, \
-                 officers and standards struck), the charger first: one that falls back or routs leaves its enemy the withdrawing add. \
-                 Good counts a regiment with no throw to take; routs counts one destroyed. The move's fire phase is left out.",
-                rules.melee.rounds
-            ),
-            "Every die is enumerated (nothing is sampled), but the sums run in floating point: a chain throws a hundred dice and more, \
-             and the exact fractions outgrow the 128-bit type, so the CSV has no `_exact` fractions for this table. Each regiment's \
-             distribution is carried beside the other's, split only where one's result conditions the other's dice (the charger's \
-             front rank, a striker's bodies and carried points), and the two are joined only in the last round's tally of who lost fewer."
-                .into(),
-        ],
+        about: about(rules),
         tidy,
         grids: vec![going, fought],
     }
+}
+
+/// The table's notes: what each chain assumes, how it is worked out, and what its columns mean.
+fn about(rules: &DickensonRules) -> Vec<String> {
+    vec![
+        format!(
+            "Two lone regiments of the rules' strength (horse {} men, foot {} men, at 1:{}; foot in line, pike two deep) on open ground, \
+             no generals or supports; the charger (A) declares against a fresh, halted target (B). Horse charge at the gallop from beyond \
+             the muskets' reach; foot charge from within it and at least half their move away. The engine's sequence before contact is followed too (CSV: contact, turned \
+             away, held at the pikes): closing fire at short range from foot and dragoons when the charger comes from within their range \
+             and moves at least {} of its move to contact (horse's pistols never reach that far); horse fired upon, or charging foot \
+             with pikes, throw 2D6 +1 for attacking less the points they have lost, turning or swerving away below {}; horse entering a \
+             pikestand fire a pistol volley from the front rank and are held at the pikes unless it kills {}. Targets that throw first \
+             against horse (a forlorn hope, pike in one rank behind its shot, a gun's crew) throw on the chart before it and give way \
+             on a fall back or rout. A square (`_square`) fires and fights from its face toward the charger and counts its flanks \
+             secured; a forlorn hope fires man by man; a gun stands sited and its whole crew fights both rounds; chargers marked \
+             `_no_pistols` have fired theirs, so any pikestand holds them.",
+            rules.battle.men.horse,
+            rules.battle.men.foot,
+            rules.regiment.figure_scale,
+            rules.volley.closing_fire_min_move,
+            rules.morale.formation_throw_good_at_least,
+            rules.formations.breach_kills
+        ),
+        format!(
+            "Horse that charged home strike with impetus, then {} rounds are fought (front ranks only in the first); the side that lost \
+             fewer figures wins the melee. At the end of the move every regiment that fought or lost figures throws on the morale chart \
+             with its adds (attacker, won the melee, fewer casualties, enemy withdrawing) less the morale points it has lost (figures, \
+             officers and standards struck), the charger first: one that falls back or routs leaves its enemy the withdrawing add. \
+             Good counts a regiment with no throw to take; routs counts one destroyed. The move's fire phase is left out.",
+            rules.melee.rounds
+        ),
+        "Every die is enumerated (nothing is sampled), but the sums run in floating point: a chain throws a hundred dice and more, \
+         and the exact fractions outgrow the 128-bit type, so the CSV has no `_exact` fractions for this table. Each regiment's \
+         distribution is carried beside the other's, split only where one's result conditions the other's dice (the charger's \
+         front rank, a striker's bodies and carried points), and the two are joined only in the last round's tally of who lost fewer."
+            .into(),
+    ]
 }
 
 #[cfg(test)]

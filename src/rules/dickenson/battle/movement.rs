@@ -146,6 +146,17 @@ pub(super) enum Thrown {
     Charger(bool),
 }
 
+/// How a charge that does not go home ends (`Battle::charge_halted`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Halt {
+    /// The charger advances its whole move (None) or this far along its path.
+    Short(Option<f64>),
+    /// The charger is turned away short of its target.
+    TurnedAway,
+    /// The charger was shot down by the closing fire: nothing more to tell.
+    Shot,
+}
+
 /// What enemy horse threaten foot with next move (`Battle::horse_threat`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum Threat {
@@ -1663,42 +1674,51 @@ impl Battle {
         dice: &mut D,
         obs: &mut O,
     ) {
-        let (unit, target) = (self.regiments[r].unit, self.regiments[t].unit);
-        let reg = self.regiments[r];
         let path = self.charge_path(r, t);
-        let ChargePath {
-            aim, gait, need, ..
-        } = path;
-        self.regiments[r].facing = aim;
+        self.regiments[r].facing = path.aim;
         // A target gone from the table since the declaration is named no more: the charger
         // falls short and advances without a word of it.
         let named = self.regiments[t].state != State::Gone;
         if named {
+            let (unit, target) = (self.regiments[r].unit, self.regiments[t].unit);
+            let standoff = 0.0;
             emit(
                 obs,
                 Event::ChargeDeclared {
                     unit,
                     target,
-                    standoff: 0.0,
+                    standoff,
                 },
             );
         }
+        match self.contest_charge(r, t, &path, thrown, dice, obs) {
+            Ok(()) => self.charge_home(r, t, &path, obs),
+            Err(halt) => self.charge_halted(r, t, &path, halt, named, obs),
+        }
+    }
+
+    /// Everything that may stop regiment `r`'s charge on `t` short of contact, in the seed's
+    /// order: the target out of reach or gone, its stand or flight, the throws, closing fire
+    /// and the pikes. Ok when the charge goes home.
+    fn contest_charge<D: DiceSource, O: Observer>(
+        &mut self,
+        r: usize,
+        t: usize,
+        path: &ChargePath,
+        thrown: Thrown,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> Result<(), Halt> {
+        let reg = self.regiments[r];
         let horse = reg.is_horse();
-        let fail = |b: &mut Battle, obs: &mut O| {
-            if named {
-                emit(obs, Event::ChargeFailed { unit, target });
-            }
-            b.regiments[r].gait = gait;
-        };
-        let uncharged = reg.is_horse() && self.regiments[t].uncharged_by_horse(&self.rules);
+        let need = path.need;
+        let uncharged = horse && self.regiments[t].uncharged_by_horse(&self.rules);
         // Declared before moving (ruling), the charge finds its target as it is now.
         let gone = self.regiments[t].state != State::Active || !self.open_to_charge(t);
         if !path.goes_in() || uncharged || gone {
-            self.advance(r, aim, gait, None, obs);
-            fail(self, obs);
-            return;
+            return Err(Halt::Short(None));
         }
-        let full = reg.move_at(gait, &self.rules);
+        let full = reg.move_at(path.gait, &self.rules);
         self.regiments[r].full_move = full;
         let threw = match thrown {
             Thrown::AtContact => horse && self.throws_against_horse(t),
@@ -1712,46 +1732,62 @@ impl Battle {
         };
         if !stands {
             // The charged unit fell back or routed: the charge finds nobody to strike.
-            self.advance(r, aim, gait, Some(need), obs);
-            fail(self, obs);
-            return;
+            return Err(Halt::Short(Some(need)));
         }
         if thrown == Thrown::Charger(false) {
             // Thrown badly at the declaration: it never closes, so nobody fires at it.
-            self.turned_away(r, aim, gait, need, obs);
-            fail(self, obs);
-            return;
+            return Err(Halt::TurnedAway);
         }
         let fired_upon = self.closing_fire(t, r, need, full, dice, obs);
         if self.regiments[r].state != State::Active {
-            return;
+            return Err(Halt::Shot);
         }
         let pikestand = horse && self.pikestand(t);
         // Seed: a pikestand that threw first and stood spares the horse its throw, as does
         // the horse's own throw at the declaration.
         let pike_throw = pikestand && !threw && thrown == Thrown::AtContact;
-        if horse && (fired_upon || pike_throw) {
-            let adds = Adds::of(&[Add::Attacker]);
-            if !self.formation_throw(r, t, adds, dice, obs) {
-                self.turned_away(r, aim, gait, need, obs);
-                fail(self, obs);
-                return;
-            }
+        let adds = Adds::of(&[Add::Attacker]);
+        if horse && (fired_upon || pike_throw) && !self.formation_throw(r, t, adds, dice, obs) {
+            return Err(Halt::TurnedAway);
         }
         if pikestand && !self.breach(r, t, dice, obs) {
             // Held at the pikes' points.
             let pikes = self.rules.formations.pike_extend;
-            self.advance(r, aim, gait, Some((need - pikes).max(0.0)), obs);
-            fail(self, obs);
-            return;
+            return Err(Halt::Short(Some((need - pikes).max(0.0))));
         }
         if self.regiments[t].state != State::Active {
             // The breach's pistols left nobody to strike.
-            self.advance(r, aim, gait, Some(need), obs);
-            fail(self, obs);
-            return;
+            return Err(Halt::Short(Some(need)));
         }
-        self.charge_home(r, t, &path, obs);
+        Ok(())
+    }
+
+    /// A charge stopped short (`halt`): the charger moves as far as it may and, unless shot
+    /// down, is told to have failed (if its target was `named`) and keeps its gait.
+    fn charge_halted<O: Observer>(
+        &mut self,
+        r: usize,
+        t: usize,
+        path: &ChargePath,
+        halt: Halt,
+        named: bool,
+        obs: &mut O,
+    ) {
+        let ChargePath {
+            aim, gait, need, ..
+        } = *path;
+        match halt {
+            Halt::Shot => return,
+            Halt::Short(upto) => {
+                self.advance(r, aim, gait, upto, obs);
+            }
+            Halt::TurnedAway => self.turned_away(r, aim, gait, need, obs),
+        }
+        if named {
+            let (unit, target) = (self.regiments[r].unit, self.regiments[t].unit);
+            emit(obs, Event::ChargeFailed { unit, target });
+        }
+        self.regiments[r].gait = gait;
     }
 
     /// Regiment `r`'s charge goes home on `t` along `path`: the charger steps into contact and
