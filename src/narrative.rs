@@ -829,7 +829,8 @@ fn tell_dickenson(n: &Names, d: DkDetail) -> Told {
     }
 }
 
-/// A melee result where a side was destroyed: a unit at CV 0 takes no test and wins nothing.
+/// A melee result where a side was destroyed: a unit gone (at CV 0, its last figure lost, or
+/// broken) takes no test and wins nothing.
 fn destroyed_result(setup: &BattleSetup, w: u16, l: u16, gone: impl Fn(u16) -> bool) -> String {
     let u = |id: u16| label(setup, id);
     match (gone(w), gone(l)) {
@@ -852,11 +853,6 @@ struct CvPaths(Vec<Vec<u8>>);
 impl CvPaths {
     fn new(start: &[Unit]) -> CvPaths {
         CvPaths(start.iter().map(|u| vec![u.start_cv]).collect())
-    }
-
-    /// Whether `unit` has been brought to nothing.
-    fn destroyed(&self, unit: u16) -> bool {
-        self.0[usize::from(unit)].last() == Some(&0)
     }
 
     /// A new turn: every path carries its last CV into it.
@@ -899,22 +895,29 @@ impl CvPaths {
 pub fn narrate(setup: &BattleSetup, currency: Currency, start: &[Unit], rec: &Recorder) -> String {
     let mut out = String::new();
     let mut paths = CvPaths::new(start);
+    // The units gone from the battle so far: told by the event, not by a strength of 0, which
+    // leaves a Black Powder regiment shaken, not gone.
+    let mut gone = vec![false; start.len()];
     let mut last_turn = 0;
     for &(turn, e) in &rec.events {
         if turn != last_turn {
             paths.next_turn();
             last_turn = turn;
         }
+        let is_gone = |x: u16| gone.get(usize::from(x)).copied().unwrap_or(false);
         let line = match e {
             Event::MeleeResult {
                 winner: Some(w),
                 loser: Some(l),
                 ..
-            } if paths.destroyed(w) || paths.destroyed(l) => {
-                Some(destroyed_result(setup, w, l, |x| paths.destroyed(x)))
-            }
+            } if is_gone(w) || is_gone(l) => Some(destroyed_result(setup, w, l, is_gone)),
             _ => event_line(setup, currency, e),
         };
+        if let Event::Disintegrated { unit } = e
+            && let Some(g) = gone.get_mut(usize::from(unit))
+        {
+            *g = true;
+        }
         paths.follow(e, line.is_some());
         if let Some(line) = line {
             let _ = writeln!(out, "{line}");
