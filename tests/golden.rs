@@ -14,21 +14,21 @@ const BATTLES: u64 = 150;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x0175a52464f0a50d),
-    ("marston_moor", 0x33d768aa7141f067),
-    ("naseby", 0x20b61fd6d7b4a823),
-    ("roundway_down", 0xcf5bce26f4ff1392),
-    ("adwalton_moor", 0x7de03c88d3e8c61f),
-    ("lansdown", 0x19575fe8f562252e),
-    ("first_newbury", 0x48560f1a47a7ff59),
-    ("langport", 0x6c19885d522115fc),
-    ("small_action", 0xcf38af00e5640699),
-    ("duel_horse", 0x116bfd9ee9e8a080),
-    ("duel_foot_vs_horse", 0xff7a5cf3ffea1d0e),
-    ("bp_duel_pike_vs_horse", 0x7d504204061d1f75),
+    ("edgehill", 0x5ea35f760368dea7),
+    ("marston_moor", 0x3e4c0639e353313d),
+    ("naseby", 0x53f85f40fd72af99),
+    ("roundway_down", 0x150e4aa2cad0b06e),
+    ("adwalton_moor", 0x515c141b809d7b46),
+    ("lansdown", 0x2179fd48945bc4e1),
+    ("first_newbury", 0x34d0ffba230fbd4a),
+    ("langport", 0x4ae6144f95d76872),
+    ("small_action", 0x0a2ddbea712b7c27),
+    ("duel_horse", 0x613436f9a443fe7d),
+    ("duel_foot_vs_horse", 0xe657f619224f5f89),
+    ("bp_duel_pike_vs_horse", 0xce9b8d96a9f66f3d),
     ("bp_duel_shot", 0x0a5454f65c6bef6c),
     ("bp_duel_gun_vs_foot", 0xd2df8eff8e1bc378),
-    ("balance_template", 0xc5ef8bc2ed0dd2f8),
+    ("balance_template", 0x5639b6524895b5bc),
 ];
 
 #[test]

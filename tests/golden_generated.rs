@@ -14,7 +14,7 @@ use ecw_sim::rules::dickenson::battle::Dickenson;
 
 /// (units, battles, fingerprint of the first battles of master seed 1).
 const IRONSIDES: &[(usize, u64, u64)] =
-    &[(100, 20, 0x770b04e8b2079454), (400, 6, 0x493d58d5e2a4266c)];
+    &[(100, 20, 0x374e6b6efb213b80), (400, 6, 0xa7d1e6a196932320)];
 const BLACK_POWDER: &[(usize, u64, u64)] =
     &[(100, 20, 0x2c068517ad807af9), (400, 6, 0x48fffb1d1c6134dd)];
 const DICKENSON: &[(usize, u64, u64)] =

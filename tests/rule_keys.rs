@@ -16,13 +16,16 @@ use ecw_sim::tables::{self, Options, TABLE_IDS};
 
 /// Battles fought per scenario for each key.
 const BATTLES: u64 = 25;
-const SCENARIOS: [&str; 10] = [
+const SCENARIOS: [&str; 11] = [
     "marston_moor",
     "naseby",
     "edgehill",
     "small_action",
     "duel_horse",
     "duel_foot_vs_horse",
+    // (Its medium gun fires at foot closing to short range, which the battles above may not
+    // meet in their first battles.)
+    "bp_duel_gun_vs_foot",
     // Fixtures for what no built-in battle meets: a camp raided and a camp reached by
     // pursuing horse; a road, bogs, cuirassiers; foot wading a bog under fire.
     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/camp_raid.toml"),

@@ -710,6 +710,61 @@ fn e20_goring_is_hit_and_saved_by_his_flask() {
     assert!(!b.commanders[usize::from(goring)].lost);
 }
 
+/// E20 in a melee, through the engine: Goring is attached to a regiment that loses 2 CV in one
+/// round of a melee that goes on (Ireton's trotters, pinned against it, roll 2 dice and hit with
+/// both; Goring's men miss with theirs and his re-rolls). The loss is one loss of 2 CV, so he
+/// rolls once, a 2 in 6 chance: he rolls 2 and is hit (horse 3, rider 5: the rider, bloodied
+/// but unbowed). Rolled for each CV of the loss apart, the 2 would have been a miss against 1,
+/// and a second die thrown.
+#[test]
+fn e20_a_melee_loss_of_2_cv_is_one_risk_to_the_general_at_2_in_6() {
+    use ecw_sim::events::GeneralResult;
+    let setup = engagement();
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[IRETON_1, GORING_1]);
+    place(&mut b, IRETON_1, 50.0, 24.0, 0.0);
+    place(&mut b, GORING_1, 50.0, 26.0, 180.0);
+    for (u, e) in [(IRETON_1, GORING_1), (GORING_1, IRETON_1)] {
+        b.units[usize::from(u)].pinned = true;
+        b.units[usize::from(u)].engaged_with = Some(e);
+    }
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    let goring = commander_of(&b, 4);
+    b.commanders[usize::from(goring)].attached_unit = Some(GORING_1);
+    b.commanders[usize::from(goring)].pos = b.units[usize::from(GORING_1)].pos;
+    let mut p = Player {
+        reaction_rerolls: Some(0),
+        ..Player::default()
+    };
+    let dice = [
+        1, 1, // Ireton's regiment: 2 dice, 2 hits
+        6, 6, // Goring's: no hits
+        6, 6, // Goring's re-rolls of both misses (he is attached): no hit
+        2, // the risk to Goring: one die for the loss of 2 CV, 2 in 6: hit
+        3, 5, // horse 3, rider 5: the rider takes it
+        5, // bloodied but unbowed
+        5, 5, // Goring's regiment, the loser, tests at CV 4, 2 off each die: passes both
+        1, // Ireton's trotters, victorious, halt
+    ];
+    let ev = run(&mut b, &setup, Step::ContinuingMelees, &dice, &mut p);
+    let lost: Vec<_> = ev
+        .iter()
+        .filter_map(|e| match *e {
+            Event::CvLost { unit, amount, .. } => Some((unit, amount)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lost, [(GORING_1, 2)], "one loss of 2 CV: {ev:#?}");
+    assert!(
+        ev.contains(&Event::GeneralCasualty {
+            general: goring,
+            result: GeneralResult::Unhurt,
+            captured: false,
+        }),
+        "{ev:#?}"
+    );
+}
+
 /// E14 to E19 in one charge, through the engine's steps 12-15: Ireton's left-flank regiment
 /// (trotters, CV6) charges its direct opponent of Goring's (gallopers, CV6) 6" away.
 /// - E13: it closes to the stand-off and passes both reaction dice (1, 2): the charge goes in.

@@ -196,24 +196,46 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         self.strike(&standing[..n], enemy, Role::Defender, false, 0)
     }
 
-    /// Applies `hits` to a side, one at a time round-robin from the main unit; returns CV lost.
+    /// Applies `hits` to a side, shared round-robin from the main unit; returns CV lost. Each
+    /// unit loses its share at once: one loss, so one risk to an attached general at the CV
+    /// it lost ("a unit which loses 2CV in melee": a 2 in 6 chance), not one for each CV.
     fn share_losses(&mut self, side: &[Fighter], hits: u8) -> u8 {
         let mut total = 0;
-        let mut k = 0;
         let mut left = hits;
-        let mut idle = 0;
-        while left > 0 && idle < side.len() {
-            let id = side[k % side.len()].id;
-            k += 1;
-            if self.units[usize::from(id)].is_active() {
-                total += self.lose_cv(id, 1, LossCause::Melee);
+        // (A general's fall may take CV off a unit before its share comes: what it could not
+        // take is shared again among those still standing.)
+        while left > 0 {
+            let shares = self.shares(side, left);
+            if shares.iter().all(|&n| n == 0) {
+                break;
+            }
+            for (f, &n) in side.iter().zip(&shares) {
+                let lost = self.lose_cv(f.id, n, LossCause::Melee);
+                total += lost;
+                left -= lost;
+            }
+        }
+        total
+    }
+
+    /// `hits` dealt round-robin from the main unit among the side's active units, none given
+    /// more than the CV it has (the unit then runs, and the next takes the rest).
+    fn shares(&self, side: &[Fighter], hits: u8) -> [u8; 1 + super::charges::MAX_SUPPORT] {
+        let mut shares = [0u8; 1 + super::charges::MAX_SUPPORT];
+        let (mut left, mut k, mut idle) = (hits, 0, 0);
+        let n = side.len().min(shares.len());
+        while left > 0 && idle < n {
+            let u = &self.units[usize::from(side[k % n].id)];
+            if u.is_active() && shares[k % n] < u.cv {
+                shares[k % n] += 1;
                 left -= 1;
                 idle = 0;
             } else {
                 idle += 1;
             }
+            k += 1;
         }
-        total
+        shares
     }
 
     /// The loser (more CV lost) tests 2D6: hold, retreat or rout; winning horse gains a CV
