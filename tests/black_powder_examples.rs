@@ -340,6 +340,43 @@ fn example_6_melee_round_break_test_and_rash() {
     assert!(log.0.contains(&Event::PursuitHalted { unit: 1, turns: 0 }));
 }
 
+/// A SHAKEN WINNER DOES NOT SWEEP (ruling: shaken units do not charge, and a sweeping advance
+/// charges the fresh enemy in reach): the Rash gallopers of example 6, already shaken, win the
+/// round (the trotters' five dice all miss; the gallopers' five hit and the trotters save
+/// none) and the trotters break (1 + 1, less 5 and 5 beyond their stamina); the gallopers
+/// halt without the Rash die that would have sent them on.
+#[test]
+fn a_shaken_rash_winner_halts_without_a_die() {
+    let s = setup(&[
+        (Side::Parliament, TROTTERS, 400, 5, 36.0, 20.0),
+        (Side::Royalist, GALLOPERS, 400, 5, 36.0, 21.0),
+    ]);
+    let mut b = battle(&s);
+    for (r, o) in [(0, 1), (1, 0)] {
+        b.regiments[r].engaged = Some(o);
+    }
+    b.regiments[1].charged = true;
+    b.regiments[1].casualties = b.regiments[1].stamina;
+    b.regiments[1].shaken = true;
+    let mut dice = ScriptedDice::new(&[1, 1, 1, 1, 1, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1]);
+    let mut log = EventLog::default();
+    b.fight_round(0, 1, &s, &mut dice, &mut log);
+    dice.finish();
+    assert!(
+        b.regiments[0].gone && b.regiments[1].won_last,
+        "{:?}",
+        details(&log)
+    );
+    assert!(log.0.contains(&Event::PursuitHalted { unit: 1, turns: 0 }));
+    assert!(
+        !log.0
+            .iter()
+            .any(|e| matches!(e, Event::PursuitStarted { .. })),
+        "{:?}",
+        log.0
+    );
+}
+
 /// EXAMPLE 7 (hedgehog): disordered foot charged by horse from the front roll a D6: 3, the
 /// hedgehog forms, and horse may not attack a hedgehog (not shaken: ruling) from its front: the
 /// charge stops short. Foot in good order form without a roll; on a 4 the horse catch them.

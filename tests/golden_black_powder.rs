@@ -15,21 +15,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xe4681b98bd8efae3),
-    ("marston_moor", 0xf070a39268ee4ef5),
-    ("naseby", 0xb27d418523eba2c7),
-    ("roundway_down", 0x8f8cb37bcf581d12),
-    ("adwalton_moor", 0x0f2b3876fb78d90c),
-    ("lansdown", 0x78ab603601ec323e),
-    ("first_newbury", 0xcf7825ebe12a6be6),
-    ("langport", 0x406285ef9b6916ae),
-    ("small_action", 0x25d53a09cf5eb9b0),
-    ("duel_horse", 0x91e92875d026feb7),
+    ("edgehill", 0xd6752c94f8bb996f),
+    ("marston_moor", 0xdfb20009dca2fdfc),
+    ("naseby", 0x7ea350e274639577),
+    ("roundway_down", 0x9d9a1b860a9c49e3),
+    ("adwalton_moor", 0x3f01c4658fab9a39),
+    ("lansdown", 0x3c42d18c5a181e14),
+    ("first_newbury", 0x91d5d475b3f17de2),
+    ("langport", 0x272c97a7d40d4c54),
+    ("small_action", 0x0ead30c859916838),
+    ("duel_horse", 0x098d3ff012f3661c),
     ("duel_foot_vs_horse", 0x879a8bc030f692d9),
     ("bp_duel_pike_vs_horse", 0x403b5054ecb57764),
     ("bp_duel_shot", 0x5b74e9c37f7c59e4),
     ("bp_duel_gun_vs_foot", 0x9f88fbd01c42b073),
-    ("balance_template", 0xf952e50f977fae2f),
+    ("balance_template", 0x94247b69216b6605),
 ];
 
 #[test]

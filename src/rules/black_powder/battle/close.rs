@@ -254,7 +254,7 @@ impl Battle {
         to - reg.pos
     }
 
-    /// A winner's sweeping advance after its enemy broke or retired: horse only; Rash horse
+    /// A winner's sweeping advance after its enemy broke or retired: horse only, not shaken; Rash horse
     /// must unless a D6 rolls 5 or 6, other horse as its doctrine says. A full move towards the
     /// nearest enemy, charging it if in reach.
     fn sweep<D: DiceSource, O: Observer>(
@@ -270,7 +270,11 @@ impl Battle {
         if !self.elements[usize::from(wr.first)].troop.is_cavalry() || wr.gone {
             return;
         }
-        let goes = if wr.specials.has(SpecialRule::Rash) {
+        // A shaken regiment does not charge (ruling), so it makes no sweeping advance: a
+        // sweep charges the fresh enemy in reach. Rash horse shaken throw no die to halt.
+        let goes = if wr.shaken {
+            false
+        } else if wr.specials.has(SpecialRule::Rash) {
             dice.focus(Self::regiment_stream(w));
             !melee::rash_halts(dice.d6(), &self.rules)
         } else {
