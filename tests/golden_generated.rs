@@ -16,7 +16,7 @@ use ecw_sim::rules::dickenson::battle::Dickenson;
 const IRONSIDES: &[(usize, u64, u64)] =
     &[(100, 20, 0x374e6b6efb213b80), (400, 6, 0xa7d1e6a196932320)];
 const BLACK_POWDER: &[(usize, u64, u64)] =
-    &[(100, 20, 0x2c068517ad807af9), (400, 6, 0x48fffb1d1c6134dd)];
+    &[(100, 20, 0x0e79d538decacdd7), (400, 6, 0x124ecdfaea5c775d)];
 const DICKENSON: &[(usize, u64, u64)] =
     &[(100, 6, 0x3e9d5c8c068840c7), (400, 2, 0x4d8ae59aa3f93ff6)];
 
