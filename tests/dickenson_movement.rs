@@ -1241,3 +1241,119 @@ fn the_nearest_active_enemy_kept_is_the_plain_scans() {
     assert!(asked > 10_000, "{asked} asked");
     assert!(ties > 500, "the lattice should tie often: {ties}");
 }
+
+/// A FALL BACK FACES THE ENEMY whatever the regiment's facing: troopers at y 20 that turned
+/// about (facing away from enemy foot 6" ahead at y 26, as a charger turned away) turn to face
+/// the foot and fall back a trot's 10" away from them, to y 10; falling back from their own
+/// facing they went towards the foot. (With the enemy anywhere in front, a fall back goes
+/// straight back from the regiment's front, as m3, m4 and m11 show.)
+#[test]
+fn m21_a_fall_back_goes_away_from_the_enemy_facing_it() {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 20.0),
+        (Side::Royalist, FOOT, 720, 36.0, 26.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[0].facing = std::f64::consts::PI;
+    let mut l = EventLog::default();
+    b.obey(0, MoraleResult::FallBack, &mut l);
+    assert!(near(y(&b, 0), 10.0), "{}", y(&b, 0));
+    assert_eq!(b.regiments[0].facing, 0.0, "facing the enemy");
+}
+
+/// ONE GAIT A MOVE FROM THE HALT: horse that stood a whole move (halted to shoot, held in a
+/// melee) are at the halt when the next move starts, whatever gait they last moved at, so they
+/// trot (10") and do not canter on; troopers that moved keep their canter. In whole battles of
+/// Marston Moor and Edgehill no horse regiment that stood a move (moved under 0.05") goes
+/// more than a trot in the next move's own moves (a fall back after it aside), unless it
+/// routs.
+#[test]
+fn m22_horse_that_stood_a_move_start_again_from_the_halt() {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 24.0, 4.0),
+        (Side::Parliament, TROOPERS, 240, 36.0, 4.0),
+        (Side::Royalist, FOOT, 720, 30.0, 44.0),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[0].gait = Gait::Canter;
+    b.regiments[1].gait = Gait::Canter;
+    b.regiments[1].moved = 20.0;
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[]);
+    b.start_of_move(&s, &mut d, &mut l);
+    d.finish();
+    assert_eq!(b.regiments[0].gait, Gait::Halt, "stood: at the halt");
+    assert_eq!(b.regiments[0].next_gait(), Gait::Trot);
+    assert_eq!(b.regiments[1].gait, Gait::Canter, "moved: still cantering");
+
+    let dk = Dickenson::builtin();
+    let mut checked = 0;
+    for name in ["marston_moor", "edgehill"] {
+        let setup = Scenario::load_builtin(name, &[]).unwrap().setup().unwrap();
+        let mut b = dk.new_battle(&setup);
+        for i in 0..12 {
+            let mut rec = ecw_sim::narrative::Recorder::default();
+            dk.fight(&mut b, &setup, ecw_sim::dice::battle_seed(1, i), &mut rec);
+            checked += faster_than_a_trot_from_the_halt(&b, &rec, name, i);
+        }
+    }
+    assert!(checked > 100, "only {checked} horse moves after a halt");
+}
+
+/// Checks one battle's horse moves after a move stood still; returns how many it checked.
+fn faster_than_a_trot_from_the_halt(
+    b: &Battle,
+    rec: &ecw_sim::narrative::Recorder,
+    name: &str,
+    i: u64,
+) -> usize {
+    use std::collections::HashMap;
+    let last = rec.events.last().map_or(0, |e| e.0);
+    // (unit, move) -> inches moved; (unit, move) in which it moved routing.
+    let mut moved: HashMap<(u16, u16), f64> = HashMap::new();
+    let mut routed = std::collections::HashSet::new();
+    let mut routing = std::collections::HashSet::new();
+    let mut falling_back = std::collections::HashSet::new();
+    for &(turn, e) in &rec.events {
+        match e {
+            // (A fall back's move, after the move's own, is at the trot: not the gait.)
+            Event::Retreat { unit, .. } => {
+                falling_back.insert(unit);
+            }
+            Event::Moved { unit, .. } if falling_back.remove(&unit) => {}
+            Event::Moved { unit, from, to, .. } => {
+                let d = Vec2::new(to.0 - from.0, to.1 - from.1).len();
+                *moved.entry((unit, turn)).or_default() += d;
+                if routing.contains(&unit) {
+                    routed.insert((unit, turn));
+                }
+            }
+            Event::Rout { unit, .. } => {
+                routing.insert(unit);
+                routed.insert((unit, turn));
+            }
+            Event::Recovered { unit } => {
+                routing.remove(&unit);
+            }
+            _ => {}
+        }
+    }
+    let mut checked = 0;
+    for reg in b.regiments.iter().filter(|r| r.is_horse()) {
+        let trot = reg.move_at(Gait::Trot, &b.rules);
+        for turn in 2..=last {
+            let before = moved.get(&(reg.unit, turn - 1)).copied().unwrap_or(0.0);
+            let now = moved.get(&(reg.unit, turn)).copied().unwrap_or(0.0);
+            if before >= 0.05 || routed.contains(&(reg.unit, turn)) || now == 0.0 {
+                continue;
+            }
+            checked += 1;
+            assert!(
+                now <= trot + 1e-6,
+                "{name} battle {i}, move {turn}: unit {} stood, then went {now:.2}\"",
+                reg.unit
+            );
+        }
+    }
+    checked
+}

@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x9e97fc134eb10d7b),
-    ("marston_moor", 0xcab3db11d702f1b5),
-    ("naseby", 0x4a9298688d995f4a),
-    ("roundway_down", 0x8b5070f9a744f647),
-    ("adwalton_moor", 0x1d79f2abd4b5378f),
-    ("lansdown", 0x8e1dc4dbb75209be),
-    ("first_newbury", 0x4e5cf012fc209386),
-    ("langport", 0x86cfe802689e68b0),
-    ("small_action", 0x35132b2c6c577c8e),
+    ("edgehill", 0x0917df0463153c20),
+    ("marston_moor", 0xc6b2c3cba525221a),
+    ("naseby", 0xed1afa9014d0821a),
+    ("roundway_down", 0x6b473146eab15964),
+    ("adwalton_moor", 0x7dc5ce1a221b5cc0),
+    ("lansdown", 0x81366316e6383182),
+    ("first_newbury", 0xd8f03bf6af11e99e),
+    ("langport", 0xb2e11d43bea4ca8b),
+    ("small_action", 0x20c72e52e01ab688),
     ("duel_horse", 0x7a038014c36d6aec),
-    ("duel_foot_vs_horse", 0x247ec674b38e2c52),
+    ("duel_foot_vs_horse", 0x887cdb7b1a9b5002),
     ("bp_duel_pike_vs_horse", 0x1545261f19cf0a0f),
     ("bp_duel_shot", 0x474cd544dfe34864),
     ("bp_duel_gun_vs_foot", 0x454c65c6a91326e6),
-    ("balance_template", 0xa0eb6d1ee9bc695f),
+    ("balance_template", 0xb0a6b04622336f98),
 ];
 
 #[test]

@@ -419,9 +419,17 @@ impl Battle {
 
     /// Falls back a full move facing the enemy, disordered (from now: its move is told so),
     /// over the ground as any move and short of enemies and (unless the rulings let it
-    /// through) friends; off the table it is gone.
+    /// through) friends; off the table it is gone. It goes straight back from its front,
+    /// unless the nearest enemy standing is behind it (a charger turned away from its target):
+    /// then it turns to face that enemy first, and goes straight back from it.
     fn fall_back<O: Observer>(&mut self, r: usize, obs: &mut O) {
         self.disengage(r);
+        if let Some((e, _)) = self.nearest_enemy(r, |e| e.state == State::Active) {
+            let at = self.regiments[e].pos;
+            if self.bearing(r, at) > 90.0 {
+                self.regiments[r].facing = (at - self.regiments[r].pos).facing();
+            }
+        }
         let reg = self.regiments[r];
         // Ruling: horse fall back at the trot.
         let distance = self.rules.morale.fall_back_move * reg.move_at(Gait::Trot, &self.rules);

@@ -22,6 +22,9 @@ use crate::rules::dickenson::events::Detail;
 use crate::rules::dickenson::morale::{self, Add, Adds, MoraleResult};
 use crate::setup::BattleSetup;
 
+/// Inches under which a move is standing still (a move of 0.004" is no move at all).
+const STOOD_STILL: f64 = 0.05;
+
 /// A charge weighed from where the table stands: its facing and way, gait, reach over the
 /// ground, the ground itself, the gap to the target, the run to contact and whether a friend
 /// bars it.
@@ -355,6 +358,11 @@ impl Battle {
         obs: &mut O,
     ) {
         for reg in &mut self.regiments {
+            // Horse that stood the whole move (halted to shoot, in melee, held) are at the
+            // halt: the next move starts from a trot, one gait a move.
+            if reg.moved < STOOD_STILL {
+                reg.gait = Gait::Halt;
+            }
             reg.moved = 0.0;
             reg.full_move = 0.0;
             reg.spent = 0.0;
