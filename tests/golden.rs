@@ -14,21 +14,21 @@ const BATTLES: u64 = 150;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x5ea35f760368dea7),
-    ("marston_moor", 0x3e4c0639e353313d),
-    ("naseby", 0x53f85f40fd72af99),
-    ("roundway_down", 0x150e4aa2cad0b06e),
-    ("adwalton_moor", 0x515c141b809d7b46),
-    ("lansdown", 0x2179fd48945bc4e1),
-    ("first_newbury", 0x34d0ffba230fbd4a),
-    ("langport", 0x4ae6144f95d76872),
-    ("small_action", 0x0a2ddbea712b7c27),
+    ("edgehill", 0x35aee29585c845aa),
+    ("marston_moor", 0xc47e73077287d296),
+    ("naseby", 0x541229693c7debc4),
+    ("roundway_down", 0x8de31638f7088b83),
+    ("adwalton_moor", 0xa3c7f10510fda840),
+    ("lansdown", 0xff18aefa5a2073d2),
+    ("first_newbury", 0x9a8ef13ad3e26eaa),
+    ("langport", 0x0f1d8fd684365333),
+    ("small_action", 0xe28b6b440a2801a6),
     ("duel_horse", 0x613436f9a443fe7d),
     ("duel_foot_vs_horse", 0xe657f619224f5f89),
     ("bp_duel_pike_vs_horse", 0xce9b8d96a9f66f3d),
     ("bp_duel_shot", 0x0a5454f65c6bef6c),
     ("bp_duel_gun_vs_foot", 0xd2df8eff8e1bc378),
-    ("balance_template", 0x5639b6524895b5bc),
+    ("balance_template", 0xd55a39233906c32a),
 ];
 
 #[test]

@@ -1585,3 +1585,29 @@ fn gunners_return_to_their_abandoned_gun_when_no_enemy_is_near() {
         "{ev:#?}"
     );
 }
+
+/// Fail both reaction dice: "retire at least 4\"", the distance the player's to choose. The
+/// doctrine's choice stops at its own table edge when a shorter retreat is allowed: Ireton's
+/// regiment 5" from Parliament's edge retires 5", not its doctrine's longer distance off the
+/// table; 30" from it, the doctrine's own; a Royalist regiment 3" from its edge is asked for
+/// 3", which the rules' least (4") takes off the table all the same.
+#[test]
+fn a_retreat_stops_at_its_own_edge_when_a_shorter_one_is_allowed() {
+    let setup = engagement();
+    let mut b = battle(&setup);
+    let own = |b: &Battle, u: UnitId| {
+        let c = b.units[usize::from(u)].command;
+        setup.doctrines[usize::from(setup.commands[usize::from(c)].doctrine)].retreat_distance
+    };
+    assert!(
+        own(&b, IRETON_1) > 5.0,
+        "a doctrine that retires farther than 5\""
+    );
+    place(&mut b, IRETON_1, 50.0, 5.0, 0.0);
+    assert_eq!(ParamAi.retreat_distance(&b.view(&setup), IRETON_1), 5.0);
+    place(&mut b, IRETON_1, 50.0, 30.0, 0.0);
+    let d = ParamAi.retreat_distance(&b.view(&setup), IRETON_1);
+    assert_eq!(d, own(&b, IRETON_1));
+    place(&mut b, GORING_1, 50.0, setup.ground.depth - 3.0, 180.0);
+    assert_eq!(ParamAi.retreat_distance(&b.view(&setup), GORING_1), 3.0);
+}

@@ -942,8 +942,16 @@ impl Doctrine for ParamAi {
         (e.broken || e.disordered) && self.opportunity_charge(v, u, enemy)
     }
 
+    /// The doctrine's distance, but no farther than the room behind the unit: a general does
+    /// not retire a regiment off its own edge when a shorter retreat keeps it on the table
+    /// (the rules' least still applies, and may take it off).
     fn retreat_distance(&mut self, v: &View, u: UnitId) -> f64 {
-        doctrine_of(v, u).retreat_distance
+        let unit = &v.battle.units[usize::from(u)];
+        let room = match unit.side {
+            Side::Parliament => unit.pos.y,
+            Side::Royalist => v.setup.ground.depth - unit.pos.y,
+        };
+        doctrine_of(v, u).retreat_distance.min(room.max(0.0))
     }
 
     fn take_camp(&mut self, v: &View, u: UnitId) -> bool {
