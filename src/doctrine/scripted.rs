@@ -946,12 +946,8 @@ impl Doctrine for ParamAi {
     /// not retire a regiment off its own edge when a shorter retreat keeps it on the table
     /// (the rules' least still applies, and may take it off).
     fn retreat_distance(&mut self, v: &View, u: UnitId) -> f64 {
-        let unit = &v.battle.units[usize::from(u)];
-        let room = match unit.side {
-            Side::Parliament => unit.pos.y,
-            Side::Royalist => v.setup.ground.depth - unit.pos.y,
-        };
-        doctrine_of(v, u).retreat_distance.min(room.max(0.0))
+        let room = v.battle.room_to_retreat(v.setup, u);
+        doctrine_of(v, u).retreat_distance.min(room)
     }
 
     fn take_camp(&mut self, v: &View, u: UnitId) -> bool {

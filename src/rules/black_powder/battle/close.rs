@@ -254,9 +254,9 @@ impl Battle {
         to - reg.pos
     }
 
-    /// A winner's sweeping advance after its enemy broke or retired: horse only, not shaken; Rash horse
-    /// must unless a D6 rolls 5 or 6, other horse as its doctrine says. A full move towards the
-    /// nearest enemy, charging it if in reach.
+    /// A winner's sweeping advance after its enemy broke or retired: horse only, not shaken;
+    /// Rash horse must unless a D6 rolls 5 or 6, other horse as its doctrine says. A full move
+    /// towards the nearest enemy, charging it if in reach.
     fn sweep<D: DiceSource, O: Observer>(
         &mut self,
         w: usize,

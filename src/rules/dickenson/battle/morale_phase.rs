@@ -426,7 +426,7 @@ impl Battle {
         self.disengage(r);
         if let Some((e, _)) = self.nearest_enemy(r, |e| e.state == State::Active) {
             let at = self.regiments[e].pos;
-            if self.bearing(r, at) > 90.0 {
+            if !self.in_arc(r, at, 90.0) {
                 self.regiments[r].facing = (at - self.regiments[r].pos).facing();
             }
         }

@@ -41,6 +41,18 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
 }
 
 impl Battle {
+    /// How far a retreat (straight towards its own edge) may take unit `id` and leave it on
+    /// the table: its centre's distance from that edge.
+    pub fn room_to_retreat(&self, setup: &BattleSetup, id: UnitId) -> f64 {
+        let u = &self.units[usize::from(id)];
+        let room = if super::homeward(u.side).y < 0.0 {
+            u.pos.y
+        } else {
+            setup.ground.depth - u.pos.y
+        };
+        room.max(0.0)
+    }
+
     /// How far a retreat of `distance` must go to end clear of friends: a loser that would
     /// stop on its support retires through it and halts behind (E18: "it retires behind its
     /// unit immediately to the rear"), up to `close_combat.retreat_max`; if even that is not
