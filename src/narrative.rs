@@ -304,15 +304,33 @@ fn label(setup: &BattleSetup, id: UnitId) -> Label<'_> {
     Label(name, side.filter(|_| shared))
 }
 
-/// The battle's names for units and generals, and its currency.
-struct Names<'a>(&'a BattleSetup, Currency);
+/// The battle's names for units and generals, its currency, and how many times each general
+/// has been replaced so far (empty when the teller does not follow the battle).
+struct Names<'a>(&'a BattleSetup, Currency, &'a [u8]);
 
 impl Names<'_> {
     fn u(&self, id: UnitId) -> Label<'_> {
         label(self.0, id)
     }
-    fn g(&self, id: u16) -> &str {
-        self.0.commander_name(id)
+    fn g(&self, id: u16) -> General<'_> {
+        General(
+            self.0.commander_name(id),
+            self.2.get(usize::from(id)).copied().unwrap_or(0),
+        )
+    }
+}
+
+/// A general as the story names him: a replacement is not the man whose post he took.
+struct General<'a>(&'a str, u8);
+
+impl Display for General<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let nth = ["", "", "second ", "third "];
+        match self.1 {
+            0 => f.pad(self.0),
+            n @ 1..=3 => f.pad(&format!("{}'s {}successor", self.0, nth[usize::from(n)])),
+            n => f.pad(&format!("{}'s successor no. {n}", self.0)),
+        }
     }
 }
 
@@ -320,7 +338,10 @@ impl Names<'_> {
 /// events is told by its own function; this match names every event, so a new one must be
 /// given its words before anything compiles.
 pub fn tell(setup: &BattleSetup, currency: Currency, e: Event) -> Told {
-    let n = Names(setup, currency);
+    tell_named(&Names(setup, currency, &[]), e)
+}
+
+fn tell_named(n: &Names, e: Event) -> Told {
     match e {
         Event::RatingRolled { .. }
         | Event::TurnStarted { .. }
@@ -329,39 +350,39 @@ pub fn tell(setup: &BattleSetup, currency: Currency, e: Event) -> Told {
         | Event::LpsRolled { .. }
         | Event::LpsGiven { .. }
         | Event::Arrived { .. }
-        | Event::Released { .. } => tell_command(&n, e),
+        | Event::Released { .. } => tell_command(n, e),
         Event::Moved { .. }
         | Event::FormationChanged { .. }
         | Event::Unlimbered { .. }
         | Event::Retreat { .. }
         | Event::Rout { .. }
         | Event::Disintegrated { .. }
-        | Event::LeftTable { .. } => tell_movement(&n, e),
-        Event::Fired { .. } | Event::CvLost { .. } | Event::CvGained { .. } => tell_losses(&n, e),
+        | Event::LeftTable { .. } => tell_movement(n, e),
+        Event::Fired { .. } | Event::CvLost { .. } | Event::CvGained { .. } => tell_losses(n, e),
         Event::Rally { .. }
         | Event::Remanned { .. }
         | Event::GunAbandoned { .. }
         | Event::Reaction { .. }
         | Event::Recovered { .. }
-        | Event::FootBroke { .. } => tell_morale(&n, e),
+        | Event::FootBroke { .. } => tell_morale(n, e),
         Event::ChargeDeclared { .. }
         | Event::ChargeFailed { .. }
         | Event::EmergencyResponse { .. }
-        | Event::SupportCharge { .. } => tell_charge(&n, e),
+        | Event::SupportCharge { .. } => tell_charge(n, e),
         Event::Melee { .. } | Event::Supported { .. } | Event::MeleeResult { .. } => {
-            tell_melee(&n, e)
+            tell_melee(n, e)
         }
         Event::PursuitStarted { .. }
         | Event::PursuitHalted { .. }
         | Event::PursuitContinued { .. }
         | Event::PursuitLost { .. }
-        | Event::CampCaptured { .. } => tell_pursuit(&n, e),
+        | Event::CampCaptured { .. } => tell_pursuit(n, e),
         Event::GeneralCasualty { .. }
         | Event::GeneralReplaced { .. }
         | Event::ArmyBroken { .. }
-        | Event::BattleEnded { .. } => tell_end(&n, e),
-        Event::BlackPowder(d) => tell_black_powder(&n, d),
-        Event::Dickenson(d) => tell_dickenson(&n, d),
+        | Event::BattleEnded { .. } => tell_end(n, e),
+        Event::BlackPowder(d) => tell_black_powder(n, d),
+        Event::Dickenson(d) => tell_dickenson(n, d),
     }
 }
 
@@ -846,6 +867,55 @@ pub fn event_line(setup: &BattleSetup, currency: Currency, e: Event) -> Option<S
     tell(setup, currency, e).line
 }
 
+/// The story told event by event, in order: it follows what a line alone cannot know, the units
+/// gone so far (by the event, not by a strength of 0, which leaves a Black Powder regiment
+/// shaken, not gone) and the generals replaced so far.
+pub struct Story<'a> {
+    setup: &'a BattleSetup,
+    currency: Currency,
+    gone: Vec<bool>,
+    successors: Vec<u8>,
+}
+
+impl<'a> Story<'a> {
+    pub fn new(setup: &'a BattleSetup, currency: Currency) -> Story<'a> {
+        Story {
+            setup,
+            currency,
+            gone: vec![false; setup.units.len()],
+            successors: vec![0; setup.names.commanders.len()],
+        }
+    }
+
+    /// The line of the next event `e`, if it is told; the story then learns what `e` changed.
+    pub fn line(&mut self, e: Event) -> Option<String> {
+        let gone = &self.gone;
+        let is_gone = |x: u16| gone.get(usize::from(x)).copied().unwrap_or(false);
+        let line = match e {
+            Event::MeleeResult {
+                winner: Some(w),
+                loser: Some(l),
+                ..
+            } if is_gone(w) || is_gone(l) => Some(destroyed_result(self.setup, w, l, is_gone)),
+            _ => tell_named(&Names(self.setup, self.currency, &self.successors), e).line,
+        };
+        match e {
+            Event::Disintegrated { unit } => {
+                if let Some(g) = self.gone.get_mut(usize::from(unit)) {
+                    *g = true;
+                }
+            }
+            Event::GeneralReplaced { general } => {
+                if let Some(n) = self.successors.get_mut(usize::from(general)) {
+                    *n = n.saturating_add(1);
+                }
+            }
+            _ => {}
+        }
+        line
+    }
+}
+
 /// Each unit's CV (in its ruleset's currency) at the start and at the end of every turn,
 /// followed through the events.
 struct CvPaths(Vec<Vec<u8>>);
@@ -895,29 +965,14 @@ impl CvPaths {
 pub fn narrate(setup: &BattleSetup, currency: Currency, start: &[Unit], rec: &Recorder) -> String {
     let mut out = String::new();
     let mut paths = CvPaths::new(start);
-    // The units gone from the battle so far: told by the event, not by a strength of 0, which
-    // leaves a Black Powder regiment shaken, not gone.
-    let mut gone = vec![false; start.len()];
+    let mut story = Story::new(setup, currency);
     let mut last_turn = 0;
     for &(turn, e) in &rec.events {
         if turn != last_turn {
             paths.next_turn();
             last_turn = turn;
         }
-        let is_gone = |x: u16| gone.get(usize::from(x)).copied().unwrap_or(false);
-        let line = match e {
-            Event::MeleeResult {
-                winner: Some(w),
-                loser: Some(l),
-                ..
-            } if is_gone(w) || is_gone(l) => Some(destroyed_result(setup, w, l, is_gone)),
-            _ => event_line(setup, currency, e),
-        };
-        if let Event::Disintegrated { unit } = e
-            && let Some(g) = gone.get_mut(usize::from(unit))
-        {
-            *g = true;
-        }
+        let line = story.line(e);
         paths.follow(e, line.is_some());
         if let Some(line) = line {
             let _ = writeln!(out, "{line}");

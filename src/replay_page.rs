@@ -13,7 +13,7 @@ use crate::battlefield::geometry::Rect;
 use crate::charts::page::esc;
 use crate::charts::{hex, side_colour};
 use crate::events::{Event, Outcome};
-use crate::narrative::{Currency, Recorder, event_line};
+use crate::narrative::{Currency, Recorder, Story};
 use crate::setup::BattleSetup;
 
 /// A unit as the page draws it: its corners about its centre, to scale.
@@ -266,18 +266,13 @@ pub fn html(
     index: u64,
 ) -> String {
     let units: Vec<UnitView> = start.iter().map(|u| unit_view(setup, u)).collect();
+    let mut story = Story::new(setup, currency);
     let steps: Vec<Step> = rec
         .events
         .iter()
         .map(|&(turn, e)| {
-            step(
-                turn,
-                event_line(setup, currency, e)
-                    .unwrap_or_default()
-                    .trim()
-                    .to_string(),
-                e,
-            )
+            let line = story.line(e).unwrap_or_default();
+            step(turn, line.trim().to_string(), e)
         })
         .collect();
     let data = serde_json::json!({

@@ -225,3 +225,41 @@ fn each_ruleset_replays_in_its_own_currency() {
         }
     }
 }
+
+/// A general lost and replaced: the man who takes up his post is told as his successor from
+/// then on, in the story and on the replay page alike, never by the lost man's name alone.
+#[test]
+fn a_replacement_general_is_told_as_the_lost_mans_successor() {
+    let dir = std::env::temp_dir().join(format!("ecw-successor-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("b2.html");
+    // Battle 2 of Marston Moor: Lord Byron is lost, and a replacement leads his men after.
+    let story = run_ok(&[
+        "replay",
+        "marston_moor",
+        "--battle",
+        "2",
+        "--html",
+        page.to_str().unwrap(),
+        "--force",
+    ]);
+    let (before, after) = story
+        .split_once("A replacement takes up the post of Lord Byron\n")
+        .expect("Byron is replaced in this battle");
+    assert!(before.contains("Lord Byron is hit"), "{before}");
+    // (His regiment, Prince Rupert's and Lord Byron's Foot, keeps its name.)
+    let successor = after.matches("Lord Byron's successor").count();
+    assert!(successor > 3, "{after}");
+    for line in after.lines() {
+        assert!(
+            !line.replace("Lord Byron's", "").contains("Lord Byron"),
+            "{line}"
+        );
+    }
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("Lord Byron's successor rides"),
+        "the page tells it too"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
