@@ -14,7 +14,7 @@ use ecw_sim::rules::dickenson::battle::Dickenson;
 
 /// (units, battles, fingerprint of the first battles of master seed 1).
 const IRONSIDES: &[(usize, u64, u64)] =
-    &[(100, 20, 0x6be3d718583c2751), (400, 6, 0x26f80b535e010df9)];
+    &[(100, 20, 0x04eb8507daf1bdd3), (400, 6, 0xad1e229f99861de7)];
 const BLACK_POWDER: &[(usize, u64, u64)] =
     &[(100, 20, 0x0e79d538decacdd7), (400, 6, 0x124ecdfaea5c775d)];
 const DICKENSON: &[(usize, u64, u64)] =

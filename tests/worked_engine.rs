@@ -1435,6 +1435,94 @@ fn an_opportunity_charge_goes_in_at_the_start_of_the_enemy_move() {
     assert!(b.units[usize::from(FOOT)].pinned);
 }
 
+/// The target of an opportunity charge that buys "fire" shoots the charger as it comes on, at
+/// the charge's stand-off (a declared charge halts there to test), not from where it began.
+/// Goring's regiment, 10" off the light gun, charges it as Parliament's move begins (response
+/// dice 1 and 1); the gun passes both (1, 1), buys its one response (1, 6) and fires: at 6",
+/// long range, +3, it rolls 6 and misses.
+#[test]
+fn a_response_shot_at_an_opportunity_charger_is_taken_at_the_stand_off() {
+    let setup = engagement();
+    let mut b = opportunity_at_the_gun(&setup);
+    let mut p = opportunist();
+    let dice = [
+        1, 1, // Goring's regiment: two response dice, the charge goes in
+        1, 1, // the gun reacts: passes both
+        1, 6, // its two responses: one success
+        6, // its shot: a miss
+        6, 6, 6, 6, // Goring at full speed: 4 dice, no hits
+        6, 6, // the gun's crew: no hits
+    ];
+    let ev = run(&mut b, &setup, Step::Movement, &dice, &mut p);
+    let shot = ev.iter().find_map(|e| match *e {
+        Event::Fired {
+            unit: LIGHT_GUN,
+            target: GORING_1,
+            range,
+            ..
+        } => Some(range),
+        _ => None,
+    });
+    assert_eq!(shot, Some(6.0), "{ev:#?}");
+}
+
+/// A response is bought only if it can be made: a gun that has fired its three shots this turn
+/// spends no success on "fire" (the text: "check you haven't already fired all the shots you
+/// are allowed for the turn"), and so tells of no such response.
+#[test]
+fn a_gun_with_no_shot_left_buys_no_fire_response() {
+    let setup = engagement();
+    let mut b = opportunity_at_the_gun(&setup);
+    b.units[usize::from(LIGHT_GUN)].shots_fired = 3;
+    let mut p = opportunist();
+    let dice = [
+        1, 1, // Goring's regiment: the charge goes in
+        1, 1, // the gun passes both
+        1, 6, // one success, which nothing it wants can use
+        6, 6, 6, 6, // Goring: no hits
+        6, 6, // the gun's crew: no hits
+    ];
+    let ev = run(&mut b, &setup, Step::Movement, &dice, &mut p);
+    assert!(
+        !ev.iter().any(|e| matches!(
+            *e,
+            Event::EmergencyResponse {
+                unit: LIGHT_GUN,
+                ..
+            } | Event::Fired {
+                unit: LIGHT_GUN,
+                ..
+            }
+        )),
+        "{ev:#?}"
+    );
+}
+
+/// A player who takes every opportunity charge and spends no re-roll on reactions.
+fn opportunist() -> Player {
+    Player {
+        reaction_rerolls: Some(0),
+        opportunity: true,
+        ..Player::default()
+    }
+}
+
+/// Goring's first regiment facing the unlimbered light gun, 10" off, as Parliament's move
+/// begins, with the rest of the field out of reach.
+fn opportunity_at_the_gun(setup: &BattleSetup) -> Battle {
+    let mut b = battle(setup);
+    clear_away(&mut b, &[LIGHT_GUN, GORING_1]);
+    place(&mut b, LIGHT_GUN, 50.0, 25.0, 0.0);
+    b.units[usize::from(LIGHT_GUN)].formation = Formation::Unlimbered;
+    place(&mut b, GORING_1, 50.0, 36.5, 180.0);
+    b.begin_half(setup, 2, Side::Parliament, 0);
+    let goring = commander_of(&b, 4);
+    b.commanders[usize::from(goring)].rerolls_left = 0;
+    let gap = b.distance(LIGHT_GUN, GORING_1);
+    assert!((9.5..=10.5).contains(&gap), "about 10\" apart: {gap}");
+    b
+}
+
 /// Camps: "the fire locks will test reaction ... They will give fire, and, if the attackers
 /// come to close combat, count as being in soft cover". A Parliament regiment in pursuit fails
 /// its halt test (6), pays its CV (6 to 5) and rides 18" into the Royalist camp with no enemy

@@ -142,7 +142,13 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             if successes == 0 {
                 break;
             }
-            if !charge_rules::response_allowed(&self.units[usize::from(target)], r) {
+            // A shot out of range or beyond the turn's shots is a response no one would buy.
+            let shot = (r == Response::Fire)
+                .then(|| self.response_shot_range(plan))
+                .flatten();
+            if !charge_rules::response_allowed(&self.units[usize::from(target)], r)
+                || (r == Response::Fire && shot.is_none())
+            {
                 continue;
             }
             successes -= 1;
@@ -163,11 +169,8 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 Response::ChangeFormation => self.form_against(target, charger),
                 Response::FormUp => self.units[usize::from(target)].disordered = false,
                 Response::Fire => {
-                    if crate::rules::ironsides::fire::has_shot(
-                        rules,
-                        &self.units[usize::from(target)],
-                    ) {
-                        self.shoot(target, charger, false, None);
+                    if let Some(range) = shot {
+                        self.shoot_at(target, charger, range, false, None);
                     }
                 }
                 Response::Limber => {}
@@ -194,6 +197,18 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             self.shoot(target, charger, true, m);
         }
         Some((approach, refaced))
+    }
+
+    /// The range of the target's response shot, if it has one: the charger is shot as it comes
+    /// on, at the charge's stand-off (no further than it stands), as a declared charge halts
+    /// there to test; None with no shot left this turn or the charger out of range even then.
+    fn response_shot_range(&self, plan: ChargePlan) -> Option<f64> {
+        let rules = &*self.setup.rules;
+        let u = &self.units[usize::from(plan.target)];
+        let range = self.distance(plan.target, plan.charger).min(plan.standoff);
+        let ok = crate::rules::ironsides::fire::has_shot(rules, u)
+            && crate::rules::ironsides::fire::fire_modifier(rules, u, range, false).is_some();
+        ok.then_some(range)
     }
 
     /// The successes of the target's `n` emergency-response dice, with the re-rolls its

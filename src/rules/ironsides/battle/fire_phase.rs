@@ -138,8 +138,9 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         self.shoot_at(firer, target, range, free, modifier)
     }
 
-    /// `shoot` with the range already measured (`self.distance(firer, target)`).
-    fn shoot_at(
+    /// `shoot` at a range already measured (`self.distance(firer, target)`, or a charger's
+    /// stand-off).
+    pub(super) fn shoot_at(
         &mut self,
         firer: UnitId,
         target: UnitId,
