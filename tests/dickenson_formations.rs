@@ -248,6 +248,43 @@ fn f3_squares_against_horse_cannot_be_charged() {
     assert!(b.regiments[0].can_form(Formation::Square, &b.rules));
 }
 
+/// Horse never declare a charge the rules forbid (seed, FORMATIONS: "pikemen in three or more
+/// ranks cannot be charged"). Troopers 7" from foot that close into square against them in the
+/// same phase (hold_the_line) take their order again once the foot have dressed: against the
+/// 12 pikemen left of 18 (still three deep, 4 a rank at least) they declare nothing, throw
+/// nothing and stand off. Against 11 (two ranks' worth: no square, the shot drawn up before
+/// the pike) they declare their charge. Both ask `Regiment::uncharged_by_horse`.
+#[test]
+fn f3b_horse_do_not_declare_on_foot_that_closed_into_square() {
+    let specs = [
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 18.0),
+    ];
+    let declared = |l: &EventLog| count(l, |e| matches!(e, Event::ChargeDeclared { unit: 1, .. }));
+    let mut s = setup_with(&specs, "hold_the_line", Ground::open(72.0, 48.0));
+    side_follows(&mut s, Side::Royalist, "rupert");
+    let mut b = battle(&s);
+    b.regiments[0].pikemen = 12;
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[]);
+    b.movement_phase(&s, &mut d, &mut l);
+    d.finish();
+    assert_eq!(b.regiments[0].formation, Formation::Square);
+    assert!(b.regiments[0].uncharged_by_horse(&b.rules));
+    assert_eq!(declared(&l), 0, "{:?}", l.0);
+    assert!(!l.0.iter().any(|e| matches!(e, Event::ChargeFailed { .. })));
+    assert!(b.regiments[1].engaged.is_none());
+
+    let mut b = battle(&s);
+    b.regiments[0].pikemen = 11;
+    let mut l = EventLog::default();
+    let mut d = ecw_sim::dice::SeededDice::new(3);
+    b.movement_phase(&s, &mut d, &mut l);
+    assert_ne!(b.regiments[0].formation, Formation::Square);
+    assert!(!b.regiments[0].uncharged_by_horse(&b.rules));
+    assert_eq!(declared(&l), 1, "{:?}", l.0);
+}
+
 /// Ruling (`formations.doctrine.only_aimed_horse`): the engine's horse charge only their nearest
 /// enemy, so foot close into square only against horse in reach whose nearest enemy they are.
 /// Troopers 7" off but 5" from a Parliament horse regiment beside the foot leave the foot in

@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x0917df0463153c20),
-    ("marston_moor", 0xc6b2c3cba525221a),
-    ("naseby", 0xed1afa9014d0821a),
-    ("roundway_down", 0x6b473146eab15964),
+    ("edgehill", 0x808c02b9e8f6d73d),
+    ("marston_moor", 0xa67506c673739e81),
+    ("naseby", 0x095ca643bb46f1e0),
+    ("roundway_down", 0x72eae755b8e4fcfc),
     ("adwalton_moor", 0x7dc5ce1a221b5cc0),
-    ("lansdown", 0x81366316e6383182),
-    ("first_newbury", 0xd8f03bf6af11e99e),
-    ("langport", 0xb2e11d43bea4ca8b),
-    ("small_action", 0x20c72e52e01ab688),
+    ("lansdown", 0xcd61c112cb4680a8),
+    ("first_newbury", 0x3d973d6d998e6c58),
+    ("langport", 0xdd40b7c07b219f65),
+    ("small_action", 0x04c09f03c891e2c5),
     ("duel_horse", 0x7a038014c36d6aec),
-    ("duel_foot_vs_horse", 0x887cdb7b1a9b5002),
-    ("bp_duel_pike_vs_horse", 0x1545261f19cf0a0f),
+    ("duel_foot_vs_horse", 0x9689ea1694c1baef),
+    ("bp_duel_pike_vs_horse", 0x55191867329bb1d9),
     ("bp_duel_shot", 0x474cd544dfe34864),
     ("bp_duel_gun_vs_foot", 0x454c65c6a91326e6),
-    ("balance_template", 0xb0a6b04622336f98),
+    ("balance_template", 0x91e06576b18d9f5e),
 ];
 
 #[test]

@@ -18,7 +18,7 @@ const IRONSIDES: &[(usize, u64, u64)] =
 const BLACK_POWDER: &[(usize, u64, u64)] =
     &[(100, 20, 0x0e79d538decacdd7), (400, 6, 0x124ecdfaea5c775d)];
 const DICKENSON: &[(usize, u64, u64)] =
-    &[(100, 6, 0x5b218c80a9eefe93), (400, 2, 0xfa8880b0140c20bf)];
+    &[(100, 6, 0x1c2b3788d61a8d13), (400, 2, 0x81740b9e32ea52f4)];
 
 #[test]
 fn generated_ironsides_battles_are_fought_as_pinned() {

@@ -516,8 +516,27 @@ impl Battle {
         });
         self.each_in_roll_off_order(|b, r| b.dress_for(r, b.orders[r], setup, obs));
         self.table_still(false);
+        self.each_in_roll_off_order(|b, r| b.redeclare_if_closed(r, setup));
         if self.rules.battle.formation_throws_at_declaration {
             self.each_in_roll_off_order(|b, r| b.declaration_throw(r, dice, obs));
+        }
+    }
+
+    /// Horse `r` whose charge target closed up in this phase's dressing into a formation horse
+    /// cannot charge (seed, FORMATIONS: pike three or more deep) make their order again on the
+    /// table as the dressing left it, so that no charge the rules forbid is declared: the
+    /// order asks `uncharged_by_horse`, as the charge does. Nobody dresses again: the foot
+    /// closed up against this horse, and stay so.
+    fn redeclare_if_closed(&mut self, r: usize, setup: &BattleSetup) {
+        if let Order::Plan {
+            plan: Plan::Charge,
+            t,
+            ..
+        } = self.orders[r]
+            && self.regiments[r].is_horse()
+            && self.regiments[usize::from(t)].uncharged_by_horse(&self.rules)
+        {
+            self.orders[r] = self.order(r, setup);
         }
     }
 
