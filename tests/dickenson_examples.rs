@@ -539,6 +539,42 @@ fn e10_the_morale_chart_with_its_adds() {
     }
 }
 
+/// MORALE ON LOSSES OF OFFICERS ONLY: the end-of-move throw is for every unit that lost figures
+/// (dickenson.md, "The move", phase 5), and officers and the standard are figures a casualty
+/// strikes (a die of 6). Foot hit twice by a volley, neither saved (1, 1), lose the mounted
+/// officer and the foot officer (6, 6) and no rank and file: 2 points lost, 8 left, and they
+/// throw: 4+4 - 2 = 6, stand. Likewise foot that lose only the standard (the officers already
+/// gone): 5+5 - 2 - 2 = 6.
+#[test]
+fn e10b_a_unit_that_loses_only_officers_throws_morale() {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 44.0),
+    ]);
+    let mut b = battle(&s);
+    let mut d = ScriptedDice::new(&[1, 1, 6, 6, 4, 4]);
+    let mut l = EventLog::default();
+    assert_eq!(b.hit(0, 2, 1, Source::Volley, &mut d, &mut l), 0);
+    let r = b.regiments[0];
+    assert!(!r.officer && !r.mounted_officer && r.standard);
+    assert_eq!((r.pikemen, r.musketeers, b.points(0)), (18, 18, 8));
+    b.morale_phase(&mut d, &mut l);
+    d.finish();
+    assert_eq!(morale(&l), vec![(0, MoraleResult::Stand)]);
+
+    let mut b = battle(&s);
+    b.regiments[0].officer = false;
+    b.regiments[0].mounted_officer = false;
+    let mut d = ScriptedDice::new(&[1, 6, 5, 5]);
+    let mut l = EventLog::default();
+    assert_eq!(b.hit(0, 1, 1, Source::Volley, &mut d, &mut l), 0);
+    assert!(!b.regiments[0].standard);
+    assert_eq!(b.points(0), 6);
+    b.morale_phase(&mut d, &mut l);
+    d.finish();
+    assert_eq!(morale(&l), vec![(0, MoraleResult::Stand)]);
+}
+
 /// GENERALS AND RALLIES: a general with a unit that loses figures rolls: 6, then 1: killed.
 /// A general with a routing unit rallies it on a good throw: 4+4 + 1 - 1 point lost = 8.
 #[test]

@@ -18,7 +18,7 @@ const IRONSIDES: &[(usize, u64, u64)] =
 const BLACK_POWDER: &[(usize, u64, u64)] =
     &[(100, 20, 0x0e79d538decacdd7), (400, 6, 0x124ecdfaea5c775d)];
 const DICKENSON: &[(usize, u64, u64)] =
-    &[(100, 6, 0x1c2b3788d61a8d13), (400, 2, 0x81740b9e32ea52f4)];
+    &[(100, 6, 0x23c00490e853de2e), (400, 2, 0x8c64611102b3eb2a)];
 
 #[test]
 fn generated_ironsides_battles_are_fought_as_pinned() {

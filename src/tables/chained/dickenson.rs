@@ -1368,7 +1368,11 @@ fn struck_off(mut g: Regiment, officers: u32, standard: bool, rf: u16) -> Regime
         };
         *body -= 1;
     }
-    g.lost_this_move = (g.lost_this_move + rf).min(1);
+    // As the engine counts them (officers and the standard too); only whether any were lost
+    // matters to the throw, so the state is kept to that.
+    let officers = u8::try_from(officers).unwrap_or(u8::MAX);
+    g.lose_this_move(rf, officers, standard);
+    g.lost_this_move = g.lost_this_move.min(1);
     if g.figures() == 0 {
         g.state = State::Gone;
     }
@@ -1793,9 +1797,10 @@ fn about(rules: &DickensonRules) -> Vec<String> {
         ),
         format!(
             "Horse that charged home strike with impetus, then {} rounds are fought (front ranks only in the first); the side that lost \
-             fewer figures wins the melee. At the end of the move every regiment that fought or lost figures throws on the morale chart \
-             with its adds (attacker, won the melee, fewer casualties, enemy withdrawing) less the morale points it has lost (figures, \
-             officers and standards struck), the charger first: one that falls back or routs leaves its enemy the withdrawing add. \
+             fewer figures wins the melee. At the end of the move every regiment that fought or lost figures (officers and standards \
+             among them) throws on the morale chart with its adds (attacker, won the melee, fewer casualties, enemy withdrawing) less \
+             the morale points it has lost (figures, officers and standards struck), the charger first: one that falls back or routs \
+             leaves its enemy the withdrawing add. \
              Good counts a regiment with no throw to take; routs counts one destroyed. The move's fire phase is left out.",
             rules.melee.rounds
         ),

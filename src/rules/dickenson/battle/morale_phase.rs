@@ -103,7 +103,7 @@ impl Battle {
         let rank_and_file = lost.total().min(u32::from(u16::MAX)) as u16;
         let all = (lost.total() + lost.team()).min(u32::from(u16::MAX)) as u16;
         let reg = &mut self.regiments[r];
-        reg.lost_this_move += all;
+        reg.lose_this_move(all, officers, standard);
         // The team is not counted in the regiment's figures (its CV).
         if rank_and_file > 0 {
             emit(

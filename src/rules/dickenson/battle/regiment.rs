@@ -205,8 +205,10 @@ pub struct Regiment {
     pub rounds: u8,
     /// Melee casualty points carried to the next round.
     pub carried: f64,
-    /// Figures lost this move, and in melee this move.
+    /// Figures lost this move, officers and the standard struck included (they are figures:
+    /// their loss alone calls for the end-of-move morale throw).
     pub lost_this_move: u16,
+    /// Figures lost in melee this move (as `hit` returns them).
     pub melee_lost: u16,
     pub won_melee: bool,
     pub enemy_withdrew: bool,
@@ -541,6 +543,17 @@ impl Regiment {
             Kind::Horse(_) | Kind::Dragoons => u16::from(b.horse_ranks),
             Kind::Gun(_) => 1,
         }
+    }
+
+    /// Counts `figures` of rank and file (or team) and `officers` and the standard struck as
+    /// lost this move: officers and the standard are figures too, and their loss alone calls
+    /// for the end-of-move morale throw.
+    pub fn lose_this_move(&mut self, figures: u16, officers: u8, standard: bool) {
+        let struck = u16::from(officers) + u16::from(standard);
+        self.lost_this_move = self
+            .lost_this_move
+            .saturating_add(figures)
+            .saturating_add(struck);
     }
 
     /// Ranks of its pikemen (0 without any): what the formation throws go by.
