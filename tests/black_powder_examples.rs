@@ -656,3 +656,33 @@ fn example_15_a_commander_rides_at_most_18_inches_a_turn() {
     // Full rides while the brigade advances away from him, then the rest of the way.
     assert!(close(rides[0], 18.0) && rides[3] < 18.0, "{rides:?}");
 }
+
+/// EXAMPLE 16 (obstacles): crossing an obstacle costs 50% of the move; a move that does not
+/// cross pays nothing. Trained trotters (12") advance from y = 10 with a hedge across the
+/// table. At y = 20 the full move would cross it: half the move (6") does not reach it, so they
+/// go as far as just short of it instead. At y = 14 half the move crosses it: 6", to y = 16.
+/// At y = 30 the move never reaches it: the full 12".
+#[test]
+fn example_16_a_move_pays_for_an_obstacle_only_when_it_crosses() {
+    use ecw_sim::battlefield::{LinearObstacle, ObstacleKind};
+    let advance_to = |hedge_y: f64| {
+        let mut s = setup(&[
+            (Side::Parliament, TROTTERS, 400, 5, 36.0, 10.0),
+            (Side::Royalist, TROTTERS, 400, 5, 36.0, 44.0),
+        ]);
+        s.ground.obstacles.push(LinearObstacle {
+            kind: ObstacleKind::Hedge,
+            a: Vec2::new(0.0, hedge_y),
+            b: Vec2::new(72.0, hedge_y),
+            severity: 1.0,
+            hard_cover: false,
+        });
+        let mut b = battle(&s);
+        b.advance(0, 0.0, 12.0, &s, &mut EventLog::default());
+        b.regiments[0].pos
+    };
+    let short = advance_to(20.0);
+    assert!(short.y < 20.0 && short.y > 19.9, "{short:?}");
+    assert!(close(advance_to(14.0).y, 16.0), "{:?}", advance_to(14.0));
+    assert!(close(advance_to(30.0).y, 22.0), "{:?}", advance_to(30.0));
+}

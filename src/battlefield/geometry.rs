@@ -683,15 +683,21 @@ pub fn within_arc(fwd: Vec2, facing: f64, d: Vec2, arc: HalfAngle) -> bool {
 
 /// True when segment a-b crosses segment c-d.
 pub fn segment_intersects_segment(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> bool {
+    segment_crossing(a, b, c, d).is_some()
+}
+
+/// Where segment a-b crosses segment c-d, as a share of the way from `a` to `b` (0 at `a`, 1
+/// at `b`); None when they do not cross (or run parallel).
+pub fn segment_crossing(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> Option<f64> {
     let r = b - a;
     let s = d - c;
     let denom = r.cross(s);
     if denom.abs() < 1e-12 {
-        return false;
+        return None;
     }
     let t = (c - a).cross(s) / denom;
     let u = (c - a).cross(r) / denom;
-    (0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)
+    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then_some(t)
 }
 
 /// Whether a segment runs square to the axes (or is a point).

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::geometry::{Bounds, Vec2, segment_intersects_segment, square};
+use super::geometry::{Bounds, Vec2, segment_crossing, square};
 use crate::army::Side;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -154,12 +154,26 @@ impl Ground {
         a: Vec2,
         b: Vec2,
     ) -> impl Iterator<Item = (usize, &LinearObstacle)> {
+        self.crossings(a, b).map(|(i, o, _)| (i, o))
+    }
+    /// Where a straight leg first crosses an obstacle, as a share of the way from `a` to `b`;
+    /// None when it crosses none.
+    pub fn first_obstacle_crossed(&self, a: Vec2, b: Vec2) -> Option<f64> {
+        self.crossings(a, b)
+            .map(|(_, _, t)| t)
+            .min_by(f64::total_cmp)
+    }
+    /// The obstacles a straight leg crosses, each with its index and where the leg crosses it
+    /// (`segment_crossing`).
+    fn crossings(&self, a: Vec2, b: Vec2) -> impl Iterator<Item = (usize, &LinearObstacle, f64)> {
         let leg = Bounds::of_segment(a, b);
-        self.obstacles.iter().enumerate().filter(move |(_, o)| {
+        self.obstacles.iter().enumerate().filter_map(move |(i, o)| {
             // A square segment whose box the leg's does not touch is not crossed: not even
             // computed (`Bounds::clear_of`).
-            !(square(o.a, o.b) && leg.clear_of(&Bounds::of_segment(o.a, o.b)))
-                && segment_intersects_segment(a, b, o.a, o.b)
+            if square(o.a, o.b) && leg.clear_of(&Bounds::of_segment(o.a, o.b)) {
+                return None;
+            }
+            segment_crossing(a, b, o.a, o.b).map(|t| (i, o, t))
         })
     }
     /// The kind of ground at a point (the first area that holds it).
@@ -182,6 +196,26 @@ mod tests {
                 Vec2::new(x0, y1),
             ],
         }
+    }
+
+    /// A leg over two hedges first crosses the nearer, wherever it is listed; a leg stopping
+    /// short of both crosses none.
+    #[test]
+    fn a_leg_first_crosses_the_nearest_obstacle() {
+        let hedge = |y| LinearObstacle {
+            kind: ObstacleKind::Hedge,
+            a: Vec2::new(-10.0, y),
+            b: Vec2::new(10.0, y),
+            severity: 1.0,
+            hard_cover: false,
+        };
+        let mut ground = Ground::open(72.0, 48.0);
+        ground.obstacles = vec![hedge(9.0), hedge(5.0)];
+        let (a, b) = (Vec2::new(0.0, 1.0), Vec2::new(0.0, 11.0));
+        let t = ground.first_obstacle_crossed(a, b).expect("crosses");
+        assert!((t - 0.4).abs() < 1e-12, "{t}");
+        assert_eq!(ground.obstacles_crossed_at(a, b).count(), 2);
+        assert_eq!(ground.first_obstacle_crossed(a, Vec2::new(0.0, 4.9)), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use super::doctrine::{self, Plan, Situation};
 use super::{Battle, General, emit};
 use crate::army::Side;
 use crate::battlefield::geometry::angle_diff;
-use crate::battlefield::{AreaKind, Vec2};
+use crate::battlefield::{AreaKind, Ground, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, Observer};
 use crate::rules::black_powder::command::{self, OrderSituation};
@@ -16,6 +16,10 @@ use crate::rules::black_powder::shooting::max_range;
 use crate::rules::black_powder::tables::SpecialRule;
 use crate::rules::black_powder::units::Troop;
 use crate::setup::BattleSetup;
+
+/// How far short of an obstacle a move that need not cross it stops: far above rounding, so
+/// that its end is never found on the far side, and too little to matter on the table.
+const OBSTACLE_SHORT: f64 = 0.01;
 
 impl Battle {
     /// Elite and Brave rallies, hedgehogs stood down with no horse near, commanders back.
@@ -418,25 +422,32 @@ impl Battle {
         )
     }
 
-    /// The share of a move the ground allows between `a` and `b` (woods for skirmishers only).
+    /// The share of a move the areas of ground allow between `a` and `b` (woods for skirmishers
+    /// only); obstacles are `over_obstacles`'.
     fn ground_share(&self, r: usize, a: Vec2, b: Vec2, setup: &BattleSetup) -> f64 {
         let m = &self.rules.movement;
         let skirmisher =
             self.elements[usize::from(self.regiments[r].first)].troop == Troop::Skirmisher;
-        let mut share = match self.area_at(b, &setup.ground) {
+        match self.area_at(b, &setup.ground) {
             Some(AreaKind::Woods) if skirmisher => m.woods,
-            Some(AreaKind::Woods) if self.area_at(a, &setup.ground) != Some(AreaKind::Woods) => {
-                return 0.0;
-            }
+            // Not into woods from outside them: 0, and `advance` halts short of the edge.
+            Some(AreaKind::Woods) if self.area_at(a, &setup.ground) != Some(AreaKind::Woods) => 0.0,
             Some(AreaKind::Woods) => m.woods,
             Some(AreaKind::Rough | AreaKind::Bog) if skirmisher => m.rough_skirmishers,
             Some(AreaKind::Rough | AreaKind::Bog) => m.rough,
             _ => 1.0,
-        };
-        if setup.ground.obstacles_crossed(a, b).next().is_some() {
-            share *= m.obstacle;
         }
-        share
+    }
+
+    /// How far a move of `distance` from `from` along `dir` goes over the obstacles: crossing
+    /// one costs half the move (`movement.obstacle`), so a move that would cross goes that far
+    /// or just short of the first obstacle it would cross, whichever is further (it need not
+    /// cross); a move that crosses none pays nothing.
+    fn over_obstacles(&self, from: Vec2, dir: Vec2, distance: f64, ground: &Ground) -> f64 {
+        match ground.first_obstacle_crossed(from, from + dir * distance) {
+            Some(t) => (distance * self.rules.movement.obstacle).max(t * distance - OBSTACLE_SHORT),
+            None => distance,
+        }
     }
 
     /// Moves regiment `r` up to `distance` along `want` (turning first), stopping short of the
@@ -465,6 +476,7 @@ impl Battle {
                 return;
             }
         }
+        let distance = self.over_obstacles(from, front, distance, &setup.ground);
         let (mut run, pike) = self.clear_run(r, front, distance);
         let mut dir = front;
         if let Some(p) = pike
