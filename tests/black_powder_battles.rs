@@ -3,8 +3,10 @@
 
 mod common;
 
+use ecw_sim::battlefield::geometry::Shape;
 use ecw_sim::dice::battle_seed;
 use ecw_sim::events::{Event, EventLog, LossCause, Outcome};
+use ecw_sim::rules::black_powder::battle::Battle;
 use ecw_sim::rules::black_powder::events::Detail;
 use ecw_sim::rules::ironsides::battle::arrival_turn;
 use ecw_sim::rules::{BlackPowder, Ruleset};
@@ -616,4 +618,90 @@ fn the_brigades_that_break_an_army_are_told_as_they_break() {
         line.is_some_and(|l| l.contains(" regiments broken, shaken or gone; "))
     };
     assert!(names.iter().any(told), "{story}");
+}
+
+/// Regiment `r`'s footprint as it stands: its elements side by side, its frontage theirs
+/// together, its depth theirs.
+fn footprint(b: &Battle, r: usize) -> Shape {
+    let reg = &b.regiments[r];
+    let els = &b.elements[usize::from(reg.first)..][..usize::from(reg.count)];
+    let frontage = els.iter().map(|e| e.frontage).sum();
+    Shape::new(reg.pos, reg.front, frontage, els[0].depth)
+}
+
+/// Whether regiment `r` stands where a move put it of its own accord: on the table, not in
+/// melee (a contact's place) nor in disarray (a pike block's).
+fn free(b: &Battle, r: usize) -> bool {
+    let reg = &b.regiments[r];
+    !reg.gone && reg.engaged.is_none() && !reg.disarray
+}
+
+/// Whether regiment `r`'s footprint overlaps a free friend's, and whether a friend's centre is
+/// within 1.5" of its own.
+fn on_and_near_a_friend(b: &Battle, r: usize) -> (bool, bool) {
+    let (me, side) = (footprint(b, r), b.regiments[r].side);
+    let friends = (0..b.regiments.len()).filter(|&f| f != r && b.regiments[f].side == side);
+    friends
+        .filter(|&f| free(b, f))
+        .fold((false, false), |(on, near), f| {
+            (
+                on || me.gap_lower_bound(&footprint(b, f)) < -1e-6,
+                near || b.regiments[f].pos.dist(b.regiments[r].pos) < 1.5,
+            )
+        })
+}
+
+/// A move may pass through friends (but a pike block), never end on them (ruling): fought
+/// turn by turn over 30 Marston Moor battles, no free regiment that moved in an orders phase
+/// ends it with its footprint overlapping a free friend's. (A friend moving later in the phase,
+/// or turning where it stands, must end clear of it too.) The shares of moves ending
+/// overlapping and with a friend's centre within 1.5" are printed.
+#[test]
+fn no_ordered_move_ends_on_a_friend() {
+    use ecw_sim::army::Side;
+    use ecw_sim::dice::SeededDice;
+    let bp = BlackPowder::builtin();
+    let setup = marston_moor();
+    let (mut moves, mut near, mut overlapping) = (0u32, 0u32, Vec::new());
+    for i in 0..30 {
+        let mut b = bp.new_battle(&setup);
+        let mut dice = SeededDice::new(battle_seed(11, i));
+        while b.turn < 12 {
+            b.turn += 1;
+            for side in Side::BOTH {
+                let mut l = EventLog::default();
+                b.start_of_turn(side, &mut dice, &mut l);
+                b.orders_phase(side, &setup, &mut dice, &mut l);
+                for e in &l.0 {
+                    let Event::Moved { unit, from, to, .. } = *e else {
+                        continue;
+                    };
+                    let (r, at) = (usize::from(unit), b.regiments[usize::from(unit)].pos);
+                    // Its last move of the phase, somewhere new, where it still stands free.
+                    if from != to && (at.x, at.y) == to && free(&b, r) {
+                        let (on, close) = on_and_near_a_friend(&b, r);
+                        moves += 1;
+                        near += u32::from(close);
+                        if on {
+                            overlapping.push((i, b.turn, unit));
+                        }
+                    }
+                }
+                b.shooting_phase(side, &setup, &mut dice, &mut EventLog::default());
+                b.melee_phase(&setup, &mut dice, &mut EventLog::default());
+                b.break_test_phase(&mut dice, &mut EventLog::default());
+                b.end_of_turn(side);
+                b.update_brigades();
+            }
+        }
+    }
+    let share = |n: usize| 100.0 * n as f64 / f64::from(moves);
+    eprintln!(
+        "{moves} ordered moves: {:.1}% end overlapping a friend, {:.1}% with a friend's centre within 1.5\"",
+        share(overlapping.len()),
+        share(near as usize)
+    );
+    assert!(moves > 1000, "{moves}");
+    let first: Vec<_> = overlapping.iter().take(10).collect();
+    assert!(overlapping.is_empty(), "(battle, turn, unit): {first:?}");
 }

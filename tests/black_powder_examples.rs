@@ -686,3 +686,38 @@ fn example_16_a_move_pays_for_an_obstacle_only_when_it_crosses() {
     assert!(close(advance_to(14.0).y, 16.0), "{:?}", advance_to(14.0));
     assert!(close(advance_to(30.0).y, 22.0), "{:?}", advance_to(30.0));
 }
+
+/// EXAMPLE 17 (friends, ruling): a regiment may pass through friends (but a pike block) and
+/// may not end its move on them. Trained trotters (12", footprint 3" by 1") advance from
+/// y = 10 to y = 22: through friendly horse at y = 15 they end the full move; with friendly horse
+/// standing at y = 22, squarely or 2" aside, they stop touching it, at y = 21; with the only clear
+/// ground behind their start, they stay.
+#[test]
+fn example_17_a_move_passes_through_friends_but_does_not_end_on_them() {
+    let advance_past = |friends: &[(f64, f64)]| {
+        let mut specs = vec![
+            (Side::Parliament, TROTTERS, 400, 5, 36.0, 10.0),
+            (Side::Royalist, TROTTERS, 400, 5, 36.0, 44.0),
+        ];
+        for &(x, y) in friends {
+            specs.push((Side::Parliament, TROTTERS, 400, 5, x, y));
+        }
+        let s = setup(&specs);
+        let mut b = battle(&s);
+        b.advance(0, 0.0, 12.0, &s, &mut EventLog::default());
+        b.regiments[0].pos
+    };
+    let through = advance_past(&[(36.0, 15.0)]);
+    assert!(close(through.y, 22.0), "{through:?}");
+    for x in [36.0, 38.0] {
+        let short = advance_past(&[(x, 22.0)]);
+        assert!(
+            (short.y - 21.0).abs() < 1e-6 && close(short.x, 36.0),
+            "{short:?}"
+        );
+    }
+    // Friends touching end to end from just ahead of the start to past its end: nowhere clear.
+    let column: Vec<(f64, f64)> = (0..13).map(|k| (36.0, 11.0 + f64::from(k))).collect();
+    let stays = advance_past(&column);
+    assert!((stays.y - 10.0).abs() < 1e-6, "{stays:?}");
+}

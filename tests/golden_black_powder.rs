@@ -15,21 +15,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xaff02e6b19f1d47b),
-    ("marston_moor", 0x6084541576a83e55),
-    ("naseby", 0x2f93d84c6eec679f),
-    ("roundway_down", 0x9d9a1b860a9c49e3),
-    ("adwalton_moor", 0x633b3bda8d5f9ed0),
-    ("lansdown", 0xd6da8be9c4a29cc5),
-    ("first_newbury", 0x2d0647477a5054a8),
-    ("langport", 0x71a7d62f4062c995),
-    ("small_action", 0xeeed7eacfc6ec6ca),
+    ("edgehill", 0x72c1b822769d0af3),
+    ("marston_moor", 0xaa41f6ee9c85a024),
+    ("naseby", 0xd51e9681a35c2419),
+    ("roundway_down", 0xc2edfc8d5c0c4511),
+    ("adwalton_moor", 0x2fd7ada163423f5e),
+    ("lansdown", 0x2a33c9b3c815d90e),
+    ("first_newbury", 0xe99db91476cce99a),
+    ("langport", 0xf29e9a7424bb510f),
+    ("small_action", 0x90f6960eb6e58010),
     ("duel_horse", 0x098d3ff012f3661c),
     ("duel_foot_vs_horse", 0x879a8bc030f692d9),
     ("bp_duel_pike_vs_horse", 0x403b5054ecb57764),
     ("bp_duel_shot", 0x5b74e9c37f7c59e4),
     ("bp_duel_gun_vs_foot", 0x9f88fbd01c42b073),
-    ("balance_template", 0x94247b69216b6605),
+    ("balance_template", 0x25e5927ccd062526),
 ];
 
 #[test]

@@ -16,7 +16,7 @@ use ecw_sim::rules::dickenson::battle::Dickenson;
 const IRONSIDES: &[(usize, u64, u64)] =
     &[(100, 20, 0x04eb8507daf1bdd3), (400, 6, 0xad1e229f99861de7)];
 const BLACK_POWDER: &[(usize, u64, u64)] =
-    &[(100, 20, 0x0e79d538decacdd7), (400, 6, 0x124ecdfaea5c775d)];
+    &[(100, 20, 0x9804744db3ea01aa), (400, 6, 0xa2123fa51cbf07cc)];
 const DICKENSON: &[(usize, u64, u64)] =
     &[(100, 6, 0x23c00490e853de2e), (400, 2, 0x8c64611102b3eb2a)];
 

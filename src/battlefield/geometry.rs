@@ -395,6 +395,30 @@ impl Shape {
             .then_some((near - SURE, meet + SURE))
     }
 
+    /// Where this footprint, moved `d` along the unit vector `dir` (its facing kept), overlaps
+    /// `o` by more than `margin`: the open interval of `d`, None when it never does. Two
+    /// rectangles overlap just where no side of either parts their shadows, so the moved centre
+    /// must lie inside all four bands of the shadows' sums on the sides' axes (as in
+    /// `touch_bounds`), each narrowed by `margin`; each band holds a run of `d`, and the
+    /// interval is where the runs meet.
+    pub fn overlap_along(&self, dir: Vec2, o: &Shape, margin: f64) -> Option<(f64, f64)> {
+        let rel = self.centre - o.centre;
+        let (mut enter, mut leave) = (f64::NEG_INFINITY, f64::INFINITY);
+        for u in [self.fwd, self.fwd.right(), o.fwd, o.fwd.right()] {
+            let (c, v) = (rel.dot(u), dir.dot(u));
+            let half = self.shadow(u) + o.shadow(u) - margin;
+            if half <= 0.0 || (v == 0.0 && c.abs() >= half) {
+                return None;
+            }
+            if v != 0.0 {
+                let (a, b) = ((-half - c) / v, (half - c) / v);
+                enter = enter.max(a.min(b));
+                leave = leave.min(a.max(b));
+            }
+        }
+        (enter < leave).then_some((enter, leave))
+    }
+
     /// Whether `dist(o)` may be less than `limit` (false only when it surely is not).
     #[inline]
     pub fn may_be_closer(&self, o: &Shape, limit: f64) -> bool {
@@ -814,6 +838,37 @@ pub fn overlapping_pairs(shapes: &[Shape], most: usize) -> (Vec<(usize, usize)>,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A 3" by 1" footprint moved along its facing or aslant overlaps another just over the
+    /// run where `gap_lower_bound` (exact for two rectangles) says they overlap: it enters
+    /// where they first touch and leaves where they last do; a way that misses has no run.
+    #[test]
+    fn a_moving_footprint_overlaps_another_over_one_run() {
+        let me = Shape::new(Vec2::new(0.0, 0.0), Vec2::new(0.0, 1.0), 3.0, 1.0);
+        let ahead = Shape::new(Vec2::new(2.0, 10.0), Vec2::new(0.0, 1.0), 3.0, 1.0);
+        let (enter, leave) = me
+            .overlap_along(Vec2::new(0.0, 1.0), &ahead, 0.0)
+            .expect("overlaps");
+        assert!((enter - 9.0).abs() < 1e-12 && (leave - 11.0).abs() < 1e-12);
+        let aslant = Shape::new(Vec2::new(4.0, 7.0), Vec2::from_facing(0.7), 3.0, 1.0);
+        for dir in [
+            Vec2::new(0.0, 1.0),
+            Vec2::new(0.6, 0.8),
+            Vec2::new(1.0, 0.0),
+        ] {
+            let run = me.overlap_along(dir, &aslant, 0.0);
+            for k in 0..2000 {
+                let d = f64::from(k) * 0.01;
+                let moved = me.at(me.centre + dir * d);
+                let gap = moved.gap_lower_bound(&aslant);
+                let inside = run.is_some_and(|(a, b)| a < d && d < b);
+                let sure = gap.abs() > 1e-9;
+                assert!(!sure || inside == (gap < 0.0), "{dir:?} {d} {gap} {run:?}");
+            }
+        }
+        let beside = Shape::new(Vec2::new(3.0, 5.0), Vec2::new(0.0, 1.0), 3.0, 1.0);
+        assert_eq!(me.overlap_along(Vec2::new(0.0, 1.0), &beside, 1e-9), None);
+    }
 
     /// `angle_diff` is the remainder's answer to the bit, the sign of a zero too: at and about
     /// a whole turn either way, far beyond it, and for what is not a number.

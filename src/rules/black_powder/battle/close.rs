@@ -235,7 +235,9 @@ impl Battle {
         self.regiments[r].rounds = 0;
     }
 
-    /// Moves regiment `r` straight back `distance`, facing the same way; the shift made.
+    /// Moves regiment `r` straight back `distance`, facing the same way, ending clear of its
+    /// friends (`clear_of_friends`: it gives less ground when they stand behind); the shift
+    /// made.
     pub(super) fn fall_back<O: Observer>(
         &mut self,
         r: usize,
@@ -249,6 +251,9 @@ impl Battle {
             to.x.clamp(0.0, setup.ground.width),
             to.y.clamp(0.0, setup.ground.depth),
         );
+        let to = self
+            .clear_of_friends(r, reg.pos, to, reg.front)
+            .unwrap_or(reg.pos);
         self.place(r, to, reg.facing);
         emit(obs, Event::moved(reg.unit, reg.pos, to, reg.disordered));
         to - reg.pos

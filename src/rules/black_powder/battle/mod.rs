@@ -21,7 +21,7 @@ use super::melee::{Aspect, aspect};
 use super::tables::{BlackPowderRules, Quality, SpecialRule};
 use super::units::{self, Specials, Troop};
 use crate::army::{CommandKind, CommanderId, Side, Unit, UnitId};
-use crate::battlefield::geometry::{Bounds, angle_diff, within_arc_by_cosine};
+use crate::battlefield::geometry::{Bounds, Shape, angle_diff, within_arc_by_cosine};
 use crate::battlefield::grid::{GRID_FROM, Grid};
 use crate::battlefield::{AreaKind, Ground, Vec2};
 use crate::dice::{DiceSource, StreamDice};
@@ -322,6 +322,8 @@ pub struct Battle {
     near_regiments: Vec<u16>,
     /// The longest reach of any regiment (fixed from the set-up).
     max_reach: f64,
+    /// The largest radius of any regiment's footprint (`footprint`; fixed from the set-up).
+    max_footprint: f64,
     /// `GRID_FROM`, compared with the list searched (the enemy side for `nearest_enemy` and
     /// the shooting's targets, a side's friends for supports, the enemy's hedgehogs); the
     /// tests lower it to compare the grid's answers with the walks'.
@@ -438,12 +440,19 @@ impl Battle {
             near_targets: Vec::new(),
             near_regiments: Vec::new(),
             max_reach: 0.0,
+            max_footprint: 0.0,
             grid_from: GRID_FROM,
             area_box: area_boxes(&setup.ground),
             aspect_cos,
         };
         b.max_reach = b.template.0.iter().map(|r| r.reach).fold(0.0, f64::max);
         b.reset();
+        b.max_footprint = (0..n)
+            .map(|r| {
+                b.footprint(r, b.regiments[r].pos, b.regiments[r].front)
+                    .radius
+            })
+            .fold(0.0, f64::max);
         b
     }
 
@@ -615,6 +624,14 @@ impl Battle {
         for e in &mut self.elements[a..a + n] {
             e.pos = pos + right * e.offset;
         }
+    }
+
+    /// Regiment `r`'s footprint centred at `at`, facing `front`: its elements side by side (all
+    /// of a frontage and depth).
+    pub fn footprint(&self, r: usize, at: Vec2, front: Vec2) -> Shape {
+        let reg = &self.regiments[r];
+        let e = &self.elements[usize::from(reg.first)];
+        Shape::new(at, front, e.frontage * f64::from(reg.count), e.depth)
     }
 
     /// The elements of a regiment, by index.

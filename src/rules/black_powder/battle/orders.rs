@@ -4,7 +4,7 @@
 use super::doctrine::{self, Plan, Situation};
 use super::{Battle, General, emit};
 use crate::army::Side;
-use crate::battlefield::geometry::angle_diff;
+use crate::battlefield::geometry::{Shape, angle_diff};
 use crate::battlefield::{AreaKind, Ground, Vec2};
 use crate::dice::DiceSource;
 use crate::events::{Event, Observer};
@@ -20,6 +20,10 @@ use crate::setup::BattleSetup;
 /// How far short of an obstacle a move that need not cross it stops: far above rounding, so
 /// that its end is never found on the far side, and too little to matter on the table.
 const OBSTACLE_SHORT: f64 = 0.01;
+
+/// Inches a footprint may overlap a friend's and still be clear of it: rounding's, so that one
+/// stopped where its way first meets a friend (touching it) is clear of it.
+const FRIEND_OVERLAP: f64 = 1e-9;
 
 impl Battle {
     /// Elite and Brave rallies, hedgehogs stood down with no horse near, commanders back.
@@ -451,7 +455,9 @@ impl Battle {
     }
 
     /// Moves regiment `r` up to `distance` along `want` (turning first), stopping short of the
-    /// enemy and of friendly pike blocks, which it flows round or is disordered behind.
+    /// enemy and of friendly pike blocks, which it flows round or is disordered behind, and
+    /// ending clear of its friends (`clear_of_friends`; with nowhere clear it neither moves nor
+    /// turns).
     pub fn advance<O: Observer>(
         &mut self,
         r: usize,
@@ -497,8 +503,74 @@ impl Battle {
             }
         }
         let to = self.on_table(from + dir * run, setup);
+        let (to, facing, front) = match self.clear_of_friends(r, from, to, front) {
+            Some(to) => (to, facing, front),
+            None => (from, self.regiments[r].facing, self.regiments[r].front),
+        };
         self.place_facing(r, to, facing, front);
         emit(obs, Event::moved(self.regiments[r].unit, from, to, false));
+    }
+
+    /// Where regiment `r`, going straight from `from` to `to` facing `front`, ends its move:
+    /// `to`, unless its footprint there overlaps a friend's (it may pass through friends, not
+    /// end on them: a ruling); then the furthest point back along the way where it overlaps
+    /// none. None when there is none, not even `from` turned to `front`: it makes no move.
+    pub(super) fn clear_of_friends(
+        &self,
+        r: usize,
+        from: Vec2,
+        to: Vec2,
+        front: Vec2,
+    ) -> Option<Vec2> {
+        let len = from.dist(to);
+        if len == 0.0 && front == self.regiments[r].front {
+            return Some(to); // neither going nor turning: it stands as it stood
+        }
+        // Standing, it may still turn onto a friend: its way is then the one point `from`.
+        let dir = if len > 0.0 {
+            (to - from) * (1.0 / len)
+        } else {
+            front
+        };
+        let (me, side) = (self.footprint(r, from, front), self.regiments[r].side);
+        let grow = Vec2::new(1.0, 1.0) * (me.radius + self.max_footprint + super::APART_MARGIN);
+        let mut end = len;
+        // The way overlaps each friend over one run of it: a friend the end overlaps sends it
+        // back to where that run begins. Each friend does so at most once (the end only comes
+        // back), and the first end clear of all is the furthest clear, whichever sent it back.
+        loop {
+            let at = from + dir * end;
+            let mut back = None;
+            // The answer does not hang on the order friends come in (`any_in_box` walks a small
+            // side's list, a large side's cells).
+            self.any_in_box(side, at - grow, at + grow, |n| {
+                back = self.sent_back(r, n, (&me, dir), end);
+                back.is_some()
+            });
+            match back {
+                None => return Some(from + dir * end),
+                Some(enter) if enter < 0.0 => return None,
+                Some(enter) => end = enter,
+            }
+        }
+    }
+
+    /// Where friend `n` sends back the end of regiment `r`'s way (its footprint `me` at the
+    /// way's start, going along `dir`), `end` along it: to where the way first meets `n`, when
+    /// the end overlaps it.
+    fn sent_back(&self, r: usize, n: usize, (me, dir): (&Shape, Vec2), end: f64) -> Option<f64> {
+        let f = &self.regiments[n];
+        if n == r || f.gone {
+            return None;
+        }
+        let theirs = self.footprint(n, f.pos, f.front);
+        // Most friends near are clear of the end (side by side in a line): told by the sides'
+        // shadows there, before the way's run over them is sought.
+        if me.at(me.centre + dir * end).gap_lower_bound(&theirs) >= 0.0 {
+            return None;
+        }
+        me.overlap_along(dir, &theirs, FRIEND_OVERLAP)
+            .and_then(|(enter, leave)| (enter < end && end < leave).then_some(enter))
     }
 
     /// Keeps a point on the table.
@@ -749,7 +821,7 @@ impl Battle {
             told(obs, false);
             self.place(r, from, self.regiments[r].facing);
             let short = distance.min((need - self.rules.movement.contact_gap).max(0.0));
-            self.close_on(r, (target, lead), from, facing, short, obs);
+            self.close_on(r, (target, lead), (from, facing), (short, false), obs);
             if cavalry {
                 self.hedgehogs_near(r, dice, obs);
             }
@@ -762,25 +834,34 @@ impl Battle {
             }
             return false;
         }
-        self.close_on(r, (target, lead), from, facing, need, obs);
+        self.close_on(r, (target, lead), (from, facing), (need, true), obs);
         self.lock_in_melee(r, t);
         told(obs, true);
         true
     }
 
     /// Moves charger `r` from `from` by `distance` along the line from its leading element
-    /// `lead` to enemy element `target`, facing `facing`, and tells the move.
+    /// `lead` to enemy element `target`, facing `facing`, and tells the move. A charge that
+    /// goes `home` ends in contact wherever its friends stand; one that falls short ends clear
+    /// of them, as any move does (`clear_of_friends`), or stays as it stood (as `r` stands
+    /// when called for it).
     fn close_on<O: Observer>(
         &mut self,
         r: usize,
         (target, lead): (usize, usize),
-        from: Vec2,
-        facing: f64,
-        distance: f64,
+        (from, facing): (Vec2, f64),
+        (distance, home): (f64, bool),
         obs: &mut O,
     ) {
         let dir = (self.elements[target].pos - self.elements[lead].pos).norm();
         let to = from + dir * distance;
+        let (to, facing) = if home {
+            (to, facing)
+        } else {
+            let stay = (from, self.regiments[r].facing);
+            self.clear_of_friends(r, from, to, self.front_of(r, facing))
+                .map_or(stay, |to| (to, facing))
+        };
         self.place(r, to, facing);
         emit(obs, Event::moved(self.regiments[r].unit, from, to, false));
     }
