@@ -212,7 +212,9 @@ impl Observer for ArmLosses {
                         | Detail::Charge { home: true, .. }
                         | Detail::MeleeRound { .. }
                 )
-                | Event::Dickenson(DkDetail::Volley { .. } | DkDetail::GunShot { .. })
+                | Event::Dickenson(
+                    DkDetail::Volley { .. } | DkDetail::GunShot { .. } | DkDetail::Losses { .. }
+                )
         )
     }
 
@@ -257,12 +259,28 @@ impl Observer for ArmLosses {
                     _ => None,
                 };
                 if let Some(by) = by {
-                    let side = self.sides[usize::from(unit)].index();
-                    self.lost_to[side][arm_index(self.arms[usize::from(by)])] += u32::from(amount);
+                    self.lose(unit, by, u32::from(amount));
                 }
             }
+            // Dickenson's officers and standard struck are figures lost too, which its CV (rank
+            // and file) leaves out: a regiment can lose only them, and break on them.
+            Event::Dickenson(DkDetail::Losses {
+                unit,
+                by,
+                officers,
+                standard,
+                ..
+            }) => self.lose(unit, by, u32::from(officers) + u32::from(standard)),
             _ => {}
         }
+    }
+}
+
+impl ArmLosses {
+    /// `amount` lost by `unit` to enemy `by`: counted against `by`'s arm.
+    fn lose(&mut self, unit: UnitId, by: UnitId, amount: u32) {
+        let side = self.sides[usize::from(unit)].index();
+        self.lost_to[side][arm_index(self.arms[usize::from(by)])] += amount;
     }
 }
 
