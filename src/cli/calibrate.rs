@@ -180,6 +180,12 @@ impl ArmLosses {
         self.lost_to = [[0; 4]; 2];
     }
 
+    /// `amount` lost by `unit` to enemy `by`: counted against `by`'s arm.
+    fn lose(&mut self, unit: UnitId, by: UnitId, amount: u32) {
+        let side = self.sides[usize::from(unit)].index();
+        self.lost_to[side][arm_index(self.arms[usize::from(by)])] += amount;
+    }
+
     /// CV `side` lost to each arm of the enemy, horse, foot, dragoons, artillery.
     pub fn lost_to(&self, side: Side) -> [u32; 4] {
         self.lost_to[side.index()]
@@ -273,14 +279,6 @@ impl Observer for ArmLosses {
             }) => self.lose(unit, by, u32::from(officers) + u32::from(standard)),
             _ => {}
         }
-    }
-}
-
-impl ArmLosses {
-    /// `amount` lost by `unit` to enemy `by`: counted against `by`'s arm.
-    fn lose(&mut self, unit: UnitId, by: UnitId, amount: u32) {
-        let side = self.sides[usize::from(unit)].index();
-        self.lost_to[side][arm_index(self.arms[usize::from(by)])] += amount;
     }
 }
 

@@ -236,8 +236,7 @@ impl Battle {
     }
 
     /// Moves regiment `r` straight back `distance`, facing the same way, ending clear of its
-    /// friends (`clear_of_friends`: it gives less ground when they stand behind); the shift
-    /// made.
+    /// friends (`back_to`: it gives less ground when they stand behind); the shift made.
     pub(super) fn fall_back<O: Observer>(
         &mut self,
         r: usize,
@@ -251,12 +250,7 @@ impl Battle {
             to.x.clamp(0.0, setup.ground.width),
             to.y.clamp(0.0, setup.ground.depth),
         );
-        let to = self
-            .clear_of_friends(r, reg.pos, to, reg.front)
-            .unwrap_or(reg.pos);
-        self.place(r, to, reg.facing);
-        emit(obs, Event::moved(reg.unit, reg.pos, to, reg.disordered));
-        to - reg.pos
+        self.back_to(r, to, reg.disordered, obs) - reg.pos
     }
 
     /// A winner's sweeping advance after its enemy broke or retired: horse only, not shaken;

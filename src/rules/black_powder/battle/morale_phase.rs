@@ -76,7 +76,7 @@ impl Battle {
     }
 
     /// Retires a full move, disordered (and still shaken if it was); off the table it is gone.
-    /// Like any move it ends clear of its friends (`clear_of_friends`), short of them if need be.
+    /// Like any move it ends clear of its friends (`back_to`), short of them if need be.
     fn retire<O: Observer>(&mut self, r: usize, obs: &mut O) {
         self.disengage(r);
         let reg = self.regiments[r];
@@ -96,11 +96,7 @@ impl Battle {
             emit(obs, Event::LeftTable { unit: reg.unit });
             return;
         }
-        let to = self
-            .clear_of_friends(r, reg.pos, to, reg.front)
-            .unwrap_or(reg.pos);
-        self.place(r, to, reg.facing);
-        emit(obs, Event::moved(reg.unit, reg.pos, to, true));
+        self.back_to(r, to, true, obs);
     }
 
     /// A commander with a regiment that lost a melee or broke is lost on a D6 of 1.

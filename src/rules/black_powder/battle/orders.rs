@@ -555,6 +555,26 @@ impl Battle {
         }
     }
 
+    /// Moves regiment `r` straight to `to` (a fall back or a retirement), facing as it faces,
+    /// and tells the move: it ends short of `to` when a friend stands there
+    /// (`clear_of_friends`), or stays where it is when nowhere on the way is clear. Where it
+    /// ends.
+    pub(super) fn back_to<O: Observer>(
+        &mut self,
+        r: usize,
+        to: Vec2,
+        disordered: bool,
+        obs: &mut O,
+    ) -> Vec2 {
+        let reg = self.regiments[r];
+        let to = self
+            .clear_of_friends(r, reg.pos, to, reg.front)
+            .unwrap_or(reg.pos);
+        self.place(r, to, reg.facing);
+        emit(obs, Event::moved(reg.unit, reg.pos, to, disordered));
+        to
+    }
+
     /// Where friend `n` sends back the end of regiment `r`'s way (its footprint `me` at the
     /// way's start, going along `dir`), `end` along it: to where the way first meets `n`, when
     /// the end overlaps it.
