@@ -400,6 +400,54 @@ fn e7_horse_charge_home_with_impetus_and_two_rounds() {
     }));
 }
 
+/// MELEE CASUALTIES ARE EVERY FIGURE STRUCK: "the unit losing least casualties" (and the
+/// winner of the melee) is counted in figures struck, officers and the standard with rank and
+/// file (a casualty's 6 strikes them). Troopers charge troopers at the trot; the impetus kills
+/// nobody (1s). First round: the charger's 2+2 is 2 points, a trooper; the defenders' 4+4 is 4
+/// points, two troopers' worth, unsaved (1, 1), striking the officer, then the standard (6, 6).
+/// The trooper hit is not saved (1) and falls (1). Second round: the charger's 1+1+1+1 is 2
+/// points, a trooper, saved (6); the defenders' 1+1+1 is 1.5, nobody. The charger lost 2
+/// figures, the defenders 1: the defenders won and lost fewer: 3+3 + 2 - 1 point = 7, stand;
+/// the charger, 3 points lost (officer and standard): 4+4 + 1 (attacker) - 3 = 6, stand.
+#[test]
+fn e7c_officers_and_the_standard_struck_count_as_melee_casualties() {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 20.0),
+    ]);
+    let mut b = battle(&s);
+    let mut l = EventLog::default();
+    let mut d = ScriptedDice::new(&[]);
+    b.charge(0, 1, &mut d, &mut l);
+    d.finish();
+    assert_eq!(b.regiments[0].engaged, Engaged::of(1));
+    let mut d = ScriptedDice::new(&[
+        1, 1, 1, 1, 1, 1, // impetus: no kill
+        2, 2, 4, 4, // first round
+        1, 1, // the trooper hit: unsaved, rank and file
+        1, 1, 6, 6, // the charger's two: unsaved, the officer and the standard
+        1, 1, 1, 1, 1, 1, 1, // second round
+        6, // the trooper hit: saved
+    ]);
+    b.melee_phase(&mut d, &mut l);
+    d.finish();
+    let (a, t) = (b.regiments[0], b.regiments[1]);
+    assert_eq!((a.horsemen, a.officer, a.standard), (12, false, false));
+    assert_eq!((t.horsemen, t.officer, t.standard), (11, true, true));
+    assert!(
+        t.won_melee && !a.won_melee,
+        "2 figures struck (officer, standard) against 1 trooper: the defenders won"
+    );
+    let mut d = ScriptedDice::new(&[4, 4, 3, 3]);
+    let mut l = EventLog::default();
+    b.morale_phase(&mut d, &mut l);
+    d.finish();
+    assert_eq!(
+        morale(&l),
+        vec![(0, MoraleResult::Stand), (1, MoraleResult::Stand)]
+    );
+}
+
 /// PIKES AND CLOSING FIRE: troopers charge foot 9" off. The foot, loaded, fire at the charger
 /// (which moves over half its move) at short range: 4, 3, 2 less 1 are 6 hits, four unsaved.
 /// Horse fired on while charging, and entering a pikestand, throw: 3+3 + 1 (attacker) - 2 points
@@ -554,7 +602,8 @@ fn e10b_a_unit_that_loses_only_officers_throws_morale() {
     let mut b = battle(&s);
     let mut d = ScriptedDice::new(&[1, 1, 6, 6, 4, 4]);
     let mut l = EventLog::default();
-    assert_eq!(b.hit(0, 2, 1, Source::Volley, &mut d, &mut l), 0);
+    let lost = b.hit(0, 2, 1, Source::Volley, &mut d, &mut l);
+    assert_eq!((lost.figures, lost.casualties()), (0, 2));
     let r = b.regiments[0];
     assert!(!r.officer && !r.mounted_officer && r.standard);
     assert_eq!((r.pikemen, r.musketeers, b.points(0)), (18, 18, 8));
@@ -567,7 +616,8 @@ fn e10b_a_unit_that_loses_only_officers_throws_morale() {
     b.regiments[0].mounted_officer = false;
     let mut d = ScriptedDice::new(&[1, 6, 5, 5]);
     let mut l = EventLog::default();
-    assert_eq!(b.hit(0, 1, 1, Source::Volley, &mut d, &mut l), 0);
+    let lost = b.hit(0, 1, 1, Source::Volley, &mut d, &mut l);
+    assert_eq!((lost.figures, lost.casualties()), (0, 1));
     assert!(!b.regiments[0].standard);
     assert_eq!(b.points(0), 6);
     b.morale_phase(&mut d, &mut l);

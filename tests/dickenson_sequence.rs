@@ -249,23 +249,25 @@ fn s4_a_charge_into_a_melee_is_weighed_against_the_whole_melee() {
 /// the roll-off began to be told, `Initiative`: the same battles, every event else as before;
 /// every scenario with horse re-pinned when horse that stood a move began the next at the halt
 /// (one gait a move) and a fall back with the enemy behind began to face it; all re-pinned when
-/// a regiment that lost only officers or its standard began to throw morale).
+/// a regiment that lost only officers or its standard began to throw morale; all but the foot
+/// and horse, pike and horse, shot and gun duels re-pinned when officers and the standard
+/// struck began to count as melee casualties).
 const EACH_SIDE_AS_IT_MOVES: &[(&str, u64)] = &[
-    ("edgehill", 0xf72a875773d8944a),
-    ("marston_moor", 0x1f02cc54f2c4bb6b),
-    ("naseby", 0x29126146f0198121),
-    ("roundway_down", 0xda8defa63cc38c81),
-    ("adwalton_moor", 0x3f3140f0caee0b3a),
-    ("lansdown", 0xfe721c65f3a99dcd),
-    ("first_newbury", 0x3d036192ead5b550),
-    ("langport", 0x1f892317e0c741ad),
-    ("small_action", 0x560585d7357d345d),
-    ("duel_horse", 0x95653557a0e845b8),
+    ("edgehill", 0x35b9ea0148d486bd),
+    ("marston_moor", 0x5c56b730c7e4969c),
+    ("naseby", 0xbb2f43d8c9aec2ad),
+    ("roundway_down", 0x79fb4ab27e7c93d4),
+    ("adwalton_moor", 0xee4480bbf9feffdc),
+    ("lansdown", 0x1522fa0739c307c9),
+    ("first_newbury", 0x845c5cf5936126b8),
+    ("langport", 0x9cfce2447f2e9672),
+    ("small_action", 0xc89551ba8b8cb6f4),
+    ("duel_horse", 0x2a2e3dbbf396ee76),
     ("duel_foot_vs_horse", 0x83e5ab59a3f51aa6),
     ("bp_duel_pike_vs_horse", 0x25e7246e33f26d2f),
     ("bp_duel_shot", 0x38014965f0db39d5),
     ("bp_duel_gun_vs_foot", 0x666f242679afa1c1),
-    ("balance_template", 0xa1aa2e3e93f56157),
+    ("balance_template", 0x26b5e97c8e127c73),
 ];
 
 /// With the keys false (and the doctrines that came with them off) the engine fights the
@@ -411,23 +413,24 @@ fn s7_a_charge_that_falls_short_keeps_its_throw_without_effect() {
 /// the halt (one gait a move) and a fall back with the enemy behind began to face it; every
 /// scenario with foot and horse re-pinned when horse whose target closed into square against
 /// them began to make their order again; all re-pinned when a regiment that lost only officers
-/// or its standard began to throw morale).
+/// or its standard began to throw morale; all but the foot and horse, pike and horse and gun
+/// duels re-pinned when officers and the standard struck began to count as melee casualties).
 const THROWN_AT_CONTACT: &[(&str, u64)] = &[
-    ("edgehill", 0x2b32a14a60b6480f),
-    ("marston_moor", 0x961f74fd8fe233c6),
-    ("naseby", 0xa72b36010d49c65c),
-    ("roundway_down", 0x0b90ec74dfbe247a),
-    ("adwalton_moor", 0x3bc2b6e42b791718),
-    ("lansdown", 0xa4a0b9ed4d1cbb30),
-    ("first_newbury", 0x7c3f0e2fef4aed3f),
-    ("langport", 0xd1b210eeb7e6e3b1),
-    ("small_action", 0x5e4d80d3ad7e03b8),
-    ("duel_horse", 0x4df23da8ff2913be),
+    ("edgehill", 0x98d1162e50fc0c93),
+    ("marston_moor", 0x7c6e5de3bd0c2fe8),
+    ("naseby", 0x5349cfb121cddec8),
+    ("roundway_down", 0x602de8c3006a722e),
+    ("adwalton_moor", 0x816618c4a7b6c26f),
+    ("lansdown", 0xbd2141dfb5438971),
+    ("first_newbury", 0x00923c54db778a34),
+    ("langport", 0x6ee3f6e3ca017891),
+    ("small_action", 0x50fa9bea6c43e9c9),
+    ("duel_horse", 0x1f479e43071418fa),
     ("duel_foot_vs_horse", 0x235fbd42c171759e),
     ("bp_duel_pike_vs_horse", 0xdfc9732d6c1f022d),
-    ("bp_duel_shot", 0xcda371e8c5bfc992),
+    ("bp_duel_shot", 0x57e3cf7330cd602c),
     ("bp_duel_gun_vs_foot", 0x666f242679afa1c1),
-    ("balance_template", 0x6369d13071ded481),
+    ("balance_template", 0x6c1157b9819d6e07),
 ];
 
 /// With `battle.formation_throws_at_declaration` false the engine fights the battles it fought

@@ -26,12 +26,17 @@ use ecw_sim::tables::dickenson::{
 
 const N: u32 = 20_000;
 
-/// Within 5 standard errors of the exact chance.
+/// Within 5 standard errors of the exact chance. A chance expected less than once in `n` may
+/// still be seen once (its 5 s.e. are less than one count: lobsters on a gun rout once in 20,000
+/// at a chance of 1.4 in a million, and twice in a million, 1.4 expected); a chance of none,
+/// never.
 fn agrees(hits: u32, n: u32, p: f64) -> bool {
     // A chance summed in floating point may stray past 1 in its last bits.
     let p = p.clamp(0.0, 1.0);
-    let sd = (p * (1.0 - p) / f64::from(n)).sqrt();
-    (f64::from(hits) / f64::from(n) - p).abs() <= 5.0 * sd + 1e-9
+    let n = f64::from(n);
+    let once = p > 0.0 && p * n < 1.0 && hits <= 1;
+    let sd = (p * (1.0 - p) / n).sqrt();
+    once || (f64::from(hits) / n - p).abs() <= 5.0 * sd + 1e-9
 }
 
 /// Samples `f` N times and checks the share of each outcome against `exact`.

@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xa45e887809ab9a23),
-    ("marston_moor", 0x9d19b9897b4e3581),
-    ("naseby", 0x943de1a2653e555f),
-    ("roundway_down", 0xe52a7ed13bf64eb6),
-    ("adwalton_moor", 0xde40094b5d936ed2),
-    ("lansdown", 0xdfd3a08bbbfa0b73),
-    ("first_newbury", 0xcf06ce7e14f7537f),
-    ("langport", 0x08c37e683340f846),
-    ("small_action", 0x7aaff3a6fd2d3fcc),
-    ("duel_horse", 0x4df23da8ff2913be),
+    ("edgehill", 0x268c26299bfd0bf1),
+    ("marston_moor", 0x8b049ff3d954e3e1),
+    ("naseby", 0x69c8af06047565a6),
+    ("roundway_down", 0x1ecb17b10c2690dd),
+    ("adwalton_moor", 0x979f0b4789f0eaf8),
+    ("lansdown", 0xff02e2742fabe70b),
+    ("first_newbury", 0xb8cc8cbae6ca600a),
+    ("langport", 0xd6d9dac7642ebbfa),
+    ("small_action", 0x9b7a5db63f2d0f42),
+    ("duel_horse", 0x1f479e43071418fa),
     ("duel_foot_vs_horse", 0x6aaf595fcf656c28),
     ("bp_duel_pike_vs_horse", 0x7b2be42fdfde82c1),
-    ("bp_duel_shot", 0xcda371e8c5bfc992),
+    ("bp_duel_shot", 0x57e3cf7330cd602c),
     ("bp_duel_gun_vs_foot", 0x666f242679afa1c1),
-    ("balance_template", 0x415a4f4b6745fd0e),
+    ("balance_template", 0xa247facd4031f418),
 ];
 
 #[test]

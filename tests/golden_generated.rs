@@ -18,7 +18,7 @@ const IRONSIDES: &[(usize, u64, u64)] =
 const BLACK_POWDER: &[(usize, u64, u64)] =
     &[(100, 20, 0x9804744db3ea01aa), (400, 6, 0xa2123fa51cbf07cc)];
 const DICKENSON: &[(usize, u64, u64)] =
-    &[(100, 6, 0x23c00490e853de2e), (400, 2, 0x8c64611102b3eb2a)];
+    &[(100, 6, 0x1388c76fc36050d4), (400, 2, 0xc7c6f25aaaa0f348)];
 
 #[test]
 fn generated_ironsides_battles_are_fought_as_pinned() {

@@ -22,7 +22,7 @@ use crate::army::{FootBalance, Formation as Order, GunWeight, HorseKind, Side, U
 use crate::dice::DiceSource;
 use crate::rules::dickenson::DickensonRules;
 use crate::rules::dickenson::battle::regiment::Formation;
-use crate::rules::dickenson::battle::{Engaged, Kind, Regiment, State};
+use crate::rules::dickenson::battle::{Engaged, Kind, Loss, Regiment, State};
 use crate::rules::dickenson::figures::{Figure, after_saves};
 use crate::rules::dickenson::melee;
 use crate::rules::dickenson::morale::{self, Add, Adds, MoraleResult, Struck};
@@ -234,7 +234,7 @@ impl Fate {
     }
 }
 
-/// How a chain ends: the charge, who won the melee (fewer figures lost), each regiment's fate
+/// How a chain ends: the charge, who won the melee (fewer figures struck), each regiment's fate
 /// (charger first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct End {
@@ -355,13 +355,11 @@ type Blow = (u32, f64);
 /// Casualties before saves on a regiment: their number, its figure, officers and standard left,
 /// rank and file left (counted up to the casualties).
 type HitKey = (u32, Figure, u32, bool, u16);
-/// Officers struck, the standard struck, figures lost.
-type Struck3 = (u32, bool, u16);
 /// A blow: the figures it hits (before saves), the points its striker carries after (as
 /// bits), the chance.
 type Strike = (u32, u64, f64);
-/// A regiment after casualties: its index, the figures it lost, the chance.
-type Hit = (u32, u16, f64);
+/// A regiment after casualties: its index, what it lost, the chance.
+type Hit = (u32, Loss, f64);
 /// One regiment's judges (index in [`Chain::cores`]), each with the chances of its melee losses
 /// by number, and their running sums: under each number, and at it or above.
 #[derive(Debug)]
@@ -427,7 +425,7 @@ struct Chain<'a> {
     impetus: Map<(Figure, u32), Vec<(u32, f64)>>,
     rounds: Map<RoundKey, Vec<(Blow, f64)>>,
     throws: Map<(u16, u32), Vec<(MoraleResult, f64)>>,
-    struck: Map<HitKey, Vec<(Struck3, f64)>>,
+    struck: Map<HitKey, Vec<(Loss, f64)>>,
     good: Map<u32, f64>,
     hits: Map<(u32, u32), Rc<[Hit]>>,
     blows: Map<BlowKey, Rc<[Strike]>>,
@@ -551,14 +549,14 @@ impl<'a> Chain<'a> {
     /// `n` casualties on regiment `i` before saves, as the engine's `hit`: each saved on its
     /// figures' throw; of the rest a die strikes an officer, then the standard, else a figure of
     /// the larger body; no figures left, it is gone (leaving its melee is the part's
-    /// [`Chain::settle`]). The regiment after and the figures lost.
+    /// [`Chain::settle`]). The regiment after and what it lost.
     fn hit(&mut self, i: u32, n: u32) -> Rc<[Hit]> {
         if let Some(h) = self.hits.get(&(i, n)) {
             return h.clone();
         }
         let g = self.reg(i);
         let out: Rc<[Hit]> = if n == 0 || g.state == State::Gone {
-            Rc::from(vec![(i, 0, 1.0)])
+            Rc::from(vec![(i, Loss::default(), 1.0)])
         } else {
             let officers = u32::from(g.officer) + u32::from(g.mounted_officer);
             let key = (
@@ -577,13 +575,12 @@ impl<'a> Chain<'a> {
                 }
             };
             let mut out = Weights::new();
-            for ((officers_struck, standard_struck, rf), p) in dist {
-                let g = struck_off(g, officers_struck, standard_struck, rf);
-                out.add((self.id(g), rf), p);
+            for (loss, p) in dist {
+                out.add((self.id(struck_off(g, loss)), loss), p);
             }
             out.items
                 .into_iter()
-                .map(|((j, rf), p)| (j, rf, p))
+                .map(|((j, loss), p)| (j, loss, p))
                 .collect()
         };
         self.hits.insert((i, n), out.clone());
@@ -591,34 +588,34 @@ impl<'a> Chain<'a> {
     }
 
     /// For `n` casualties before saves on figures of `main` with `officers` and the standard
-    /// left and `figures` rank and file (counted up to `n`): the officers struck, whether the
-    /// standard was, and the figures lost. Each unsaved casualty's die in turn, as `hit` throws
-    /// them, stopping when no figure is left.
-    fn casualties(&self, (n, main, officers, standard, figures): HitKey) -> Vec<(Struck3, f64)> {
+    /// left and `figures` rank and file (counted up to `n`): what it loses. Each unsaved
+    /// casualty's die in turn, as `hit` throws them, stopping when no figure is left.
+    fn casualties(&self, (n, main, officers, standard, figures): HitKey) -> Vec<(Loss, f64)> {
         let r = self.rules;
         let fails = enumerate(MAX_DICE, |d| after_saves(d, main, 1, r))
             .exact()
             .p(&1);
         let mut out = Weights::new();
         for (c, pc) in binomial(n, fails).into_iter().enumerate() {
-            let mut w = Weights::certain((0u32, false, 0u16));
+            let mut w = Weights::certain(Loss::default());
             for _ in 0..c {
-                w = w.bind(|(k, std, rf)| {
-                    if rf >= figures {
-                        return Weights::certain((k, std, rf));
+                w = w.bind(|loss| {
+                    if loss.figures >= figures {
+                        return Weights::certain(loss);
                     }
-                    let left = officers - k;
+                    let left = officers - u32::from(loss.officers);
                     let dist = enumerate(MAX_DICE, |d| {
-                        morale::struck(d.d6(), left, standard && !std, r)
+                        morale::struck(d.d6(), left, standard && !loss.standard, r)
                     })
                     .exact();
                     let mut o = Weights::new();
                     for (st, p) in to_f64(dist) {
-                        let next = match st {
-                            Struck::Officer => (k + 1, std, rf),
-                            Struck::Standard => (k, true, rf),
-                            Struck::RankAndFile => (k, std, rf + 1),
-                        };
+                        let mut next = loss;
+                        match st {
+                            Struck::Officer => next.officers += 1,
+                            Struck::Standard => next.standard = true,
+                            Struck::RankAndFile => next.figures += 1,
+                        }
                         o.add(next, p);
                     }
                     o
@@ -632,8 +629,8 @@ impl<'a> Chain<'a> {
     }
 
     /// A spread struck by a distribution of casualties before saves: each regiment after and
-    /// the figures it lost.
-    fn struck(&mut self, s: &Spread, hits: &[(u32, f64)]) -> Weights<(u32, u16)> {
+    /// what it lost.
+    fn struck(&mut self, s: &Spread, hits: &[(u32, f64)]) -> Weights<(u32, Loss)> {
         let mut out = Weights::new();
         for &(i, p) in &s.items {
             for &(n, q) in hits {
@@ -645,12 +642,12 @@ impl<'a> Chain<'a> {
         out
     }
 
-    /// The same in melee: the figures lost counted in its melee losses.
+    /// The same in melee: its casualties counted in its melee losses.
     fn struck_in_melee(&mut self, s: &Spread, hits: &[(u32, f64)]) -> Spread {
         let mut out = Weights::new();
         for ((j, lost), p) in self.struck(s, hits).items {
             let mut g = self.reg(j);
-            g.melee_lost += lost;
+            g.melee_lost += lost.casualties();
             out.add(self.id(g), p);
         }
         out
@@ -769,8 +766,8 @@ impl<'a> Chain<'a> {
             let chargers = self.each(&chargers, |g| g.pistols -= 1);
             let hits = self.volley(Arm::Pistol, false, u32::from(front));
             let (mut broken, mut held) = (Weights::new(), Weights::new());
-            for ((j, killed), p) in self.struck(&part.r[1], &hits).items {
-                if u32::from(killed) < need {
+            for ((j, lost), p) in self.struck(&part.r[1], &hits).items {
+                if u32::from(lost.figures) < need {
                     held.add(j, p);
                 } else {
                     broken.add(j, p);
@@ -1099,7 +1096,7 @@ impl<'a> Chain<'a> {
         let mut w = Weights::new();
         for &(n, q) in hits.iter() {
             for &(j, lost, p) in self.hit(i, n).iter() {
-                w.add((self.judge_core(j), lost), q * p);
+                w.add((self.judge_core(j), lost.casualties()), q * p);
             }
         }
         let f: Rc<[Outcome]> = gather(w.items.into_iter().map(|((c, l), p)| (c, l, p))).into();
@@ -1247,7 +1244,7 @@ impl<'a> Chain<'a> {
     }
 
     /// A tally's end as the morale throws see it: a gone regiment's enemy sees it withdraw
-    /// (a no-op where the melee was already left); who won (fewer figures lost); which lost
+    /// (a no-op where the melee was already left); who won (fewer figures struck); which lost
     /// fewer, as the add reads it.
     fn judged(&self, charge: Charge, a: u32, b: u32, order: Ordering) -> Judged {
         let mut j = Judged {
@@ -1348,18 +1345,18 @@ impl Judged {
 
 /// A regiment after a hit: officers struck (the mounted officer first), the standard, and
 /// rank-and-file figures, each from the larger body; with no figures left it is gone.
-fn struck_off(mut g: Regiment, officers: u32, standard: bool, rf: u16) -> Regiment {
-    for _ in 0..officers {
+fn struck_off(mut g: Regiment, loss: Loss) -> Regiment {
+    for _ in 0..loss.officers {
         if g.mounted_officer {
             g.mounted_officer = false;
         } else {
             g.officer = false;
         }
     }
-    if standard {
+    if loss.standard {
         g.standard = false;
     }
-    for _ in 0..rf {
+    for _ in 0..loss.figures {
         let body = match g.kind {
             Kind::Foot | Kind::ForlornHope if g.pikemen > g.musketeers => &mut g.pikemen,
             Kind::Foot | Kind::ForlornHope => &mut g.musketeers,
@@ -1370,8 +1367,7 @@ fn struck_off(mut g: Regiment, officers: u32, standard: bool, rf: u16) -> Regime
     }
     // As the engine counts them (officers and the standard too); only whether any were lost
     // matters to the throw, so the state is kept to that.
-    let officers = u8::try_from(officers).unwrap_or(u8::MAX);
-    g.lose_this_move(rf, officers, standard);
+    g.lose_this_move(loss);
     g.lost_this_move = g.lost_this_move.min(1);
     if g.figures() == 0 {
         g.state = State::Gone;
@@ -1379,7 +1375,7 @@ fn struck_off(mut g: Regiment, officers: u32, standard: bool, rf: u16) -> Regime
     g
 }
 
-fn only_regiments(w: Weights<(u32, u16)>) -> Spread {
+fn only_regiments(w: Weights<(u32, Loss)>) -> Spread {
     let mut out = Weights::new();
     for ((j, _), p) in w.items {
         out.add(j, p);
@@ -1797,10 +1793,10 @@ fn about(rules: &DickensonRules) -> Vec<String> {
         ),
         format!(
             "Horse that charged home strike with impetus, then {} rounds are fought (front ranks only in the first); the side that lost \
-             fewer figures wins the melee. At the end of the move every regiment that fought or lost figures (officers and standards \
-             among them) throws on the morale chart with its adds (attacker, won the melee, fewer casualties, enemy withdrawing) less \
-             the morale points it has lost (figures, officers and standards struck), the charger first: one that falls back or routs \
-             leaves its enemy the withdrawing add. \
+             fewer figures wins the melee (officers and standards struck count as figures lost, here and for the throw below). At \
+             the end of the move every regiment that fought or lost figures throws on the morale chart with its adds (attacker, won \
+             the melee, fewer casualties, enemy withdrawing) less the morale points it has lost (figures, officers and standards \
+             struck), the charger first: one that falls back or routs leaves its enemy the withdrawing add. \
              Good counts a regiment with no throw to take; routs counts one destroyed. The move's fire phase is left out.",
             rules.melee.rounds
         ),

@@ -237,6 +237,7 @@ impl Battle {
             Some((_, n)) => self.hit_bodies(t, 0, hits.min(n), r, Source::Volley, dice, obs),
             None => self.hit(t, hits, r, Source::Volley, dice, obs),
         }
+        .figures
     }
 
     /// Closing fire of regiment `t` at regiment `r` charging it from `need` away with a move of
@@ -357,7 +358,7 @@ impl Battle {
                 hits: hits.min(u32::from(u16::MAX)) as u16,
             }),
         );
-        let killed = self.hit(t, hits, r, Source::Volley, dice, obs);
+        let killed = self.hit(t, hits, r, Source::Volley, dice, obs).figures;
         u32::from(killed) >= self.rules.formations.breach_kills
     }
 

@@ -64,10 +64,11 @@ impl Battle {
         }
     }
 
-    /// Figures lost in this move's melee by regiment `r`'s side and by the other (ruling: one
-    /// melee, each side's losses summed): the melee is every regiment joined to `r` through
-    /// pairs in contact, friends of friends' enemies included. Asked once the melees are
-    /// joined (`sum_melees`), and only of a regiment that fought.
+    /// Casualties in this move's melee (every figure struck, officers and standards too) of
+    /// regiment `r`'s side and of the other (ruling: one melee, each side's losses summed):
+    /// the melee is every regiment joined to `r` through pairs in contact, friends of friends'
+    /// enemies included. Asked once the melees are joined (`sum_melees`), and only of a
+    /// regiment that fought.
     pub(super) fn melee_losses(&self, r: usize) -> (u32, u32) {
         let (melee, side) = (self.regiments[r].melee, self.regiments[r].side);
         let sums = self.melee_sums[usize::from(melee)];
@@ -140,7 +141,7 @@ impl Battle {
             },
         );
         let lost = self.hit(y, kills, x, Source::Melee, dice, obs);
-        self.regiments[y].melee_lost += lost;
+        self.regiments[y].melee_lost += lost.casualties();
     }
 
     /// One round between `a` and `b`, both striking at once.
@@ -169,8 +170,8 @@ impl Battle {
         );
         let lost_b = self.hit(b, to_b, a, Source::Melee, dice, obs);
         let lost_a = self.hit(a, to_a, b, Source::Melee, dice, obs);
-        self.regiments[a].melee_lost += lost_a;
-        self.regiments[b].melee_lost += lost_b;
+        self.regiments[a].melee_lost += lost_a.casualties();
+        self.regiments[b].melee_lost += lost_b.casualties();
     }
 
     /// The figures of `y` that `x` hits in a round (before saves), and the dice it threw. Only

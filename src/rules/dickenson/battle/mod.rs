@@ -25,7 +25,7 @@ use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
 pub use lanes::Held;
-pub use regiment::{Engaged, Kind, Regiment, State};
+pub use regiment::{Engaged, Kind, Loss, Regiment, State};
 
 use super::events;
 use super::tables::DickensonRules;

@@ -5,7 +5,7 @@
 use std::f64::consts::PI;
 
 use super::movement::{Watch, reaction};
-use super::regiment::{Gait, Kind, Regiment, State};
+use super::regiment::{Gait, Kind, Loss, Regiment, State};
 use super::{Battle, emit};
 use crate::army::Side;
 use crate::battlefield::Vec2;
@@ -20,8 +20,7 @@ impl Battle {
     /// `n` casualties on regiment `r` from regiment `by` before saves: each saved on its
     /// figures' throw; of the rest a die of 6 strikes an officer, then the standard; otherwise
     /// rank and file (of a foot regiment, from the larger body). A limbered gun's team shares
-    /// them (see [`Battle::team_hits`]). A general with it may be hit. Returns the figures
-    /// lost, team included.
+    /// them (see [`Battle::team_hits`]). A general with it may be hit. Returns what it lost.
     pub fn hit<D: DiceSource, O: Observer>(
         &mut self,
         r: usize,
@@ -30,7 +29,7 @@ impl Battle {
         source: Source,
         dice: &mut D,
         obs: &mut O,
-    ) -> u16 {
+    ) -> Loss {
         let team = self.team_hits(r, n);
         self.hit_bodies(r, n - team, team, by, source, dice, obs)
     }
@@ -71,10 +70,10 @@ impl Battle {
         source: Source,
         dice: &mut D,
         obs: &mut O,
-    ) -> u16 {
+    ) -> Loss {
         let n = crew + team;
         if n == 0 || self.regiments[r].state == State::Gone {
-            return 0;
+            return Loss::default();
         }
         dice.focus(Self::regiment_stream(r));
         let main = self.regiments[r].main_figure();
@@ -84,7 +83,6 @@ impl Battle {
         let mut lost = Figures::default();
         self.team_falls(r, team_down, &mut lost);
         let (officers, standard) = self.figures_fall(r, casualties, dice, &mut lost);
-        let struck = officers > 0 || standard;
         emit(
             obs,
             Event::Dickenson(Detail::Losses {
@@ -102,8 +100,13 @@ impl Battle {
         );
         let rank_and_file = lost.total().min(u32::from(u16::MAX)) as u16;
         let all = (lost.total() + lost.team()).min(u32::from(u16::MAX)) as u16;
+        let loss = Loss {
+            figures: all,
+            officers,
+            standard,
+        };
         let reg = &mut self.regiments[r];
-        reg.lose_this_move(all, officers, standard);
+        reg.lose_this_move(loss);
         // The team is not counted in the regiment's figures (its CV).
         if rank_and_file > 0 {
             emit(
@@ -116,13 +119,13 @@ impl Battle {
                 },
             );
         }
-        if all > 0 || struck {
+        if loss.casualties() > 0 {
             self.general_risk(r, dice, obs);
         }
         if self.regiments[r].figures() == 0 {
             self.disintegrate(r, obs);
         }
-        all
+        loss
     }
 
     /// `down` of regiment `r`'s gun team fall, each from the larger of horses and drivers

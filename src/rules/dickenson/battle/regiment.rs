@@ -141,6 +141,26 @@ pub enum State {
     Gone,
 }
 
+/// What one hit cost a regiment after saves: rank and file (a limbered gun's team among them),
+/// the officers struck and whether the standard fell.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Loss {
+    pub figures: u16,
+    pub officers: u8,
+    pub standard: bool,
+}
+
+impl Loss {
+    /// Its casualties: every figure struck. Officers and the standard are figures a casualty
+    /// strikes, so they count as rank and file do, for the end-of-move morale throw and in a
+    /// melee's "won" and "fewer casualties" alike.
+    pub fn casualties(self) -> u16 {
+        self.figures
+            .saturating_add(u16::from(self.officers))
+            .saturating_add(u16::from(self.standard))
+    }
+}
+
 /// One regiment in the battle.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Regiment {
@@ -208,7 +228,7 @@ pub struct Regiment {
     /// Figures lost this move, officers and the standard struck included (they are figures:
     /// their loss alone calls for the end-of-move morale throw).
     pub lost_this_move: u16,
-    /// Figures lost in melee this move (as `hit` returns them).
+    /// Casualties in melee this move ([`Loss::casualties`]: officers and the standard too).
     pub melee_lost: u16,
     pub won_melee: bool,
     pub enemy_withdrew: bool,
@@ -545,15 +565,10 @@ impl Regiment {
         }
     }
 
-    /// Counts `figures` of rank and file (or team) and `officers` and the standard struck as
-    /// lost this move: officers and the standard are figures too, and their loss alone calls
-    /// for the end-of-move morale throw.
-    pub fn lose_this_move(&mut self, figures: u16, officers: u8, standard: bool) {
-        let struck = u16::from(officers) + u16::from(standard);
-        self.lost_this_move = self
-            .lost_this_move
-            .saturating_add(figures)
-            .saturating_add(struck);
+    /// Counts a hit's casualties as lost this move: officers or the standard struck alone
+    /// call for the end-of-move morale throw.
+    pub fn lose_this_move(&mut self, loss: Loss) {
+        self.lost_this_move = self.lost_this_move.saturating_add(loss.casualties());
     }
 
     /// Ranks of its pikemen (0 without any): what the formation throws go by.
