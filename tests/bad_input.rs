@@ -957,6 +957,14 @@ fn catalogue(partials: &Path) -> Vec<Case> {
             &["d.toml", "charge_range_share", "from 0 to 2", "got 2.5"],
         ),
         doctrine_case(
+            "sweeping_advance_not_a_yes_or_no",
+            doctrine(
+                "sweeping_advance = false",
+                "sweeping_advance = \"sometimes\"",
+            ),
+            &["d.toml:27", "sweeping_advance", "boolean"],
+        ),
+        doctrine_case(
             "advance_turn_absurd",
             doctrine("advance_from_turn = 6", "advance_from_turn = 60000"),
             &["d.toml", "advance_from_turn", "60000"],

@@ -377,6 +377,80 @@ fn a_shaken_rash_winner_halts_without_a_die() {
     );
 }
 
+/// Parliament trotters (not Rash) win a round against Royalist trotters, with more Royalist
+/// trotters 30" off, under doctrine `d`: the trotters' five dice hit on 6, 6, 6 and the
+/// Royalists save none (3 casualties); the Royalists' five all miss. Result 3 v 0: the loser
+/// tests 3 + 3 = 6, less 3 = 3: broken. Whether the winner then sweeps on is the doctrine's
+/// to choose, with no die: the events and where the winner ends.
+fn horse_wins_under(d: DoctrineParams) -> (EventLog, Vec2) {
+    let mut s = setup(&[
+        (Side::Parliament, TROTTERS, 400, 5, 36.0, 20.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 21.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 51.0),
+    ]);
+    s.doctrines = vec![d];
+    let mut b = battle(&s);
+    assert!(!b.regiments[0].specials.has(SpecialRule::Rash));
+    for (r, o) in [(0, 1), (1, 0)] {
+        b.regiments[r].engaged = Some(o);
+    }
+    let mut dice = ScriptedDice::new(&[6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3]);
+    let mut log = EventLog::default();
+    b.fight_round(0, 1, &s, &mut dice, &mut log);
+    dice.finish();
+    assert!(
+        b.regiments[1].gone && b.regiments[0].won_last,
+        "{:?}",
+        log.0
+    );
+    (log, b.regiments[0].pos)
+}
+
+/// Whether the winner of `horse_wins_under(d)` swept on: a full move (12") towards the fresh
+/// enemy, or halted where it won.
+fn swept(d: DoctrineParams) -> bool {
+    let name = d.name.clone();
+    let (log, at) = horse_wins_under(d);
+    let started = log
+        .0
+        .contains(&Event::PursuitStarted { unit: 0, target: 1 });
+    if started {
+        assert!(close(at.y, 32.0), "{name}'s horse swept on to {at:?}");
+    } else {
+        assert!(
+            log.0.contains(&Event::PursuitHalted { unit: 0, turns: 0 }),
+            "{name}: {:?}",
+            log.0
+        );
+        assert!(
+            close(at.y, 20.0),
+            "{name}'s horse halted but moved to {at:?}"
+        );
+    }
+    started
+}
+
+/// A SWEEPING ADVANCE IS THE DOCTRINE'S CHOICE for horse that is not Rash: Rupert's horse
+/// sweeps on; Cromwell's halts where it won, to rally and strike again. The doctrine's
+/// `sweeping_advance` decides whatever its aggression (Rupert's 1, Cromwell's 0.9).
+#[test]
+fn victorious_horse_sweeps_as_its_doctrine_says() {
+    let builtin = |n| DoctrineParams::builtin(n).unwrap();
+    assert!(swept(builtin("rupert")), "Rupert's horse halted");
+    assert!(!swept(builtin("cromwell")), "Cromwell's horse swept on");
+    let with = |n, on| DoctrineParams {
+        sweeping_advance: Some(on),
+        ..builtin(n)
+    };
+    assert!(!swept(with("rupert", false)) && swept(with("cromwell", true)));
+    // Unset, aggression of 0.5 or more sweeps, as before the key.
+    let unset = DoctrineParams {
+        sweeping_advance: None,
+        ..builtin("cromwell")
+    };
+    assert!(swept(unset));
+}
+
 /// EXAMPLE 7 (hedgehog): disordered foot charged by horse from the front roll a D6: 3, the
 /// hedgehog forms, and horse may not attack a hedgehog (not shaken: ruling) from its front: the
 /// charge stops short. Foot in good order form without a roll; on a 4 the horse catch them.

@@ -373,7 +373,8 @@ fn the_charge_chain_by_monte_carlo_through_the_engine() {
     ];
     for (k, (ak, dk, a, d)) in cases.into_iter().enumerate() {
         let s = duel(ak, dk, CHARGE_GAP);
-        let exact = follow(&rules, &a, &d, true);
+        // The chain asks the doctrine the engine's regiments fight under.
+        let exact = follow(&rules, &a, &d, &s.doctrines[0]);
         let seen = chain_by_engine(&s, a, d, 20 + k as u64);
         let mut ends: Vec<End> = exact.outcomes.iter().map(|(e, _)| *e).collect();
         for e in &seen {

@@ -15,21 +15,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x72c1b822769d0af3),
-    ("marston_moor", 0xaa41f6ee9c85a024),
-    ("naseby", 0xd51e9681a35c2419),
-    ("roundway_down", 0xc2edfc8d5c0c4511),
-    ("adwalton_moor", 0x2fd7ada163423f5e),
-    ("lansdown", 0x2a33c9b3c815d90e),
-    ("first_newbury", 0xe99db91476cce99a),
-    ("langport", 0xf29e9a7424bb510f),
-    ("small_action", 0x90f6960eb6e58010),
-    ("duel_horse", 0x098d3ff012f3661c),
+    ("edgehill", 0x2953bb6eebbf1248),
+    ("marston_moor", 0x30a44c9ded5c25c3),
+    ("naseby", 0xfff268012fa9dfb1),
+    ("roundway_down", 0x8055d6339ff369c9),
+    ("adwalton_moor", 0xf0bd2e4db3585e6a),
+    ("lansdown", 0x3e93d94e885d256e),
+    ("first_newbury", 0x384976ae4438463e),
+    ("langport", 0x2caa80d92002b1d0),
+    ("small_action", 0x758e6aef9019a880),
+    ("duel_horse", 0x794167b7a389a104),
     ("duel_foot_vs_horse", 0x879a8bc030f692d9),
     ("bp_duel_pike_vs_horse", 0x403b5054ecb57764),
     ("bp_duel_shot", 0x5b74e9c37f7c59e4),
     ("bp_duel_gun_vs_foot", 0x9f88fbd01c42b073),
-    ("balance_template", 0x25e5927ccd062526),
+    ("balance_template", 0x98c454d1ebdf8503),
 ];
 
 #[test]

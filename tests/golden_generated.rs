@@ -16,7 +16,7 @@ use ecw_sim::rules::dickenson::battle::Dickenson;
 const IRONSIDES: &[(usize, u64, u64)] =
     &[(100, 20, 0x04eb8507daf1bdd3), (400, 6, 0xad1e229f99861de7)];
 const BLACK_POWDER: &[(usize, u64, u64)] =
-    &[(100, 20, 0x9804744db3ea01aa), (400, 6, 0xa2123fa51cbf07cc)];
+    &[(100, 20, 0x639ec5a955de868e), (400, 6, 0xc0cc0788254fad1e)];
 const DICKENSON: &[(usize, u64, u64)] =
     &[(100, 6, 0x1388c76fc36050d4), (400, 2, 0xc7c6f25aaaa0f348)];
 

@@ -97,6 +97,10 @@ pub struct DoctrineParams {
     /// on the hope of a good command roll). Unset: the ruleset's `doctrine.charge_range_share`.
     #[serde(default)]
     pub charge_range_share: Option<f64>,
+    /// Black Powder: horse that wins a melee (and is not Rash, whose dice decide) goes on a
+    /// sweeping advance. Unset: it does when `aggression` is 0.5 or more.
+    #[serde(default)]
+    pub sweeping_advance: Option<bool>,
 }
 
 fn dress_lines_default() -> bool {
@@ -246,6 +250,28 @@ mod tests {
         for n in DoctrineParams::builtin_names() {
             let d = DoctrineParams::builtin(n).unwrap();
             assert_eq!(d.name, n);
+        }
+    }
+
+    /// A doctrine file written before `sweeping_advance` still parses, leaving it unset (its
+    /// aggression decides); every built-in doctrine states its choice.
+    #[test]
+    fn sweeping_advance_is_optional_and_every_builtin_sets_it() {
+        let (_, text) = BUILTIN[1];
+        let old: String = text
+            .lines()
+            .filter(|l| !l.starts_with("sweeping_advance"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let d = DoctrineParams::parse(Path::new("old.toml"), &old).unwrap();
+        assert_eq!(d.sweeping_advance, None);
+        for n in DoctrineParams::builtin_names() {
+            assert!(
+                DoctrineParams::builtin(n)
+                    .unwrap()
+                    .sweeping_advance
+                    .is_some()
+            );
         }
     }
 }

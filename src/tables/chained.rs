@@ -530,7 +530,9 @@ pub mod dickenson;
 pub mod black_powder {
     use super::{bind, certain, push_row};
     use crate::dice::DiceSource;
+    use crate::doctrine::DoctrineParams;
     use crate::rules::black_powder::BlackPowderRules;
+    use crate::rules::black_powder::battle::doctrine;
     use crate::rules::black_powder::melee::{self, Round, Standing};
     use crate::rules::black_powder::morale::{self, BreakResult, SaveSituation};
     use crate::rules::black_powder::shooting::{self, Shot};
@@ -542,6 +544,9 @@ pub mod black_powder {
 
     /// The gap (inches) a charge starts from: closing fire is shot at it.
     pub const CHARGE_GAP: f64 = 6.0;
+
+    /// The built-in doctrine the table's regiments fight under: one whose horse sweeps on.
+    pub const SWEEPING: &str = "rupert";
 
     /// One side of the chain: its element and its regiment's stamina, casualties already
     /// taken (fewer than its stamina: a shaken regiment does not charge) and special rules.
@@ -720,25 +725,30 @@ pub mod black_powder {
         )
     }
 
-    /// Whether a winner not shaken sweeps on after its enemy broke or retired: horse only; Rash
-    /// horse unless its die halts it, other horse when its doctrine is `aggressive`.
-    fn sweeps(rules: &BlackPowderRules, w: &Fighter, aggressive: bool) -> Dist<bool> {
-        if !w.troop.is_cavalry() {
-            certain(false)
-        } else if w.has(SpecialRule::Rash) {
-            enumerate(MAX_DICE, |d| !melee::rash_halts(d.d6(), rules)).exact()
-        } else {
-            certain(aggressive)
-        }
+    /// Whether winner `w` (`shaken` or not) sweeps on after its enemy broke or retired, under
+    /// `doctrine`: the engine's own question, its Rash die enumerated.
+    fn sweeps(
+        rules: &BlackPowderRules,
+        w: &Fighter,
+        shaken: bool,
+        doctrine: &DoctrineParams,
+    ) -> Dist<bool> {
+        let victor = melee::Victor {
+            horse: w.troop.is_cavalry(),
+            shaken,
+            rash: w.has(SpecialRule::Rash),
+        };
+        let on = doctrine::sweeps(doctrine);
+        enumerate(MAX_DICE, |d| melee::sweeps(victor, on, || d.d6(), rules)).exact()
     }
 
-    /// The whole chain: `a` charges `d` from [`CHARGE_GAP`]; `aggressive`: the doctrine of
-    /// non-Rash horse sweeps on.
+    /// The whole chain: `a` charges `d` from [`CHARGE_GAP`], both fighting under `doctrine`
+    /// (whether a winning horse that is not Rash sweeps on).
     pub fn follow(
         rules: &BlackPowderRules,
         a: &Fighter,
         d: &Fighter,
-        aggressive: bool,
+        doctrine: &DoctrineParams,
     ) -> Dist<End> {
         bind(closing_fire(rules, a, d, CHARGE_GAP), |fired| {
             let Fired::Went {
@@ -768,11 +778,11 @@ pub mod black_powder {
                     // (A winner shaken by now makes no sweeping advance.)
                     melee::Outcome::AWins(m) => {
                         let shaken = morale::shaken(att, a.stamina);
-                        won(rules, (a, d), (def, 0, m), true, (aggressive, shaken))
+                        won(rules, (a, d), (def, 0, m), true, (doctrine, shaken))
                     }
                     melee::Outcome::BWins(m) => {
                         let shaken = morale::shaken(def, d.stamina);
-                        won(rules, (d, a), (att, tests, m), false, (aggressive, shaken))
+                        won(rules, (d, a), (att, tests, m), false, (doctrine, shaken))
                     }
                 }
             })
@@ -780,19 +790,19 @@ pub mod black_powder {
     }
 
     /// The loser's break test (its casualties, tests taken and margin) and the winner's sweep
-    /// (`aggressive`: the doctrine of non-Rash horse sweeps on; `shaken`: the winner is).
+    /// (under `doctrine`; `shaken`: the winner is) when the loser did not hold.
     fn won(
         rules: &BlackPowderRules,
         (winner, loser): (&Fighter, &Fighter),
         (casualties, tests, lost_by): (u8, u8, u8),
         attacker: bool,
-        (aggressive, shaken): (bool, bool),
+        (doctrine, shaken): (&DoctrineParams, bool),
     ) -> Dist<End> {
         bind(break_test(rules, loser, tests, casualties, lost_by), |r| {
-            let on = if r == BreakResult::Hold || shaken {
+            let on = if r == BreakResult::Hold {
                 certain(false)
             } else {
-                sweeps(rules, winner, aggressive)
+                sweeps(rules, winner, shaken, doctrine)
             };
             on.map(|&sweeps| End::Won {
                 attacker,
@@ -844,6 +854,7 @@ pub mod black_powder {
         columns.extend(cols.iter().map(|&c| prob(c)));
         let mut tidy = Tidy::new(columns);
         let stamina = rules.stamina.standard.get(Quality::Trained);
+        let sweeping = DoctrineParams::builtin(SWEEPING).expect("a built-in doctrine");
         let mut grids = Vec::new();
         for worn in [0, stamina.saturating_sub(1)] {
             let mut grid = Grid::new(
@@ -873,7 +884,7 @@ pub mod black_powder {
                     ..a
                 };
                 for &(dt, dn) in &MELEE_TROOPS {
-                    let ends = follow(rules, &a, &Fighter::standard(dt, rules), true);
+                    let ends = follow(rules, &a, &Fighter::standard(dt, rules), &sweeping);
                     let values = chain_values(&ends);
                     let mut row = vec![Cell::text(an.clone()), Cell::text(dn), Cell::int(worn)];
                     row.extend(values.iter().map(|&v| Cell::P(v)));
@@ -903,7 +914,7 @@ pub mod black_powder {
                  flanks or special rules but Rash; the charger is fresh, or one casualty short of shaken. The defender shoots closing fire at {CHARGE_GAP}\" (+{}; a natural 6 disorders): a charger shaken by it \
                  tests and, unless it holds, is stopped (retires or breaks) before contact. Then a first round (+{} charging), the loser's break test \
                  less its excess casualties and the margin it lost by, and a winning horse's sweeping advance (none when shaken): Rash horse unless a D6 scores {} or more, \
-                 other horse when its doctrine is aggressive (assumed here).",
+                 other horse when its doctrine sweeps on (its `sweeping_advance`; here Rupert's, which does).",
                 rules.stamina.standard.get(Quality::Trained),
                 rules.shooting.closing_fire,
                 rules.melee.charging,
@@ -949,6 +960,10 @@ pub mod black_powder {
     mod tests {
         use super::*;
 
+        fn sweeping() -> DoctrineParams {
+            DoctrineParams::builtin(SWEEPING).unwrap()
+        }
+
         #[test]
         fn a_worn_horse_charging_horse_is_stopped_by_pistols_as_worked_by_hand() {
             let r = BlackPowderRules::builtin();
@@ -957,7 +972,7 @@ pub mod black_powder {
                 casualties: 3,
                 ..Fighter::standard(horse, &r)
             };
-            let ends = follow(&r, &worn, &Fighter::standard(horse, &r), true);
+            let ends = follow(&r, &worn, &Fighter::standard(horse, &r), &sweeping());
             assert_eq!(ends.total(), Prob::ONE);
             // One pistol die at 6": +1 closing, +1 close range, so 2+ (a 1 misses): 5/6; the
             // 4+ save fails 1/2; the fourth casualty shakes it and its test (no penalty)
@@ -967,7 +982,7 @@ pub mod black_powder {
             // Every end is counted once: stopped, attacker wins, draw, defender wins.
             assert_eq!(v[0] + v[1] + v[6] + v[7], Prob::ONE);
             assert_eq!(v[1], v[2] + v[3] + v[4]);
-            // Not Rash, aggressive: a win that breaks or drives off the loser sweeps on, unless
+            // Not Rash, sweeping: a win that breaks or drives off the loser sweeps on, unless
             // the winner is shaken by then: one casualty more shakes this one, so it sweeps on
             // after some of those wins and not all.
             assert!(v[5] < v[2] + v[3] && !v[5].is_zero(), "{v:?}");
@@ -984,15 +999,35 @@ pub mod black_powder {
                     casualties: 3,
                     ..*a
                 };
-                assert!(chain_values(&follow(&r, &worn, &pike, true))[0].is_zero());
+                assert!(chain_values(&follow(&r, &worn, &pike, &sweeping()))[0].is_zero());
             }
             let d = Fighter::standard(Troop::Dragoon, &r);
             let (h, x) = (
-                chain_values(&follow(&r, &horse, &d, true)),
-                chain_values(&follow(&r, &rash, &d, true)),
+                chain_values(&follow(&r, &horse, &d, &sweeping())),
+                chain_values(&follow(&r, &rash, &d, &sweeping())),
             );
             assert_eq!(h[1], x[1]);
             assert_eq!(x[5], h[5] * Prob::new(4, 6));
+        }
+
+        /// The doctrine's `sweeping_advance` answers for horse that is not Rash, as in the
+        /// engine: Cromwell's horse wins as often and never sweeps on; Rash horse throws its die
+        /// whatever the doctrine.
+        #[test]
+        fn a_doctrine_that_does_not_sweep_holds_its_horse_but_not_rash_horse() {
+            let r = BlackPowderRules::builtin();
+            let cromwell = DoctrineParams::builtin("cromwell").unwrap();
+            let chargers = chargers(&r);
+            let (horse, rash) = (chargers[2].0, chargers[3].0);
+            let d = Fighter::standard(Troop::Dragoon, &r);
+            let on = chain_values(&follow(&r, &horse, &d, &sweeping()));
+            let off = chain_values(&follow(&r, &horse, &d, &cromwell));
+            assert!(!on[5].is_zero() && off[5].is_zero());
+            assert_eq!(on[..5], off[..5]);
+            assert_eq!(
+                chain_values(&follow(&r, &rash, &d, &cromwell)),
+                chain_values(&follow(&r, &rash, &d, &sweeping()))
+            );
         }
     }
 }

@@ -81,6 +81,33 @@ pub fn rash_halts(die: u8, rules: &BlackPowderRules) -> bool {
     die >= rules.special.rash_halt_on
 }
 
+/// A melee's winner, as its sweeping advance asks about it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Victor {
+    pub horse: bool,
+    pub shaken: bool,
+    pub rash: bool,
+}
+
+/// Whether a melee's winner goes on a sweeping advance: horse only (ruling), and never shaken
+/// (a sweep charges, and shaken regiments do not); Rash horse unless `die`, thrown for them
+/// alone, halts them; other horse when its doctrine sweeps (`battle::doctrine::sweeps`). The
+/// engine and the exact tables both ask here.
+pub fn sweeps(
+    v: Victor,
+    doctrine_sweeps: bool,
+    die: impl FnOnce() -> u8,
+    rules: &BlackPowderRules,
+) -> bool {
+    if !v.horse || v.shaken {
+        false
+    } else if v.rash {
+        !rash_halts(die(), rules)
+    } else {
+        doctrine_sweeps
+    }
+}
+
 /// A joined commander whose unit breaks or loses a melee is lost on this D6.
 pub fn commander_lost(die: u8, rules: &BlackPowderRules) -> bool {
     die <= rules.melee.commander_lost_on
@@ -155,6 +182,27 @@ mod tests {
     fn rash_commanders_and_aspects() {
         let r = BlackPowderRules::builtin();
         assert!(!rash_halts(4, &r) && rash_halts(5, &r) && rash_halts(6, &r));
+        // Only Rash horse throw the die; the doctrine answers for other horse.
+        let horse = Victor {
+            horse: true,
+            ..Victor::default()
+        };
+        let rash = Victor {
+            rash: true,
+            ..horse
+        };
+        let no_die = || -> u8 { panic!("no die for this winner") };
+        assert!(sweeps(horse, true, no_die, &r) && !sweeps(horse, false, no_die, &r));
+        assert!(sweeps(rash, false, || 4, &r) && !sweeps(rash, true, || 5, &r));
+        for v in [
+            Victor::default(),
+            Victor {
+                shaken: true,
+                ..rash
+            },
+        ] {
+            assert!(!sweeps(v, true, no_die, &r));
+        }
         assert!(commander_lost(1, &r) && !commander_lost(2, &r));
         assert_eq!(aspect(30.0, &r), Aspect::Front);
         assert_eq!(aspect(-90.0, &r), Aspect::Flank);

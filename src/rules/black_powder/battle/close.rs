@@ -1,6 +1,6 @@
 //! Melee: every pair of regiments in contact fights a round; each element in contact rolls its
-//! own dice; the higher result wins, the loser takes a break test, and victorious horse may
-//! sweep on (Rash horse must, unless a D6 rolls 5 or 6).
+//! own dice; the higher result wins, the loser takes a break test, and victorious horse sweeps
+//! on as its doctrine chooses (Rash horse must, unless a D6 rolls 5 or 6).
 
 use super::doctrine;
 use super::{Battle, emit};
@@ -253,9 +253,8 @@ impl Battle {
         self.back_to(r, to, reg.disordered, obs) - reg.pos
     }
 
-    /// A winner's sweeping advance after its enemy broke or retired: horse only, not shaken;
-    /// Rash horse must unless a D6 rolls 5 or 6, other horse as its doctrine says. A full move
-    /// towards the nearest enemy, charging it if in reach.
+    /// A winner's sweeping advance after its enemy broke or retired, when `melee::sweeps` says
+    /// it goes: a full move towards the nearest enemy, charging it if in reach.
     fn sweep<D: DiceSource, O: Observer>(
         &mut self,
         w: usize,
@@ -266,19 +265,20 @@ impl Battle {
         obs: &mut O,
     ) {
         let wr = self.regiments[w];
-        if !self.elements[usize::from(wr.first)].troop.is_cavalry() || wr.gone {
+        let victor = melee::Victor {
+            horse: self.elements[usize::from(wr.first)].troop.is_cavalry(),
+            shaken: wr.shaken,
+            rash: wr.specials.has(SpecialRule::Rash),
+        };
+        // Foot never sweeps: nothing to tell.
+        if !victor.horse || wr.gone {
             return;
         }
-        // A shaken regiment does not charge (ruling), so it makes no sweeping advance: a
-        // sweep charges the fresh enemy in reach. Rash horse shaken throw no die to halt.
-        let goes = if wr.shaken {
-            false
-        } else if wr.specials.has(SpecialRule::Rash) {
+        let rash_die = || {
             dice.focus(Self::regiment_stream(w));
-            !melee::rash_halts(dice.d6(), &self.rules)
-        } else {
-            doctrine::sweeps(d)
+            dice.d6()
         };
+        let goes = melee::sweeps(victor, doctrine::sweeps(d), rash_die, &self.rules);
         let target = self.regiments[l].unit;
         if !goes {
             emit(

@@ -1,7 +1,8 @@
 //! The doctrine adapter: the scenario's doctrine parameters (aggression, reserves, when to
 //! advance, charge ratio, leading from the front, and the Black Powder ones: when an order is
-//! individual, how early foot forms hedgehog) plus the knobs of the ruleset file (the defaults
-//! of the Black Powder ones) turned into one regiment's plan for its move.
+//! individual, how early foot forms hedgehog, whether victorious horse sweeps on) plus the
+//! knobs of the ruleset file (the defaults of the Black Powder ones) turned into one
+//! regiment's plan for its move.
 
 use crate::doctrine::DoctrineParams;
 use crate::rules::black_powder::tables::DoctrineKnobs;
@@ -73,12 +74,15 @@ pub fn individual(k: &DoctrineKnobs, turn_degrees: f64) -> bool {
     turn_degrees.abs() > k.individual_order_degrees
 }
 
-/// Whether victorious horse goes on a sweeping advance (Rash horse are asked by the dice).
+/// Whether victorious horse goes on a sweeping advance (Rash horse are asked by the dice):
+/// the doctrine's `sweeping_advance`, else its aggression, so a doctrine written before the
+/// key fights as it did.
 pub fn sweeps(d: &DoctrineParams) -> bool {
-    d.aggression >= 0.5
+    d.sweeping_advance.unwrap_or(d.aggression >= 0.5)
 }
 
-/// Whether a winner whose beaten enemy held follows up and keeps the melee going.
+/// Whether a winner whose beaten enemy held follows up and keeps the melee going. Not a
+/// sweeping advance: the winner stays in the melee it won, so `sweeping_advance` leaves it be.
 pub fn follows_up(d: &DoctrineParams) -> bool {
     d.aggression >= 0.5
 }
@@ -191,6 +195,26 @@ mod tests {
                 && early_hedgehog(&loose, &knobs(&loose), 10.0)
         );
         assert!(!early_hedgehog(&loose, &knobs(&loose), 12.5));
+    }
+
+    /// The doctrine's `sweeping_advance` decides, whatever its aggression; unset, aggression
+    /// of 0.5 or more sweeps. Cromwell's horse rallies instead, Rupert's sweeps on.
+    #[test]
+    fn horse_sweeps_on_as_the_doctrine_says_else_by_its_aggression() {
+        let builtin = |n| DoctrineParams::builtin(n).unwrap();
+        assert!(sweeps(&builtin("rupert")) && !sweeps(&builtin("cromwell")));
+        assert!(follows_up(&builtin("cromwell")));
+        let keyless = |aggression| DoctrineParams {
+            aggression,
+            sweeping_advance: None,
+            ..builtin("cromwell")
+        };
+        assert!(sweeps(&keyless(0.5)) && !sweeps(&keyless(0.49)));
+        let set = |aggression, on| DoctrineParams {
+            sweeping_advance: Some(on),
+            ..keyless(aggression)
+        };
+        assert!(sweeps(&set(0.0, true)) && !sweeps(&set(1.0, false)));
     }
 
     /// A charge is planned on a target within the doctrine's share of the move, else the
