@@ -9,6 +9,7 @@
 mod dickenson_common;
 
 use std::f64::consts::PI;
+use std::sync::Arc;
 
 use dickenson_common::{battle, setup, setup_with};
 use ecw_sim::army::{FootBalance, GunWeight, HorseKind, Side, UnitKind};
@@ -575,8 +576,8 @@ fn e10_the_morale_chart_with_its_adds() {
         let r = b.regiments[0];
         assert!(close(r.pos.y, y), "{result:?}: at {}", r.pos.y);
         assert!(r.disordered(2) || result == MoraleResult::Rout);
-        if result == MoraleResult::Stand {
-            assert_eq!(r.halt_until, 2);
+        if result != MoraleResult::Rout {
+            assert_eq!(r.halt_until, 2, "{result:?}: no advance next move");
         }
         if result == MoraleResult::Rout {
             assert_eq!(r.state, State::Routing);
@@ -585,6 +586,53 @@ fn e10_the_morale_chart_with_its_adds() {
             assert!(l.0.contains(&Event::LeftTable { unit: 0 }));
         }
     }
+}
+
+/// A FALL BACK ALSO COSTS THE NEXT MOVE'S ADVANCE (ruling: the chart's results are ordered, and
+/// a worse one never leaves a regiment freer than a better). Troopers at y 20 that lost two
+/// troopers (1 point) throw at the end of the move: 3+4 - 1 = 6, stand where they are; 2+3 - 1
+/// = 4, fall back a trot's 10" to y 10. Enemy foot far off stand; the troopers' doctrine would
+/// advance. In the next move neither advances, and in the one after the fallen-back troopers
+/// trot on 10". With `morale.fall_back_holds` false they trot straight back up to y 20.
+#[test]
+fn e10c_a_fall_back_holds_the_next_move_as_a_stand_does() {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 20.0),
+        (Side::Royalist, FOOT, 720, 36.0, 44.0),
+    ]);
+    // The throw, then `moves` moves: the morale results and where the troopers stand after each.
+    let fight = |dice: [u8; 2], holds: bool, moves: usize| {
+        let mut b = battle(&s);
+        Arc::make_mut(&mut b.rules).morale.fall_back_holds = holds;
+        b.regiments[1].halt_until = 99;
+        b.regiments[0].horsemen -= 2;
+        b.regiments[0].lost_this_move = 2;
+        let mut d = ScriptedDice::new(&dice);
+        let mut l = EventLog::default();
+        b.morale_phase(&mut d, &mut l);
+        let mut at = vec![b.regiments[0].pos.y];
+        for _ in 0..moves {
+            b.turn += 1;
+            b.one_move(&s, &mut d, &mut l);
+            at.push(b.regiments[0].pos.y);
+        }
+        d.finish();
+        (morale(&l), at)
+    };
+    let (thrown, at) = fight([3, 4], true, 1);
+    assert_eq!(thrown, vec![(0, MoraleResult::Stand)]);
+    assert!(close(at[1], 20.0), "stood: no advance next move, {at:?}");
+    let (thrown, at) = fight([2, 3], true, 1);
+    assert_eq!(thrown, vec![(0, MoraleResult::FallBack)]);
+    assert!(close(at[0], 10.0), "fell back a trot: {at:?}");
+    assert!(
+        close(at[1], 10.0),
+        "fell back: no advance next move either, {at:?}"
+    );
+    let (_, at) = fight([2, 3], true, 2);
+    assert!(close(at[2], 20.0), "free the move after: {at:?}");
+    let (_, at) = fight([2, 3], false, 1);
+    assert!(close(at[1], 20.0), "the key false: free at once, {at:?}");
 }
 
 /// MORALE ON LOSSES OF OFFICERS ONLY: the end-of-move throw is for every unit that lost figures

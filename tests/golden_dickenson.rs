@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x268c26299bfd0bf1),
-    ("marston_moor", 0x8b049ff3d954e3e1),
-    ("naseby", 0x69c8af06047565a6),
-    ("roundway_down", 0x1ecb17b10c2690dd),
-    ("adwalton_moor", 0x979f0b4789f0eaf8),
-    ("lansdown", 0xff02e2742fabe70b),
-    ("first_newbury", 0xb8cc8cbae6ca600a),
-    ("langport", 0xd6d9dac7642ebbfa),
-    ("small_action", 0x9b7a5db63f2d0f42),
-    ("duel_horse", 0x1f479e43071418fa),
-    ("duel_foot_vs_horse", 0x6aaf595fcf656c28),
-    ("bp_duel_pike_vs_horse", 0x7b2be42fdfde82c1),
-    ("bp_duel_shot", 0x57e3cf7330cd602c),
-    ("bp_duel_gun_vs_foot", 0x666f242679afa1c1),
-    ("balance_template", 0xa247facd4031f418),
+    ("edgehill", 0x87f6c3fe46b5f108),
+    ("marston_moor", 0x7c3f134660d815b5),
+    ("naseby", 0xcd03c027cc24ad14),
+    ("roundway_down", 0x62b8af76edb91153),
+    ("adwalton_moor", 0xd8376519163e03a0),
+    ("lansdown", 0x754c2b665b34cf4b),
+    ("first_newbury", 0x96b08f0c320f2704),
+    ("langport", 0xc41a8e06d6cdbd87),
+    ("small_action", 0x9dc348ea5d23a0ae),
+    ("duel_horse", 0xb3c23b316ad137ac),
+    ("duel_foot_vs_horse", 0x08e69e9ce4e809d5),
+    ("bp_duel_pike_vs_horse", 0xb17da189722dc21b),
+    ("bp_duel_shot", 0xb3f1779b30f42041),
+    ("bp_duel_gun_vs_foot", 0xf51066be0208be42),
+    ("balance_template", 0xcf4c5a685e3bb291),
 ];
 
 #[test]

@@ -74,6 +74,9 @@ pub struct Morale {
     pub stand_at_least: i16,
     pub fall_back_at_least: i16,
     pub fall_back_move: f64,
+    /// A regiment that fell back may not advance next move, as one that stood may not (false:
+    /// free at once).
+    pub fall_back_holds: bool,
     pub formation_throw_good_at_least: i16,
     pub forlorn_hope: i8,
     pub add: MoraleAdds,

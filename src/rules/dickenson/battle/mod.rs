@@ -285,6 +285,9 @@ impl Battle {
     /// A battle for this set-up: every regiment derived once.
     pub fn new(rules: Arc<DickensonRules>, setup: &BattleSetup) -> Battle {
         let template = derive_template(&rules, setup);
+        // Room for every regiment in melee with as many enemies as it may meet: a battle's
+        // pairs never grow the buffer, however many melees it fights at once.
+        let pairs_room = template.0.len() * Engaged::CAPACITY;
         let on_side = |s: Side| template.0.iter().filter(|r| r.side == s).count();
         let neighbours = neighbours::Neighbours::new(
             (setup.ground.width, setup.ground.depth),
@@ -329,7 +332,7 @@ impl Battle {
             dice: StreamDice::default(),
             seed: 0,
             schedule: crate::arrivals::Schedule::default(),
-            pairs: Vec::new(),
+            pairs: Vec::with_capacity(pairs_room),
             melee_sums: Vec::new(),
             fronts: Vec::new(),
             arc_cos: [const { Cell::new((f64::NAN, f64::NAN)) }; 2],

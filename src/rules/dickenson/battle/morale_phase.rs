@@ -405,7 +405,7 @@ impl Battle {
     }
 
     /// Carries out a chart result: stand (disordered, no advance next move), fall back a full
-    /// move facing the enemy, disordered, or rout.
+    /// move facing the enemy, disordered (and held as a stand is, by the ruling), or rout.
     pub fn obey<O: Observer>(&mut self, r: usize, result: MoraleResult, obs: &mut O) {
         let turn = self.turn;
         match result {
@@ -420,11 +420,13 @@ impl Battle {
         }
     }
 
-    /// Falls back a full move facing the enemy, disordered (from now: its move is told so),
-    /// over the ground as any move and short of enemies and (unless the rulings let it
-    /// through) friends; off the table it is gone. It goes straight back from its front,
-    /// unless the nearest enemy standing is behind it (a charger turned away from its target):
-    /// then it turns to face that enemy first, and goes straight back from it.
+    /// Falls back a full move facing the enemy, disordered (from now: its move is told so)
+    /// and, by the ruling `fall_back_holds`, with no advance next move (a stand's cost: else
+    /// the worse result would leave it the freer), over the ground as any move and short of
+    /// enemies and (unless the rulings let it through) friends; off the table it is gone. It
+    /// goes straight back from its front, unless the nearest enemy standing is behind it (a
+    /// charger turned away from its target): then it turns to face that enemy first, and goes
+    /// straight back from it.
     fn fall_back<O: Observer>(&mut self, r: usize, obs: &mut O) {
         self.disengage(r);
         if let Some((e, _)) = self.nearest_enemy(r, |e| e.state == State::Active) {
@@ -438,6 +440,9 @@ impl Battle {
         let distance = self.rules.morale.fall_back_move * reg.move_at(Gait::Trot, &self.rules);
         let g = &mut self.regiments[r];
         g.disordered_until = self.turn + 1;
+        if self.rules.morale.fall_back_holds {
+            g.halt_until = self.turn + 1;
+        }
         g.gait = Gait::Halt;
         emit(
             obs,
