@@ -1357,3 +1357,40 @@ fn faster_than_a_trot_from_the_halt(
     }
     checked
 }
+
+/// One move in which the Royalists move first, the Parliament foot's order made with theirs
+/// at the start of it; where the Parliament foot stands after it, and the gap between the two.
+fn royalists_close_first(stand: Option<bool>) -> (f64, f64) {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Royalist, FOOT, 720, 36.0, 27.0),
+    ]);
+    let mut rules = ecw_sim::rules::dickenson::DickensonRules::builtin();
+    if let Some(k) = stand {
+        rules.battle.shooters_stand_in_range = k;
+    }
+    let mut b = Dickenson::new(rules).new_battle(&s);
+    b.turn = 0;
+    b.first = Side::Royalist;
+    next_move(&mut b, &s);
+    let (a, e) = (&b.regiments[0], &b.regiments[1]);
+    (a.pos.y, e.pos.y - a.pos.y)
+}
+
+/// SHOOTERS STAND ONCE IN RANGE: both sides make their orders at the start of the move, so
+/// foot ordered to advance while the enemy stood beyond its muskets' long range (12") may find
+/// it closed into range by the time its own turn comes (the enemy moving first). It then
+/// stands to give fire, as its doctrine stands shooters in range (doctrine,
+/// `battle.shooters_stand_in_range`): here the Royalist foot 17" off march 6" to 11", and the
+/// Parliament foot stay at y 10 instead of marching on to 5" off, where having moved they
+/// could not fire. With the key false they march on.
+#[test]
+fn m23_shooters_ordered_to_advance_stand_once_the_enemy_closes_into_range() {
+    let (y, gap) = royalists_close_first(None);
+    assert!(near(y, 10.0), "stood to give fire: y {y}, {gap}\" apart");
+    let (y, gap) = royalists_close_first(Some(false));
+    assert!(
+        y > 10.5 && gap < 11.0,
+        "the key false marches on: y {y}, {gap}\" apart"
+    );
+}

@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x87f6c3fe46b5f108),
-    ("marston_moor", 0x7c3f134660d815b5),
-    ("naseby", 0xcd03c027cc24ad14),
-    ("roundway_down", 0x62b8af76edb91153),
-    ("adwalton_moor", 0xd8376519163e03a0),
-    ("lansdown", 0x754c2b665b34cf4b),
-    ("first_newbury", 0x96b08f0c320f2704),
-    ("langport", 0xc41a8e06d6cdbd87),
-    ("small_action", 0x9dc348ea5d23a0ae),
+    ("edgehill", 0xd0bd9c24f02fe940),
+    ("marston_moor", 0x7e4178b5cc2d9b8c),
+    ("naseby", 0xa4d177f34184eebe),
+    ("roundway_down", 0xe2b43749cb43cd89),
+    ("adwalton_moor", 0x119e07ee38a1809a),
+    ("lansdown", 0x64f319242460ba96),
+    ("first_newbury", 0x3ba5c6556a626cf5),
+    ("langport", 0x36e331b9d6962329),
+    ("small_action", 0xda06a885fe93d5c1),
     ("duel_horse", 0xb3c23b316ad137ac),
-    ("duel_foot_vs_horse", 0x08e69e9ce4e809d5),
+    ("duel_foot_vs_horse", 0x15b3eb3da3ac2aa0),
     ("bp_duel_pike_vs_horse", 0xb17da189722dc21b),
-    ("bp_duel_shot", 0xb3f1779b30f42041),
+    ("bp_duel_shot", 0x95165c350ac802d6),
     ("bp_duel_gun_vs_foot", 0xf51066be0208be42),
-    ("balance_template", 0xcf4c5a685e3bb291),
+    ("balance_template", 0xd1fa3c9a75edfcec),
 ];
 
 #[test]

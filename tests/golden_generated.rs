@@ -18,7 +18,7 @@ const IRONSIDES: &[(usize, u64, u64)] =
 const BLACK_POWDER: &[(usize, u64, u64)] =
     &[(100, 20, 0x639ec5a955de868e), (400, 6, 0xc0cc0788254fad1e)];
 const DICKENSON: &[(usize, u64, u64)] =
-    &[(100, 6, 0xc715945dd7555713), (400, 2, 0xd410a6fc61a63652)];
+    &[(100, 6, 0x9a36a78d5162ae13), (400, 2, 0x55b98c95785425ec)];
 
 #[test]
 fn generated_ironsides_battles_are_fought_as_pinned() {

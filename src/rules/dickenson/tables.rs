@@ -558,6 +558,9 @@ pub struct BattleRules {
     /// the same target standing where their charges end: one they would stop is not declared
     /// (false: each charge as if its friends stood where they are).
     pub charges_shared_out: bool,
+    /// Shooters ordered at the start of the move to advance stand instead when, as their turn
+    /// comes, an enemy is already within their long range (false: they march on).
+    pub shooters_stand_in_range: bool,
     /// Foot held by a standing friend with no gap wide enough for their line form column to
     /// pass a gap wide enough for the column.
     pub pass_in_column: bool,

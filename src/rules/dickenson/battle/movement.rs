@@ -751,6 +751,7 @@ impl Battle {
         }
         match plan {
             Plan::Hold => self.hold(r, t, gap, obs),
+            Plan::Advance if self.closed_into_range(r) => self.regiments[r].gait = Gait::Halt,
             Plan::Advance => {
                 // Ruling: an advance goes no faster than a canter; only a charge gallops.
                 let gait = self.regiments[r].next_gait().min(Gait::Canter);
@@ -759,6 +760,23 @@ impl Battle {
             }
             Plan::Charge => self.charge_thrown(r, t, thrown, dice, obs),
         }
+    }
+
+    /// Whether shooter `r`, ordered to advance, finds an enemy within its long range as its
+    /// turn comes (one that moved first closed in): it stands to give fire, as its doctrine
+    /// stands shooters in range (doctrine, `battle.shooters_stand_in_range`). Horse and guns
+    /// are not asked: their orders weigh range their own way.
+    fn closed_into_range(&self, r: usize) -> bool {
+        let reg = &self.regiments[r];
+        if !self.rules.battle.shooters_stand_in_range
+            || matches!(reg.kind, Kind::Horse(_) | Kind::Gun(_))
+        {
+            return false;
+        }
+        let Some(long) = reg.arm().map(|a| a.weapon(&self.rules).long) else {
+            return false;
+        };
+        self.nearest_active(r).is_some_and(|(_, gap)| gap <= long)
     }
 
     /// Ruling: an advance keeps the regiment's own lane, straight ahead as its neighbours go,
