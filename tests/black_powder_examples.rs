@@ -795,3 +795,53 @@ fn example_17_a_move_passes_through_friends_but_does_not_end_on_them() {
     let stays = advance_past(&column);
     assert!((stays.y - 10.0).abs() < 1e-6, "{stays:?}");
 }
+
+/// Royalist gallopers (Trained, 14") 6" in front of Parliament foot already in hedgehog, with
+/// `others` besides: the events and the gallopers after the Royalists' orders.
+fn before_a_hedgehog(others: &[Spec]) -> (Vec<Detail>, Battle) {
+    let mut specs = vec![
+        (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
+        (Side::Royalist, GALLOPERS, 400, 5, 36.0, 17.0),
+    ];
+    specs.extend_from_slice(others);
+    let s = setup(&specs);
+    let mut b = battle(&s);
+    b.regiments[0].hedgehog = true;
+    let mut dice = ScriptedDice::new(&[]);
+    let mut log = EventLog::default();
+    b.orders_phase(Side::Royalist, &s, &mut dice, &mut log);
+    dice.finish();
+    (details(&log), b)
+}
+
+/// HORSE BARRED BY A HEDGEHOG (doctrine ruling): horse may not charge a hedgehog in good order,
+/// so rather than ride up to it and stand under its muskets, horse whose nearest enemy is one
+/// draws back on initiative, facing it, until its centre is the muskets' 12", the contact gap
+/// and both reaches (1.5" and 0.5") from the foot's: 7.5" back, to y = 24.5 (the foot's
+/// elements then 13.5" off and more). Enemy trotters 8" off (pistols 6": no closing fire),
+/// within the gallopers' reach and at odds Rupert's doctrine takes, are charged instead.
+#[test]
+fn horse_barred_by_a_hedgehog_draws_back_or_charges_another_enemy() {
+    let (d, b) = before_a_hedgehog(&[]);
+    let horse = &b.regiments[1];
+    assert!(
+        close(horse.pos.y, 24.5) && close(horse.pos.x, 36.0) && close(horse.facing, PI),
+        "the gallopers stand at {:?} facing {}: {d:?}",
+        horse.pos,
+        horse.facing
+    );
+    assert!(d.contains(&Detail::Initiative { unit: 1 }), "{d:?}");
+    let shot_at = b
+        .element_range(0)
+        .any(|e| b.gap(e, b.element_range(1).start) <= 12.0);
+    assert!(!shot_at && b.regiments[0].hedgehog);
+    let (d, b) = before_a_hedgehog(&[(Side::Parliament, TROTTERS, 400, 5, 45.0, 17.0)]);
+    let charge = Detail::Charge {
+        unit: 1,
+        target: 2,
+        home: true,
+        by: ChargeBy::Initiative,
+    };
+    assert!(d.contains(&charge), "{d:?}");
+    assert_eq!(b.regiments[1].engaged, Some(2));
+}

@@ -15,21 +15,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x2953bb6eebbf1248),
-    ("marston_moor", 0x30a44c9ded5c25c3),
-    ("naseby", 0xfff268012fa9dfb1),
-    ("roundway_down", 0x8055d6339ff369c9),
-    ("adwalton_moor", 0xf0bd2e4db3585e6a),
-    ("lansdown", 0x3e93d94e885d256e),
-    ("first_newbury", 0x384976ae4438463e),
-    ("langport", 0x2caa80d92002b1d0),
-    ("small_action", 0x758e6aef9019a880),
+    ("edgehill", 0x486d3c8bc3d36271),
+    ("marston_moor", 0x115e2b647b959526),
+    ("naseby", 0x067189157d164831),
+    ("roundway_down", 0x2ae6bb829cd61c30),
+    ("adwalton_moor", 0x6188720f890b8252),
+    ("lansdown", 0x9bd8cc7827c7daa7),
+    ("first_newbury", 0xe7b39179a866d00f),
+    ("langport", 0x66312c89faf9366f),
+    ("small_action", 0x7f350680787c0ccc),
     ("duel_horse", 0x794167b7a389a104),
-    ("duel_foot_vs_horse", 0x879a8bc030f692d9),
-    ("bp_duel_pike_vs_horse", 0x403b5054ecb57764),
+    ("duel_foot_vs_horse", 0x5e5f4cff575fedac),
+    ("bp_duel_pike_vs_horse", 0xe51997dd59eefc18),
     ("bp_duel_shot", 0x5b74e9c37f7c59e4),
     ("bp_duel_gun_vs_foot", 0x9f88fbd01c42b073),
-    ("balance_template", 0x98c454d1ebdf8503),
+    ("balance_template", 0x426b187be94d5ab9),
 ];
 
 #[test]

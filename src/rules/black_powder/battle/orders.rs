@@ -7,13 +7,14 @@ use crate::army::Side;
 use crate::battlefield::geometry::{Shape, angle_diff};
 use crate::battlefield::{AreaKind, Ground, Vec2};
 use crate::dice::DiceSource;
+use crate::doctrine::DoctrineParams;
 use crate::events::{Event, Observer};
 use crate::rules::black_powder::command::{self, OrderSituation};
 use crate::rules::black_powder::events::{ChargeBy, Detail};
 use crate::rules::black_powder::melee::Aspect;
 use crate::rules::black_powder::morale;
 use crate::rules::black_powder::shooting::max_range;
-use crate::rules::black_powder::tables::SpecialRule;
+use crate::rules::black_powder::tables::{DoctrineKnobs, SpecialRule};
 use crate::rules::black_powder::units::Troop;
 use crate::setup::BattleSetup;
 
@@ -276,7 +277,6 @@ impl Battle {
         };
         let d = &setup.doctrines[usize::from(self.brigades[b].doctrine)];
         let troop = self.elements[usize::from(reg.first)].troop;
-        let situation = self.situation(r, b, target, gap);
         let knobs = doctrine::knobs_for(d, &self.rules.doctrine);
         if reg.specials.has(SpecialRule::Hedgehog)
             && doctrine::early_hedgehog_range(d, &knobs)
@@ -285,8 +285,17 @@ impl Battle {
             self.hedgehog_check(r, dice, obs);
             return;
         }
+        let mut situation = self.situation(r, b, target, gap);
+        let mut target = target;
+        if !situation.may_charge && self.barred(r, target) {
+            (target, situation) = self.past_the_hedgehog((r, b), (target, situation), (d, &knobs));
+        }
         let plan = doctrine::plan(d, &knobs, &situation);
         if plan == Plan::Hold {
+            if let Some(way) = self.stand_off(r, (target, gap)) {
+                let (_, share) = self.move_share(r, b, (false, gap), brigade_roll, dice, obs);
+                self.draw_back(r, way, share * reg.standard_move, setup, obs);
+            }
             return;
         }
         let aim = (self.elements[target].pos - self.elements[usize::from(reg.first)].pos).facing();
@@ -316,7 +325,7 @@ impl Battle {
         let reg = self.regiments[r];
         let t_reg = self.regiments[usize::from(self.elements[target].regiment)];
         let troop = self.elements[usize::from(reg.first)].troop;
-        let horse_vs_hedgehog = troop.is_cavalry() && t_reg.hedgehog && !t_reg.shaken;
+        let horse_vs_hedgehog = troop.is_cavalry() && bars_horse(&t_reg);
         Situation {
             turn: self.turn,
             reserve: reg.reserve,
@@ -330,16 +339,97 @@ impl Battle {
             determined: reg.specials.has(SpecialRule::DeterminedCharge),
             ratio: f64::from(reg.stamina.saturating_sub(reg.casualties) + 1)
                 / f64::from(t_reg.stamina.saturating_sub(t_reg.casualties) + 1),
-            range: self
-                .element_range(r)
-                .map(|e| max_range(self.elements[e].troop, &self.rules))
-                .fold(0.0, f64::max)
-                .min(if troop.is_cavalry() {
-                    0.0
-                } else {
-                    f64::INFINITY
-                }),
+            range: self.shooting_range(r).min(if troop.is_cavalry() {
+                0.0
+            } else {
+                f64::INFINITY
+            }),
         }
+    }
+
+    /// Whether regiment `r` is horse and enemy element `target` is of a hedgehog that bars it
+    /// (`bars_horse`).
+    #[inline]
+    fn barred(&self, r: usize, target: usize) -> bool {
+        let t = &self.regiments[usize::from(self.elements[target].regiment)];
+        let troop = self.elements[usize::from(self.regiments[r].first)].troop;
+        troop.is_cavalry() && bars_horse(t)
+    }
+
+    /// Horse `r` of brigade `b` barred by the hedgehog of its nearest enemy element `target`
+    /// (doctrine ruling: no sane horse rides up to stand under pikes and muskets): the nearest
+    /// enemy element it may charge and what its doctrine `d` sees of it when the doctrine would
+    /// charge it now, else `target` held off (as a shooter holds in range; `stand_off` draws it
+    /// back). Out of line: few orders are a barred horse's.
+    #[inline(never)]
+    fn past_the_hedgehog(
+        &self,
+        (r, b): (usize, usize),
+        (target, held): (usize, Situation),
+        (d, knobs): (&DoctrineParams, &DoctrineKnobs),
+    ) -> (usize, Situation) {
+        let chargeable =
+            |o: &super::Regiment, _: &super::Element| o.engaged.is_none() && !bars_horse(o);
+        if let Some((other, gap)) = self.nearest_enemy_from(r, None, chargeable) {
+            let s = self.situation(r, b, other, gap);
+            if doctrine::plan(d, knobs, &s) == Plan::Charge {
+                return (other, s);
+            }
+        }
+        let range = f64::INFINITY;
+        (target, Situation { range, ..held })
+    }
+
+    /// Where horse `r`, holding, draws back when barred by the hedgehog of enemy element
+    /// `target` `gap` off and within its muskets' reach (`way_back`): straight away from it,
+    /// facing as it faces (so no individual order). None when not barred or out of reach.
+    fn stand_off(&self, r: usize, (target, gap): (usize, f64)) -> Option<(Vec2, f64)> {
+        if !self.barred(r, target) {
+            return None;
+        }
+        let t = usize::from(self.elements[target].regiment);
+        let reach = self.shooting_range(t);
+        (gap <= reach).then(|| self.way_back(r, t, reach))
+    }
+
+    /// The way regiment `r` draws back from regiment `t`, straight away from its centre, and
+    /// how far it must go for every element to stand the contact gap beyond `reach` of every
+    /// one of `t`'s: its centre that far and both reaches from `t`'s.
+    fn way_back(&self, r: usize, t: usize, reach: f64) -> (Vec2, f64) {
+        let (me, them) = (&self.regiments[r], &self.regiments[t]);
+        let clear = reach + self.rules.movement.contact_gap + me.reach + them.reach;
+        let w = me.pos - them.pos;
+        (w.norm(), (clear - w.len()).max(0.0))
+    }
+
+    /// Moves regiment `r` `back` inches along `dir`, facing as it faces, or as far as a move of
+    /// `distance` gets it, paying as `advance` pays (the ground's share, obstacles) and stopping
+    /// as it stops (short of the enemy, clear of friends), save that it neither turns nor flows
+    /// round a pike block: it stops short of one.
+    fn draw_back<O: Observer>(
+        &mut self,
+        r: usize,
+        (dir, back): (Vec2, f64),
+        distance: f64,
+        setup: &BattleSetup,
+        obs: &mut O,
+    ) {
+        let (from, front) = (self.regiments[r].pos, self.regiments[r].front);
+        let share = self.ground_share(r, from, from + dir * back.min(distance), setup);
+        let distance = self.over_obstacles(from, dir, distance * share, &setup.ground);
+        let (run, _) = self.clear_run(r, dir, distance.min(back));
+        let to = self.on_table(from + dir * run, setup);
+        let to = self.clear_of_friends(r, from, to, front).unwrap_or(from);
+        self.place_facing(r, to, self.regiments[r].facing, front);
+        emit(obs, Event::moved(self.regiments[r].unit, from, to, false));
+    }
+
+    /// Regiment `r`'s longest shooting range (0: it does not shoot).
+    #[inline]
+    fn shooting_range(&self, r: usize) -> f64 {
+        self.element_range(r)
+            .map(|e| max_range(self.elements[e].troop, &self.rules))
+            .fold(0.0, f64::max)
     }
 
     /// What moves regiment `r` (on initiative within reach of the enemy, else by a command
@@ -900,6 +990,12 @@ impl Battle {
         d.won_last = false;
         d.hedgehog = false;
     }
+}
+
+/// Whether regiment `t` is a hedgehog in good order (not shaken: a ruling), which horse may
+/// not charge.
+fn bars_horse(t: &super::Regiment) -> bool {
+    t.hedgehog && !t.shaken
 }
 
 /// Whether `c` is further than `within` (plus a margin for rounding) from the path `p` to
