@@ -135,9 +135,13 @@ impl Tidy {
         self.row(who, measure, cells);
     }
 
-    /// The mean of a histogram's observations with its normal 95% interval.
+    /// The mean of a histogram's observations with its normal 95% interval, within the
+    /// smallest and largest observed (`Estimate::within`).
     pub fn mean(&mut self, who: &Who, measure: &str, h: &Histogram) {
-        let e = mean_interval(h.total(), h.sum(), h.sum_sq());
+        let seen = h.bounds().map(|(lo, hi)| (lo as f64, hi as f64));
+        let e = mean_interval(h.total(), h.sum(), h.sum_sq())
+            .zip(seen)
+            .map(|(e, seen)| e.within(seen));
         let cells = Cells {
             n: Some(h.total()),
             estimate: e.map(|e| num(e.estimate)),
@@ -203,6 +207,25 @@ impl Tidy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A mean's interval stays within what was observed: a count seen three times in 4,000
+    /// battles (casualties a unit rarely takes) has no interval below 0, where the normal
+    /// approximation alone would reach.
+    #[test]
+    fn a_rare_counts_mean_has_no_interval_below_what_was_seen() {
+        let mut h = Histogram::default();
+        h.add_n(0, 3997);
+        h.add_n(1, 3);
+        let mut t = Tidy::new();
+        t.mean(
+            &Who::new("unit", 1, "Hammond's Foot", None),
+            "casualties_lost_mean",
+            &h,
+        );
+        let text = String::from_utf8(t.finish()).unwrap();
+        let row = text.lines().nth(1).unwrap();
+        assert!(row.ends_with(",4000,0.000750,0.000000,0.001598"), "{row}");
+    }
 
     #[test]
     fn rows_are_tidy_and_exact() {

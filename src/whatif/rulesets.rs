@@ -23,6 +23,8 @@ pub struct MeanSums {
     pub n: u64,
     pub sum: f64,
     pub sum_sq: f64,
+    /// The smallest and largest observations (None before the first).
+    pub seen: Option<(f64, f64)>,
 }
 
 impl MeanSums {
@@ -30,13 +32,13 @@ impl MeanSums {
         self.n += 1;
         self.sum += x;
         self.sum_sq += x * x;
+        self.seen = Some(self.seen.map_or((x, x), |(lo, hi)| (lo.min(x), hi.max(x))));
     }
 
-    /// The mean with its normal 95% interval (None with no observations).
+    /// The mean with its normal 95% interval, within the smallest and largest observed
+    /// (`Estimate::within`; None with no observations).
     pub fn interval(&self) -> Option<Estimate> {
-        if self.n == 0 {
-            return None;
-        }
+        let seen = self.seen?;
         let n = self.n as f64;
         let mean = self.sum / n;
         let var = if self.n > 1 {
@@ -44,7 +46,7 @@ impl MeanSums {
         } else {
             0.0
         };
-        Some(normal_interval(self.n, mean, var))
+        Some(normal_interval(self.n, mean, var).within(seen))
     }
 }
 
@@ -199,6 +201,19 @@ pub fn rulesets_summary(names: &[&str], sums: &[RulesetSums]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A mean's interval stays within what was observed: pursuits begun in 3 battles of 4,000
+    /// give no interval below 0, where the normal approximation alone would reach.
+    #[test]
+    fn a_rare_means_interval_stays_within_what_was_seen() {
+        let mut m = MeanSums::default();
+        for i in 0..4000 {
+            m.add(if i % 1000 == 0 && i < 3000 { 1.0 } else { 0.0 });
+        }
+        let e = m.interval().unwrap();
+        assert_eq!(e.low, 0.0, "{e:?}");
+        assert!(e.high > e.estimate && e.estimate > 0.0, "{e:?}");
+    }
 
     fn row(outcome: Outcome, lost: [u32; 2], pursuits: [u32; 2]) -> BattleRow {
         BattleRow {
