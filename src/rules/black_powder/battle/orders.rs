@@ -325,7 +325,7 @@ impl Battle {
         let reg = self.regiments[r];
         let t_reg = self.regiments[usize::from(self.elements[target].regiment)];
         let troop = self.elements[usize::from(reg.first)].troop;
-        let horse_vs_hedgehog = troop.is_cavalry() && bars_horse(&t_reg);
+        let horse_vs_hedgehog = self.barred(r, target);
         Situation {
             turn: self.turn,
             reserve: reg.reserve,
@@ -404,8 +404,8 @@ impl Battle {
 
     /// Moves regiment `r` `back` inches along `dir`, facing as it faces, or as far as a move of
     /// `distance` gets it, paying as `advance` pays (the ground's share, obstacles) and stopping
-    /// as it stops (short of the enemy, clear of friends), save that it neither turns nor flows
-    /// round a pike block: it stops short of one.
+    /// as it stops (short of the enemy, clear of friends: `back_to`), save that it neither turns
+    /// nor flows round a pike block: it stops short of one.
     fn draw_back<O: Observer>(
         &mut self,
         r: usize,
@@ -414,14 +414,11 @@ impl Battle {
         setup: &BattleSetup,
         obs: &mut O,
     ) {
-        let (from, front) = (self.regiments[r].pos, self.regiments[r].front);
+        let from = self.regiments[r].pos;
         let share = self.ground_share(r, from, from + dir * back.min(distance), setup);
         let distance = self.over_obstacles(from, dir, distance * share, &setup.ground);
         let (run, _) = self.clear_run(r, dir, distance.min(back));
-        let to = self.on_table(from + dir * run, setup);
-        let to = self.clear_of_friends(r, from, to, front).unwrap_or(from);
-        self.place_facing(r, to, self.regiments[r].facing, front);
-        emit(obs, Event::moved(self.regiments[r].unit, from, to, false));
+        self.back_to(r, self.on_table(from + dir * run, setup), false, obs);
     }
 
     /// Regiment `r`'s longest shooting range (0: it does not shoot).
@@ -645,7 +642,8 @@ impl Battle {
         }
     }
 
-    /// Moves regiment `r` straight to `to` (a fall back or a retirement), facing as it faces,
+    /// Moves regiment `r` straight to `to` (a fall back, a retirement or horse drawing back
+    /// from a hedgehog), facing as it faces,
     /// and tells the move: it ends short of `to` when a friend stands there
     /// (`clear_of_friends`), or stays where it is when nowhere on the way is clear. Where it
     /// ends.
