@@ -208,7 +208,7 @@ impl Battle {
         {
             return;
         }
-        let reach = target.arm().map_or(0.0, |a| a.weapon(rules).long);
+        let reach = target.long_range(rules);
         if gap > reach {
             return;
         }

@@ -282,10 +282,7 @@ impl Battle {
     /// (its next gait's move at the ruling's share), whichever is farther; a gun not at all.
     fn reach(&self, e: usize) -> f64 {
         let (en, rules) = (&self.regiments[e], &*self.rules);
-        let arms = match en.kind {
-            Kind::Gun(_) => 0.0,
-            _ => en.arm().map_or(0.0, |a| a.weapon(rules).long),
-        };
+        let arms = en.long_range(rules);
         if !en.is_horse() {
             return arms;
         }

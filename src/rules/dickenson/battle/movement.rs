@@ -621,7 +621,7 @@ impl Battle {
         let range = match reg.kind {
             Kind::Horse(_) => stand_at,
             Kind::Gun(c) => c.gun(&self.rules).maximum_range,
-            _ => reg.arm().map_or(0.0, |a| a.weapon(&self.rules).long),
+            _ => reg.long_range(&self.rules),
         };
         // Ruling: only foot in line charge, and no column; horse cannot charge pike three deep.
         let may_charge = match reg.kind {
@@ -773,9 +773,7 @@ impl Battle {
         {
             return false;
         }
-        let Some(long) = reg.arm().map(|a| a.weapon(&self.rules).long) else {
-            return false;
-        };
+        let long = reg.long_range(&self.rules);
         self.nearest_active(r).is_some_and(|(_, gap)| gap <= long)
     }
 

@@ -746,6 +746,11 @@ impl Regiment {
         }
     }
 
+    /// Its small arms' long range (0 for a gun: it has none).
+    pub fn long_range(&self, rules: &DickensonRules) -> f64 {
+        self.arm().map_or(0.0, |a| a.weapon(rules).long)
+    }
+
     /// Its move at a gait (horse), in its formation (foot: the pikemen's, the slowest;
     /// musketeers form no square, so theirs is their line's), or drawn by horses (a limbered
     /// gun; a sited one moves only by its crew's pull).
