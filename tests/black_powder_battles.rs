@@ -3,8 +3,9 @@
 
 mod common;
 
+use ecw_sim::army::Side;
 use ecw_sim::battlefield::geometry::Shape;
-use ecw_sim::dice::battle_seed;
+use ecw_sim::dice::{SeededDice, battle_seed};
 use ecw_sim::events::{Event, EventLog, LossCause, Outcome};
 use ecw_sim::rules::black_powder::battle::Battle;
 use ecw_sim::rules::black_powder::events::Detail;
@@ -651,6 +652,43 @@ fn on_and_near_a_friend(b: &Battle, r: usize) -> (bool, bool) {
         })
 }
 
+/// Fights `n` Marston Moor battles of master seed `seed` turn by turn to turn 12, every phase
+/// run here but each side's orders: `look(i, b, side, l, orders)` runs them (`orders(b, l)`,
+/// with the start of the turn already told in `l`) and looks before and after.
+fn marston_moor_orders(
+    n: u64,
+    seed: u64,
+    mut look: impl FnMut(
+        u64,
+        &mut Battle,
+        Side,
+        &mut EventLog,
+        &mut dyn FnMut(&mut Battle, &mut EventLog),
+    ),
+) {
+    let bp = BlackPowder::builtin();
+    let setup = marston_moor();
+    for i in 0..n {
+        let mut b = bp.new_battle(&setup);
+        let mut dice = SeededDice::new(battle_seed(seed, i));
+        while b.turn < 12 {
+            b.turn += 1;
+            for side in Side::BOTH {
+                let mut l = EventLog::default();
+                b.start_of_turn(side, &mut dice, &mut l);
+                look(i, &mut b, side, &mut l, &mut |b, l| {
+                    b.orders_phase(side, &setup, &mut dice, l)
+                });
+                b.shooting_phase(side, &setup, &mut dice, &mut l);
+                b.melee_phase(&setup, &mut dice, &mut l);
+                b.break_test_phase(&mut dice, &mut l);
+                b.end_of_turn(side);
+                b.update_brigades();
+            }
+        }
+    }
+}
+
 /// A move may pass through friends (but a pike block), never end on them (ruling): fought
 /// turn by turn over 30 Marston Moor battles, no free regiment that moved in an orders phase
 /// ends it with its footprint overlapping a free friend's. (A friend moving later in the phase,
@@ -658,43 +696,25 @@ fn on_and_near_a_friend(b: &Battle, r: usize) -> (bool, bool) {
 /// overlapping and with a friend's centre within 1.5" are printed.
 #[test]
 fn no_ordered_move_ends_on_a_friend() {
-    use ecw_sim::army::Side;
-    use ecw_sim::dice::SeededDice;
-    let bp = BlackPowder::builtin();
-    let setup = marston_moor();
     let (mut moves, mut near, mut overlapping) = (0u32, 0u32, Vec::new());
-    for i in 0..30 {
-        let mut b = bp.new_battle(&setup);
-        let mut dice = SeededDice::new(battle_seed(11, i));
-        while b.turn < 12 {
-            b.turn += 1;
-            for side in Side::BOTH {
-                let mut l = EventLog::default();
-                b.start_of_turn(side, &mut dice, &mut l);
-                b.orders_phase(side, &setup, &mut dice, &mut l);
-                for e in &l.0 {
-                    let Event::Moved { unit, from, to, .. } = *e else {
-                        continue;
-                    };
-                    let (r, at) = (usize::from(unit), b.regiments[usize::from(unit)].pos);
-                    // Its last move of the phase, somewhere new, where it still stands free.
-                    if from != to && (at.x, at.y) == to && free(&b, r) {
-                        let (on, close) = on_and_near_a_friend(&b, r);
-                        moves += 1;
-                        near += u32::from(close);
-                        if on {
-                            overlapping.push((i, b.turn, unit));
-                        }
-                    }
+    marston_moor_orders(30, 11, |i, b, _, l, orders| {
+        orders(b, l);
+        for e in &l.0 {
+            let Event::Moved { unit, from, to, .. } = *e else {
+                continue;
+            };
+            let (r, at) = (usize::from(unit), b.regiments[usize::from(unit)].pos);
+            // Its last move of the phase, somewhere new, where it still stands free.
+            if from != to && (at.x, at.y) == to && free(b, r) {
+                let (on, close) = on_and_near_a_friend(b, r);
+                moves += 1;
+                near += u32::from(close);
+                if on {
+                    overlapping.push((i, b.turn, unit));
                 }
-                b.shooting_phase(side, &setup, &mut dice, &mut EventLog::default());
-                b.melee_phase(&setup, &mut dice, &mut EventLog::default());
-                b.break_test_phase(&mut dice, &mut EventLog::default());
-                b.end_of_turn(side);
-                b.update_brigades();
             }
         }
-    }
+    });
     let share = |n: usize| 100.0 * n as f64 / f64::from(moves);
     eprintln!(
         "{moves} ordered moves: {:.1}% end overlapping a friend, {:.1}% with a friend's centre within 1.5\"",
@@ -749,36 +769,18 @@ fn barred_horse(b: &Battle, side: ecw_sim::army::Side) -> Vec<(usize, usize)> {
 /// stood there (203 of 203), at its front or riding nearer (29). The counts are printed.
 #[test]
 fn horse_barred_by_a_hedgehog_does_not_stand_under_its_muskets() {
-    use ecw_sim::army::Side;
-    use ecw_sim::dice::SeededDice;
-    let bp = BlackPowder::builtin();
-    let setup = marston_moor();
     let (mut barred, mut stood, mut nearer) = (0u32, 0u32, 0u32);
-    for i in 0..40 {
-        let mut b = bp.new_battle(&setup);
-        let mut dice = SeededDice::new(battle_seed(12, i));
-        while b.turn < 12 {
-            b.turn += 1;
-            for side in Side::BOTH {
-                let mut l = EventLog::default();
-                b.start_of_turn(side, &mut dice, &mut l);
-                let before = barred_horse(&b, side);
-                let gaps: Vec<f64> = before.iter().map(|&(h, t)| least_gap(&b, h, t)).collect();
-                b.orders_phase(side, &setup, &mut dice, &mut l);
-                for (&(h, t), was) in before.iter().zip(gaps) {
-                    barred += 1;
-                    let gap = least_gap(&b, h, t);
-                    stood += u32::from(free(&b, h) && gap <= shooting_range(&b, t));
-                    nearer += u32::from(free(&b, h) && gap < was - 1e-9);
-                }
-                b.shooting_phase(side, &setup, &mut dice, &mut l);
-                b.melee_phase(&setup, &mut dice, &mut l);
-                b.break_test_phase(&mut dice, &mut l);
-                b.end_of_turn(side);
-                b.update_brigades();
-            }
+    marston_moor_orders(40, 12, |_, b, side, l, orders| {
+        let before = barred_horse(b, side);
+        let gaps: Vec<f64> = before.iter().map(|&(h, t)| least_gap(b, h, t)).collect();
+        orders(b, l);
+        for (&(h, t), was) in before.iter().zip(gaps) {
+            barred += 1;
+            let gap = least_gap(b, h, t);
+            stood += u32::from(free(b, h) && gap <= shooting_range(b, t));
+            nearer += u32::from(free(b, h) && gap < was - 1e-9);
         }
-    }
+    });
     eprintln!(
         "{barred} horse barred by a hedgehog within its muskets: {stood} still within them after \
          their orders, {nearer} nearer it"

@@ -17,7 +17,7 @@ use ecw_sim::battlefield::{Area, AreaKind, Ground, LinearObstacle, ObstacleKind,
 use ecw_sim::dice::ScriptedDice;
 use ecw_sim::events::{Event, EventLog, GeneralResult, Outcome, ReactionResult};
 use ecw_sim::rules::dickenson::battle::regiment::Gait;
-use ecw_sim::rules::dickenson::battle::{Engaged, State};
+use ecw_sim::rules::dickenson::battle::{Battle, Engaged, State};
 use ecw_sim::rules::dickenson::events::{Detail, Fall, Figures, Source};
 use ecw_sim::rules::dickenson::morale::{GunState, MoraleResult};
 use ecw_sim::rules::dickenson::volley::{Arm, Band};
@@ -339,6 +339,21 @@ fn e6_gun_on_gun_and_the_ammunition_blown_up() {
     assert_eq!(losses(&l), vec![(1, 2, 3)]);
 }
 
+/// Troopers 9" off charge troopers at the trot (10"), in contact: no closing fire (pistols reach
+/// 4"), no throw (horse on horse), no dice.
+fn troopers_charged_home() -> Battle {
+    let s = setup(&[
+        (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 20.0),
+    ]);
+    let mut b = battle(&s);
+    let mut d = ScriptedDice::new(&[]);
+    b.charge(0, 1, &mut d, &mut EventLog::default());
+    d.finish();
+    assert_eq!(b.regiments[0].engaged, Engaged::of(1));
+    b
+}
+
 /// IMPETUS AND MELEE: troopers 9" off charge troopers at the trot (10"): no closing fire
 /// (pistols reach 4"), no throw (horse on horse). Impetus: a die for each of the 6 front-rank
 /// troopers, 4+ kills: 3 (saves 5, 1, 1: two fall). First round, front ranks only: 6 troopers
@@ -350,16 +365,8 @@ fn e6_gun_on_gun_and_the_ammunition_blown_up() {
 /// regiment (3 points lost) throws 2+2 - 3 = 1: rout, at the gallop off the table.
 #[test]
 fn e7_horse_charge_home_with_impetus_and_two_rounds() {
-    let s = setup(&[
-        (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
-        (Side::Royalist, TROOPERS, 240, 36.0, 20.0),
-    ]);
-    let mut b = battle(&s);
+    let mut b = troopers_charged_home();
     let mut l = EventLog::default();
-    let mut d = ScriptedDice::new(&[]);
-    b.charge(0, 1, &mut d, &mut l);
-    d.finish();
-    assert_eq!(b.regiments[0].engaged, Engaged::of(1));
     assert_eq!(b.regiments[0].gait, Gait::Trot, "no gallop from a halt");
     let mut d = ScriptedDice::new(&[
         4, 5, 6, 1, 2, 3, // impetus
@@ -412,16 +419,8 @@ fn e7_horse_charge_home_with_impetus_and_two_rounds() {
 /// the charger, 3 points lost (officer and standard): 4+4 + 1 (attacker) - 3 = 6, stand.
 #[test]
 fn e7c_officers_and_the_standard_struck_count_as_melee_casualties() {
-    let s = setup(&[
-        (Side::Parliament, TROOPERS, 240, 36.0, 10.0),
-        (Side::Royalist, TROOPERS, 240, 36.0, 20.0),
-    ]);
-    let mut b = battle(&s);
+    let mut b = troopers_charged_home();
     let mut l = EventLog::default();
-    let mut d = ScriptedDice::new(&[]);
-    b.charge(0, 1, &mut d, &mut l);
-    d.finish();
-    assert_eq!(b.regiments[0].engaged, Engaged::of(1));
     let mut d = ScriptedDice::new(&[
         1, 1, 1, 1, 1, 1, // impetus: no kill
         2, 2, 4, 4, // first round
