@@ -845,3 +845,53 @@ fn horse_barred_by_a_hedgehog_draws_back_or_charges_another_enemy() {
     assert!(d.contains(&charge), "{d:?}");
     assert_eq!(b.regiments[1].engaged, Some(2));
 }
+
+/// Enemy foot 7" ahead of Trained foot (7") and 4" to its right, centre to centre: whatever
+/// the foot does on its orders, no dice. The events, the foot's move and the gap it had.
+fn foot_off_its_front(wheel_counted: bool) -> (Vec<Detail>, f64, f64) {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
+        (Side::Royalist, FOOT, 600, 4, 40.0, 17.0),
+    ]);
+    let mut b = battle(&s);
+    std::sync::Arc::make_mut(&mut b.rules)
+        .doctrine
+        .charge_reach_after_wheel = wheel_counted;
+    let gap = b
+        .element_range(0)
+        .flat_map(|e| b.element_range(1).map(move |t| (e, t)))
+        .map(|(e, t)| b.gap(e, t))
+        .fold(f64::INFINITY, f64::min);
+    let from = b.regiments[0].pos;
+    let mut dice = ScriptedDice::new(&[]);
+    let mut log = EventLog::default();
+    b.orders_phase(Side::Parliament, &s, &mut dice, &mut log);
+    dice.finish();
+    (details(&log), b.regiments[0].pos.dist(from), gap)
+}
+
+/// FOOT CHARGES ONLY WHAT ITS WHEEL LEAVES IT (doctrine ruling,
+/// `doctrine.charge_reach_after_wheel`): a pike block pays half its move for any wheel (seed),
+/// so foot whose charge must turn reaches half its standard move. The enemy foot lies 6.3" off,
+/// within the 7" but beyond the 3.5" left after the wheel: the foot holds in musket range
+/// rather than declare a charge that stops 3.5" on at the enemy's front. With the key false it
+/// charges on initiative as before and falls short: 3.5", no charge home.
+#[test]
+fn foot_charges_only_what_its_wheel_leaves_it() {
+    let (d, moved, gap) = foot_off_its_front(true);
+    assert!(gap > 3.5 && gap < 7.0, "{gap}");
+    assert!(
+        !d.iter().any(|x| matches!(x, Detail::Charge { .. })),
+        "{d:?}"
+    );
+    assert!(close(moved, 0.0), "{moved}");
+    let (d, moved, _) = foot_off_its_front(false);
+    let stopped = Detail::Charge {
+        unit: 0,
+        target: 1,
+        home: false,
+        by: ChargeBy::Initiative,
+    };
+    assert!(d.contains(&stopped), "{d:?}");
+    assert!(close(moved, 3.5), "{moved}");
+}

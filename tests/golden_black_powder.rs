@@ -15,20 +15,20 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x486d3c8bc3d36271),
-    ("marston_moor", 0x115e2b647b959526),
-    ("naseby", 0x067189157d164831),
-    ("roundway_down", 0x2ae6bb829cd61c30),
-    ("adwalton_moor", 0x6188720f890b8252),
-    ("lansdown", 0x9bd8cc7827c7daa7),
-    ("first_newbury", 0xe7b39179a866d00f),
-    ("langport", 0x66312c89faf9366f),
+    ("edgehill", 0x50e0e6fc54589ce7),
+    ("marston_moor", 0x3211a6c992352bdc),
+    ("naseby", 0xe88581f3f2e50156),
+    ("roundway_down", 0xf41e639290d5c25a),
+    ("adwalton_moor", 0x5363117f2a38049d),
+    ("lansdown", 0x85955e0b3b6c6f54),
+    ("first_newbury", 0xba537cbeb99d4f1f),
+    ("langport", 0x0bbeea9a880c2838),
     ("small_action", 0x7f350680787c0ccc),
     ("duel_horse", 0x794167b7a389a104),
-    ("duel_foot_vs_horse", 0x5e5f4cff575fedac),
-    ("bp_duel_pike_vs_horse", 0xe51997dd59eefc18),
+    ("duel_foot_vs_horse", 0xe22026fbd3dcd6de),
+    ("bp_duel_pike_vs_horse", 0xbdfdcddb11df1c54),
     ("bp_duel_shot", 0x5b74e9c37f7c59e4),
-    ("bp_duel_gun_vs_foot", 0x9f88fbd01c42b073),
+    ("bp_duel_gun_vs_foot", 0x464e8249ce1191fb),
     ("balance_template", 0x426b187be94d5ab9),
 ];
 

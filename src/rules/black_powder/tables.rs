@@ -379,6 +379,10 @@ pub struct DoctrineKnobs {
     pub individual_order_degrees: f64,
     pub hedgehog_early_range: f64,
     pub charge_range_share: f64,
+    /// Doctrine ruling: a regiment charges only a target its move reaches after the wheel the
+    /// charge needs (a pike block pays half its move for any wheel); false: its standard move,
+    /// wheel or not, so foot declares charges that fall short.
+    pub charge_reach_after_wheel: bool,
 }
 
 impl BlackPowderRules {

@@ -331,7 +331,7 @@ impl Battle {
             reserve: reg.reserve,
             brigade_broken: self.brigades[b].broken,
             gap,
-            reach: reg.standard_move,
+            reach: self.charge_reach(r, target),
             may_charge: !matches!(troop, Troop::Gun(_) | Troop::Skirmisher)
                 && t_reg.engaged.is_none()
                 && !horse_vs_hedgehog
@@ -345,6 +345,20 @@ impl Battle {
                 f64::INFINITY
             }),
         }
+    }
+
+    /// How far regiment `r` goes on a full move charging enemy element `target`, as `charge`
+    /// moves it: a pike block that must wheel to face it pays for the wheel (`turned`). Under
+    /// the ruleset's `doctrine.charge_reach_after_wheel` ruling the plan weighs this, so foot
+    /// does not declare a charge that stops half way at the enemy's front; else the standard
+    /// move.
+    fn charge_reach(&self, r: usize, target: usize) -> f64 {
+        let reg = &self.regiments[r];
+        if !self.rules.doctrine.charge_reach_after_wheel {
+            return reg.standard_move;
+        }
+        let aim = self.elements[target].pos - self.elements[usize::from(reg.first)].pos;
+        self.turned(r, aim.facing(), reg.standard_move).1
     }
 
     /// Whether regiment `r` is horse and enemy element `target` is of a hedgehog that bars it
