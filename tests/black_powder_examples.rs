@@ -895,3 +895,41 @@ fn foot_charges_only_what_its_wheel_leaves_it() {
     assert!(d.contains(&stopped), "{d:?}");
     assert!(close(moved, 3.5), "{moved}");
 }
+
+/// Three regiments of Parliament trotters abreast 34" from the enemy and a fourth 6" behind them,
+/// under Cromwell's doctrine (`commit_reserve_when_lost` set to `when_lost`), the first of the
+/// line `gone` or not: how far the one behind moves on the orders of turn 1.
+fn second_line_moves(gone: bool, when_lost: f64) -> f64 {
+    let mut s = setup(&[
+        (Side::Parliament, TROTTERS, 400, 5, 20.0, 10.0),
+        (Side::Parliament, TROTTERS, 400, 5, 32.0, 10.0),
+        (Side::Parliament, TROTTERS, 400, 5, 44.0, 10.0),
+        (Side::Parliament, TROTTERS, 400, 5, 32.0, 4.0),
+        (Side::Royalist, TROTTERS, 400, 5, 32.0, 44.0),
+    ]);
+    s.doctrines[0] = DoctrineParams {
+        commit_reserve_when_lost: when_lost,
+        ..DoctrineParams::builtin("cromwell").unwrap()
+    };
+    let mut b = battle(&s);
+    assert!(b.regiments[3].reserve && !b.regiments[1].reserve);
+    b.regiments[0].gone = gone;
+    let mut dice = ScriptedDice::new(&[1, 2]);
+    let mut log = EventLog::default();
+    b.orders_phase(Side::Parliament, &s, &mut dice, &mut log);
+    dice.finish();
+    assert!(b.regiments[1].pos.y > 10.0, "the first line advances");
+    b.regiments[3].pos.y - 4.0
+}
+
+/// A RESERVE IS COMMITTED BY LOSSES (doctrine `commit_reserve_when_lost`): Cromwell keeps 40%
+/// of a command back (one of these four, the rearmost) until turn 4, or until the command has
+/// lost a quarter of its stamina. On turn 1 with nothing lost it stands; with one regiment of
+/// four gone (3 of 12 stamina) it advances with the one roll of its brigade; a doctrine that
+/// waits for half lost keeps it back.
+#[test]
+fn a_reserve_is_committed_once_its_command_has_lost_the_doctrines_share() {
+    assert!(close(second_line_moves(false, 0.25), 0.0));
+    assert!(second_line_moves(true, 0.25) > 0.0);
+    assert!(close(second_line_moves(true, 0.5), 0.0));
+}

@@ -70,6 +70,12 @@ pub fn plan(d: &DoctrineParams, k: &DoctrineKnobs, s: &Situation) -> Plan {
     }
 }
 
+/// Whether a command that has lost `lost` of its `start` stamina commits its reserve, as its
+/// doctrine's `commit_reserve_when_lost` share says (1: only when all is lost).
+pub fn losses_commit(d: &DoctrineParams, lost: u32, start: u32) -> bool {
+    start > 0 && f64::from(lost) >= d.commit_reserve_when_lost * f64::from(start)
+}
+
 /// Whether an order turns the regiment more than the knobs (`knobs_for` the doctrine) allow:
 /// an individual order.
 pub fn individual(k: &DoctrineKnobs, turn_degrees: f64) -> bool {
@@ -165,6 +171,10 @@ mod tests {
             ..sit()
         };
         assert_eq!(plan(&rupert, &k, &reserve), Plan::Hold);
+        // Cromwell's reserve is committed once a quarter of its command's stamina is lost.
+        let cromwell = DoctrineParams::builtin("cromwell").unwrap();
+        assert!(!losses_commit(&cromwell, 2, 9) && losses_commit(&cromwell, 3, 12));
+        assert!(!losses_commit(&cromwell, 0, 0));
         assert_eq!(
             plan(
                 &rupert,

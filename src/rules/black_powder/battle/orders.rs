@@ -111,11 +111,33 @@ impl Battle {
                 continue;
             }
             self.brigade_orders += 1;
+            self.commit_reserve_on_losses(b, setup);
             self.place_commander(b, setup, obs);
             let mut brigade_roll: Option<u8> = None;
             for i in 0..self.members[b].len() {
                 let r = usize::from(self.members[b][i]);
                 self.order_regiment(r, b, &mut brigade_roll, setup, dice, obs);
+            }
+        }
+    }
+
+    /// Brigade `b`'s reserve joins its first line for good once the brigade has lost its
+    /// doctrine's `commit_reserve_when_lost` share of its stamina (`doctrine::losses_commit`):
+    /// the doctrine's words for its CV, and Black Powder's currency of loss. Its turn alone
+    /// (`commit_reserve_turn`) comes too late in a battle of three or four turns.
+    fn commit_reserve_on_losses(&mut self, b: usize, setup: &BattleSetup) {
+        let d = &setup.doctrines[usize::from(self.brigades[b].doctrine)];
+        let (mut lost, mut start) = (0, 0);
+        for &r in &self.members[b] {
+            let reg = &self.regiments[usize::from(r)];
+            if !reg.waiting {
+                lost += self.regiment_lost(usize::from(r));
+                start += u32::from(reg.stamina);
+            }
+        }
+        if doctrine::losses_commit(d, lost, start) {
+            for i in 0..self.members[b].len() {
+                self.regiments[usize::from(self.members[b][i])].reserve = false;
             }
         }
     }
