@@ -765,13 +765,13 @@ fn barred_horse(b: &Battle, side: ecw_sim::army::Side) -> Vec<(usize, usize)> {
 /// battles (40 held enough barred horse until reserves were committed by losses, which leaves
 /// fewer horse facing a hedgehog alone), horse able to take orders whose nearest enemy is a
 /// hedgehog in good order within its muskets' reach as their side's orders begin never end
-/// them nearer it, and most end them beyond that reach or in melee with another enemy (the
-/// rest drew back as far as a crossing of the ditch, friends behind them or the table's edge
-/// let them). Before the ruling every one
+/// them nearer it, save by a charge on another enemy that falls short, and most end them
+/// beyond that reach or in melee with another enemy (the rest drew back as far as a crossing
+/// of the ditch, friends behind them or the table's edge let them). Before the ruling every one
 /// stood there (203 of 203), at its front or riding nearer (29). The counts are printed.
 #[test]
 fn horse_barred_by_a_hedgehog_does_not_stand_under_its_muskets() {
-    let (mut barred, mut stood, mut nearer) = (0u32, 0u32, 0u32);
+    let (mut barred, mut stood, mut nearer, mut short) = (0u32, 0u32, 0u32, 0u32);
     marston_moor_orders(80, 12, |_, b, side, l, orders| {
         let before = barred_horse(b, side);
         let gaps: Vec<f64> = before.iter().map(|&(h, t)| least_gap(b, h, t)).collect();
@@ -780,17 +780,27 @@ fn horse_barred_by_a_hedgehog_does_not_stand_under_its_muskets() {
             barred += 1;
             let gap = least_gap(b, h, t);
             stood += u32::from(free(b, h) && gap <= shooting_range(b, t));
-            nearer += u32::from(free(b, h) && gap < was - 1e-9);
+            let closer = free(b, h) && gap < was - 1e-9;
+            let fell_short = l.0.iter().any(|e| {
+                matches!(e, Event::BlackPowder(Detail::Charge { unit, home: false, .. })
+                    if usize::from(*unit) == h)
+            });
+            nearer += u32::from(closer && !fell_short);
+            short += u32::from(closer && fell_short);
         }
     });
     eprintln!(
         "{barred} horse barred by a hedgehog within its muskets: {stood} still within them after \
-         their orders, {nearer} nearer it"
+         their orders, {nearer} nearer it, {short} nearer by a charge on another that fell short"
     );
     assert!(barred > 50, "{barred}");
     assert_eq!(
         nearer, 0,
         "{nearer} of {barred} barred horse rode nearer the hedgehog"
+    );
+    assert!(
+        short * 20 < barred,
+        "{short} of {barred} charges fell short"
     );
     assert!(
         stood * 2 < barred,

@@ -933,3 +933,52 @@ fn a_reserve_is_committed_once_its_command_has_lost_the_doctrines_share() {
     assert!(second_line_moves(true, 0.25) > 0.0);
     assert!(close(second_line_moves(true, 0.5), 0.0));
 }
+
+/// Royalist trotters (Trained, 12"), shaken, at x = 36 and `y`, before `enemy`, with the
+/// ruleset's `doctrine.shaken_horse_keeps_off` as given: the events and the shaken horse
+/// after the Royalists' orders.
+fn shaken_horse_before(enemy: Spec, y: f64, keeps_off: bool) -> (Vec<Detail>, Battle) {
+    let s = setup(&[enemy, (Side::Royalist, TROTTERS, 400, 5, 36.0, y)]);
+    let mut b = battle(&s);
+    std::sync::Arc::make_mut(&mut b.rules)
+        .doctrine
+        .shaken_horse_keeps_off = keeps_off;
+    let horse = &mut b.regiments[1];
+    (horse.shaken, horse.casualties) = (true, horse.stamina);
+    let mut dice = ScriptedDice::new(&[]);
+    let mut log = EventLog::default();
+    b.orders_phase(Side::Royalist, &s, &mut dice, &mut log);
+    dice.finish();
+    (details(&log), b)
+}
+
+/// SHAKEN HORSE KEEPS OUT OF THE ENEMY'S REACH (doctrine ruling,
+/// `doctrine.shaken_horse_keeps_off`): shaken horse may not charge, and horse has no range to
+/// stand at, so it rode up to the enemy's front and stood there to be charged. Now it holds,
+/// drawing straight back, facing the enemy, until every element is the contact gap beyond the
+/// enemy's charge (its standard move): 7" from Parliament trotters (12") it goes back on
+/// initiative to 13.5" (12", the gap and both 0.5" reaches), y = 23.5; 10" from Trained foot
+/// (7", reach 1.5") it is already beyond their charge and stands. With the key false it rides
+/// up to the trotters, to the contact gap.
+#[test]
+fn shaken_horse_keeps_out_of_the_enemys_reach() {
+    let trotters = (Side::Parliament, TROTTERS, 400, 5, 36.0, 10.0);
+    let foot = (Side::Parliament, FOOT, 600, 4, 36.0, 10.0);
+    let (d, b) = shaken_horse_before(trotters, 17.0, true);
+    let horse = &b.regiments[1];
+    assert!(
+        close(horse.pos.y, 23.5) && close(horse.pos.x, 36.0) && close(horse.facing, PI),
+        "the shaken trotters stand at {:?} facing {}: {d:?}",
+        horse.pos,
+        horse.facing
+    );
+    assert!(d.contains(&Detail::Initiative { unit: 1 }), "{d:?}");
+    let (d, b) = shaken_horse_before(foot, 20.0, true);
+    assert!(close(b.regiments[1].pos.y, 20.0), "{d:?}");
+    let (_, b) = shaken_horse_before(trotters, 17.0, false);
+    assert!(
+        close(b.regiments[1].pos.y, 11.5),
+        "{:?}",
+        b.regiments[1].pos
+    );
+}

@@ -15,21 +15,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x875fa8f0ce358c35),
-    ("marston_moor", 0x642b50470dddd225),
-    ("naseby", 0x265ed4bfaba52c16),
-    ("roundway_down", 0xf2c6d3d1447fab67),
-    ("adwalton_moor", 0x7096e68096f44e28),
-    ("lansdown", 0xc7d87983e3814c1c),
-    ("first_newbury", 0x02131b6a23ffe8c1),
-    ("langport", 0x4fa9086848674bea),
-    ("small_action", 0x7f350680787c0ccc),
+    ("edgehill", 0x6a3f50ad297238fd),
+    ("marston_moor", 0x16ffa21541a8127c),
+    ("naseby", 0xb556684a8d01f6c5),
+    ("roundway_down", 0xad65832e57a34d5b),
+    ("adwalton_moor", 0xca881a9b55b3e5ba),
+    ("lansdown", 0x6a7943e831f7d1cb),
+    ("first_newbury", 0xba27ba079795fb35),
+    ("langport", 0x395a12adb0d7b523),
+    ("small_action", 0xdf161d2770be6205),
     ("duel_horse", 0x794167b7a389a104),
     ("duel_foot_vs_horse", 0xe22026fbd3dcd6de),
     ("bp_duel_pike_vs_horse", 0xbdfdcddb11df1c54),
     ("bp_duel_shot", 0x5b74e9c37f7c59e4),
     ("bp_duel_gun_vs_foot", 0x464e8249ce1191fb),
-    ("balance_template", 0x426b187be94d5ab9),
+    ("balance_template", 0x2c0246fc429ea801),
 ];
 
 #[test]

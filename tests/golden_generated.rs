@@ -16,7 +16,7 @@ use ecw_sim::rules::dickenson::battle::Dickenson;
 const IRONSIDES: &[(usize, u64, u64)] =
     &[(100, 20, 0x04eb8507daf1bdd3), (400, 6, 0xad1e229f99861de7)];
 const BLACK_POWDER: &[(usize, u64, u64)] =
-    &[(100, 20, 0xf1f717b9bd78f023), (400, 6, 0xb886daba155c591a)];
+    &[(100, 20, 0x92d975b2e9a0d8cb), (400, 6, 0x5cc316009f4bf0e7)];
 const DICKENSON: &[(usize, u64, u64)] =
     &[(100, 6, 0x9a36a78d5162ae13), (400, 2, 0x55b98c95785425ec)];
 

@@ -383,6 +383,10 @@ pub struct DoctrineKnobs {
     /// charge needs (a pike block pays half its move for any wheel); false: its standard move,
     /// wheel or not, so foot declares charges that fall short.
     pub charge_reach_after_wheel: bool,
+    /// Doctrine ruling: shaken horse, which may not charge, holds and draws back out of its
+    /// nearest enemy's charge; false: it advances as fresh horse does, to stand at the enemy's
+    /// front and be charged.
+    pub shaken_horse_keeps_off: bool,
 }
 
 impl BlackPowderRules {

@@ -44,8 +44,9 @@ pub fn knobs_for(d: &DoctrineParams, k: &DoctrineKnobs) -> DoctrineKnobs {
             .unwrap_or(k.individual_order_degrees),
         hedgehog_early_range: d.hedgehog_early_range.unwrap_or(k.hedgehog_early_range),
         charge_range_share: d.charge_range_share.unwrap_or(k.charge_range_share),
-        // The ruleset's alone: no doctrine file sets it.
+        // The ruleset's alone: no doctrine file sets them.
         charge_reach_after_wheel: k.charge_reach_after_wheel,
+        shaken_horse_keeps_off: k.shaken_horse_keeps_off,
     }
 }
 

@@ -354,19 +354,38 @@ impl Battle {
             brigade_broken: self.brigades[b].broken,
             gap,
             reach: self.charge_reach(r, target),
-            may_charge: !matches!(troop, Troop::Gun(_) | Troop::Skirmisher)
-                && t_reg.engaged.is_none()
-                && !horse_vs_hedgehog
-                && !reg.shaken,
+            may_charge: self.charges_at_all(r) && t_reg.engaged.is_none() && !horse_vs_hedgehog,
             determined: reg.specials.has(SpecialRule::DeterminedCharge),
             ratio: f64::from(reg.stamina.saturating_sub(reg.casualties) + 1)
                 / f64::from(t_reg.stamina.saturating_sub(t_reg.casualties) + 1),
-            range: self.shooting_range(r).min(if troop.is_cavalry() {
+            // Horse has no range to stand at; shaken horse keeping off holds wherever it is.
+            range: if self.keeps_off(r) {
+                f64::INFINITY
+            } else if troop.is_cavalry() {
                 0.0
             } else {
-                f64::INFINITY
-            }),
+                self.shooting_range(r)
+            },
         }
+    }
+
+    /// Whether regiment `r` may charge anyone: not guns or skirmishers, not shaken.
+    #[inline]
+    fn charges_at_all(&self, r: usize) -> bool {
+        let reg = &self.regiments[r];
+        let troop = self.elements[usize::from(reg.first)].troop;
+        !matches!(troop, Troop::Gun(_) | Troop::Skirmisher) && !reg.shaken
+    }
+
+    /// Whether regiment `r` is shaken horse that the ruleset's `doctrine.shaken_horse_keeps_off`
+    /// keeps out of the enemy's charge: it may not charge, so riding up to the enemy only
+    /// offers it a charge it cannot meet with one of its own.
+    #[inline]
+    fn keeps_off(&self, r: usize) -> bool {
+        let reg = &self.regiments[r];
+        self.rules.doctrine.shaken_horse_keeps_off
+            && reg.shaken
+            && self.elements[usize::from(reg.first)].troop.is_cavalry()
     }
 
     /// How far regiment `r` goes on a full move charging enemy element `target`, as `charge`
@@ -416,15 +435,17 @@ impl Battle {
         (target, Situation { range, ..held })
     }
 
-    /// Where horse `r`, holding, draws back when barred by the hedgehog of enemy element
-    /// `target` `gap` off and within its muskets' reach (`way_back`): straight away from it,
-    /// facing as it faces (so no individual order). None when not barred or out of reach.
+    /// Where horse `r`, holding, draws back from enemy element `target` `gap` off when within
+    /// the reach it keeps out of (`way_back`): a hedgehog's muskets when barred by it, the
+    /// enemy's charge (its standard move) when shaken (`keeps_off`), the longer when both.
+    /// Straight away from it, facing as it faces (so no individual order). None when neither
+    /// or out of reach.
     fn stand_off(&self, r: usize, (target, gap): (usize, f64)) -> Option<(Vec2, f64)> {
-        if !self.barred(r, target) {
-            return None;
-        }
         let t = usize::from(self.elements[target].regiment);
-        let reach = self.shooting_range(t);
+        let muskets = self.barred(r, target).then(|| self.shooting_range(t));
+        let charge =
+            (self.keeps_off(r) && self.charges_at_all(t)).then(|| self.regiments[t].standard_move);
+        let reach = muskets.into_iter().chain(charge).reduce(f64::max)?;
         (gap <= reach).then(|| self.way_back(r, t, reach))
     }
 
