@@ -886,12 +886,12 @@ fn catalogue(partials: &Path) -> Vec<Case> {
         ruleset_case(
             "hold_retire_max_below_min",
             ruleset("horse_hold_retire_max = 6.0", "horse_hold_retire_max = 0.0"),
-            &["r.toml:276", "close_combat.horse_hold_retire_min"],
+            &["r.toml:280", "close_combat.horse_hold_retire_min"],
         ),
         ruleset_case(
             "hold_retire_min_nan",
             ruleset("horse_hold_retire_min = 3.0", "horse_hold_retire_min = nan"),
-            &["r.toml:276", "close_combat.horse_hold_retire_min"],
+            &["r.toml:280", "close_combat.horse_hold_retire_min"],
         ),
         ruleset_case(
             "free_rerolls_many",

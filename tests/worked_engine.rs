@@ -1361,6 +1361,99 @@ fn a_unit_makes_one_support_charge_a_half_turn() {
     }
 }
 
+/// Step 14 and the pursuit: "A victorious cavalry unit that does halt and regain composure may
+/// charge again on its next turn, or, if the enemy turn comes first, as an opportunity or
+/// support charge": not again in the half-turn it has charged and fought in. Ireton's first
+/// regiment charges Goring's first and beats it (3 hits to none; Goring's holds and retires)
+/// and halts; at the end of the move Goring's second makes an opportunity charge at Ireton's
+/// second. Ireton's first, free, unengaged and within 2" x CV of that charger, makes no support
+/// charge: its charge this half-turn is spent. With `charge.no_second_charge_a_half_turn =
+/// false` it tests for one (6, 6: no success, the melee is the same).
+#[test]
+fn a_unit_that_charged_and_fought_makes_no_support_charge_the_same_half_turn() {
+    let supports = |spent: bool| {
+        let (b, ev) = charge_won_then_opportunity_charge(spent);
+        let i1 = &b.units[usize::from(IRETON_1)];
+        assert!(i1.is_active() && !i1.pinned && i1.pursuing == 0);
+        let reach = b.distance(IRETON_1, 10);
+        assert!(
+            reach <= 2.0 * f64::from(i1.cv),
+            "the opportunity charger was within its reach: {reach}"
+        );
+        ev.iter()
+            .filter(|e| matches!(**e, Event::SupportCharge { unit, .. } if unit == IRETON_1))
+            .count()
+    };
+    assert_eq!(supports(true), 0, "its charge this half-turn is spent");
+    assert_eq!(supports(false), 1, "the old reading: it may support");
+}
+
+/// The situation of the test above; `spent` is `charge.no_second_charge_a_half_turn`.
+fn charge_won_then_opportunity_charge(spent: bool) -> (Battle, Vec<Event>) {
+    const GORING_2: UnitId = 10;
+    let mut setup = engagement();
+    std::sync::Arc::make_mut(&mut setup.rules)
+        .charge
+        .no_second_charge_a_half_turn = spent;
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[IRETON_1, IRETON_2, GORING_1, GORING_2]);
+    place(&mut b, IRETON_1, 50.0, 24.0, 0.0);
+    place(&mut b, IRETON_2, 58.0, 24.0, 0.0);
+    place(&mut b, GORING_1, 50.0, 31.0, 180.0);
+    place(&mut b, GORING_2, 58.0, 33.0, 180.0);
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    let ireton = commander_of(&b, IRETON);
+    b.commanders[usize::from(ireton)].pos = Vec2::new(54.0, 14.0);
+    b.commanders[usize::from(ireton)].rerolls_left = 0;
+    b.commands[usize::from(IRETON)].lps = 6;
+    let goring = commander_of(&b, 4);
+    b.commanders[usize::from(goring)].rerolls_left = 0;
+    b.commanders[usize::from(goring)].pos = Vec2::new(70.0, 46.0);
+    let mut p = Player {
+        orders: vec![(IRETON_1, Order::Charge { target: GORING_1 })],
+        reaction_rerolls: Some(0),
+        support: true,
+        ..Player::default()
+    };
+    run(&mut b, &setup, Step::Movement, &[], &mut p);
+    // Ireton 1 passes its test to close (1, 2); at the end of the move Goring 2's opportunity
+    // charge (response dice 1, 1).
+    p.opportunity = true;
+    run(
+        &mut b,
+        &setup,
+        Step::CompleteMovement,
+        &[1, 2, 1, 1],
+        &mut p,
+    );
+    let mut dice = vec![
+        1, 2, // Goring 1 reacts: passes both
+        1, 1, // its responses: countercharge and the free shot
+        3, // the free shot misses
+        1, 1, 1, 6, // Ireton 1: 3 hits
+        6, 6, 6, 6, // Goring 1: none
+        1, 2, // Goring 1 lost: passes both, and as horse retires
+        1, // Ireton 1's halt test (trotters, 1D6 <= CV): it halts
+        1, 2, // Ireton 2, charged by Goring 2, reacts: passes both
+        1, 1, // its responses: countercharge and the free shot
+        3, // the free shot misses
+    ];
+    if !spent {
+        dice.extend([6, 6]); // Ireton 1's support test: no success
+    }
+    dice.extend([
+        6, 6, 6, 6, // Goring 2: no hits
+        6, 6, 6, 6, // Ireton 2: no hits; both stay in contact
+    ]);
+    let ev = run(&mut b, &setup, Step::Charges, &dice, &mut p);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(*e, Event::PursuitHalted { unit, .. } if unit == IRETON_1)),
+        "Ireton 1 won and halted: {ev:#?}"
+    );
+    (b, ev)
+}
+
 /// Step 14: "an Opportunity Charge at the start or end of their opponent's movement phase".
 /// The Parliament foot is ordered forward; before it moves, Goring's regiment, 8" off and
 /// facing it, charges (response dice 1 and 1). The foot reacts (passes both), its responses

@@ -314,6 +314,10 @@ pub struct Charge {
     pub support_charge_per_cv: f64,
     pub support_charge_er_dice: u8,
     pub flank_approach_distance: f64,
+    /// A unit that has charged or fought a melee this half-turn makes no support or
+    /// opportunity charge in the rest of it (a project reading; `false`: only a support or
+    /// opportunity charge already made bars another).
+    pub no_second_charge_a_half_turn: bool,
     pub evade_skirmisher_dice: u8,
     pub evade_gunners_dice: u8,
     pub evade_limbered_medium_dice: u8,
@@ -837,6 +841,14 @@ mod tests {
     /// by name or not (every ruleset's file is read through the same check).
     #[test]
     fn numbers_that_are_not_finite_are_refused() {
+        // (The line of the key, counted in the file as it is.)
+        let at = format!(
+            "x.toml:{}:",
+            1 + BUILTIN
+                .lines()
+                .position(|l| l.starts_with("horse_factor = 0.5"))
+                .unwrap()
+        );
         for to in [
             "horse_factor = nan",
             "horse_factor = inf",
@@ -844,7 +856,7 @@ mod tests {
         ] {
             let e = refuse("horse_factor = 0.5", to);
             assert!(
-                e.starts_with("x.toml:326:")
+                e.starts_with(&at)
                     && e.contains("sizes.horse_factor")
                     && e.contains("must be a finite number"),
                 "{to}: {e}"

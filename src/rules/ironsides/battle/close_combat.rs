@@ -57,9 +57,11 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
     ) {
         let setup = self.setup;
         let (a0, d0) = (att[0].id, def[0].id);
-        // Whoever fights now has had this turn's melee: a pinned pair fights on next turn.
+        // Whoever fights now has had this turn's melee (a pinned pair fights on next turn), and
+        // its charge of this half-turn.
         for f in att.iter().chain(def) {
             self.units[usize::from(f.id)].fought_turn = self.turn;
+            self.charged_or_fought(&setup.rules, f.id);
         }
         let mut lost = [0u8; 2]; // attackers, defenders
         // Trotting pistoleers spend one die on a pistol shot before the melee.

@@ -153,6 +153,8 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                             standoff,
                         },
                     );
+                    // Its charge this half-turn, whether it closes or not.
+                    self.charged_or_fought(rules, p.unit);
                     let test = self.react(p.unit, ReactionCause::ToCharge);
                     match test {
                         ReactionResult::PassBoth => self.charges.push(super::ChargePlan {
@@ -210,7 +212,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 continue;
             }
             let id = i as UnitId;
-            if self.countercharged.contains(&id)
+            if self.charge_spent.contains(&id)
                 || self
                     .charges
                     .iter()

@@ -151,9 +151,11 @@ pub struct Battle {
     /// Re-rolls each commander still gives the enemy against his units this turn (a cowardly
     /// wretch's), by commander id (reused buffer).
     pub(crate) gifts: Vec<u8>,
-    /// Units that have made a support or opportunity charge this half-turn: one each, as each
-    /// is the unit's one countercharge move (reused buffer).
-    pub(crate) countercharged: Vec<UnitId>,
+    /// Units whose charge of this half-turn is spent, so that they make no support or
+    /// opportunity charge: those that have made one (each is the unit's one countercharge
+    /// move) and, with `charge.no_second_charge_a_half_turn`, those that have charged or fought
+    /// a melee (reused buffer; each unit at most once).
+    pub(crate) charge_spent: Vec<UnitId>,
 }
 
 /// What the rules of a turn act with: the battle, its set-up, the dice, the doctrines and the
@@ -221,7 +223,7 @@ impl Battle {
             area_box: Vec::with_capacity(setup.ground.areas.len()),
             schedule: crate::arrivals::Schedule::for_setup(setup, setup.commands.len()),
             gifts: Vec::with_capacity(setup.commanders.len()),
-            countercharged: Vec::with_capacity(setup.units.len()),
+            charge_spent: Vec::with_capacity(setup.units.len()),
         }
     }
 
@@ -495,13 +497,32 @@ impl Battle {
         self.begin_moves();
     }
 
-    /// A half-turn's moves begin: none of the moving side has moved, no unit has countercharged.
+    /// Unit `id` has charged or fought this half-turn. "A victorious cavalry unit that does halt
+    /// and regain composure may charge again on its next turn, or, if the enemy turn comes
+    /// first, as an opportunity or support charge": not in this half-turn again. Under
+    /// `charge.no_second_charge_a_half_turn` its charge is spent; without it, only a support
+    /// or opportunity charge spends one.
+    pub(crate) fn charged_or_fought(&mut self, rules: &IronsidesRules, id: UnitId) {
+        if rules.charge.no_second_charge_a_half_turn {
+            self.spend_charge(id);
+        }
+    }
+
+    /// Marks `id`'s charge of this half-turn spent (once: the buffer holds each unit at most
+    /// once, so it never grows past its capacity).
+    pub(crate) fn spend_charge(&mut self, id: UnitId) {
+        if !self.charge_spent.contains(&id) {
+            self.charge_spent.push(id);
+        }
+    }
+
+    /// A half-turn's moves begin: none of the moving side has moved, no unit's charge is spent.
     fn begin_moves(&mut self) {
         let side = self.moving;
         for u in self.units.iter_mut().filter(|u| u.side == side) {
             u.moved = false;
         }
-        self.countercharged.clear();
+        self.charge_spent.clear();
     }
 
     /// Runs one step of the current half-turn, exactly as a whole battle runs it.
