@@ -14,7 +14,7 @@ use std::sync::Arc;
 use dickenson_common::{battle, setup, setup_with};
 use ecw_sim::army::{FootBalance, GunWeight, HorseKind, Side, UnitKind};
 use ecw_sim::battlefield::{Area, AreaKind, Ground, LinearObstacle, ObstacleKind, Vec2};
-use ecw_sim::dice::ScriptedDice;
+use ecw_sim::dice::{ScriptedDice, SeededDice};
 use ecw_sim::events::{Event, EventLog, GeneralResult, Outcome, ReactionResult};
 use ecw_sim::rules::dickenson::battle::regiment::Gait;
 use ecw_sim::rules::dickenson::battle::{Battle, Engaged, State};
@@ -141,6 +141,61 @@ fn e1_volleys_of_six_with_the_deductions_and_the_short_volley() {
     d.finish();
     assert_eq!(fired(&l), vec![(0, 5, true)]);
     assert!(losses(&l).is_empty());
+}
+
+/// Whom each volley of the fire phase fell on: (firer, target).
+fn volleys(l: &EventLog) -> Vec<(u16, u16)> {
+    l.0.iter()
+        .filter_map(|e| match *e {
+            Event::Dickenson(Detail::Volley { unit, target, .. }) => Some((unit, target)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The fire phase of foot at (36, 4) whose friends' foot stand across the line to the nearest
+/// enemy, troopers 9" off at (36, 14); other troopers at (44, 15), 11.2" off and 36 degrees
+/// off its front, have the line clear. The friends are unloaded and every enemy faces away, so
+/// only the first foot fire. `clear`: the key `battle.clear_line_of_fire`, unset the
+/// built-in value. Returns the volleys.
+fn fire_past_friends(clear: Option<bool>) -> Vec<(u16, u16)> {
+    use ecw_sim::rules::Ruleset;
+    use ecw_sim::rules::dickenson::battle::Dickenson;
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 4.0),
+        (Side::Parliament, FOOT, 720, 36.0, 8.0),
+        (Side::Royalist, TROOPERS, 240, 36.0, 14.0),
+        (Side::Royalist, TROOPERS, 240, 44.0, 15.0),
+    ]);
+    let mut rules = ecw_sim::rules::dickenson::DickensonRules::builtin();
+    if let Some(k) = clear {
+        rules.battle.clear_line_of_fire = k;
+    }
+    let mut b = Dickenson::new(rules).new_battle(&s);
+    b.turn = 1;
+    b.first = Side::Parliament;
+    b.regiments[1].loaded = false;
+    for r in [2, 3] {
+        b.regiments[r].facing = 0.0; // facing away: cannot answer
+    }
+    let mut d = SeededDice::new(1);
+    let mut l = EventLog::default();
+    b.fire_phase(&s, &mut d, &mut l);
+    volleys(&l)
+}
+
+/// SMALL ARMS DO NOT FIRE THROUGH FRIENDS (ruling (new), `battle.clear_line_of_fire`: the text
+/// is silent; no one shoots through his own men): foot whose line of fire to the nearest enemy
+/// crosses a friend's footprint fire at the nearest enemy in range and arc with the line clear,
+/// the troopers at (44, 15). With the key false they fire through their friends at the nearest.
+#[test]
+fn e1b_small_arms_do_not_fire_through_friends() {
+    assert_eq!(fire_past_friends(None), vec![(0, 3)], "past the friends");
+    assert_eq!(
+        fire_past_friends(Some(false)),
+        vec![(0, 2)],
+        "the key false: through them"
+    );
 }
 
 /// INDIVIDUAL FIRE: a forlorn hope of 5 musketeers 3" from troopers (short range) fires man by

@@ -255,21 +255,21 @@ fn s4_a_charge_into_a_melee_is_weighed_against_the_whole_melee() {
 /// the next move's advance, as a stand does; Marston Moor and Naseby re-pinned when shooters
 /// ordered to advance began to stand once in range as their turn came).
 const EACH_SIDE_AS_IT_MOVES: &[(&str, u64)] = &[
-    ("edgehill", 0x783c5b6304748abc),
-    ("marston_moor", 0xc1d26f74b31bcb96),
-    ("naseby", 0xe5ed5c71a19e07d1),
-    ("roundway_down", 0xaca81e078da8fe68),
-    ("adwalton_moor", 0x3a295bc6d3cc39fc),
-    ("lansdown", 0x71022d98679e89ac),
-    ("first_newbury", 0xe22fc34ba145adf2),
-    ("langport", 0x31356a152e199f0d),
-    ("small_action", 0x8a44181c79a9df0a),
+    ("edgehill", 0x994b6a538ae6750b),
+    ("marston_moor", 0xe94b7cff9f443963),
+    ("naseby", 0x43e60281dbabff8f),
+    ("roundway_down", 0x68b4ad4a76c38dc1),
+    ("adwalton_moor", 0x5454fbe590239009),
+    ("lansdown", 0x2f246d9c851a36ae),
+    ("first_newbury", 0xb1369d3cbd080ae1),
+    ("langport", 0xcc863d5785d0824a),
+    ("small_action", 0x150624a3171d5231),
     ("duel_horse", 0xb4b8c7a8eca506d3),
     ("duel_foot_vs_horse", 0x4e1bec433de78375),
     ("bp_duel_pike_vs_horse", 0xf9f7c866ea556695),
     ("bp_duel_shot", 0x0c14384d2f2d9250),
     ("bp_duel_gun_vs_foot", 0xf51066be0208be42),
-    ("balance_template", 0xf563e7291deecef0),
+    ("balance_template", 0xd7883b7391b55ac3),
 ];
 
 /// With the keys false (and the doctrines that came with them off) the engine fights the
@@ -421,21 +421,21 @@ fn s7_a_charge_that_falls_short_keeps_its_throw_without_effect() {
 /// all but the horse, pike and horse and gun duels re-pinned when shooters ordered to advance
 /// began to stand once an enemy had closed into their range).
 const THROWN_AT_CONTACT: &[(&str, u64)] = &[
-    ("edgehill", 0x1ddbf748c612c056),
-    ("marston_moor", 0xc48797cff2b57a4e),
-    ("naseby", 0xaf6f0f4e6ea7a910),
-    ("roundway_down", 0xdef690b2c0ceb615),
-    ("adwalton_moor", 0xde2922825a5c9de9),
-    ("lansdown", 0x5818049db694701c),
-    ("first_newbury", 0x9b67920c6e681032),
-    ("langport", 0xd0731fc544f6620c),
-    ("small_action", 0xd586b8bd91f4a2ad),
+    ("edgehill", 0x2d3055fc6cad445f),
+    ("marston_moor", 0x50f8cb004e7e1985),
+    ("naseby", 0xc8f3af8b8ee58b1f),
+    ("roundway_down", 0x27eff0f65d2decff),
+    ("adwalton_moor", 0x5abc2bd5325037ab),
+    ("lansdown", 0xc5cb430980a22399),
+    ("first_newbury", 0xa974810a0e9cba45),
+    ("langport", 0xe38ee3e950d5b94c),
+    ("small_action", 0x1b98d6a9ed065c13),
     ("duel_horse", 0xb3c23b316ad137ac),
     ("duel_foot_vs_horse", 0xa51344b04f144fc2),
     ("bp_duel_pike_vs_horse", 0x61d744ef8c7aa5e1),
     ("bp_duel_shot", 0x95165c350ac802d6),
     ("bp_duel_gun_vs_foot", 0xf51066be0208be42),
-    ("balance_template", 0x62e495e5bc5e9994),
+    ("balance_template", 0x0ea9520b1ef4a7f7),
 ];
 
 /// With `battle.formation_throws_at_declaration` false the engine fights the battles it fought

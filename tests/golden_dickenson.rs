@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xd0bd9c24f02fe940),
-    ("marston_moor", 0x7e4178b5cc2d9b8c),
-    ("naseby", 0xa4d177f34184eebe),
-    ("roundway_down", 0xe2b43749cb43cd89),
-    ("adwalton_moor", 0x119e07ee38a1809a),
-    ("lansdown", 0x64f319242460ba96),
-    ("first_newbury", 0x3ba5c6556a626cf5),
-    ("langport", 0x36e331b9d6962329),
-    ("small_action", 0xda06a885fe93d5c1),
+    ("edgehill", 0x84bf87925fdc1ae9),
+    ("marston_moor", 0x8a895d67fa2534e7),
+    ("naseby", 0x871eecd71d3b2c13),
+    ("roundway_down", 0x34fccbed5d07faac),
+    ("adwalton_moor", 0xaa50d893539652d1),
+    ("lansdown", 0x6f9365bc702689dd),
+    ("first_newbury", 0xda6fec292fe4b15b),
+    ("langport", 0xdc9b6212c14d542a),
+    ("small_action", 0x3d6731f925cd1a27),
     ("duel_horse", 0xb3c23b316ad137ac),
     ("duel_foot_vs_horse", 0x15b3eb3da3ac2aa0),
     ("bp_duel_pike_vs_horse", 0xb17da189722dc21b),
     ("bp_duel_shot", 0x95165c350ac802d6),
     ("bp_duel_gun_vs_foot", 0xf51066be0208be42),
-    ("balance_template", 0xd1fa3c9a75edfcec),
+    ("balance_template", 0x75580be4701843c9),
 ];
 
 #[test]

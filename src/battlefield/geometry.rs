@@ -123,30 +123,10 @@ impl Rect {
     pub fn dist(&self, o: &Rect) -> f64 {
         self.shape().dist(&o.shape())
     }
-    /// Whether the segment `a`-`b` passes through (or touches) this rectangle: clipped against
-    /// the rectangle's own axes (Liang-Barsky).
+    /// Whether the segment `a`-`b` passes through (or touches) this rectangle
+    /// (`Shape::crosses`).
     pub fn crosses(&self, a: Vec2, b: Vec2) -> bool {
-        let s = self.shape();
-        let (right, fwd) = (s.fwd.right(), s.fwd);
-        let (pa, d) = (a - s.centre, b - a);
-        let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
-        for (axis, half) in [(right, s.half_frontage), (fwd, s.half_depth)] {
-            let (p, q) = (pa.dot(axis), d.dot(axis));
-            for (num, den) in [(-half - p, q), (p - half, -q)] {
-                // The part of the segment on the inner side of this edge: p + t q >= -half and
-                // p + t q <= half, written as den * t >= num in each case.
-                if den == 0.0 {
-                    if num > 0.0 {
-                        return false;
-                    }
-                } else if den > 0.0 {
-                    t0 = t0.max(num / den);
-                } else {
-                    t1 = t1.min(num / den);
-                }
-            }
-        }
-        t0 <= t1
+        self.shape().crosses(a, b)
     }
 }
 
@@ -198,6 +178,31 @@ impl Shape {
     #[inline]
     pub fn at(self, centre: Vec2) -> Shape {
         Shape { centre, ..self }
+    }
+
+    /// Whether the segment `a`-`b` passes through (or touches) this rectangle: clipped against
+    /// the rectangle's own axes (Liang-Barsky).
+    pub fn crosses(&self, a: Vec2, b: Vec2) -> bool {
+        let (right, fwd) = (self.fwd.right(), self.fwd);
+        let (pa, d) = (a - self.centre, b - a);
+        let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
+        for (axis, half) in [(right, self.half_frontage), (fwd, self.half_depth)] {
+            let (p, q) = (pa.dot(axis), d.dot(axis));
+            for (num, den) in [(-half - p, q), (p - half, -q)] {
+                // The part of the segment on the inner side of this edge: p + t q >= -half and
+                // p + t q <= half, written as den * t >= num in each case.
+                if den == 0.0 {
+                    if num > 0.0 {
+                        return false;
+                    }
+                } else if den > 0.0 {
+                    t0 = t0.max(num / den);
+                } else {
+                    t1 = t1.min(num / den);
+                }
+            }
+        }
+        t0 <= t1
     }
 
     #[inline]

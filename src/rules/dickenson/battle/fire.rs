@@ -2,7 +2,7 @@
 //! individual shots, guns by their rate with the fall of shot played out on the table, hit
 //! areas, gun on gun and ammunition blown up; closing fire and the morale throws before it.
 
-use super::neighbours::{beaten, nearer};
+use super::neighbours::{MARGIN, beaten, nearer};
 use super::regiment::{Formation, Kind, Regiment, State};
 use super::{Battle, emit};
 use crate::battlefield::geometry::{Shape, dist_point_segment};
@@ -78,13 +78,15 @@ impl Battle {
     }
 
     /// The nearest enemy in range of `arm` and within the front arc (any side of a square),
-    /// not in melee: (it, gap). With `teams`, a sited gun's team behind it is a target too,
-    /// as the gun's (ruling: the volley falls on the team where it is the nearer).
-    pub(super) fn target_of(&self, r: usize, range: f64, teams: bool) -> Option<(usize, f64)> {
+    /// not in melee: (it, gap). With `small_arms`, a sited gun's team behind it is a target
+    /// too, as the gun's (ruling: the volley falls on the team where it is the nearer), and
+    /// no enemy is shot through a friend (`battle.clear_line_of_fire`).
+    pub(super) fn target_of(&self, r: usize, range: f64, small_arms: bool) -> Option<(usize, f64)> {
         let arc = self.rules.battle.front_arc_degrees;
         let me = self.shape(r);
         let side = self.regiments[r].side;
-        let behind = if teams {
+        let clear = small_arms && self.rules.battle.clear_line_of_fire;
+        let behind = if small_arms {
             self.rules.gun_team.sited_behind
         } else {
             0.0
@@ -112,17 +114,50 @@ impl Battle {
                     return limit(best);
                 }
                 let mut at = (me.dist(&self.shape(o)), reg.pos);
-                if teams && let Some(team) = self.team_gap(&me, o).filter(|t| t.0 < at.0) {
+                if small_arms && let Some(team) = self.team_gap(&me, o).filter(|t| t.0 < at.0) {
                     at = team;
                 }
                 let (g, p) = at;
-                if g <= range && nearer(g, o, best) && self.faces(r, p, arc) {
+                if g <= range
+                    && nearer(g, o, best)
+                    && self.faces(r, p, arc)
+                    && !(clear && self.friend_across(r, p))
+                {
                     best = Some((o, g));
                 }
                 limit(best)
             }
         );
         best
+    }
+
+    /// Whether a friend of regiment `r` (not gone) stands across its line of fire to `mark`:
+    /// the segment from its centre crosses the friend's footprint (ruling: no one fires
+    /// through his own men). A friend whose footprint meets `r`'s is one it stands among (a
+    /// forlorn hope between the squadrons it lines), not one before it. Only friends whose
+    /// centres lie in the segment's box grown by the largest footprint can cross it
+    /// (`any_near!`), and only those whose enclosing circle it reaches have their footprint made.
+    fn friend_across(&self, r: usize, mark: Vec2) -> bool {
+        let me = self.shape(r);
+        let from = me.centre;
+        let grow = Vec2::new(1.0, 1.0) * (self.neighbours.max_radius() + MARGIN);
+        let lo = Vec2::new(from.x.min(mark.x), from.y.min(mark.y)) - grow;
+        let hi = Vec2::new(from.x.max(mark.x), from.y.max(mark.y)) + grow;
+        any_near!(
+            self,
+            self.regiments[r].side,
+            lo,
+            hi,
+            |o: usize, f: &Regiment| {
+                o != r
+                    && f.state != State::Gone
+                    && dist_point_segment(f.pos, from, mark) <= f.radius
+                    && {
+                        let s = self.shape(o);
+                        s.crosses(from, mark) && me.dist(&s) > 0.0
+                    }
+            }
+        )
     }
 
     /// The gap from shape `me` to gun `u`'s sited team (standing on ground the gun's
