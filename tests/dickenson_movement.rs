@@ -1394,3 +1394,58 @@ fn m23_shooters_ordered_to_advance_stand_once_the_enemy_closes_into_range() {
         "the key false marches on: y {y}, {gap}\" apart"
     );
 }
+
+/// Parliament foot at (36, 10), a halted friend of theirs at (`friend_x`, 14) and the Royalist
+/// foot at (36, `enemy_y`), halted unless `enemy_moves`; with `clear` the ruling's key set so.
+/// One move, Parliament first unless the enemy moves: where the mover stands after it.
+fn masked_by_a_friend(friend_x: f64, enemy_y: f64, enemy_moves: bool, clear: bool) -> Regiment {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 720, 36.0, 10.0),
+        (Side::Parliament, FOOT, 720, friend_x, 14.0),
+        (Side::Royalist, FOOT, 720, 36.0, enemy_y),
+    ]);
+    let mut rules = ecw_sim::rules::dickenson::DickensonRules::builtin();
+    rules.battle.clear_line_of_fire = clear;
+    let mut b = Dickenson::new(rules).new_battle(&s);
+    b.turn = 0;
+    b.first = if enemy_moves {
+        Side::Royalist
+    } else {
+        Side::Parliament
+    };
+    (b.regiments[1].halt_until, b.regiments[1].gait) = (99, Gait::Halt);
+    if !enemy_moves {
+        b.regiments[2].halt_until = 99;
+    }
+    next_move(&mut b, &s);
+    b.regiments[0]
+}
+
+/// MASKED SHOOTERS MOVE (ruling, `battle.clear_line_of_fire`): foot whose enemy is within their
+/// muskets' 12" but whose every line of fire crosses a friend standing before them cannot fire,
+/// so they do not stand to give fire: they advance as their doctrine does out of range, here
+/// side-stepping round the friend (m16). The enemy halted 10" off (y 21) with the friend
+/// straight between: the foot go round it, past y 14; with the friend 6" to the right (x 42)
+/// the line is clear and they stand. The enemy closing from 17" to 11" off as the move goes
+/// (y 28 to 22, the Royalists moving first): the foot ordered to advance march on round the
+/// friend rather than stand (m23). With the key false they stand, firing through the friend.
+#[test]
+fn m24_shooters_masked_by_a_friend_move_to_clear_their_line() {
+    for (enemy_y, enemy_moves) in [(21.0, false), (28.0, true)] {
+        let case = format!("enemy at y {enemy_y}, moving {enemy_moves}");
+        let reg = masked_by_a_friend(36.0, enemy_y, enemy_moves, true);
+        assert!(reg.pos.y > 14.0, "{case}: went round: {:?}", reg.pos);
+        let reg = masked_by_a_friend(36.0, enemy_y, enemy_moves, false);
+        assert!(
+            near(reg.pos.x, 36.0) && near(reg.pos.y, 10.0),
+            "{case}: the key false stands: {:?}",
+            reg.pos
+        );
+        let reg = masked_by_a_friend(42.0, enemy_y, enemy_moves, true);
+        assert!(
+            near(reg.pos.x, 36.0) && near(reg.pos.y, 10.0),
+            "{case}: a clear line stands: {:?}",
+            reg.pos
+        );
+    }
+}

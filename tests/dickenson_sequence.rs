@@ -255,21 +255,21 @@ fn s4_a_charge_into_a_melee_is_weighed_against_the_whole_melee() {
 /// the next move's advance, as a stand does; Marston Moor and Naseby re-pinned when shooters
 /// ordered to advance began to stand once in range as their turn came).
 const EACH_SIDE_AS_IT_MOVES: &[(&str, u64)] = &[
-    ("edgehill", 0x994b6a538ae6750b),
-    ("marston_moor", 0xe94b7cff9f443963),
-    ("naseby", 0x43e60281dbabff8f),
-    ("roundway_down", 0x68b4ad4a76c38dc1),
-    ("adwalton_moor", 0x5454fbe590239009),
-    ("lansdown", 0x2f246d9c851a36ae),
-    ("first_newbury", 0xb1369d3cbd080ae1),
-    ("langport", 0xcc863d5785d0824a),
-    ("small_action", 0x150624a3171d5231),
+    ("edgehill", 0xd8ac866a79bab2e9),
+    ("marston_moor", 0x02d0de4769e34196),
+    ("naseby", 0xfb7b4c7f0331118c),
+    ("roundway_down", 0x5511bf9a9ae33d40),
+    ("adwalton_moor", 0xdde80a2c39340935),
+    ("lansdown", 0x2a4d21ef14609ae3),
+    ("first_newbury", 0xb0829e7f8295edf6),
+    ("langport", 0x49855fdb4cea434e),
+    ("small_action", 0x658361fd3d2f0bad),
     ("duel_horse", 0xb4b8c7a8eca506d3),
     ("duel_foot_vs_horse", 0x4e1bec433de78375),
     ("bp_duel_pike_vs_horse", 0xf9f7c866ea556695),
     ("bp_duel_shot", 0x0c14384d2f2d9250),
     ("bp_duel_gun_vs_foot", 0xf51066be0208be42),
-    ("balance_template", 0xd7883b7391b55ac3),
+    ("balance_template", 0xf2af0fd05dbda0c9),
 ];
 
 /// With the keys false (and the doctrines that came with them off) the engine fights the
@@ -421,21 +421,21 @@ fn s7_a_charge_that_falls_short_keeps_its_throw_without_effect() {
 /// all but the horse, pike and horse and gun duels re-pinned when shooters ordered to advance
 /// began to stand once an enemy had closed into their range).
 const THROWN_AT_CONTACT: &[(&str, u64)] = &[
-    ("edgehill", 0x2d3055fc6cad445f),
-    ("marston_moor", 0x50f8cb004e7e1985),
-    ("naseby", 0xc8f3af8b8ee58b1f),
+    ("edgehill", 0x67aee211cae06432),
+    ("marston_moor", 0xd30642f33fb89400),
+    ("naseby", 0x76e3d99d7aea8619),
     ("roundway_down", 0x27eff0f65d2decff),
-    ("adwalton_moor", 0x5abc2bd5325037ab),
-    ("lansdown", 0xc5cb430980a22399),
-    ("first_newbury", 0xa974810a0e9cba45),
-    ("langport", 0xe38ee3e950d5b94c),
-    ("small_action", 0x1b98d6a9ed065c13),
+    ("adwalton_moor", 0xa540d46d6275a1ed),
+    ("lansdown", 0x6bcd6203cafc7fa6),
+    ("first_newbury", 0x419289c994d64793),
+    ("langport", 0xbfe01a0d0efd3153),
+    ("small_action", 0xd9f1a10be40de618),
     ("duel_horse", 0xb3c23b316ad137ac),
     ("duel_foot_vs_horse", 0xa51344b04f144fc2),
     ("bp_duel_pike_vs_horse", 0x61d744ef8c7aa5e1),
     ("bp_duel_shot", 0x95165c350ac802d6),
     ("bp_duel_gun_vs_foot", 0xf51066be0208be42),
-    ("balance_template", 0x0ea9520b1ef4a7f7),
+    ("balance_template", 0x3419794e728afa26),
 ];
 
 /// With `battle.formation_throws_at_declaration` false the engine fights the battles it fought

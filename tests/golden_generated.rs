@@ -18,7 +18,7 @@ const IRONSIDES: &[(usize, u64, u64)] =
 const BLACK_POWDER: &[(usize, u64, u64)] =
     &[(100, 20, 0x92d975b2e9a0d8cb), (400, 6, 0x5cc316009f4bf0e7)];
 const DICKENSON: &[(usize, u64, u64)] =
-    &[(100, 6, 0x96f743ad84ca37a2), (400, 2, 0x42624291958b725d)];
+    &[(100, 6, 0x5802a3dda61f4829), (400, 2, 0x7ff6aea215703d68)];
 
 #[test]
 fn generated_ironsides_battles_are_fought_as_pinned() {

@@ -562,7 +562,8 @@ pub struct BattleRules {
     /// comes, an enemy is already within their long range (false: they march on).
     pub shooters_stand_in_range: bool,
     /// Small arms fire only at an enemy whose line of fire (centre to centre, or to the sited
-    /// team it falls on) crosses no friend's footprint (false: at the nearest, through friends).
+    /// team it falls on) crosses no friend's footprint (false: at the nearest, through friends);
+    /// and shooters stand to give fire only with such a line to an enemy in range.
     pub clear_line_of_fire: bool,
     /// Foot held by a standing friend with no gap wide enough for their line form column to
     /// pass a gap wide enough for the column.

@@ -160,6 +160,27 @@ impl Battle {
         )
     }
 
+    /// Whether regiment `r`, whose nearest active enemy `t` is within `range`, has an active
+    /// enemy within it whose line of fire crosses no friend (`friend_across`): always with
+    /// `battle.clear_line_of_fire` false. Its orders ask it, so that a shooter whose every line
+    /// friends mask does not stand to give fire it cannot give. The nearest is asked first (it
+    /// is mostly clear), then only enemies whose enclosing circles come within range.
+    pub(super) fn clear_line_within(&self, r: usize, t: usize, range: f64) -> bool {
+        if !self.rules.battle.clear_line_of_fire || !self.friend_across(r, self.regiments[t].pos) {
+            return true;
+        }
+        let me = self.shape(r);
+        let far = me.radius + range + self.neighbours.max_radius() + MARGIN;
+        let side = self.regiments[r].side.other();
+        any_within!(self, side, me.centre, far, |o: usize, e: &Regiment| {
+            o != t
+                && e.state == State::Active
+                && me.centre.dist(e.pos) - me.radius - e.radius <= range
+                && me.dist(&self.shape(o)) <= range
+                && !self.friend_across(r, e.pos)
+        })
+    }
+
     /// The gap from shape `me` to gun `u`'s sited team (standing on ground the gun's
     /// footprint's size), and where the team stands; None without one.
     fn team_gap(&self, me: &Shape, u: usize) -> Option<(f64, Vec2)> {

@@ -621,7 +621,7 @@ impl Battle {
         let range = match reg.kind {
             Kind::Horse(_) => stand_at,
             Kind::Gun(c) => c.gun(&self.rules).maximum_range,
-            _ => reg.long_range(&self.rules),
+            _ => self.shooting_range(r, t, gap),
         };
         // Ruling: only foot in line charge, and no column; horse cannot charge pike three deep.
         let may_charge = match reg.kind {
@@ -764,8 +764,9 @@ impl Battle {
 
     /// Whether shooter `r`, ordered to advance, finds an enemy within its long range as its
     /// turn comes (one that moved first closed in): it stands to give fire, as its doctrine
-    /// stands shooters in range (doctrine, `battle.shooters_stand_in_range`). Horse and guns
-    /// are not asked: their orders weigh range their own way.
+    /// stands shooters in range (doctrine, `battle.shooters_stand_in_range`), if it has a clear
+    /// line to one (`clear_line_within`). Horse and guns are not asked: their orders weigh range
+    /// their own way.
     fn closed_into_range(&self, r: usize) -> bool {
         let reg = &self.regiments[r];
         if !self.rules.battle.shooters_stand_in_range
@@ -774,7 +775,21 @@ impl Battle {
             return false;
         }
         let long = reg.long_range(&self.rules);
-        self.nearest_active(r).is_some_and(|(_, gap)| gap <= long)
+        self.nearest_active(r)
+            .is_some_and(|(t, gap)| gap <= long && self.clear_line_within(r, t, long))
+    }
+
+    /// The range shooter `r` (foot, forlorn hope, dragoons) orders by, its nearest active enemy
+    /// `t` at `gap`: its long range, or none while friends mask every line of fire to the
+    /// enemies within it (ruling, `battle.clear_line_of_fire`): it cannot fire, so it moves as
+    /// its doctrine moves it out of range, round the friends before it (`lanes`).
+    fn shooting_range(&self, r: usize, t: usize, gap: f64) -> f64 {
+        let long = self.regiments[r].long_range(&self.rules);
+        if gap <= long && !self.clear_line_within(r, t, long) {
+            0.0
+        } else {
+            long
+        }
     }
 
     /// Ruling: an advance keeps the regiment's own lane, straight ahead as its neighbours go,
