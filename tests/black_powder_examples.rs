@@ -796,6 +796,15 @@ fn example_17_a_move_passes_through_friends_but_does_not_end_on_them() {
     assert!((stays.y - 10.0).abs() < 1e-6, "{stays:?}");
 }
 
+/// The Royalists' orders phase with no dice to throw (every order on initiative): its events.
+fn royalist_orders(b: &mut Battle, s: &BattleSetup) -> Vec<Detail> {
+    let mut dice = ScriptedDice::new(&[]);
+    let mut log = EventLog::default();
+    b.orders_phase(Side::Royalist, s, &mut dice, &mut log);
+    dice.finish();
+    details(&log)
+}
+
 /// Royalist gallopers (Trained, 14") 6" in front of Parliament foot already in hedgehog, with
 /// `others` besides: the events and the gallopers after the Royalists' orders.
 fn before_a_hedgehog(others: &[Spec]) -> (Vec<Detail>, Battle) {
@@ -807,11 +816,7 @@ fn before_a_hedgehog(others: &[Spec]) -> (Vec<Detail>, Battle) {
     let s = setup(&specs);
     let mut b = battle(&s);
     b.regiments[0].hedgehog = true;
-    let mut dice = ScriptedDice::new(&[]);
-    let mut log = EventLog::default();
-    b.orders_phase(Side::Royalist, &s, &mut dice, &mut log);
-    dice.finish();
-    (details(&log), b)
+    (royalist_orders(&mut b, &s), b)
 }
 
 /// HORSE BARRED BY A HEDGEHOG (doctrine ruling): horse may not charge a hedgehog in good order,
@@ -945,11 +950,7 @@ fn shaken_horse_before(enemy: Spec, y: f64, keeps_off: bool) -> (Vec<Detail>, Ba
         .shaken_horse_keeps_off = keeps_off;
     let horse = &mut b.regiments[1];
     (horse.shaken, horse.casualties) = (true, horse.stamina);
-    let mut dice = ScriptedDice::new(&[]);
-    let mut log = EventLog::default();
-    b.orders_phase(Side::Royalist, &s, &mut dice, &mut log);
-    dice.finish();
-    (details(&log), b)
+    (royalist_orders(&mut b, &s), b)
 }
 
 /// SHAKEN HORSE KEEPS OUT OF THE ENEMY'S REACH (doctrine ruling,
