@@ -861,6 +861,21 @@ fn destroyed_result(setup: &BattleSetup, w: u16, l: u16, gone: impl Fn(u16) -> b
     }
 }
 
+/// Equal losses where a melee's main unit was destroyed: nobody stays locked with a unit that
+/// is gone, so the line says who is gone and that nobody won.
+fn destroyed_draw(setup: &BattleSetup, a: u16, d: u16, gone: impl Fn(u16) -> bool) -> String {
+    let u = |id: u16| label(setup, id);
+    match (gone(a), gone(d)) {
+        (true, true) => format!(
+            "Equal losses: {} and {} both destroyed; nobody wins",
+            u(a),
+            u(d)
+        ),
+        (true, false) => format!("Equal losses: {} is destroyed; nobody wins", u(a)),
+        _ => format!("Equal losses: {} is destroyed; nobody wins", u(d)),
+    }
+}
+
 /// One event as a line of the story; `None` for events too small to tell (a general or a unit
 /// standing still).
 pub fn event_line(setup: &BattleSetup, currency: Currency, e: Event) -> Option<String> {
@@ -875,6 +890,8 @@ pub struct Story<'a> {
     currency: Currency,
     gone: Vec<bool>,
     successors: Vec<u8>,
+    /// The main units of the last melee told, for a draw's line (its event names nobody).
+    melee: (u16, u16),
 }
 
 impl<'a> Story<'a> {
@@ -884,6 +901,7 @@ impl<'a> Story<'a> {
             currency,
             gone: vec![false; setup.units.len()],
             successors: vec![0; setup.names.commanders.len()],
+            melee: (0, 0),
         }
     }
 
@@ -897,6 +915,16 @@ impl<'a> Story<'a> {
                 loser: Some(l),
                 ..
             } if is_gone(w) || is_gone(l) => Some(destroyed_result(self.setup, w, l, is_gone)),
+            Event::MeleeResult {
+                winner: None,
+                loser: None,
+                ..
+            } if is_gone(self.melee.0) || is_gone(self.melee.1) => Some(destroyed_draw(
+                self.setup,
+                self.melee.0,
+                self.melee.1,
+                is_gone,
+            )),
             _ => tell_named(&Names(self.setup, self.currency, &self.successors), e).line,
         };
         match e {
@@ -910,6 +938,9 @@ impl<'a> Story<'a> {
                     *n = n.saturating_add(1);
                 }
             }
+            Event::Melee {
+                attacker, defender, ..
+            } => self.melee = (attacker, defender),
             _ => {}
         }
         line
@@ -1187,6 +1218,52 @@ mod tests {
         assert_eq!(
             line(melee),
             format!("MELEE: {a} (1 die, 1 hit) v {b} (2 dice, 0 hits)")
+        );
+    }
+
+    /// Equal losses in a melee that destroyed a main unit never say both stay locked in combat:
+    /// the story names who is gone.
+    #[test]
+    fn a_draw_with_a_unit_destroyed_is_not_told_as_locked() {
+        let setup = crate::scenario::Scenario::load_builtin("small_action", &[])
+            .and_then(|s| s.setup())
+            .unwrap();
+        let (a, d) = (setup.unit_name(0), setup.unit_name(1));
+        let told = |gone: &[u16]| {
+            let mut story = Story::new(&setup, Currency::Cv);
+            let melee = Event::Melee {
+                attacker: 0,
+                defender: 1,
+                attacker_dice: 2,
+                defender_dice: 2,
+                attacker_hits: 1,
+                defender_hits: 1,
+                flank: false,
+            };
+            story.line(melee);
+            for &unit in gone {
+                story.line(Event::Disintegrated { unit });
+            }
+            story
+                .line(Event::MeleeResult {
+                    winner: None,
+                    loser: None,
+                    result: ReactionResult::PassBoth,
+                })
+                .unwrap()
+        };
+        assert_eq!(told(&[]), "Equal losses: both stay locked in combat");
+        assert_eq!(
+            told(&[1]),
+            format!("Equal losses: {d} is destroyed; nobody wins")
+        );
+        assert_eq!(
+            told(&[0]),
+            format!("Equal losses: {a} is destroyed; nobody wins")
+        );
+        assert_eq!(
+            told(&[0, 1]),
+            format!("Equal losses: {a} and {d} both destroyed; nobody wins")
         );
     }
 

@@ -14,21 +14,21 @@ const BATTLES: u64 = 150;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xd9e385448ed64133),
-    ("marston_moor", 0x57f4fc875a09f919),
-    ("naseby", 0x866e9dd273f1656f),
-    ("roundway_down", 0x2b90476a332dbc9e),
-    ("adwalton_moor", 0x756eed47be1f53a3),
-    ("lansdown", 0xb2cbedf1471cde7a),
-    ("first_newbury", 0xe0ae10caa253bcf1),
-    ("langport", 0xc71791ea6ee700bd),
-    ("small_action", 0xd27a02087cb6c629),
-    ("duel_horse", 0x613436f9a443fe7d),
+    ("edgehill", 0xdd01d30c9e01dce3),
+    ("marston_moor", 0xc122f4d3801a94d0),
+    ("naseby", 0x05fb1cd02b4d7180),
+    ("roundway_down", 0xf6e39b2dd96ccbe1),
+    ("adwalton_moor", 0x4aca6614807da113),
+    ("lansdown", 0x85ba92b8ce83f5bb),
+    ("first_newbury", 0xc3b34012cfeae42f),
+    ("langport", 0x769990bfb51bf93e),
+    ("small_action", 0xf610956f1f1d7ec9),
+    ("duel_horse", 0x918a24b0b9b605d2),
     ("duel_foot_vs_horse", 0xc8aa58c9b668e441),
     ("bp_duel_pike_vs_horse", 0xce9b8d96a9f66f3d),
     ("bp_duel_shot", 0x0a5454f65c6bef6c),
     ("bp_duel_gun_vs_foot", 0xd2df8eff8e1bc378),
-    ("balance_template", 0xbef3db2f3fa9bfdc),
+    ("balance_template", 0x5723053ac4cbc8a3),
 ];
 
 #[test]

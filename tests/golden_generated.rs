@@ -14,7 +14,7 @@ use ecw_sim::rules::dickenson::battle::Dickenson;
 
 /// (units, battles, fingerprint of the first battles of master seed 1).
 const IRONSIDES: &[(usize, u64, u64)] =
-    &[(100, 20, 0x8a17367ff9186fda), (400, 6, 0x18571d532af67e63)];
+    &[(100, 20, 0x5cd317a101575724), (400, 6, 0x07ffb87473aa7ae7)];
 const BLACK_POWDER: &[(usize, u64, u64)] =
     &[(100, 20, 0x92d975b2e9a0d8cb), (400, 6, 0x5cc316009f4bf0e7)];
 const DICKENSON: &[(usize, u64, u64)] =

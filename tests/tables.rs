@@ -20,7 +20,7 @@ use ecw_sim::rules::ironsides::fire::effective_cv;
 use ecw_sim::rules::ironsides::generals::{attached_general_hit, casualty, overrun_hit};
 use ecw_sim::rules::ironsides::leadership::{command_lps, roll_generalship, roll_lps};
 use ecw_sim::rules::ironsides::melee::{
-    Approach, Cover, Role, combat_loser, melee_dice, melee_modifier, roll_melee,
+    Approach, Cover, Role, melee_dice, melee_loser, melee_modifier, roll_melee,
 };
 use ecw_sim::rules::ironsides::pursuit::halt_test;
 use ecw_sim::rules::ironsides::rally::{rally_attempt, rally_out_of_radius};
@@ -307,7 +307,7 @@ fn close_combat_hits_against_monte_carlo() {
 
 // ---------------------------------------------------------------- cavalry melee
 
-/// One sampled round: (the loser per `combat_loser`, CV lost by A, CV lost by B).
+/// One sampled round: (the loser per `melee_loser`, CV lost by A, CV lost by B).
 type Round = (Option<usize>, u8, u8);
 
 #[test]
@@ -376,7 +376,7 @@ fn cavalry_melee_against_monte_carlo() {
             let t = tally(n_samples, || {
                 let (ha, hb) = (roll(&mut d, &ua, &ub), roll(&mut d, &ub, &ua));
                 let (la, lb) = (ua.clone().lose_cv(hb), ub.clone().lose_cv(ha));
-                (combat_loser(la, lb), la, lb)
+                (melee_loser(&r, [la, lb], [la == a, lb == b]), la, lb)
             });
             let sum = |f: &dyn Fn(&Round) -> bool| {
                 t.iter().filter(|(o, _)| f(o)).map(|e| e.1).sum::<u64>()
@@ -948,7 +948,7 @@ fn sampled_chain(
             lost[e] += u[e].lose_cv(h);
         }
     }
-    let Some(loser) = combat_loser(lost[0], lost[1]) else {
+    let Some(loser) = melee_loser(r, lost, [u[0].cv == 0, u[1].cv == 0]) else {
         return (false, broke, false, false, false, true);
     };
     let winner = 1 - loser;

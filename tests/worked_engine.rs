@@ -1454,6 +1454,107 @@ fn charge_won_then_opportunity_charge(spent: bool) -> (Battle, Vec<Event>) {
     (b, ev)
 }
 
+/// Step 15, "Test morale (2 D6) vs loser of most CV this close combat": Ireton 1 (CV 4)
+/// charges Goring 1, down to its last CV; each side scores one hit, so each loses one CV, but
+/// Goring 1 is gone. A side wiped out has lost whatever the count: Ireton 1 wins, gains its CV
+/// for the victory (back to 4) and takes its halt test (a 1: it halts). With
+/// `close_combat.wiped_out_side_loses = false` the old count: equal losses, nobody wins, no CV
+/// and no halt test.
+#[test]
+fn a_side_wiped_out_loses_the_melee_though_the_losses_are_equal() {
+    let (b, ev) = charge_at_the_last_cv(true);
+    let i1 = &b.units[usize::from(IRETON_1)];
+    assert!(
+        ev.contains(&Event::MeleeResult {
+            winner: Some(IRETON_1),
+            loser: Some(GORING_1),
+            result: ReactionResult::PassBoth,
+        }),
+        "{ev:#?}"
+    );
+    assert!(ev.contains(&Event::CvGained {
+        unit: IRETON_1,
+        amount: 1,
+        cv: 4
+    }));
+    assert!(ev.contains(&Event::PursuitHalted {
+        unit: IRETON_1,
+        turns: 0
+    }));
+    assert_eq!(i1.cv, 4);
+    assert!(!i1.pinned && i1.engaged_with.is_none());
+    let (b, ev) = charge_at_the_last_cv(false);
+    assert!(
+        ev.iter().any(|e| matches!(
+            *e,
+            Event::MeleeResult {
+                winner: None,
+                loser: None,
+                ..
+            }
+        )),
+        "the old count: {ev:#?}"
+    );
+    assert!(!ev.iter().any(|e| matches!(
+        *e,
+        Event::CvGained { .. } | Event::PursuitHalted { .. } | Event::PursuitStarted { .. }
+    )));
+    assert_eq!(b.units[usize::from(IRETON_1)].cv, 3);
+}
+
+/// The situation of the test above; `wiped` is `close_combat.wiped_out_side_loses`.
+fn charge_at_the_last_cv(wiped: bool) -> (Battle, Vec<Event>) {
+    let mut setup = engagement();
+    std::sync::Arc::make_mut(&mut setup.rules)
+        .close_combat
+        .wiped_out_side_loses = wiped;
+    let mut b = battle(&setup);
+    clear_away(&mut b, &[IRETON_1, GORING_1]);
+    place(&mut b, IRETON_1, 50.0, 24.0, 0.0);
+    place(&mut b, GORING_1, 50.0, 31.0, 180.0);
+    b.units[usize::from(IRETON_1)].cv = 4;
+    b.units[usize::from(GORING_1)].cv = 1;
+    b.begin_half(&setup, 2, Side::Parliament, 0);
+    let ireton = commander_of(&b, IRETON);
+    b.commanders[usize::from(ireton)].pos = Vec2::new(44.0, 14.0);
+    b.commanders[usize::from(ireton)].rerolls_left = 0;
+    b.commands[usize::from(IRETON)].lps = 6;
+    let goring = commander_of(&b, 4);
+    b.commanders[usize::from(goring)].rerolls_left = 0;
+    let mut p = Player {
+        orders: vec![(IRETON_1, Order::Charge { target: GORING_1 })],
+        reaction_rerolls: Some(0),
+        ..Player::default()
+    };
+    run(&mut b, &setup, Step::Movement, &[], &mut p);
+    run(&mut b, &setup, Step::CompleteMovement, &[1, 2], &mut p);
+    let mut dice = vec![
+        1, 1, // Goring 1 reacts: passes both
+        6, 6, // its emergency responses: no success, it stands
+        1, 6, 6, 6, // Ireton 1: 1 hit, Goring 1's last CV
+        1, 6, // Goring 1, standing: 1 hit
+    ];
+    if wiped {
+        dice.push(1); // Ireton 1's halt test (trotters, 1D6 <= CV): it halts
+    }
+    let ev = run(&mut b, &setup, Step::Charges, &dice, &mut p);
+    assert!(
+        ev.iter().any(|e| matches!(
+            *e,
+            Event::Melee {
+                attacker: IRETON_1,
+                defender: GORING_1,
+                attacker_hits: 1,
+                defender_hits: 1,
+                ..
+            }
+        )),
+        "{ev:#?}"
+    );
+    assert!(!b.units[usize::from(GORING_1)].is_active());
+    (b, ev)
+}
+
 /// Step 14: "an Opportunity Charge at the start or end of their opponent's movement phase".
 /// The Parliament foot is ordered forward; before it moves, Goring's regiment, 8" off and
 /// facing it, charges (response dice 1 and 1). The foot reacts (passes both), its responses

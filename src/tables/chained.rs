@@ -4,7 +4,7 @@
 //! test at the CV it has left, unless the foot it beat held its ground in contact.
 //!
 //! Every stage is the engine's own rule function ([`melee_dice`], [`melee_modifier`],
-//! [`roll_melee`], [`foot_breaks`], [`combat_loser`], [`reaction_test`], [`victory_bonus`],
+//! [`roll_melee`], [`foot_breaks`], [`melee_loser`], [`reaction_test`], [`victory_bonus`],
 //! [`halt_test`]), each enumerated exactly; the stages are joined by conditioning on the state
 //! each leaves (the CVs, who broke), so the chain is exact too. A Monte Carlo test in
 //! `tests/tables.rs` fights the same chain die by die.
@@ -24,7 +24,7 @@ use crate::rules::ironsides::IronsidesRules;
 use crate::rules::ironsides::dice_rules::Rerolls;
 use crate::rules::ironsides::fire::effective_cv;
 use crate::rules::ironsides::melee::{
-    Approach, Cover, Role, combat_loser, foot_breaks, melee_dice, melee_modifier, roll_melee,
+    Approach, Cover, Role, foot_breaks, melee_dice, melee_loser, melee_modifier, roll_melee,
     victory_bonus,
 };
 use crate::rules::ironsides::pursuit::halt_test;
@@ -215,7 +215,8 @@ fn foot_break_round(rules: &IronsidesRules, s: State) -> Dist<State> {
 /// The loser tests (2D6 against its CV, no general, no re-rolls); victorious horse gains its CV
 /// for the victory and, if the loser left contact, takes its halt test.
 fn result(rules: &IronsidesRules, s: State) -> Dist<End> {
-    let Some(loser) = combat_loser(s.lost[0], s.lost[1]) else {
+    let gone = s.units.each_ref().map(|u| !u.is_active());
+    let Some(loser) = melee_loser(rules, s.lost, gone) else {
         return certain(End::Draw);
     };
     let winner = 1 - loser;
@@ -417,10 +418,11 @@ fn horse_about(rules: &IronsidesRules) -> Vec<String> {
         format!(
             "A charges {}\" or more and B countercharges: A rolls {} dice (never more than its CV), B as a defender; no cover, general, re-rolls or \
              pistol shot (pistoleers are left out). The side that loses more CV loses the round and tests; the winner gains {} CV for the victory \
-             (never above its starting CV) and then takes its halt test at the CV it has now: failing it, it pursues. Equal losses are a draw.",
+             (never above its starting CV) and then takes its halt test at the CV it has now: failing it, it pursues. Equal losses are a draw.{}",
             rules.charge.full_speed_distance,
             rules.close_combat.horse_charge_full_dice,
-            rules.options.victory_cv_bonus
+            rules.options.victory_cv_bonus,
+            super::melee::wiped_out_words(rules)
         ),
         "`pursues if wins` is the chance A pursues given that it won; `pursuit table at A's CV` is what the `pursuit` table says at A's starting CV, \
          which is not the same question: the test is taken at the CV left after the melee, victory bonus included. The chain starts at contact: \
@@ -505,14 +507,15 @@ fn foot_about(rules: &IronsidesRules) -> Vec<String> {
             "Horse charges {}\" or more into foot standing in line (not in hedgehog, no cover): the horse rolls {} dice (never more than its CV), \
              the foot {}. Foot that loses at least {} CV and at least {} times what it inflicted breaks at once, and a second round is fought \
              standing (the horse {} on each die against broken foot). The loser tests 2D6 against its CV: beaten foot that passes both dice holds in contact \
-             (no pursuit); otherwise victorious horse gains {} CV and takes its halt test at the CV it has now.",
+             (no pursuit); otherwise victorious horse gains {} CV and takes its halt test at the CV it has now.{}",
             rules.charge.full_speed_distance,
             cc.horse_charge_full_dice,
             cc.foot_dice,
             cc.foot_break_min_loss,
             cc.foot_break_ratio,
             super::signed(cc.vs_broken),
-            rules.options.victory_cv_bonus
+            rules.options.victory_cv_bonus,
+            super::melee::wiped_out_words(rules)
         ),
         "`horse pursues` counts the charges that win and then pursue; `beaten foot holds` the wins after which the foot stayed in contact; \
          `pursues if wins` is conditional on the horse winning. Foot that wins never pursues. The reaction tests before contact are in the `reaction` table."

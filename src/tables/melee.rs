@@ -8,7 +8,7 @@ use crate::rules::ironsides::IronsidesRules;
 use crate::rules::ironsides::dice_rules::Rerolls;
 use crate::rules::ironsides::fire::effective_cv;
 use crate::rules::ironsides::melee::{
-    Approach, Cover, Role, combat_loser, melee_dice, melee_modifier, roll_melee,
+    Approach, Cover, Role, melee_dice, melee_loser, melee_modifier, roll_melee,
 };
 
 /// P(one close-combat die hits) at effective CV `cv` with `modifier`, by enumerating
@@ -149,7 +149,7 @@ fn horse(cv: u8, side: Side) -> Unit {
 /// `charge.full_speed_distance` or more. Each side's dice count, modifier and hits come from the
 /// engine ([`melee_dice`], [`melee_modifier`], [`roll_melee`], enumerated); the two sides' dice
 /// are independent, so the joint outcome is the product. CV lost is capped at the CV a unit has
-/// ([`Unit::lose_cv`]); the loser is the engine's [`combat_loser`].
+/// ([`Unit::lose_cv`]); the loser is the engine's [`melee_loser`].
 pub fn cavalry_melee(rules: &IronsidesRules, cv_a: u8, cv_b: u8) -> CavalryMelee {
     let a = horse(cv_a, Side::Parliament);
     let b = horse(cv_b, Side::Royalist);
@@ -191,7 +191,8 @@ pub fn cavalry_melee(rules: &IronsidesRules, cv_a: u8, cv_b: u8) -> CavalryMelee
             let lost_b = b.clone().lose_cv(ha);
             out.lost_a[usize::from(lost_a)] = out.lost_a[usize::from(lost_a)] + p;
             out.lost_b[usize::from(lost_b)] = out.lost_b[usize::from(lost_b)] + p;
-            match combat_loser(lost_a, lost_b) {
+            let gone = [lost_a == cv_a, lost_b == cv_b];
+            match melee_loser(rules, [lost_a, lost_b], gone) {
                 Some(1) => out.a_wins = out.a_wins + p,
                 Some(_) => out.b_wins = out.b_wins + p,
                 None => out.draw = out.draw + p,
@@ -210,9 +211,20 @@ fn melee_about(rules: &IronsidesRules) -> String {
         "Two regiments of horse, A and B, both charging {}\" or more (a charge met by a countercharge): each rolls {} dice, but never more than its CV, \
          with no modifiers (no cuirassiers, hedgehogs, cover or size differences, no pistol shot, no general's re-rolls). The side that loses more CV \
          loses the round and tests 2D6 against its CV (the `reaction` table's no-re-roll rows: fail one retreats, fail both routs); equal losses are a draw \
-         and the melee goes on next turn. CV lost never exceeds the CV a unit has.",
-        rules.charge.full_speed_distance, rules.close_combat.horse_charge_full_dice
+         and the melee goes on next turn. CV lost never exceeds the CV a unit has.{}",
+        rules.charge.full_speed_distance,
+        rules.close_combat.horse_charge_full_dice,
+        wiped_out_words(rules)
     )
+}
+
+/// What the tables' notes add when `close_combat.wiped_out_side_loses` is set.
+pub(super) fn wiped_out_words(rules: &IronsidesRules) -> &'static str {
+    if rules.close_combat.wiped_out_side_loses {
+        " A side wiped out has lost whatever the count; both wiped out is a draw with nobody left."
+    } else {
+        ""
+    }
 }
 
 pub fn cavalry_table(rules: &IronsidesRules, opts: &Options) -> Table {

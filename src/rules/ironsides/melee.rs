@@ -179,6 +179,21 @@ pub fn combat_loser(first_lost: u8, second_lost: u8) -> Option<usize> {
     }
 }
 
+/// Which side lost a close combat, given the CV each lost in it and whether each is `gone`
+/// (every unit of it destroyed). "Loser of most CV" can count only the CV a unit had left, so a
+/// side wiped out by no more than it dealt would come out equal: with
+/// `close_combat.wiped_out_side_loses` a side gone has lost whatever the count, and both gone
+/// is a draw with nobody left; without it, the count alone decides.
+pub fn melee_loser(rules: &IronsidesRules, lost: [u8; 2], gone: [bool; 2]) -> Option<usize> {
+    match gone {
+        _ if !rules.close_combat.wiped_out_side_loses => combat_loser(lost[0], lost[1]),
+        [true, true] => None,
+        [true, false] => Some(0),
+        [false, true] => Some(1),
+        [false, false] => combat_loser(lost[0], lost[1]),
+    }
+}
+
 /// Of its melee dice, how many a cavalry unit spends on a pistol shot just before contact:
 /// trotting pistoleers charging must use one, and so must cavalry that stands to fire instead
 /// of countercharging. Cromwellian trotters and gallopers need not (E16).
@@ -303,6 +318,15 @@ mod tests {
         assert_eq!(combat_loser(4, 3), Some(0));
         assert_eq!(combat_loser(1, 2), Some(1));
         assert_eq!(combat_loser(2, 2), None);
+        // A side wiped out has lost whatever the count; both gone, nobody wins.
+        assert_eq!(melee_loser(&r, [1, 1], [false, true]), Some(1));
+        assert_eq!(melee_loser(&r, [1, 2], [true, false]), Some(0));
+        assert_eq!(melee_loser(&r, [1, 2], [true, true]), None);
+        assert_eq!(melee_loser(&r, [2, 1], [false, false]), Some(0));
+        let mut old = r.clone();
+        old.close_combat.wiped_out_side_loses = false;
+        assert_eq!(melee_loser(&old, [1, 1], [false, true]), None);
+        assert_eq!(melee_loser(&old, [1, 2], [true, false]), Some(1));
         let trot = Unit::new(
             0,
             Side::Parliament,

@@ -339,6 +339,9 @@ pub struct CloseCombat {
     pub horse_hold_retire_max: f64,
     pub retreat_min: f64,
     pub retreat_max: f64,
+    /// A side whose every unit is gone has lost the close combat whatever the CV count (a
+    /// project reading; `false`: the count alone decides).
+    pub wiped_out_side_loses: bool,
     pub cavalry_vs_hedgehog: i8,
     pub skirmishers_vs_formed: i8,
     pub infantry_vs_hedgehog: i8,

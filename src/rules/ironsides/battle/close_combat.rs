@@ -80,11 +80,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             }
         }
         // Pistols may have finished one side before the lines meet: then there is no melee.
-        if !self.units[usize::from(a0)].is_active()
-            || def
-                .iter()
-                .all(|f| !self.units[usize::from(f.id)].is_active())
-        {
+        if !self.units[usize::from(a0)].is_active() || self.side_gone(def) {
             return;
         }
         // The flank attacker strikes first: the defenders' losses apply before they roll.
@@ -240,8 +236,8 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         shares
     }
 
-    /// The loser (more CV lost) tests 2D6: hold, retreat or rout; winning horse gains a CV
-    /// for victory and may pursue. Equal losses: everyone stays pinned.
+    /// The loser (more CV lost, or wiped out) tests 2D6: hold, retreat or rout; winning horse
+    /// gains a CV for victory and may pursue. Equal losses: everyone stays pinned.
     fn combat_result(
         &mut self,
         att: &[Fighter],
@@ -249,7 +245,8 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
         lost: [u8; 2],
         from_pursuit: bool,
     ) {
-        let Some(loser) = melee::combat_loser(lost[0], lost[1]) else {
+        let gone = [att, def].map(|side| self.side_gone(side));
+        let Some(loser) = melee::melee_loser(&self.setup.rules, lost, gone) else {
             self.fight_on(att, def);
             return;
         };
@@ -391,6 +388,12 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
 }
 
 impl Battle {
+    /// Every unit of a side of a melee gone: nobody of it is left to fight, win or test.
+    fn side_gone(&self, side: &[Fighter]) -> bool {
+        side.iter()
+            .all(|f| !self.units[usize::from(f.id)].is_active())
+    }
+
     fn unpin_if_alone(&mut self, id: UnitId) {
         let u = &self.units[usize::from(id)];
         if let Some(e) = u.engaged_with
