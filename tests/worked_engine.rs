@@ -1273,6 +1273,36 @@ fn the_enemy_of_a_cowardly_wretch_rerolls_one_die_a_turn_against_his_units() {
     assert_eq!(shots_of(&ev), [(BLUE, 2, true)]);
 }
 
+/// Ireton's first two regiments side by side facing Goring's first two (Goring's second
+/// `goring_2_y` up the table), and `others` placed as (unit, x, y, facing); everyone else
+/// cleared away. Parliament's half-turn 2 begins with Ireton behind his line with 6 LPs and
+/// Goring without re-rolls.
+fn two_pairs_facing(
+    setup: &BattleSetup,
+    goring_2_y: f64,
+    others: &[(UnitId, f64, f64, f64)],
+) -> Battle {
+    const GORING_2: UnitId = 10;
+    let mut b = battle(setup);
+    let mut keep = vec![IRETON_1, IRETON_2, GORING_1, GORING_2];
+    keep.extend(others.iter().map(|o| o.0));
+    clear_away(&mut b, &keep);
+    place(&mut b, IRETON_1, 50.0, 24.0, 0.0);
+    place(&mut b, IRETON_2, 58.0, 24.0, 0.0);
+    place(&mut b, GORING_1, 50.0, 31.0, 180.0);
+    place(&mut b, GORING_2, 58.0, goring_2_y, 180.0);
+    for &(u, x, y, facing) in others {
+        place(&mut b, u, x, y, facing);
+    }
+    b.begin_half(setup, 2, Side::Parliament, 0);
+    let ireton = commander_of(&b, IRETON);
+    b.commanders[usize::from(ireton)].pos = Vec2::new(54.0, 14.0);
+    b.commands[usize::from(IRETON)].lps = 6;
+    let goring = commander_of(&b, 4);
+    b.commanders[usize::from(goring)].rerolls_left = 0;
+    b
+}
+
 /// Step 14, one support charge a half-turn. Two of Ireton's regiments charge two of Goring's
 /// side by side; Goring's fourth regiment, between and behind them and facing away, could
 /// support either. It tests for the first (1 and 6: one success, so it only refaces, as in
@@ -1283,19 +1313,7 @@ fn a_unit_makes_one_support_charge_a_half_turn() {
     const IRETON_2: UnitId = 1;
     const GORING_2: UnitId = 10;
     let setup = engagement();
-    let mut b = battle(&setup);
-    clear_away(&mut b, &[IRETON_1, IRETON_2, GORING_1, GORING_2, GORING_4]);
-    place(&mut b, IRETON_1, 50.0, 24.0, 0.0);
-    place(&mut b, IRETON_2, 58.0, 24.0, 0.0);
-    place(&mut b, GORING_1, 50.0, 31.0, 180.0);
-    place(&mut b, GORING_2, 58.0, 31.0, 180.0);
-    place(&mut b, GORING_4, 54.0, 34.0, 0.0);
-    b.begin_half(&setup, 2, Side::Parliament, 0);
-    let ireton = commander_of(&b, IRETON);
-    b.commanders[usize::from(ireton)].pos = Vec2::new(54.0, 14.0);
-    b.commands[usize::from(IRETON)].lps = 6;
-    let goring = commander_of(&b, 4);
-    b.commanders[usize::from(goring)].rerolls_left = 0;
+    let mut b = two_pairs_facing(&setup, 31.0, &[(GORING_4, 54.0, 34.0, 0.0)]);
     let mut p = Player {
         orders: vec![
             (IRETON_1, Order::Charge { target: GORING_1 }),
@@ -1390,24 +1408,14 @@ fn a_unit_that_charged_and_fought_makes_no_support_charge_the_same_half_turn() {
 
 /// The situation of the test above; `spent` is `charge.no_second_charge_a_half_turn`.
 fn charge_won_then_opportunity_charge(spent: bool) -> (Battle, Vec<Event>) {
-    const GORING_2: UnitId = 10;
     let mut setup = engagement();
     std::sync::Arc::make_mut(&mut setup.rules)
         .charge
         .no_second_charge_a_half_turn = spent;
-    let mut b = battle(&setup);
-    clear_away(&mut b, &[IRETON_1, IRETON_2, GORING_1, GORING_2]);
-    place(&mut b, IRETON_1, 50.0, 24.0, 0.0);
-    place(&mut b, IRETON_2, 58.0, 24.0, 0.0);
-    place(&mut b, GORING_1, 50.0, 31.0, 180.0);
-    place(&mut b, GORING_2, 58.0, 33.0, 180.0);
-    b.begin_half(&setup, 2, Side::Parliament, 0);
+    let mut b = two_pairs_facing(&setup, 33.0, &[]);
     let ireton = commander_of(&b, IRETON);
-    b.commanders[usize::from(ireton)].pos = Vec2::new(54.0, 14.0);
     b.commanders[usize::from(ireton)].rerolls_left = 0;
-    b.commands[usize::from(IRETON)].lps = 6;
     let goring = commander_of(&b, 4);
-    b.commanders[usize::from(goring)].rerolls_left = 0;
     b.commanders[usize::from(goring)].pos = Vec2::new(70.0, 46.0);
     let mut p = Player {
         orders: vec![(IRETON_1, Order::Charge { target: GORING_1 })],
