@@ -871,8 +871,10 @@ fn destroyed_draw(setup: &BattleSetup, a: u16, d: u16, gone: impl Fn(u16) -> boo
             u(a),
             u(d)
         ),
-        (true, false) => format!("Equal losses: {} is destroyed; nobody wins", u(a)),
-        _ => format!("Equal losses: {} is destroyed; nobody wins", u(d)),
+        (a_gone, _) => {
+            let lost = if a_gone { a } else { d };
+            format!("Equal losses: {} is destroyed; nobody wins", u(lost))
+        }
     }
 }
 
