@@ -19,6 +19,7 @@ mod lanes;
 mod melee;
 mod morale_phase;
 mod movement;
+mod orders;
 pub mod regiment;
 
 use std::cell::{Cell, RefCell};
@@ -254,7 +255,7 @@ pub struct Battle {
     pub held: Vec<Held>,
     /// Each regiment's order for this move, made before anyone moves when both sides declare
     /// at once (`battle.charges_declared_at_once`); taken as it is carried out.
-    orders: Vec<movement::Order>,
+    orders: orders::Orders,
     /// Each side's regiments by cell of the table, for the searches near a regiment.
     neighbours: neighbours::Neighbours,
     /// Each command's regiments in index order (a general looks over his own only).
@@ -343,7 +344,7 @@ impl Battle {
             last_active: Vec::new(),
             ground_asked: Vec::new(),
             held: Vec::new(),
-            orders: Vec::new(),
+            orders: orders::Orders::default(),
             neighbours,
             members,
         };
@@ -376,9 +377,7 @@ impl Battle {
         self.still.set(false);
         self.held.clear();
         self.held.resize(self.regiments.len(), Held::default());
-        self.orders.clear();
-        self.orders
-            .resize(self.regiments.len(), movement::Order::default());
+        self.orders.reset(self.regiments.len());
         self.fill_neighbours();
         // Room for every other regiment near a run, so that runs never grow it.
         let near = self.near.get_mut();

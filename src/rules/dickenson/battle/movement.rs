@@ -483,7 +483,7 @@ impl Battle {
                 match reg.state {
                     State::Routing => self.flee(r, obs),
                     State::Active if at_once => {
-                        let order = std::mem::take(&mut self.orders[r]);
+                        let order = self.orders.take(r);
                         self.carry_out(r, order, dice, obs);
                     }
                     State::Active => self.act(r, setup, dice, obs),
@@ -507,12 +507,13 @@ impl Battle {
         self.table_still(true);
         // An order not carried out last move (its regiment thrown back first) is not this
         // move's: the orders made so far are what a later one may weigh.
-        self.orders.fill(Order::None);
+        self.orders.clear();
         self.each_in_roll_off_order(|b, r| {
-            b.orders[r] = match b.regiments[r].state {
+            let order = match b.regiments[r].state {
                 State::Active => b.order(r, setup),
                 _ => Order::None,
             };
+            b.orders.set(r, order);
         });
         self.each_in_roll_off_order(|b, r| b.dress_for(r, b.orders[r], setup, obs));
         self.table_still(false);
@@ -536,7 +537,8 @@ impl Battle {
             && self.regiments[r].is_horse()
             && self.regiments[usize::from(t)].uncharged_by_horse(&self.rules)
         {
-            self.orders[r] = self.order(r, setup);
+            let order = self.order(r, setup);
+            self.orders.set(r, order);
         }
     }
 
@@ -574,9 +576,7 @@ impl Battle {
         } else {
             return;
         };
-        if let Order::Plan { thrown: k, .. } = &mut self.orders[r] {
-            *k = thrown;
-        }
+        self.orders.keep_thrown(r, thrown);
     }
 
     /// Whether regiment `t` is foot with pikes that horse must enter to strike.
@@ -662,10 +662,8 @@ impl Battle {
             Vec2::from_facing(path.aim),
             self.regiments[r].pos + path.dir * path.run,
         );
-        self.orders.iter().enumerate().any(|(f, order)| {
-            let charging = matches!(order, Order::Plan { plan: Plan::Charge, t: o, .. }
-                if usize::from(*o) == t);
-            charging && f != r && self.regiments[f].side == side && {
+        self.orders.charging(t).any(|f| {
+            f != r && self.regiments[f].side == side && {
                 let theirs = self.charge_path(f, t);
                 let from = self.regiments[f].pos;
                 let there = self.shape_at(f, from + theirs.dir * theirs.run, theirs.aim);
@@ -1882,7 +1880,7 @@ impl Battle {
         if counter {
             // Ruling: met where the first to move reached it, at its own charge gait.
             b.gait = b.next_gait();
-            self.orders[t] = Order::None;
+            self.orders.set(t, Order::None);
             let (unit, target) = (target, unit);
             let standoff = 0.0;
             emit(
