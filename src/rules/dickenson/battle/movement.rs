@@ -1381,6 +1381,47 @@ impl Battle {
         let from = self.regiments[r].pos;
         let fwd = Vec2::from_facing(facing);
         let mut near = self.near.borrow_mut();
+        self.gather_near(r, dir, fwd, max, holds, &mut near);
+        halve(max, |d| {
+            let Some(i) = self.blocker(r, from + dir * d, fwd, holds, &near) else {
+                return true;
+            };
+            near.swap(0, i);
+            let reach = self.run_reach(r, dir, fwd, d);
+            near.retain(|n| reach.may_hold(n.shape.centre, n.shape.radius));
+            false
+        })
+    }
+
+    /// Whether `clear_run` would stop regiment `r` short of `max`: its first try, the whole
+    /// run, fails (every later try is shorter, and `halve` never answers a failed try), and
+    /// the run goes somewhere (a run of 0 answers 0 whatever stands in the way). Only the
+    /// answer, with none of the halvings that measure how far it gets.
+    pub(super) fn run_stopped(
+        &self,
+        r: usize,
+        dir: Vec2,
+        facing: f64,
+        max: f64,
+        holds: Holds,
+    ) -> bool {
+        let (from, fwd) = (self.regiments[r].pos, Vec2::from_facing(facing));
+        let mut near = self.near.borrow_mut();
+        self.gather_near(r, dir, fwd, max, holds, &mut near);
+        max > 0.0 && (self.blocker(r, from + dir * max, fwd, holds, &near)).is_some()
+    }
+
+    /// The regiments that could hold regiment `r` somewhere on its runs of up to `max` along
+    /// `dir`, facing `fwd` (`clear_run`), into `near`, with their footprints.
+    fn gather_near(
+        &self,
+        r: usize,
+        dir: Vec2,
+        fwd: Vec2,
+        max: f64,
+        holds: Holds,
+        near: &mut Vec<Near>,
+    ) {
         near.clear();
         let reach = self.run_reach(r, dir, fwd, max);
         let (lo, hi) = reach.bounds(self.neighbours.max_radius());
@@ -1395,15 +1436,6 @@ impl Battle {
             }
             false
         });
-        halve(max, |d| {
-            let Some(i) = self.blocker(r, from + dir * d, fwd, holds, &near) else {
-                return true;
-            };
-            near.swap(0, i);
-            let reach = self.run_reach(r, dir, fwd, d);
-            near.retain(|n| reach.may_hold(n.shape.centre, n.shape.radius));
-            false
-        })
     }
 
     /// `clear_run` asking every other regiment on the table at each try, none ruled out
@@ -1911,7 +1943,7 @@ impl Battle {
         let need = self.shape_at(r, reg.pos, aim).dist(&self.shape(t));
         let run = self.contact_run(r, t, aim, need);
         // A friend in the way stops it (ruling: it does not go round).
-        let blocked = self.clear_run(r, dir, aim, run, Holds::Friends) < run;
+        let blocked = self.run_stopped(r, dir, aim, run, Holds::Friends);
         ChargePath {
             aim,
             dir,

@@ -511,6 +511,12 @@ mod tests {
                         let asked = b.clear_run_asking_all(r, way, face, max, holds);
                         assert_eq!(run.to_bits(), asked.to_bits(), "{units} {layout} {r}: run");
                         held += usize::from(run < max);
+                        // Whether it stops short, asked alone: as the halving answers.
+                        for m in [max, max / 3.0, 0.0] {
+                            let short = b.clear_run(r, way, face, m, holds) < m;
+                            let stopped = b.run_stopped(r, way, face, m, holds);
+                            assert_eq!(stopped, short, "{units} {layout} {r}: stopped at {m}");
+                        }
                     }
                     // Ties: another enemy as near as the one found.
                     found += usize::from(all.is_some());
