@@ -1387,18 +1387,49 @@ impl Battle {
         } else {
             0.0
         };
+        // Past where the first to stop it surely still does (`blocked_past`), found once.
+        let mut stopped: Option<f64> = None;
         halve(max, |d| {
             if d < sure {
                 return true;
+            }
+            if stopped.is_some_and(|past| d > past) {
+                return false;
             }
             let Some(i) = self.blocker(r, from + dir * d, fwd, holds, &near) else {
                 return true;
             };
             near.swap(0, i);
+            if stopped.is_none() {
+                let past = (dir == fwd).then(|| self.blocked_past(r, fwd, &near[0]));
+                stopped = Some(past.flatten().unwrap_or(f64::INFINITY));
+            }
             let reach = self.run_reach(r, dir, fwd, d);
             near.retain(|n| reach.may_hold(n.shape.centre, n.shape.radius));
             false
         })
+    }
+
+    /// A run straight ahead (along its facing `fwd`) beyond which friend `n`, which has just
+    /// held regiment `r` (`blocker`), surely holds it still. That it held `r` shows that `r`
+    /// may not pass it and that they did not overlap at the start, neither of which a run
+    /// changes; whether it is in the way does not change along a straight run either (asked
+    /// here with a margin far above the rounding of its measure at each try); and the way,
+    /// which only grows, overlaps the friend by more than the margin once the footprint
+    /// itself would somewhere along it (`Shape::overlap_along`). None when unsure (an enemy,
+    /// whose hold hangs on the gap it keeps, is left to `blocker`).
+    fn blocked_past(&self, r: usize, fwd: Vec2, n: &Near) -> Option<f64> {
+        const SURE: f64 = 1e-6;
+        let reg = &self.regiments[r];
+        let (start, s) = (reg.shape_at(reg.pos, fwd), &n.shape);
+        let across = (s.centre - start.centre).dot(fwd.right()).abs();
+        if self.regiments[n.o].side != reg.side
+            || across >= (start.half_frontage + s.half_frontage) / 2.0 - SURE
+        {
+            return None;
+        }
+        let (enter, leave) = inside(start).overlap_along(fwd, s, SURE)?;
+        (leave > 0.0).then_some(enter.max(0.0))
     }
 
     /// A run straight ahead (along its facing `fwd`) shorter than which regiment `r` surely
