@@ -395,7 +395,8 @@ impl Battle {
     /// move.
     fn charge_reach(&self, r: usize, target: usize) -> f64 {
         let reg = &self.regiments[r];
-        if !self.rules.doctrine.charge_reach_after_wheel {
+        // Only a pike block wheels (`turned`): the others' aim is not worked out.
+        if !self.rules.doctrine.charge_reach_after_wheel || !self.has_pike(r) {
             return reg.standard_move;
         }
         let aim = self.elements[target].pos - self.elements[usize::from(reg.first)].pos;
