@@ -6,7 +6,7 @@
 //! fall back's and a rout's too, pays the ground, stops short of enemies and of friends (unless
 //! the rulings let it through), and leaves gaps in the hedges foot hack through.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefMut};
 use std::f64::consts::PI;
 
 use super::ground;
@@ -1378,10 +1378,7 @@ impl Battle {
         max: f64,
         holds: Holds,
     ) -> f64 {
-        let from = self.regiments[r].pos;
-        let fwd = Vec2::from_facing(facing);
-        let mut near = self.near.borrow_mut();
-        self.gather_near(r, dir, fwd, max, holds, &mut near);
+        let (from, fwd, mut near) = self.run_from(r, dir, facing, max, holds);
         let sure = if dir == fwd {
             self.clear_below(r, fwd, holds, &near)
         } else {
@@ -1483,10 +1480,25 @@ impl Battle {
         max: f64,
         holds: Holds,
     ) -> bool {
+        let (from, fwd, near) = self.run_from(r, dir, facing, max, holds);
+        max > 0.0 && (self.blocker(r, from + dir * max, fwd, holds, &near)).is_some()
+    }
+
+    /// Where regiment `r`'s runs of up to `max` along `dir`, facing `facing`, start, the
+    /// facing's unit vector, and the regiments that could hold it somewhere on them
+    /// (`gather_near`), in the runs' buffer.
+    fn run_from(
+        &self,
+        r: usize,
+        dir: Vec2,
+        facing: f64,
+        max: f64,
+        holds: Holds,
+    ) -> (Vec2, Vec2, RefMut<'_, Vec<Near>>) {
         let (from, fwd) = (self.regiments[r].pos, Vec2::from_facing(facing));
         let mut near = self.near.borrow_mut();
         self.gather_near(r, dir, fwd, max, holds, &mut near);
-        max > 0.0 && (self.blocker(r, from + dir * max, fwd, holds, &near)).is_some()
+        (from, fwd, near)
     }
 
     /// The regiments that could hold regiment `r` somewhere on its runs of up to `max` along
