@@ -86,6 +86,20 @@ struct Player {
     by_doctrine: Vec<UnitId>,
 }
 
+impl Player {
+    /// The player of the engagement's charge: Ireton's first regiment charges Goring's, no
+    /// reaction test re-rolled; `support`: the player makes the support charges the text
+    /// allows.
+    fn ireton_charges_goring(support: bool) -> Player {
+        Player {
+            orders: vec![(IRETON_1, Order::Charge { target: GORING_1 })],
+            reaction_rerolls: Some(0),
+            support,
+            ..Player::default()
+        }
+    }
+}
+
 impl Doctrine for Player {
     fn general(&mut self, v: &View, g: CommanderId) -> GeneralOrder {
         match self.generals.iter().find(|(k, _)| *k == g) {
@@ -654,11 +668,7 @@ fn e13_the_charge_closes_to_the_stand_off_and_goes_in_on_passing_both() {
     let ireton = commander_of(&b, IRETON);
     b.commanders[usize::from(ireton)].pos = Vec2::new(50.0, 14.0);
     b.commands[usize::from(IRETON)].lps = 6;
-    let mut p = Player {
-        orders: vec![(IRETON_1, Order::Charge { target: GORING_1 })],
-        reaction_rerolls: Some(0),
-        ..Player::default()
-    };
+    let mut p = Player::ireton_charges_goring(false);
     run(&mut b, &setup, Step::Movement, &[], &mut p);
     let ev = run(&mut b, &setup, Step::CompleteMovement, &[2, 4], &mut p);
     let standoff = ev
@@ -793,11 +803,7 @@ fn e14_to_e19_the_charge_the_countercharge_the_melee_and_the_pursuit() {
     let ireton = commander_of(&b, IRETON);
     b.commanders[usize::from(ireton)].pos = Vec2::new(44.0, 14.0);
     b.commands[usize::from(IRETON)].lps = 6;
-    let mut p = Player {
-        orders: vec![(IRETON_1, Order::Charge { target: GORING_1 })],
-        reaction_rerolls: Some(0),
-        ..Player::default()
-    };
+    let mut p = Player::ireton_charges_goring(false);
     run(&mut b, &setup, Step::Movement, &[], &mut p);
     run(&mut b, &setup, Step::CompleteMovement, &[1, 2], &mut p);
     let dice = [
@@ -951,12 +957,7 @@ fn goring_fourth_beside_the_fight(setup: &BattleSetup) -> (Battle, Player) {
     b.commands[usize::from(IRETON)].lps = 6;
     let goring = commander_of(&b, 4);
     b.commanders[usize::from(goring)].rerolls_left = 0;
-    let mut p = Player {
-        orders: vec![(IRETON_1, Order::Charge { target: GORING_1 })],
-        reaction_rerolls: Some(0),
-        support: true,
-        ..Player::default()
-    };
+    let mut p = Player::ireton_charges_goring(true);
     run(&mut b, setup, Step::Movement, &[], &mut p);
     run(&mut b, setup, Step::CompleteMovement, &[1, 2], &mut p);
     (b, p)
@@ -1417,12 +1418,7 @@ fn charge_won_then_opportunity_charge(spent: bool) -> (Battle, Vec<Event>) {
     b.commanders[usize::from(ireton)].rerolls_left = 0;
     let goring = commander_of(&b, 4);
     b.commanders[usize::from(goring)].pos = Vec2::new(70.0, 46.0);
-    let mut p = Player {
-        orders: vec![(IRETON_1, Order::Charge { target: GORING_1 })],
-        reaction_rerolls: Some(0),
-        support: true,
-        ..Player::default()
-    };
+    let mut p = Player::ireton_charges_goring(true);
     run(&mut b, &setup, Step::Movement, &[], &mut p);
     // Ireton 1 passes its test to close (1, 2); at the end of the move Goring 2's opportunity
     // charge (response dice 1, 1).
@@ -1529,11 +1525,7 @@ fn charge_at_the_last_cv(wiped: bool) -> (Battle, Vec<Event>) {
     b.commands[usize::from(IRETON)].lps = 6;
     let goring = commander_of(&b, 4);
     b.commanders[usize::from(goring)].rerolls_left = 0;
-    let mut p = Player {
-        orders: vec![(IRETON_1, Order::Charge { target: GORING_1 })],
-        reaction_rerolls: Some(0),
-        ..Player::default()
-    };
+    let mut p = Player::ireton_charges_goring(false);
     run(&mut b, &setup, Step::Movement, &[], &mut p);
     run(&mut b, &setup, Step::CompleteMovement, &[1, 2], &mut p);
     let mut dice = vec![
