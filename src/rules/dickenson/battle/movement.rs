@@ -136,6 +136,20 @@ pub(super) enum Order {
     },
 }
 
+impl Order {
+    /// The regiment this order charges, if it is a charge.
+    pub(super) fn charges(self) -> Option<usize> {
+        match self {
+            Order::Plan {
+                plan: Plan::Charge,
+                t,
+                ..
+            } => Some(usize::from(t)),
+            _ => None,
+        }
+    }
+}
+
 /// The formation rules' throw a horse charge made at its declaration (ruling: the move's
 /// phase 1), kept with the order until the charge is carried out.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -529,13 +543,9 @@ impl Battle {
     /// order asks `uncharged_by_horse`, as the charge does. Nobody dresses again: the foot
     /// closed up against this horse, and stay so.
     fn redeclare_if_closed(&mut self, r: usize, setup: &BattleSetup) {
-        if let Order::Plan {
-            plan: Plan::Charge,
-            t,
-            ..
-        } = self.orders[r]
+        if let Some(t) = self.orders.charge_target(r)
             && self.regiments[r].is_horse()
-            && self.regiments[usize::from(t)].uncharged_by_horse(&self.rules)
+            && self.regiments[t].uncharged_by_horse(&self.rules)
         {
             let order = self.order(r, setup);
             self.orders.set(r, order);
@@ -551,15 +561,9 @@ impl Battle {
         dice: &mut D,
         obs: &mut O,
     ) {
-        let Order::Plan {
-            plan: Plan::Charge,
-            t,
-            ..
-        } = self.orders[r]
-        else {
+        let Some(t) = self.orders.charge_target(r) else {
             return;
         };
-        let t = usize::from(t);
         let target = self.regiments[t];
         if !self.regiments[r].is_horse()
             || target.state != State::Active
@@ -697,15 +701,10 @@ impl Battle {
     /// thrown back before its turn. Told (unless the target has left the table, when the
     /// charge would have fallen short), for the story and `charges_forestalled`.
     fn forestalled<O: Observer>(&self, r: usize, order: Order, obs: &mut O) {
-        let Order::Plan {
-            plan: Plan::Charge,
-            t,
-            ..
-        } = order
-        else {
+        let Some(t) = order.charges() else {
             return;
         };
-        let (reg, target) = (&self.regiments[r], &self.regiments[usize::from(t)]);
+        let (reg, target) = (&self.regiments[r], &self.regiments[t]);
         if target.state != State::Gone {
             let (unit, target, engaged) = (reg.unit, target.unit, reg.engaged.is_some());
             let d = Detail::ChargeForestalled {
@@ -1379,7 +1378,9 @@ impl Battle {
         holds: Holds,
     ) -> f64 {
         let (from, fwd, mut near) = self.run_from(r, dir, facing, max, holds);
-        let sure = if dir == fwd {
+        // Straight ahead, two bounds settle tries unmeasured.
+        let straight = dir == fwd;
+        let sure = if straight {
             self.clear_below(r, fwd, holds, &near)
         } else {
             0.0
@@ -1398,7 +1399,7 @@ impl Battle {
             };
             near.swap(0, i);
             if stopped.is_none() {
-                let past = (dir == fwd).then(|| self.blocked_past(r, fwd, &near[0]));
+                let past = straight.then(|| self.blocked_past(r, fwd, &near[0]));
                 stopped = Some(past.flatten().unwrap_or(f64::INFINITY));
             }
             let reach = self.run_reach(r, dir, fwd, d);
@@ -2055,7 +2056,7 @@ impl Battle {
             && self.regiments[r].is_horse()
             && self.regiments[t].is_horse()
             && self.regiments[t].engaged.is_none()
-            && matches!(self.orders[t], Order::Plan { plan: Plan::Charge, t: o, .. } if usize::from(o) == r)
+            && self.orders.charge_target(t) == Some(r)
     }
 
     /// A charge's bad throw: trotting or cantering horse turn about and use the rest of the

@@ -5,7 +5,6 @@
 //! declarations grow as the square of its regiments).
 
 use super::movement::{Order, Thrown};
-use crate::rules::black_powder::battle::doctrine::Plan;
 
 /// No charge (the end of a target's list).
 const NONE: u32 = u32::MAX;
@@ -44,7 +43,7 @@ impl Orders {
     /// Regiment `r`'s order is `order`.
     pub(super) fn set(&mut self, r: usize, order: Order) {
         self.each[r] = order;
-        if let Some(t) = charge_on(order) {
+        if let Some(t) = order.charges() {
             self.charges.push((r as u16, self.last_on[t]));
             self.last_on[t] = (self.charges.len() - 1) as u32;
         }
@@ -62,6 +61,11 @@ impl Orders {
         }
     }
 
+    /// The regiment `r`'s order charges, if it is a charge.
+    pub(super) fn charge_target(&self, r: usize) -> Option<usize> {
+        self.each[r].charges()
+    }
+
     /// The regiments whose order is a charge on `t`, newest first.
     pub(super) fn charging(&self, t: usize) -> impl Iterator<Item = usize> + '_ {
         let mut at = self.last_on[t];
@@ -70,7 +74,7 @@ impl Orders {
             at = before;
             Some(usize::from(f))
         })
-        .filter(move |&f| charge_on(self.each[f]) == Some(t))
+        .filter(move |&f| self.charge_target(f) == Some(t))
     }
 }
 
@@ -81,21 +85,10 @@ impl std::ops::Index<usize> for Orders {
     }
 }
 
-/// The target of `order` if it is a charge.
-fn charge_on(order: Order) -> Option<usize> {
-    match order {
-        Order::Plan {
-            plan: Plan::Charge,
-            t,
-            ..
-        } => Some(usize::from(t)),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::black_powder::battle::doctrine::Plan;
 
     fn charge(t: u16) -> Order {
         Order::Plan {
