@@ -119,12 +119,12 @@ pub const UNITS_NOTE: usize = 1000;
 /// reference machine (`ecw-sim bench --scale --ruleset all`, docs/PERFORMANCE.md).
 fn ms_at_2000_units(ruleset: &str) -> f64 {
     match ruleset {
-        "black_powder" => 9.4,
-        "dickenson" => 32.3,
-        _ => 31.7,
+        "black_powder" => 14.5,
+        "dickenson" => 49.3,
+        _ => 36.1,
     }
 }
-/// The exponent a battle's time grows with in its units on that machine (1.15 to 1.23).
+/// The exponent a battle's time grows with in its units on that machine (1.16 to 1.21).
 const UNITS_EXPONENT: f64 = 1.2;
 
 /// Notes on stderr how long a battle this size takes under `ruleset`, roughly.
