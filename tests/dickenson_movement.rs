@@ -1449,3 +1449,55 @@ fn m24_shooters_masked_by_a_friend_move_to_clear_their_line() {
         );
     }
 }
+
+/// Parliament's command under Cromwell's doctrine (its rearmost 40% held as reserve until turn
+/// 4, or until the command has lost `share` of its figures): three regiments of foot abreast
+/// at y 10 and a fourth 6" behind the gap between the first two, the Royalist foot halted
+/// far off straight ahead of it. With `lost_one` the
+/// third regiment of the first line is gone (720 of the command's 2,880 figures). One move of
+/// turn 1, Parliament first: how far the fourth regiment went, and the first.
+fn second_line_moves(lost_one: bool, share: f64) -> (f64, f64) {
+    let mut s = setup_with(
+        &[
+            (Side::Parliament, FOOT, 720, 24.0, 10.0),
+            (Side::Parliament, FOOT, 720, 36.0, 10.0),
+            (Side::Parliament, FOOT, 720, 48.0, 10.0),
+            (Side::Parliament, FOOT, 720, 30.0, 4.0),
+            (Side::Royalist, FOOT, 720, 30.0, 44.0),
+        ],
+        "cromwell",
+        Ground::open(72.0, 48.0),
+    );
+    s.doctrines[0].commit_reserve_when_lost = share;
+    let mut b = battle(&s);
+    b.turn = 0;
+    b.regiments[4].halt_until = 99;
+    if lost_one {
+        b.regiments[2].state = State::Gone;
+    }
+    assert!(
+        b.regiments[3].reserve,
+        "the fourth regiment starts as reserve"
+    );
+    next_move(&mut b, &s);
+    (y(&b, 3) - 4.0, y(&b, 0) - 10.0)
+}
+
+/// A RESERVE IS COMMITTED ONCE ITS COMMAND HAS LOST THE DOCTRINE'S SHARE (doctrine
+/// `commit_reserve_when_lost`, read as Ironsides and Black Powder read it, in Dickenson's
+/// currency: figures lost, and the whole of a regiment gone): Cromwell's fourth regiment, 6"
+/// behind three, stands on turn 1 (his reserve waits for turn 4); with one of the four gone
+/// (720 of 2,880 figures, his share of one quarter) it advances as far as the first line (into
+/// column, far from the enemy, and on); at a share of one half it still stands.
+#[test]
+fn m25_a_reserve_is_committed_once_its_command_has_lost_the_doctrines_share() {
+    let (reserve, first) = second_line_moves(false, 0.25);
+    assert!(near(reserve, 0.0) && first > 3.0, "{reserve}\", {first}\"");
+    let (reserve, first) = second_line_moves(true, 0.25);
+    assert!(
+        near(reserve, first) && first > 3.0,
+        "committed: {reserve}\", {first}\""
+    );
+    let (reserve, first) = second_line_moves(true, 0.5);
+    assert!(near(reserve, 0.0) && first > 3.0, "{reserve}\", {first}\"");
+}

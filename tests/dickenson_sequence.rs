@@ -253,15 +253,17 @@ fn s4_a_charge_into_a_melee_is_weighed_against_the_whole_melee() {
 /// and horse, pike and horse, shot and gun duels re-pinned when officers and the standard
 /// struck began to count as melee casualties; all re-pinned when a fall back began to forbid
 /// the next move's advance, as a stand does; Marston Moor and Naseby re-pinned when shooters
-/// ordered to advance began to stand once in range as their turn came).
+/// ordered to advance began to stand once in range as their turn came; the six historical
+/// battles but Lansdown and Langport re-pinned when a command's reserve began to be committed
+/// once the command had lost its doctrine's share).
 const EACH_SIDE_AS_IT_MOVES: &[(&str, u64)] = &[
-    ("edgehill", 0xd8ac866a79bab2e9),
-    ("marston_moor", 0x02d0de4769e34196),
-    ("naseby", 0xfb7b4c7f0331118c),
-    ("roundway_down", 0x5511bf9a9ae33d40),
-    ("adwalton_moor", 0xdde80a2c39340935),
+    ("edgehill", 0x1a6f5d6b687c2d5b),
+    ("marston_moor", 0x32d5014214411539),
+    ("naseby", 0x8525b62c3d91f51f),
+    ("roundway_down", 0x51906aabd8177ab4),
+    ("adwalton_moor", 0x02cefaae26075e77),
     ("lansdown", 0x2a4d21ef14609ae3),
-    ("first_newbury", 0xb0829e7f8295edf6),
+    ("first_newbury", 0xc5c22d7dfaaabc5e),
     ("langport", 0x49855fdb4cea434e),
     ("small_action", 0x658361fd3d2f0bad),
     ("duel_horse", 0xb4b8c7a8eca506d3),
@@ -419,15 +421,17 @@ fn s7_a_charge_that_falls_short_keeps_its_throw_without_effect() {
 /// duels re-pinned when officers and the standard struck began to count as melee casualties;
 /// all re-pinned when a fall back began to forbid the next move's advance, as a stand does;
 /// all but the horse, pike and horse and gun duels re-pinned when shooters ordered to advance
-/// began to stand once an enemy had closed into their range).
+/// began to stand once an enemy had closed into their range; the six historical battles but
+/// Lansdown and Langport re-pinned when a command's reserve began to be committed once the
+/// command had lost its doctrine's share).
 const THROWN_AT_CONTACT: &[(&str, u64)] = &[
-    ("edgehill", 0x67aee211cae06432),
-    ("marston_moor", 0xd30642f33fb89400),
-    ("naseby", 0x76e3d99d7aea8619),
-    ("roundway_down", 0x27eff0f65d2decff),
-    ("adwalton_moor", 0xa540d46d6275a1ed),
+    ("edgehill", 0xae4ecf5e3777566a),
+    ("marston_moor", 0x7e418200691fe05f),
+    ("naseby", 0x9ca84755262797b0),
+    ("roundway_down", 0xe1aebc0d0c5d1cb6),
+    ("adwalton_moor", 0xf7f471180cdb0f9c),
     ("lansdown", 0x6bcd6203cafc7fa6),
-    ("first_newbury", 0x419289c994d64793),
+    ("first_newbury", 0xfa6969534035c79f),
     ("langport", 0xbfe01a0d0efd3153),
     ("small_action", 0xd9f1a10be40de618),
     ("duel_horse", 0xb3c23b316ad137ac),

@@ -18,7 +18,7 @@ const IRONSIDES: &[(usize, u64, u64)] =
 const BLACK_POWDER: &[(usize, u64, u64)] =
     &[(100, 20, 0x92d975b2e9a0d8cb), (400, 6, 0x5cc316009f4bf0e7)];
 const DICKENSON: &[(usize, u64, u64)] =
-    &[(100, 6, 0x5802a3dda61f4829), (400, 2, 0x7ff6aea215703d68)];
+    &[(100, 6, 0x49b358e3fd9ec67e), (400, 2, 0x80fa4fe3deb8fdf0)];
 
 #[test]
 fn generated_ironsides_battles_are_fought_as_pinned() {

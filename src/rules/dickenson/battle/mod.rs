@@ -35,6 +35,7 @@ use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{Shape, angle_diff};
 use crate::dice::{DiceSource, StreamDice};
 use crate::events::{Event, Observer, Outcome};
+use crate::rules::black_powder::battle::doctrine;
 use crate::rules::{BattleSummary, Ruleset};
 use crate::setup::BattleSetup;
 
@@ -533,6 +534,35 @@ impl Battle {
             u32::from(reg.start_figures)
         } else {
             u32::from(reg.start_figures - reg.figures())
+        }
+    }
+
+    /// Each command's reserve joins its first line for good once the command has lost its
+    /// doctrine's `commit_reserve_when_lost` share of its figures (`doctrine::losses_commit`):
+    /// the share of its CV Ironsides reads, in Dickenson's currency, casualties and the whole
+    /// of a regiment gone (regiments still to arrive count for neither). Its turn alone
+    /// (`commit_reserve_turn`) may come after the battle is decided.
+    pub(super) fn commit_reserves_on_losses(&mut self, setup: &BattleSetup) {
+        for c in 0..self.members.len() {
+            let Some(d) = self
+                .doctrine_of
+                .get(c)
+                .and_then(|&d| setup.doctrines.get(usize::from(d)))
+            else {
+                continue;
+            };
+            let (mut lost, mut start) = (0, 0);
+            for r in self.commanded(Some(c as u16)) {
+                if !self.regiments[r].waiting {
+                    lost += self.regiment_lost(r);
+                    start += u32::from(self.regiments[r].start_figures);
+                }
+            }
+            if doctrine::losses_commit(d, lost, start) {
+                for i in 0..self.members[c].len() {
+                    self.regiments[usize::from(self.members[c][i])].reserve = false;
+                }
+            }
         }
     }
 

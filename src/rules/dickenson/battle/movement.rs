@@ -364,7 +364,8 @@ impl RunReach {
 }
 
 impl Battle {
-    /// Per-move state cleared; unhorsed generals back; generals placed; rallies.
+    /// Per-move state cleared; reserves committed on losses; unhorsed generals back; generals
+    /// placed; rallies.
     pub fn start_of_move<D: DiceSource, O: Observer>(
         &mut self,
         setup: &BattleSetup,
@@ -389,6 +390,7 @@ impl Battle {
             reg.foe = None;
             reg.impetus = false;
         }
+        self.commit_reserves_on_losses(setup);
         for g in 0..self.generals.len() {
             self.place_general(g, setup);
         }
