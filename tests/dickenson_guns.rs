@@ -11,11 +11,14 @@
 
 mod dickenson_common;
 
-use dickenson_common::{battle, setup};
+use dickenson_common::{battle, setup, setup_with};
 use ecw_sim::army::{FootBalance, GunWeight, Side, UnitKind};
-use ecw_sim::dice::ScriptedDice;
+use ecw_sim::battlefield::{Area, AreaKind, Ground, Vec2};
+use ecw_sim::dice::{ScriptedDice, SeededDice};
 use ecw_sim::events::{Event, EventLog};
-use ecw_sim::rules::dickenson::battle::Battle;
+use ecw_sim::rules::Ruleset;
+use ecw_sim::rules::dickenson::DickensonRules;
+use ecw_sim::rules::dickenson::battle::{Battle, Dickenson};
 use ecw_sim::rules::dickenson::events::{Detail, Fall, Figures, Source};
 use ecw_sim::setup::BattleSetup;
 
@@ -389,4 +392,61 @@ fn g7_a_volley_falls_on_a_sited_guns_team_where_it_is_the_nearer() {
     let g = b.regiments[1];
     assert_eq!((g.horses, g.drivers), (2, 1));
     assert!(g.gunners < crew, "{} of {crew}", g.gunners);
+}
+
+/// A sited falcon of Parliament's at (36, 10) facing up the table, a regiment of its own foot
+/// at (`friend_x`, 14) and the Royalist foot halted at (36, 28), 17" off, in the falcon's 24"
+/// and beyond every musket. A hill from the table's edge to `hill_to`, if any; `clear`: the key
+/// `battle.guns_clear_line`. One fire phase, Parliament first, seeded dice: at whom the falcon
+/// fired, if at anyone.
+fn falcon_fires_at(friend_x: f64, hill_to: Option<f64>, clear: bool) -> Option<u16> {
+    let mut ground = Ground::open(72.0, 48.0);
+    if let Some(y) = hill_to {
+        ground.areas.push(Area {
+            kind: AreaKind::Hill,
+            points: vec![
+                Vec2::new(0.0, 0.0),
+                Vec2::new(72.0, 0.0),
+                Vec2::new(72.0, y),
+                Vec2::new(0.0, y),
+            ],
+        });
+    }
+    let s = setup_with(
+        &[
+            (Side::Parliament, FALCON, 0, 36.0, 10.0),
+            (Side::Parliament, FOOT, 720, friend_x, 14.0),
+            (Side::Royalist, FOOT, 720, 36.0, 28.0),
+        ],
+        "rupert",
+        ground,
+    );
+    let mut rules = DickensonRules::builtin();
+    rules.battle.guns_clear_line = clear;
+    let mut b = Dickenson::new(rules).new_battle(&s);
+    (b.turn, b.first) = (1, Side::Parliament);
+    let mut l = EventLog::default();
+    b.fire_phase(&s, &mut SeededDice::new(1), &mut l);
+    l.0.iter().find_map(|e| match *e {
+        Event::Dickenson(Detail::GunShot {
+            unit: 0, target, ..
+        }) => Some(target),
+        _ => None,
+    })
+}
+
+/// GUNS DO NOT FIRE THROUGH THEIR OWN MEN (ruling (new), `battle.guns_clear_line`: the text is
+/// silent): a gun lays its shot only on an enemy whose line from the gun crosses no friend's
+/// footprint, save friends below it when it stands on a hill (it fires over their heads). The
+/// falcon with its own foot straight before it, on the flat, holds its fire; with the foot 6"
+/// aside it fires at the Royalist foot; on a hill reaching y 12, the foot below it, it fires
+/// over them; with the hill reaching y 16, the foot on it too, it holds. With the key false it
+/// fires through them, its shot falling where the dice lay it.
+#[test]
+fn g8_a_gun_does_not_fire_through_its_own_men_save_from_a_hill() {
+    assert_eq!(falcon_fires_at(36.0, None, true), None);
+    assert_eq!(falcon_fires_at(42.0, None, true), Some(2));
+    assert_eq!(falcon_fires_at(36.0, Some(12.0), true), Some(2));
+    assert_eq!(falcon_fires_at(36.0, Some(16.0), true), None);
+    assert_eq!(falcon_fires_at(36.0, None, false), Some(2));
 }

@@ -14,21 +14,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xf6706ea5c68f0288),
-    ("marston_moor", 0x1c5cd8081009971f),
-    ("naseby", 0x4a34658b7cdafff0),
-    ("roundway_down", 0xe98ecf8cdfc9d6fa),
-    ("adwalton_moor", 0xd3fe6dbd90bda439),
-    ("lansdown", 0x8bea1a05f7af76c6),
-    ("first_newbury", 0xc397a062d7a642cc),
-    ("langport", 0x3d3f44aed6f79832),
-    ("small_action", 0x336690f1cf1bee59),
+    ("edgehill", 0xfbbe0caa125b54a8),
+    ("marston_moor", 0x886e6699c9c55f00),
+    ("naseby", 0x6f134c5dbde59583),
+    ("roundway_down", 0xa573fbcca9bc0d60),
+    ("adwalton_moor", 0x13230715f864768b),
+    ("lansdown", 0x131cb422ac7951d8),
+    ("first_newbury", 0x08461edfe889d2d4),
+    ("langport", 0x2208b885b9ad4fc2),
+    ("small_action", 0x45754d307b17c0fa),
     ("duel_horse", 0xb3c23b316ad137ac),
     ("duel_foot_vs_horse", 0x15b3eb3da3ac2aa0),
     ("bp_duel_pike_vs_horse", 0xb17da189722dc21b),
     ("bp_duel_shot", 0x95165c350ac802d6),
     ("bp_duel_gun_vs_foot", 0xf51066be0208be42),
-    ("balance_template", 0xa90ae036ed170fe9),
+    ("balance_template", 0x9576b3393bc7b7f3),
 ];
 
 #[test]

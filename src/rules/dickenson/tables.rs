@@ -565,6 +565,10 @@ pub struct BattleRules {
     /// team it falls on) crosses no friend's footprint (false: at the nearest, through friends);
     /// and shooters stand to give fire only with such a line to an enemy in range.
     pub clear_line_of_fire: bool,
+    /// A gun lays its shot only on an enemy whose line from the gun crosses no friend's
+    /// footprint, save friends off the hill a gun stands on (false: at the nearest enemy in
+    /// range and arc, the shot falling where the dice lay it, on friends too).
+    pub guns_clear_line: bool,
     /// Foot held by a standing friend with no gap wide enough for their line form column to
     /// pass a gap wide enough for the column.
     pub pass_in_column: bool,

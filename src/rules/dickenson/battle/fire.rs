@@ -16,6 +16,20 @@ use crate::rules::dickenson::tables::HitArea;
 use crate::rules::dickenson::volley::{self, Arm, Band};
 use crate::setup::BattleSetup;
 
+/// What a target is sought for (`Battle::target_of`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Seek {
+    /// Small arms: the nearest enemy (or sited team) whose line crosses no friend
+    /// (`battle.clear_line_of_fire`).
+    SmallArms,
+    /// A gun laying its shot: the nearest enemy whose line no friend masks, save friends below
+    /// a gun on a hill (`battle.guns_clear_line`).
+    Shot,
+    /// Whether an enemy stands in range and arc at all, masked or not (a gun deciding whether
+    /// to pivot: a masked gun waits, it does not turn away).
+    Sight,
+}
+
 impl Battle {
     /// Every regiment not in melee that may fire does, side by side.
     pub fn fire_phase<D: DiceSource, O: Observer>(
@@ -77,15 +91,21 @@ impl Battle {
         reg.face_share(off.dot(fwd), off.dot(fwd.right()), &self.rules)
     }
 
-    /// The nearest enemy in range of `arm` and within the front arc (any side of a square),
-    /// not in melee: (it, gap). With `small_arms`, a sited gun's team behind it is a target
-    /// too, as the gun's (ruling: the volley falls on the team where it is the nearer), and
-    /// no enemy is shot through a friend (`battle.clear_line_of_fire`).
-    pub(super) fn target_of(&self, r: usize, range: f64, small_arms: bool) -> Option<(usize, f64)> {
+    /// The nearest enemy within `range` and the front arc (any side of a square), not in
+    /// melee: (it, gap). For small arms a sited gun's team behind it is a target too, as the
+    /// gun's (ruling: the volley falls on the team where it is the nearer); small arms and a
+    /// gun's shot seek only an enemy whose line no friend masks, as `seek` says.
+    pub(super) fn target_of(&self, r: usize, range: f64, seek: Seek) -> Option<(usize, f64)> {
         let arc = self.rules.battle.front_arc_degrees;
         let me = self.shape(r);
         let side = self.regiments[r].side;
-        let clear = small_arms && self.rules.battle.clear_line_of_fire;
+        let small_arms = seek == Seek::SmallArms;
+        let clear = match seek {
+            Seek::SmallArms => self.rules.battle.clear_line_of_fire,
+            Seek::Shot => self.rules.battle.guns_clear_line,
+            Seek::Sight => false,
+        };
+        let over = seek == Seek::Shot && self.ground_is_hill(me.centre);
         let behind = if small_arms {
             self.rules.gun_team.sited_behind
         } else {
@@ -121,7 +141,7 @@ impl Battle {
                 if g <= range
                     && nearer(g, o, best)
                     && self.faces(r, p, arc)
-                    && !(clear && self.friend_across(r, p))
+                    && !(clear && self.friend_across(r, p, over))
                 {
                     best = Some((o, g));
                 }
@@ -134,10 +154,11 @@ impl Battle {
     /// Whether a friend of regiment `r` (not gone) stands across its line of fire to `mark`:
     /// the segment from its centre crosses the friend's footprint (ruling: no one fires
     /// through his own men). A friend whose footprint meets `r`'s is one it stands among (a
-    /// forlorn hope between the squadrons it lines), not one before it. Only friends whose
+    /// forlorn hope between the squadrons it lines), not one before it; with `over` (a gun on a
+    /// hill), a friend whose centre is off the hill is below the line. Only friends whose
     /// centres lie in the segment's box grown by the largest footprint can cross it
     /// (`any_near!`), and only those whose enclosing circle it reaches have their footprint made.
-    fn friend_across(&self, r: usize, mark: Vec2) -> bool {
+    fn friend_across(&self, r: usize, mark: Vec2, over: bool) -> bool {
         let me = self.shape(r);
         let from = me.centre;
         let grow = Vec2::new(1.0, 1.0) * (self.neighbours.max_radius() + MARGIN);
@@ -152,6 +173,7 @@ impl Battle {
                 o != r
                     && f.state != State::Gone
                     && dist_point_segment(f.pos, from, mark) <= f.radius
+                    && (!over || self.ground_is_hill(f.pos))
                     && {
                         let s = self.shape(o);
                         s.crosses(from, mark) && me.dist(&s) > 0.0
@@ -166,7 +188,9 @@ impl Battle {
     /// friends mask does not stand to give fire it cannot give. The nearest is asked first (it
     /// is mostly clear), then only enemies whose enclosing circles come within range.
     pub(super) fn clear_line_within(&self, r: usize, t: usize, range: f64) -> bool {
-        if !self.rules.battle.clear_line_of_fire || !self.friend_across(r, self.regiments[t].pos) {
+        if !self.rules.battle.clear_line_of_fire
+            || !self.friend_across(r, self.regiments[t].pos, false)
+        {
             return true;
         }
         let me = self.shape(r);
@@ -177,7 +201,7 @@ impl Battle {
                 && e.state == State::Active
                 && me.centre.dist(e.pos) - me.radius - e.radius <= range
                 && me.dist(&self.shape(o)) <= range
-                && !self.friend_across(r, e.pos)
+                && !self.friend_across(r, e.pos, false)
         })
     }
 
@@ -200,7 +224,7 @@ impl Battle {
 
     /// Whether an enemy stands within `range` of regiment `r` and its front arc.
     pub(super) fn in_arc_and_range(&self, r: usize, range: f64) -> bool {
-        self.target_of(r, range, false).is_some()
+        self.target_of(r, range, Seek::Sight).is_some()
     }
 
     /// A regiment's small arms at the nearest enemy in range.
@@ -217,7 +241,8 @@ impl Battle {
         if !self.ready(r, arm) {
             return;
         }
-        let Some((t, gap)) = self.target_of(r, arm.weapon(&self.rules).long, true) else {
+        let Some((t, gap)) = self.target_of(r, arm.weapon(&self.rules).long, Seek::SmallArms)
+        else {
             return;
         };
         let Some(band) = volley::band(arm.weapon(&self.rules), gap) else {
@@ -436,7 +461,14 @@ impl Battle {
         {
             return;
         }
-        let Some((t, _)) = self.target_of(r, gun.maximum_range, false) else {
+        // Not ready, or short of the least charge any shot takes: no target is sought (the
+        // search and its lines of fire are the costly part).
+        let a = &self.rules.ammunition;
+        let least = a.powder_short.min(a.powder_medium).min(a.powder_long);
+        if !gunnery::can_fire(&gun, reg.since_fired, reg.balls, reg.powder, least) {
+            return;
+        }
+        let Some((t, _)) = self.target_of(r, gun.maximum_range, Seek::Shot) else {
             return;
         };
         let distance = reg.pos.dist(self.regiments[t].pos);

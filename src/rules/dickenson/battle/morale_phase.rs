@@ -293,7 +293,8 @@ impl Battle {
         Adds::of(&list[..n])
     }
 
-    fn ground_is_hill(&self, p: Vec2) -> bool {
+    /// Whether point `p` is on a hill.
+    pub(super) fn ground_is_hill(&self, p: Vec2) -> bool {
         self.hills.iter().any(|a| a.contains(p))
     }
 

@@ -278,6 +278,7 @@ fn horse_reach(rules: &DickensonRules) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fire::Seek;
     use super::super::movement::Holds;
     use super::super::regiment::{Engaged, Formation, State};
     use super::*;
@@ -463,8 +464,11 @@ mod tests {
                         (
                             b.nearest_enemy(r, |_| true),
                             b.nearest_enemy(r, |o| o.state == State::Active),
-                            b.target_of(r, range, false),
-                            b.target_of(r, range, true),
+                            b.target_of(r, range, Seek::Sight),
+                            (
+                                b.target_of(r, range, Seek::SmallArms),
+                                b.target_of(r, range, Seek::Shot),
+                            ),
                             b.nearest_of(r, o, |_| true),
                             b.nearest_of(r, o, |x| !x.is_horse()),
                             b.horse_threat(r, &setup),
