@@ -851,6 +851,47 @@ fn horse_barred_by_a_hedgehog_draws_back_or_charges_another_enemy() {
     assert_eq!(b.regiments[1].engaged, Some(2));
 }
 
+/// Royalist gallopers (Trained, 14") at (`x`, `y`), facing down the table, beside or before
+/// Parliament foot in hedgehog at (36, 10) facing up it: the events of the Royalists' orders
+/// (seeded dice: a charge on the foot's flank may draw its closing fire).
+fn horse_near_a_hedgehog(x: f64, y: f64) -> Vec<Detail> {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
+        (Side::Royalist, GALLOPERS, 400, 5, x, y),
+    ]);
+    let mut b = battle(&s);
+    b.regiments[0].hedgehog = true;
+    let mut dice = ecw_sim::dice::SeededDice::new(1);
+    let mut log = EventLog::default();
+    b.orders_phase(Side::Royalist, &s, &mut dice, &mut log);
+    details(&log)
+}
+
+/// A HEDGEHOG BARS HORSE ONLY FROM ITS FRONT (seed: "Cannot be attacked by horse if in good
+/// order to front"): the charge has always been stopped only at the front, but the doctrine
+/// took horse anywhere near a hedgehog as barred, so horse on its flank drew back instead of
+/// charging it. Gallopers 8" off the foot's right flank (the same level) charge it; 7" before
+/// its front they are barred and charge nothing (they draw back: the test above).
+#[test]
+fn horse_on_a_hedgehogs_flank_charges_it() {
+    let charged = |d: &[Detail]| {
+        d.iter().any(|e| {
+            matches!(
+                e,
+                Detail::Charge {
+                    unit: 1,
+                    target: 0,
+                    ..
+                }
+            )
+        })
+    };
+    let d = horse_near_a_hedgehog(44.0, 10.0);
+    assert!(charged(&d), "from the flank: {d:?}");
+    let d = horse_near_a_hedgehog(36.0, 17.0);
+    assert!(!charged(&d), "from the front: {d:?}");
+}
+
 /// Enemy foot 7" ahead of Trained foot (7") and 4" to its right, centre to centre: whatever
 /// the foot does on its orders, no dice. The events, the foot's move and the gap it had.
 fn foot_off_its_front(wheel_counted: bool) -> (Vec<Detail>, f64, f64) {

@@ -15,21 +15,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x6a3f50ad297238fd),
-    ("marston_moor", 0x16ffa21541a8127c),
-    ("naseby", 0xb556684a8d01f6c5),
-    ("roundway_down", 0xad65832e57a34d5b),
-    ("adwalton_moor", 0xca881a9b55b3e5ba),
-    ("lansdown", 0x6a7943e831f7d1cb),
-    ("first_newbury", 0xba27ba079795fb35),
-    ("langport", 0x395a12adb0d7b523),
-    ("small_action", 0xdf161d2770be6205),
+    ("edgehill", 0x1992ae9228db4ad4),
+    ("marston_moor", 0x95f0d63543a77bea),
+    ("naseby", 0xb93b0ac70c39f851),
+    ("roundway_down", 0xe444d904cf5f7aad),
+    ("adwalton_moor", 0xb325cf9843f6fcb9),
+    ("lansdown", 0x30a85d4f7b466f91),
+    ("first_newbury", 0xa36ba46d16fefa6b),
+    ("langport", 0x569d81f483bf86e4),
+    ("small_action", 0x92c2f00d31b3898b),
     ("duel_horse", 0x794167b7a389a104),
     ("duel_foot_vs_horse", 0xe22026fbd3dcd6de),
     ("bp_duel_pike_vs_horse", 0xbdfdcddb11df1c54),
     ("bp_duel_shot", 0x5b74e9c37f7c59e4),
     ("bp_duel_gun_vs_foot", 0x464e8249ce1191fb),
-    ("balance_template", 0x2c0246fc429ea801),
+    ("balance_template", 0xd7866096692d7bbc),
 ];
 
 #[test]

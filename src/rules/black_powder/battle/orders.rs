@@ -404,12 +404,21 @@ impl Battle {
     }
 
     /// Whether regiment `r` is horse and enemy element `target` is of a hedgehog that bars it
-    /// (`bars_horse`).
+    /// where it stands (`bars_from`).
     #[inline]
     fn barred(&self, r: usize, target: usize) -> bool {
-        let t = &self.regiments[usize::from(self.elements[target].regiment)];
+        let t = usize::from(self.elements[target].regiment);
         let troop = self.elements[usize::from(self.regiments[r].first)].troop;
-        troop.is_cavalry() && bars_horse(t)
+        troop.is_cavalry() && self.bars_from(t, self.regiments[r].pos)
+    }
+
+    /// Whether regiment `t` is a hedgehog in good order (`bars_horse`) whose front horse at
+    /// `at` would strike (seed: it "cannot be attacked by horse if in good order to front"):
+    /// the test the charge itself makes, so the doctrine bars no horse the charge would let in.
+    #[inline]
+    fn bars_from(&self, t: usize, at: Vec2) -> bool {
+        let reg = &self.regiments[t];
+        bars_horse(reg) && self.aspect_from(t, reg.pos, at) == Aspect::Front
     }
 
     /// Horse `r` of brigade `b` barred by the hedgehog of its nearest enemy element `target`
@@ -424,8 +433,10 @@ impl Battle {
         (target, held): (usize, Situation),
         (d, knobs): (&DoctrineParams, &DoctrineKnobs),
     ) -> (usize, Situation) {
-        let chargeable =
-            |o: &super::Regiment, _: &super::Element| o.engaged.is_none() && !bars_horse(o);
+        let at = self.regiments[r].pos;
+        let chargeable = |o: &super::Regiment, e: &super::Element| {
+            o.engaged.is_none() && !self.bars_from(usize::from(e.regiment), at)
+        };
         if let Some((other, gap)) = self.nearest_enemy_from(r, None, chargeable) {
             let s = self.situation(r, b, other, gap);
             if doctrine::plan(d, knobs, &s) == Plan::Charge {
@@ -968,8 +979,7 @@ impl Battle {
             .unwrap_or(usize::from(self.regiments[r].first));
         let need = self.gap(lead, target);
         let tr = self.regiments[t];
-        let front = self.aspect_from(t, tr.pos, self.regiments[r].pos) == Aspect::Front;
-        let blocked = cavalry && tr.hedgehog && !tr.shaken && front;
+        let blocked = cavalry && self.bars_from(t, from);
         let unit = self.regiments[r].unit;
         let told = |obs: &mut O, home| {
             let target = tr.unit;
