@@ -338,7 +338,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
             }
             // (After the circles, which rule out nearly every unit of a large battle: this
             // looks at every charge, and at every unit that has charged in support this half.)
-            if self.charges.iter().any(|c| c.target == id) || self.charge_spent.contains(&id) {
+            if self.charges.iter().any(|c| c.target == id) || self.charge_is_spent(id) {
                 continue;
             }
             let dist = me.dist(&c);

@@ -212,7 +212,7 @@ impl<D: DiceSource, A: Doctrine, O: Observer> Turn<'_, D, A, O> {
                 continue;
             }
             let id = i as UnitId;
-            if self.charge_spent.contains(&id)
+            if self.charge_is_spent(id)
                 || self
                     .charges
                     .iter()

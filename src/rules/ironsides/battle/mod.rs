@@ -154,8 +154,8 @@ pub struct Battle {
     /// Units whose charge of this half-turn is spent, so that they make no support or
     /// opportunity charge: those that have made one (each is the unit's one countercharge
     /// move) and, with `charge.no_second_charge_a_half_turn`, those that have charged or fought
-    /// a melee (reused buffer; each unit at most once).
-    pub(crate) charge_spent: Vec<UnitId>,
+    /// a melee. By unit id: the test is asked of every unit near a charge.
+    pub(crate) charge_spent: Vec<bool>,
 }
 
 /// What the rules of a turn act with: the battle, its set-up, the dice, the doctrines and the
@@ -223,7 +223,7 @@ impl Battle {
             area_box: Vec::with_capacity(setup.ground.areas.len()),
             schedule: crate::arrivals::Schedule::for_setup(setup, setup.commands.len()),
             gifts: Vec::with_capacity(setup.commanders.len()),
-            charge_spent: Vec::with_capacity(setup.units.len()),
+            charge_spent: vec![false; setup.units.len()],
         }
     }
 
@@ -231,6 +231,8 @@ impl Battle {
     /// streams of `seed`.
     pub fn reset<O: Observer>(&mut self, setup: &BattleSetup, seed: u64, obs: &mut O) {
         self.units.clone_from(&setup.units);
+        self.charge_spent.clear();
+        self.charge_spent.resize(self.units.len(), false);
         self.commanders.clone_from(&setup.commanders);
         // Field by field: `Command`'s derived `clone_from` would allocate its unit list anew.
         if self.commands.len() == setup.commands.len() {
@@ -508,12 +510,14 @@ impl Battle {
         }
     }
 
-    /// Marks `id`'s charge of this half-turn spent (once: the buffer holds each unit at most
-    /// once, so it never grows past its capacity).
+    /// Marks `id`'s charge of this half-turn spent.
     pub(crate) fn spend_charge(&mut self, id: UnitId) {
-        if !self.charge_spent.contains(&id) {
-            self.charge_spent.push(id);
-        }
+        self.charge_spent[usize::from(id)] = true;
+    }
+
+    /// Whether `id`'s charge of this half-turn is spent (`spend_charge`).
+    pub(crate) fn charge_is_spent(&self, id: UnitId) -> bool {
+        self.charge_spent[usize::from(id)]
     }
 
     /// A half-turn's moves begin: none of the moving side has moved, no unit's charge is spent.
@@ -522,7 +526,7 @@ impl Battle {
         for u in self.units.iter_mut().filter(|u| u.side == side) {
             u.moved = false;
         }
-        self.charge_spent.clear();
+        self.charge_spent.fill(false);
     }
 
     /// Runs one step of the current half-turn, exactly as a whole battle runs it.
