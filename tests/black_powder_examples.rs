@@ -805,12 +805,13 @@ fn royalist_orders(b: &mut Battle, s: &BattleSetup) -> Vec<Detail> {
     details(&log)
 }
 
-/// Royalist gallopers (Trained, 14") 6" in front of Parliament foot already in hedgehog, with
-/// `others` besides: the events and the gallopers after the Royalists' orders.
-fn before_a_hedgehog(others: &[Spec]) -> (Vec<Detail>, Battle) {
+/// Royalist gallopers (Trained, 14") at `(x, y)`, facing down the table, by Parliament foot
+/// already in hedgehog at (36, 10) facing up it, with `others` besides: the events and the
+/// gallopers after the Royalists' orders (no dice).
+fn near_a_hedgehog((x, y): (f64, f64), others: &[Spec]) -> (Vec<Detail>, Battle) {
     let mut specs = vec![
         (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
-        (Side::Royalist, GALLOPERS, 400, 5, 36.0, 17.0),
+        (Side::Royalist, GALLOPERS, 400, 5, x, y),
     ];
     specs.extend_from_slice(others);
     let s = setup(&specs);
@@ -818,6 +819,9 @@ fn before_a_hedgehog(others: &[Spec]) -> (Vec<Detail>, Battle) {
     b.regiments[0].hedgehog = true;
     (royalist_orders(&mut b, &s), b)
 }
+
+/// Where the gallopers stand 6" in front of the hedgehog.
+const BEFORE_IT: (f64, f64) = (36.0, 17.0);
 
 /// HORSE BARRED BY A HEDGEHOG (doctrine ruling): horse may not charge a hedgehog in good order,
 /// so rather than ride up to it and stand under its muskets, horse whose nearest enemy is one
@@ -827,7 +831,7 @@ fn before_a_hedgehog(others: &[Spec]) -> (Vec<Detail>, Battle) {
 /// within the gallopers' reach and at odds Rupert's doctrine takes, are charged instead.
 #[test]
 fn horse_barred_by_a_hedgehog_draws_back_or_charges_another_enemy() {
-    let (d, b) = before_a_hedgehog(&[]);
+    let (d, b) = near_a_hedgehog(BEFORE_IT, &[]);
     let horse = &b.regiments[1];
     assert!(
         close(horse.pos.y, 24.5) && close(horse.pos.x, 36.0) && close(horse.facing, PI),
@@ -840,7 +844,10 @@ fn horse_barred_by_a_hedgehog_draws_back_or_charges_another_enemy() {
         .element_range(0)
         .any(|e| b.gap(e, b.element_range(1).start) <= 12.0);
     assert!(!shot_at && b.regiments[0].hedgehog);
-    let (d, b) = before_a_hedgehog(&[(Side::Parliament, TROTTERS, 400, 5, 45.0, 17.0)]);
+    let (d, b) = near_a_hedgehog(
+        BEFORE_IT,
+        &[(Side::Parliament, TROTTERS, 400, 5, 45.0, 17.0)],
+    );
     let charge = Detail::Charge {
         unit: 1,
         target: 2,
@@ -849,22 +856,6 @@ fn horse_barred_by_a_hedgehog_draws_back_or_charges_another_enemy() {
     };
     assert!(d.contains(&charge), "{d:?}");
     assert_eq!(b.regiments[1].engaged, Some(2));
-}
-
-/// Royalist gallopers (Trained, 14") at (`x`, `y`), facing down the table, beside or before
-/// Parliament foot in hedgehog at (36, 10) facing up it: the events of the Royalists' orders
-/// (seeded dice: a charge on the foot's flank may draw its closing fire).
-fn horse_near_a_hedgehog(x: f64, y: f64) -> Vec<Detail> {
-    let s = setup(&[
-        (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
-        (Side::Royalist, GALLOPERS, 400, 5, x, y),
-    ]);
-    let mut b = battle(&s);
-    b.regiments[0].hedgehog = true;
-    let mut dice = ecw_sim::dice::SeededDice::new(1);
-    let mut log = EventLog::default();
-    b.orders_phase(Side::Royalist, &s, &mut dice, &mut log);
-    details(&log)
 }
 
 /// A HEDGEHOG BARS HORSE ONLY FROM ITS FRONT (seed: "Cannot be attacked by horse if in good
@@ -886,9 +877,9 @@ fn horse_on_a_hedgehogs_flank_charges_it() {
             )
         })
     };
-    let d = horse_near_a_hedgehog(44.0, 10.0);
+    let (d, _) = near_a_hedgehog((44.0, 10.0), &[]);
     assert!(charged(&d), "from the flank: {d:?}");
-    let d = horse_near_a_hedgehog(36.0, 17.0);
+    let (d, _) = near_a_hedgehog(BEFORE_IT, &[]);
     assert!(!charged(&d), "from the front: {d:?}");
 }
 
