@@ -22,8 +22,17 @@ impl Battle {
         r: usize,
         setup: &'a BattleSetup,
     ) -> Option<&'a DoctrineParams> {
+        self.command_doctrine(usize::from(self.regiments[r].command), setup)
+    }
+
+    /// The doctrine command `c` follows.
+    pub(super) fn command_doctrine<'a>(
+        &self,
+        c: usize,
+        setup: &'a BattleSetup,
+    ) -> Option<&'a DoctrineParams> {
         self.doctrine_of
-            .get(usize::from(self.regiments[r].command))
+            .get(c)
             .and_then(|&d| setup.doctrines.get(usize::from(d)))
     }
 

@@ -544,11 +544,7 @@ impl Battle {
     /// (`commit_reserve_turn`) may come after the battle is decided.
     pub(super) fn commit_reserves_on_losses(&mut self, setup: &BattleSetup) {
         for c in 0..self.members.len() {
-            let Some(d) = self
-                .doctrine_of
-                .get(c)
-                .and_then(|&d| setup.doctrines.get(usize::from(d)))
-            else {
+            let Some(d) = self.command_doctrine(c, setup) else {
                 continue;
             };
             let (mut lost, mut start) = (0, 0);

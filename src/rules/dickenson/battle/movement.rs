@@ -428,8 +428,7 @@ impl Battle {
         let chosen = routing.or_else(|| {
             let d = general
                 .command
-                .and_then(|c| self.doctrine_of.get(usize::from(c)))
-                .and_then(|&d| setup.doctrines.get(usize::from(d)));
+                .and_then(|c| self.command_doctrine(usize::from(c), setup));
             let (mut sum, mut count) = (Vec2::new(0.0, 0.0), 0.0);
             for r in self.commanded(general.command).filter(active) {
                 sum = sum + self.regiments[r].pos;
