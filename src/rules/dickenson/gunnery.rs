@@ -66,6 +66,12 @@ pub fn effect<D: DiceSource>(dice: &mut D, half_dice: u8) -> u32 {
     whole + half
 }
 
+/// The fewest portions of powder any shot takes, at whatever range (`powder`).
+pub fn least_powder(rules: &DickensonRules) -> u8 {
+    let a = &rules.ammunition;
+    a.powder_short.min(a.powder_medium).min(a.powder_long)
+}
+
 /// Portions of powder a shot at `distance` takes (ruling: short range within the effective
 /// range, medium up to `medium_range_factor` times it, long beyond).
 pub fn powder(gun: &Gun, distance: f64, rules: &DickensonRules) -> u8 {

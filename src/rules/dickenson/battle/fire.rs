@@ -463,8 +463,7 @@ impl Battle {
         }
         // Not ready, or short of the least charge any shot takes: no target is sought (the
         // search and its lines of fire are the costly part).
-        let a = &self.rules.ammunition;
-        let least = a.powder_short.min(a.powder_medium).min(a.powder_long);
+        let least = gunnery::least_powder(&self.rules);
         if !gunnery::can_fire(&gun, reg.since_fired, reg.balls, reg.powder, least) {
             return;
         }
