@@ -448,17 +448,17 @@ fn ordered_charges(share: Option<f64>, n: u64) -> (u32, u32) {
 
 #[test]
 fn the_doctrines_charge_reach_makes_ordered_charges() {
-    let (rules, doctrine_same, bold) = (
+    let (rules, doctrine_same, standard) = (
         ordered_charges(None, 100),
-        ordered_charges(Some(1.0), 100),
         ordered_charges(Some(1.5), 100),
+        ordered_charges(Some(1.0), 100),
     );
-    // The doctrine's 1.0 is the ruleset's 1.0: the same battles.
+    // The doctrine's 1.5 is the ruleset's 1.5: the same battles.
     assert_eq!(rules, doctrine_same);
     // At a move and a half, horse charge on the hope of a good roll beyond the 12" of
-    // initiative: many more charges are ordered.
+    // initiative: many more charges are ordered than at one standard move.
     assert!(rules.0 > 50, "{rules:?}");
-    assert!(bold.1 > rules.1 + 20, "{rules:?} {bold:?}");
+    assert!(rules.1 > standard.1 + 20, "{rules:?} {standard:?}");
 }
 
 #[test]

@@ -16,6 +16,7 @@ use ecw_sim::battlefield::{Ground, Vec2};
 use ecw_sim::dice::ScriptedDice;
 use ecw_sim::doctrine::DoctrineParams;
 use ecw_sim::events::{Event, EventLog, LossCause};
+use ecw_sim::rules::black_powder::BlackPowderRules;
 use ecw_sim::rules::black_powder::battle::Battle;
 use ecw_sim::rules::black_powder::command::Band;
 use ecw_sim::rules::black_powder::events::{ChargeBy, Detail};
@@ -883,28 +884,42 @@ fn horse_on_a_hedgehogs_flank_charges_it() {
     assert!(!charged(&d), "from the front: {d:?}");
 }
 
-/// Enemy foot 7" ahead of Trained foot (7") and 4" to its right, centre to centre: whatever
-/// the foot does on its orders, no dice. The events, the foot's move and the gap it had.
-fn foot_off_its_front(wheel_counted: bool) -> (Vec<Detail>, f64, f64) {
-    let s = setup(&[
-        (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
-        (Side::Royalist, FOOT, 600, 4, 40.0, 17.0),
-    ]);
+/// Parliament's orders of turn 1 in a battle of `specs` whose ruleset `tweak` changes, the
+/// dice `dice` (used up exactly): the events, how far unit 0 moved and the gap it had to unit
+/// 1 (the nearest of their elements).
+fn first_orders(
+    specs: &[Spec],
+    tweak: impl FnOnce(&mut BlackPowderRules),
+    dice: &[u8],
+) -> (Vec<Detail>, f64, f64) {
+    let s = setup(specs);
     let mut b = battle(&s);
-    std::sync::Arc::make_mut(&mut b.rules)
-        .doctrine
-        .charge_reach_after_wheel = wheel_counted;
+    tweak(std::sync::Arc::make_mut(&mut b.rules));
     let gap = b
         .element_range(0)
         .flat_map(|e| b.element_range(1).map(move |t| (e, t)))
         .map(|(e, t)| b.gap(e, t))
         .fold(f64::INFINITY, f64::min);
     let from = b.regiments[0].pos;
-    let mut dice = ScriptedDice::new(&[]);
+    let mut dice = ScriptedDice::new(dice);
     let mut log = EventLog::default();
     b.orders_phase(Side::Parliament, &s, &mut dice, &mut log);
     dice.finish();
     (details(&log), b.regiments[0].pos.dist(from), gap)
+}
+
+/// Enemy foot 7" ahead of Trained foot (7") and 4" to its right, centre to centre: whatever
+/// the foot does on its orders, no dice. The events, the foot's move and the gap it had.
+fn foot_off_its_front(wheel_counted: bool) -> (Vec<Detail>, f64, f64) {
+    let foot = [
+        (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
+        (Side::Royalist, FOOT, 600, 4, 40.0, 17.0),
+    ];
+    first_orders(
+        &foot,
+        |r| r.doctrine.charge_reach_after_wheel = wheel_counted,
+        &[],
+    )
 }
 
 /// FOOT CHARGES ONLY WHAT ITS WHEEL LEAVES IT (doctrine ruling,
@@ -1013,5 +1028,77 @@ fn shaken_horse_keeps_out_of_the_enemys_reach() {
         close(b.regiments[1].pos.y, 11.5),
         "{:?}",
         b.regiments[1].pos
+    );
+}
+
+/// Parliament's trotters (Trained, 12") at (36, 10) and Royalist trotters 15" off their front
+/// (beyond the 12" of initiative, within a move and a half), Parliament's orders of turn 1
+/// under the ruleset's `doctrine.charge_range_share` (the built-in one unless `share` is
+/// given), the command roll `roll`: the events and how far the trotters moved.
+fn trotters_beyond_initiative(share: Option<f64>, roll: [u8; 2]) -> (Vec<Detail>, f64, f64) {
+    let trotters = [
+        (Side::Parliament, TROTTERS, 400, 5, 36.0, 10.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 28.0),
+    ];
+    let tweak = |r: &mut BlackPowderRules| {
+        if let Some(share) = share {
+            r.doctrine.charge_range_share = share;
+        }
+    };
+    first_orders(&trotters, tweak, &roll)
+}
+
+/// CHARGE ON THE HOPE OF THE BEST ROLL (doctrine ruling, the built-in
+/// `doctrine.charge_range_share` of 1.5):
+/// beyond 12" of the enemy a command roll gives 50%, 100% or 150% of a standard move (seed),
+/// so a general orders the charge on a target the best roll reaches: falling short, the
+/// trotters go as far as an advance would have taken them. Rolled 2 + 3 against 8 (150%,
+/// 18"), they charge home 15" off; rolled 4 + 4 (100%), the charge falls short after 12". At
+/// the old share of one standard move they were ordered only to advance, and the roll of 150%
+/// carried them up to the enemy's front, to stand there uncharged and be charged.
+#[test]
+fn horse_charges_what_the_best_command_roll_reaches() {
+    let (d, moved, gap) = trotters_beyond_initiative(None, [2, 3]);
+    assert!(gap > 12.0 && gap < 18.0, "{gap}");
+    let charge = |home| Detail::Charge {
+        unit: 0,
+        target: 1,
+        home,
+        by: ChargeBy::Order,
+    };
+    assert!(d.contains(&charge(true)), "{d:?}");
+    assert!(close(moved, gap), "{moved} {gap}");
+    let (d, moved, _) = trotters_beyond_initiative(None, [4, 4]);
+    assert!(d.contains(&charge(false)), "{d:?}");
+    assert!(close(moved, 12.0), "{moved}");
+    let (d, moved, _) = trotters_beyond_initiative(Some(1.0), [2, 3]);
+    assert!(
+        !d.iter().any(|x| matches!(x, Detail::Charge { .. })),
+        "{d:?}"
+    );
+    // Halted at the contact gap (0.5").
+    assert!(close(moved, gap - 0.5), "{moved} {gap}");
+}
+
+/// ... BUT NOT ON INITIATIVE: within 12" of the enemy there is no roll, a move is 100% (seed),
+/// so the best roll's share never counts there. Raw trotters (11") 11.5" from the enemy's
+/// trotters declare no charge at a share of 1.5 (16.5"): it would fall short.
+#[test]
+fn on_initiative_the_charge_reach_is_one_standard_move() {
+    let trotters = [
+        (Side::Parliament, TROTTERS, 400, 3, 36.0, 10.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 22.5),
+    ];
+    let (d, moved, gap) = first_orders(&trotters, |r| r.doctrine.charge_range_share = 1.5, &[]);
+    assert!(gap > 11.0 && gap < 12.0, "{gap}");
+    assert!(d.contains(&Detail::Initiative { unit: 0 }), "{d:?}");
+    assert!(
+        !d.iter().any(|x| matches!(x, Detail::Charge { .. })),
+        "{d:?}"
+    );
+    // An advance of its 11", to the contact gap (0.5") of the enemy's front.
+    assert!(
+        close(moved, 11.0) && close(moved, gap - 0.5),
+        "{moved} {gap}"
     );
 }

@@ -15,21 +15,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x1992ae9228db4ad4),
-    ("marston_moor", 0x95f0d63543a77bea),
-    ("naseby", 0xb93b0ac70c39f851),
-    ("roundway_down", 0xe444d904cf5f7aad),
-    ("adwalton_moor", 0xb325cf9843f6fcb9),
-    ("lansdown", 0x30a85d4f7b466f91),
-    ("first_newbury", 0xa36ba46d16fefa6b),
-    ("langport", 0x569d81f483bf86e4),
-    ("small_action", 0x92c2f00d31b3898b),
-    ("duel_horse", 0x794167b7a389a104),
+    ("edgehill", 0x31af6d5fcceaeb62),
+    ("marston_moor", 0x0e37d6c29636fd99),
+    ("naseby", 0xa5df46f0a4d277de),
+    ("roundway_down", 0xd94e346053918b97),
+    ("adwalton_moor", 0x4803206f47841636),
+    ("lansdown", 0xcf9b82d30c2b62d4),
+    ("first_newbury", 0x05a60e82c19988eb),
+    ("langport", 0xf11b1dd75e7b09e1),
+    ("small_action", 0x07964a78cd8486c9),
+    ("duel_horse", 0x65956baf17ecef96),
     ("duel_foot_vs_horse", 0xe22026fbd3dcd6de),
     ("bp_duel_pike_vs_horse", 0xbdfdcddb11df1c54),
     ("bp_duel_shot", 0x5b74e9c37f7c59e4),
     ("bp_duel_gun_vs_foot", 0x464e8249ce1191fb),
-    ("balance_template", 0xd7866096692d7bbc),
+    ("balance_template", 0xb985c91e3e7f0700),
 ];
 
 #[test]

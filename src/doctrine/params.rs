@@ -94,7 +94,8 @@ pub struct DoctrineParams {
     #[serde(default)]
     pub hedgehog_early_range: Option<f64>,
     /// Black Powder: charge a target within this share of a standard move (0 to 2; above 1,
-    /// on the hope of a good command roll). Unset: the ruleset's `doctrine.charge_range_share`.
+    /// on the hope of a good command roll, so never above 1 on initiative). Unset: the
+    /// ruleset's `doctrine.charge_range_share`.
     #[serde(default)]
     pub charge_range_share: Option<f64>,
     /// Black Powder: horse that wins a melee (and is not Rash, whose dice decide) goes on a

@@ -713,7 +713,7 @@ mod tests {
         // A charge's reach is a share of the move: none below 0, none beyond two moves.
         for bad in ["-0.5", "2.5", "nan"] {
             let e = refuse(
-                "charge_range_share = 1.0",
+                "charge_range_share = 1.5",
                 &format!("charge_range_share = {bad}"),
             );
             assert!(

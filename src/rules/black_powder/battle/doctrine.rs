@@ -23,8 +23,11 @@ pub struct Situation {
     pub brigade_broken: bool,
     /// Gap to its target.
     pub gap: f64,
-    /// Its standard move.
+    /// Its standard move (a pike block's less the wheel its charge needs).
     pub reach: f64,
+    /// The largest share of a standard move its move can be given: on initiative one, by a
+    /// command roll the best band's.
+    pub longest: f64,
     /// Its troops may charge this target (not guns or skirmishers; not a hedgehog from horse).
     pub may_charge: bool,
     /// Determined charge: must charge where able.
@@ -55,7 +58,8 @@ pub fn plan(d: &DoctrineParams, k: &DoctrineKnobs, s: &Situation) -> Plan {
     if s.brigade_broken {
         return Plan::Hold;
     }
-    let in_reach = s.gap <= s.reach * k.charge_range_share;
+    // A share above one hopes for a good command roll, which a move on initiative never has.
+    let in_reach = s.gap <= s.reach * k.charge_range_share.min(s.longest);
     if s.may_charge && in_reach && (s.determined || s.ratio >= d.charge_ratio) {
         return Plan::Charge;
     }
@@ -125,6 +129,7 @@ mod tests {
             brigade_broken: false,
             gap: 20.0,
             reach: 12.0,
+            longest: 1.5,
             may_charge: true,
             determined: false,
             ratio: 1.0,
@@ -231,11 +236,12 @@ mod tests {
     }
 
     /// A charge is planned on a target within the doctrine's share of the move, else the
-    /// ruleset's: 1.4 moves away is out of reach at 1.0 and in reach at 1.5.
+    /// ruleset's (1.5, the best command roll's): 1.4 moves away is in reach at 1.5 and out of
+    /// reach at 1.3; on initiative (a move of one, no roll) it is out of reach at any share.
     #[test]
     fn the_charge_reach_is_the_doctrines_share_else_the_rulesets() {
-        let k = BlackPowderRules::builtin().doctrine;
-        assert_eq!(k.charge_range_share, 1.0);
+        let mut k = BlackPowderRules::builtin().doctrine;
+        assert_eq!(k.charge_range_share, 1.5);
         let mut rupert = DoctrineParams::builtin("rupert").unwrap();
         let far = Situation {
             gap: 14.0,
@@ -243,12 +249,21 @@ mod tests {
             ratio: 1.0,
             ..sit()
         };
-        assert_ne!(plan(&rupert, &knobs_for(&rupert, &k), &far), Plan::Charge);
-        rupert.charge_range_share = Some(1.5);
         assert_eq!(plan(&rupert, &knobs_for(&rupert, &k), &far), Plan::Charge);
-        // Dickenson's knobs are its ruleset's alone: the doctrine's share is not read there.
-        assert_ne!(plan(&rupert, &k, &far), Plan::Charge);
         rupert.charge_range_share = Some(1.3);
         assert_ne!(plan(&rupert, &knobs_for(&rupert, &k), &far), Plan::Charge);
+        // Dickenson's knobs are its ruleset's alone: the doctrine's share is not read there.
+        k.charge_range_share = 1.0;
+        assert_ne!(plan(&rupert, &k, &far), Plan::Charge);
+        rupert.charge_range_share = Some(1.5);
+        assert_eq!(plan(&rupert, &knobs_for(&rupert, &k), &far), Plan::Charge);
+        let initiative = Situation {
+            longest: 1.0,
+            ..far
+        };
+        assert_ne!(
+            plan(&rupert, &knobs_for(&rupert, &k), &initiative),
+            Plan::Charge
+        );
     }
 }

@@ -9,7 +9,7 @@ use crate::battlefield::{AreaKind, Ground, Vec2};
 use crate::dice::DiceSource;
 use crate::doctrine::DoctrineParams;
 use crate::events::{Event, Observer};
-use crate::rules::black_powder::command::{self, OrderSituation};
+use crate::rules::black_powder::command::{self, Band, OrderSituation};
 use crate::rules::black_powder::events::{ChargeBy, Detail};
 use crate::rules::black_powder::melee::Aspect;
 use crate::rules::black_powder::morale;
@@ -307,7 +307,7 @@ impl Battle {
             self.hedgehog_check(r, dice, obs);
             return;
         }
-        let mut situation = self.situation(r, b, target, gap);
+        let mut situation = self.situation(r, b, (target, gap), gap);
         let mut target = target;
         if !situation.may_charge && self.barred(r, target) {
             (target, situation) = self.past_the_hedgehog((r, b), (target, situation), (d, &knobs));
@@ -341,9 +341,16 @@ impl Battle {
         }
     }
 
-    /// What the doctrine weighs for regiment `r` of brigade `b`, whose nearest enemy is
-    /// element `target`, `gap` away.
-    fn situation(&self, r: usize, b: usize, target: usize, gap: f64) -> Situation {
+    /// What the doctrine weighs for regiment `r` of brigade `b` going for enemy element
+    /// `target`, `gap` away, its nearest enemy `nearest` away (which says whether it moves on
+    /// initiative).
+    fn situation(
+        &self,
+        r: usize,
+        b: usize,
+        (target, gap): (usize, f64),
+        nearest: f64,
+    ) -> Situation {
         let reg = self.regiments[r];
         let t_reg = self.regiments[usize::from(self.elements[target].regiment)];
         let troop = self.elements[usize::from(reg.first)].troop;
@@ -354,6 +361,7 @@ impl Battle {
             brigade_broken: self.brigades[b].broken,
             gap,
             reach: self.charge_reach(r, target),
+            longest: self.longest_share(nearest),
             may_charge: self.charges_at_all(r) && t_reg.engaged.is_none() && !horse_vs_hedgehog,
             determined: reg.specials.has(SpecialRule::DeterminedCharge),
             ratio: f64::from(reg.stamina.saturating_sub(reg.casualties) + 1)
@@ -366,6 +374,19 @@ impl Battle {
             } else {
                 self.shooting_range(r)
             },
+        }
+    }
+
+    /// The largest share of a standard move a regiment `nearest` from the enemy can be given:
+    /// on initiative its share (no roll), else the best command roll's.
+    fn longest_share(&self, nearest: f64) -> f64 {
+        if command::on_initiative(nearest, &self.rules) {
+            self.rules.command.initiative_move
+        } else {
+            Band::ALL
+                .iter()
+                .map(|b| b.share(&self.rules))
+                .fold(0.0, f64::max)
         }
     }
 
@@ -438,7 +459,7 @@ impl Battle {
             o.engaged.is_none() && !self.bars_from(usize::from(e.regiment), at)
         };
         if let Some((other, gap)) = self.nearest_enemy_from(r, None, chargeable) {
-            let s = self.situation(r, b, other, gap);
+            let s = self.situation(r, b, (other, gap), held.gap);
             if doctrine::plan(d, knobs, &s) == Plan::Charge {
                 return (other, s);
             }

@@ -64,6 +64,8 @@ impl Battle {
             brigade_broken: false,
             gap,
             reach: reg.move_at(reg.next_gait(), &self.rules),
+            // No command roll bounds a move: the ruleset's share alone says how far it hopes.
+            longest: f64::INFINITY,
             may_charge,
             determined: false,
             ratio: self.charge_odds(r, t),
