@@ -205,12 +205,14 @@ fn example_2_individual_order_and_pike_wheel() {
 }
 
 /// EXAMPLE 3 (initiative): within 12" of the enemy there is no roll; Raw trotters (11") move
-/// 100% straight at foot 12" away, which they cannot reach to charge: 11", no dice.
+/// 100% straight at Raw foot 12" away, which they cannot reach to charge: 11", no dice. (Against
+/// Trained foot, stamina 4 to their 2, Rupert's doctrine would not dare a charge, and they
+/// would stop short of the foot's: the daunted horse example below.)
 #[test]
 fn example_3_initiative_within_twelve_inches() {
     let s = setup(&[
         (Side::Parliament, TROTTERS, 400, 3, 36.0, 10.0),
-        (Side::Royalist, FOOT, 600, 4, 36.0, 23.0),
+        (Side::Royalist, FOOT, 600, 3, 36.0, 23.0),
     ]);
     let mut b = battle(&s);
     let mut dice = ScriptedDice::new(&[]);
@@ -884,17 +886,16 @@ fn horse_on_a_hedgehogs_flank_charges_it() {
     assert!(!charged(&d), "from the front: {d:?}");
 }
 
-/// Parliament's orders of turn 1 in a battle of `specs` whose ruleset `tweak` changes, the
-/// dice `dice` (used up exactly): the events, how far unit 0 moved and the gap it had to unit
-/// 1 (the nearest of their elements).
+/// Parliament's orders of turn 1 in a battle of set-up `s` that `tweak` changes (its ruleset
+/// through `rules_of`), the dice `dice` (used up exactly): the events, how far unit 0 moved and
+/// the gap it had to unit 1 (the nearest of their elements).
 fn first_orders(
-    specs: &[Spec],
-    tweak: impl FnOnce(&mut BlackPowderRules),
+    s: &BattleSetup,
+    tweak: impl FnOnce(&mut Battle),
     dice: &[u8],
 ) -> (Vec<Detail>, f64, f64) {
-    let s = setup(specs);
-    let mut b = battle(&s);
-    tweak(std::sync::Arc::make_mut(&mut b.rules));
+    let mut b = battle(s);
+    tweak(&mut b);
     let gap = b
         .element_range(0)
         .flat_map(|e| b.element_range(1).map(move |t| (e, t)))
@@ -903,9 +904,14 @@ fn first_orders(
     let from = b.regiments[0].pos;
     let mut dice = ScriptedDice::new(dice);
     let mut log = EventLog::default();
-    b.orders_phase(Side::Parliament, &s, &mut dice, &mut log);
+    b.orders_phase(Side::Parliament, s, &mut dice, &mut log);
     dice.finish();
     (details(&log), b.regiments[0].pos.dist(from), gap)
+}
+
+/// Battle `b`'s own ruleset, to change.
+fn rules_of(b: &mut Battle) -> &mut BlackPowderRules {
+    std::sync::Arc::make_mut(&mut b.rules)
 }
 
 /// Enemy foot 7" ahead of Trained foot (7") and 4" to its right, centre to centre: whatever
@@ -915,11 +921,8 @@ fn foot_off_its_front(wheel_counted: bool) -> (Vec<Detail>, f64, f64) {
         (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
         (Side::Royalist, FOOT, 600, 4, 40.0, 17.0),
     ];
-    first_orders(
-        &foot,
-        |r| r.doctrine.charge_reach_after_wheel = wheel_counted,
-        &[],
-    )
+    let tweak = |b: &mut Battle| rules_of(b).doctrine.charge_reach_after_wheel = wheel_counted;
+    first_orders(&setup(&foot), tweak, &[])
 }
 
 /// FOOT CHARGES ONLY WHAT ITS WHEEL LEAVES IT (doctrine ruling,
@@ -1040,12 +1043,12 @@ fn trotters_beyond_initiative(share: Option<f64>, roll: [u8; 2]) -> (Vec<Detail>
         (Side::Parliament, TROTTERS, 400, 5, 36.0, 10.0),
         (Side::Royalist, TROTTERS, 400, 5, 36.0, 28.0),
     ];
-    let tweak = |r: &mut BlackPowderRules| {
+    let tweak = |b: &mut Battle| {
         if let Some(share) = share {
-            r.doctrine.charge_range_share = share;
+            rules_of(b).doctrine.charge_range_share = share;
         }
     };
-    first_orders(&trotters, tweak, &roll)
+    first_orders(&setup(&trotters), tweak, &roll)
 }
 
 /// CHARGE ON THE HOPE OF THE BEST ROLL (doctrine ruling, the built-in
@@ -1089,7 +1092,8 @@ fn on_initiative_the_charge_reach_is_one_standard_move() {
         (Side::Parliament, TROTTERS, 400, 3, 36.0, 10.0),
         (Side::Royalist, TROTTERS, 400, 5, 36.0, 22.5),
     ];
-    let (d, moved, gap) = first_orders(&trotters, |r| r.doctrine.charge_range_share = 1.5, &[]);
+    let tweak = |b: &mut Battle| rules_of(b).doctrine.charge_range_share = 1.5;
+    let (d, moved, gap) = first_orders(&setup(&trotters), tweak, &[]);
     assert!(gap > 11.0 && gap < 12.0, "{gap}");
     assert!(d.contains(&Detail::Initiative { unit: 0 }), "{d:?}");
     assert!(
@@ -1101,4 +1105,44 @@ fn on_initiative_the_charge_reach_is_one_standard_move() {
         close(moved, 11.0) && close(moved, gap - 0.5),
         "{moved} {gap}"
     );
+}
+
+/// Cromwell's trotters (Trained, 12"), one of their 3 stamina lost, with fresh Royalist
+/// trotters `y` inches up the table, the ruleset's `doctrine.daunted_horse_stands_off` as
+/// given, the command roll `roll`: the events, how far they moved and the gap they had.
+fn daunted_trotters(y: f64, stands_off: bool, roll: &[u8]) -> (Vec<Detail>, f64, f64) {
+    let mut s = setup(&[
+        (Side::Parliament, TROTTERS, 400, 5, 36.0, 10.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, y),
+    ]);
+    s.doctrines[0] = DoctrineParams::builtin("cromwell").unwrap();
+    let tweak = |b: &mut Battle| {
+        b.regiments[0].casualties = 1;
+        rules_of(b).doctrine.daunted_horse_stands_off = stands_off;
+    };
+    first_orders(&s, tweak, roll)
+}
+
+/// DAUNTED HORSE STANDS OFF (doctrine ruling, `doctrine.daunted_horse_stands_off`): Cromwell
+/// charges only at odds of 0.9 or better (stamina left, each plus one): 2 left against 3 is
+/// 0.75, so his worn trotters will not charge the fresh ones. They rode up to the enemy's front
+/// all the same and stood there to be charged. Now they go no nearer than the enemy's charge
+/// (its 12" and the 0.5" contact gap): 10" off they hold; 17" off, on a roll of 150% (18"),
+/// they advance 4.5" and stand 12.5" off. With the key false they ride up to the contact gap.
+#[test]
+fn daunted_horse_stands_off_the_enemys_charge() {
+    let (d, moved, gap) = daunted_trotters(21.0, true, &[]);
+    assert!(gap > 9.0 && gap < 12.0, "{gap}");
+    assert!(close(moved, 0.0), "{moved}: {d:?}");
+    assert!(
+        !d.iter().any(|x| matches!(x, Detail::Charge { .. })),
+        "{d:?}"
+    );
+    let (_, moved, gap_old) = daunted_trotters(21.0, false, &[]);
+    assert!(close(moved, gap_old - 0.5), "{moved}");
+    let (d, moved, gap) = daunted_trotters(28.0, true, &[2, 3]);
+    assert!(gap > 12.5 && gap < 18.0, "{gap}");
+    assert!(close(moved, gap - 12.5), "{moved} {gap}: {d:?}");
+    let (_, moved, _) = daunted_trotters(28.0, false, &[2, 3]);
+    assert!(close(moved, gap - 0.5), "{moved}");
 }

@@ -15,21 +15,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x31af6d5fcceaeb62),
-    ("marston_moor", 0x0e37d6c29636fd99),
-    ("naseby", 0xa5df46f0a4d277de),
-    ("roundway_down", 0xd94e346053918b97),
-    ("adwalton_moor", 0x4803206f47841636),
-    ("lansdown", 0xcf9b82d30c2b62d4),
-    ("first_newbury", 0x05a60e82c19988eb),
-    ("langport", 0xf11b1dd75e7b09e1),
-    ("small_action", 0x07964a78cd8486c9),
-    ("duel_horse", 0x65956baf17ecef96),
-    ("duel_foot_vs_horse", 0xe22026fbd3dcd6de),
-    ("bp_duel_pike_vs_horse", 0xbdfdcddb11df1c54),
+    ("edgehill", 0x3ee272fd7a6ffcc9),
+    ("marston_moor", 0x4cb8ee9063bce1ad),
+    ("naseby", 0x34a7d8286ed24c32),
+    ("roundway_down", 0x1e2537d3d2decab5),
+    ("adwalton_moor", 0x4b994133e472a458),
+    ("lansdown", 0x602d76602ae3fc2d),
+    ("first_newbury", 0x485d97c8ca69c04a),
+    ("langport", 0xb6c5cf1a6818f7f0),
+    ("small_action", 0x1c33309ba46a10b2),
+    ("duel_horse", 0x9774771b93937880),
+    ("duel_foot_vs_horse", 0x33029e9444bde4c8),
+    ("bp_duel_pike_vs_horse", 0x2f72b9fc449674ca),
     ("bp_duel_shot", 0x5b74e9c37f7c59e4),
     ("bp_duel_gun_vs_foot", 0x464e8249ce1191fb),
-    ("balance_template", 0xb985c91e3e7f0700),
+    ("balance_template", 0x77c57d0a70905df4),
 ];
 
 #[test]

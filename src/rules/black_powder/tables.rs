@@ -387,6 +387,10 @@ pub struct DoctrineKnobs {
     /// nearest enemy's charge; false: it advances as fresh horse does, to stand at the enemy's
     /// front and be charged.
     pub shaken_horse_keeps_off: bool,
+    /// Doctrine ruling: horse whose doctrine's charge ratio forbids charging its nearest enemy
+    /// advances no nearer than that enemy's charge (its standard move and the contact gap),
+    /// and holds within it; false: it advances to stand at the enemy's front and be charged.
+    pub daunted_horse_stands_off: bool,
 }
 
 impl BlackPowderRules {

@@ -50,6 +50,7 @@ pub fn knobs_for(d: &DoctrineParams, k: &DoctrineKnobs) -> DoctrineKnobs {
         // The ruleset's alone: no doctrine file sets them.
         charge_reach_after_wheel: k.charge_reach_after_wheel,
         shaken_horse_keeps_off: k.shaken_horse_keeps_off,
+        daunted_horse_stands_off: k.daunted_horse_stands_off,
     }
 }
 
@@ -60,7 +61,7 @@ pub fn plan(d: &DoctrineParams, k: &DoctrineKnobs, s: &Situation) -> Plan {
     }
     // A share above one hopes for a good command roll, which a move on initiative never has.
     let in_reach = s.gap <= s.reach * k.charge_range_share.min(s.longest);
-    if s.may_charge && in_reach && (s.determined || s.ratio >= d.charge_ratio) {
+    if s.may_charge && in_reach && dares(d, s) {
         return Plan::Charge;
     }
     if s.range > 0.0 && s.gap <= s.range {
@@ -73,6 +74,12 @@ pub fn plan(d: &DoctrineParams, k: &DoctrineKnobs, s: &Situation) -> Plan {
     } else {
         Plan::Hold
     }
+}
+
+/// Whether the odds allow a charge on the target: Determined charge, or the stamina ratio at
+/// least the doctrine's `charge_ratio`.
+pub fn dares(d: &DoctrineParams, s: &Situation) -> bool {
+    s.determined || s.ratio >= d.charge_ratio
 }
 
 /// Whether a command that has lost `lost` of its `start` stamina commits its reserve, as its

@@ -313,7 +313,11 @@ impl Battle {
             (target, situation) = self.past_the_hedgehog((r, b), (target, situation), (d, &knobs));
         }
         let plan = doctrine::plan(d, &knobs, &situation);
-        if plan == Plan::Hold {
+        let limit = match plan {
+            Plan::Advance => self.daunted_reach(r, target, &situation, d),
+            _ => None,
+        };
+        if plan == Plan::Hold || limit == Some(0.0) {
             if let Some(way) = self.stand_off(r, (target, gap)) {
                 let (_, share) = self.move_share(r, b, (false, gap), brigade_roll, dice, obs);
                 self.draw_back(r, way, share * reg.standard_move, setup, obs);
@@ -324,7 +328,7 @@ impl Battle {
         let turn_deg = angle_diff(aim, reg.facing).to_degrees();
         let individual = plan == Plan::Charge || doctrine::individual(&knobs, turn_deg);
         let (by, share) = self.move_share(r, b, (individual, gap), brigade_roll, dice, obs);
-        let distance = share * reg.standard_move;
+        let distance = (share * reg.standard_move).min(limit.unwrap_or(f64::INFINITY));
         if plan == Plan::Charge {
             self.charge(r, (target, by), distance, setup, dice, obs);
         } else {
@@ -396,6 +400,29 @@ impl Battle {
         let reg = &self.regiments[r];
         let troop = self.elements[usize::from(reg.first)].troop;
         !matches!(troop, Troop::Gun(_) | Troop::Skirmisher) && !reg.shaken
+    }
+
+    /// How far horse `r` may advance on enemy element `target` (as `s` sees it) whose charge
+    /// the doctrine `d` does not dare (its charge ratio), under the ruleset's
+    /// `doctrine.daunted_horse_stands_off`: to the contact gap beyond that enemy's charge on
+    /// initiative (its standard move), nothing when within it. None: no limit (not horse, the
+    /// odds allow a charge, or the enemy could not charge it).
+    fn daunted_reach(
+        &self,
+        r: usize,
+        target: usize,
+        s: &Situation,
+        d: &DoctrineParams,
+    ) -> Option<f64> {
+        let troop = self.elements[usize::from(self.regiments[r].first)].troop;
+        let t = usize::from(self.elements[target].regiment);
+        let daunted = self.rules.doctrine.daunted_horse_stands_off
+            && troop.is_cavalry()
+            && s.may_charge
+            && !doctrine::dares(d, s)
+            && self.charges_at_all(t);
+        let reach = self.regiments[t].standard_move + self.rules.movement.contact_gap;
+        daunted.then(|| (s.gap - reach).max(0.0))
     }
 
     /// Whether regiment `r` is shaken horse that the ruleset's `doctrine.shaken_horse_keeps_off`

@@ -42,9 +42,10 @@ impl Battle {
             individual_order_degrees: 0.0,
             hedgehog_early_range: 0.0,
             charge_range_share: self.rules.battle.charge_range_share,
-            // Black Powder's pike wheel and shaken horse: Dickenson's plans never read them.
+            // Black Powder's pike wheel and worn horse: Dickenson's plans never read them.
             charge_reach_after_wheel: false,
             shaken_horse_keeps_off: false,
+            daunted_horse_stands_off: false,
         }
     }
 
