@@ -205,14 +205,13 @@ fn example_2_individual_order_and_pike_wheel() {
 }
 
 /// EXAMPLE 3 (initiative): within 12" of the enemy there is no roll; Raw trotters (11") move
-/// 100% straight at Raw foot 12" away, which they cannot reach to charge: 11", no dice. (Against
-/// Trained foot, stamina 4 to their 2, Rupert's doctrine would not dare a charge, and they
-/// would stop short of the foot's: the daunted horse example below.)
+/// 100% straight at trotters 12" away, which they cannot reach to charge: 11", no dice. (Foot in
+/// good order they would not ride at: it would form hedgehog, the example below.)
 #[test]
 fn example_3_initiative_within_twelve_inches() {
     let s = setup(&[
         (Side::Parliament, TROTTERS, 400, 3, 36.0, 10.0),
-        (Side::Royalist, FOOT, 600, 3, 36.0, 23.0),
+        (Side::Royalist, TROTTERS, 400, 5, 36.0, 23.0),
     ]);
     let mut b = battle(&s);
     let mut dice = ScriptedDice::new(&[]);
@@ -1009,8 +1008,10 @@ fn shaken_horse_before(enemy: Spec, y: f64, keeps_off: bool) -> (Vec<Detail>, Ba
 /// drawing straight back, facing the enemy, until every element is the contact gap beyond the
 /// enemy's charge (its standard move): 7" from Parliament trotters (12") it goes back on
 /// initiative to 13.5" (12", the gap and both 0.5" reaches), y = 23.5; 10" from Trained foot
-/// (7", reach 1.5") it is already beyond their charge and stands. With the key false it rides
-/// up to the trotters, to the contact gap.
+/// (7", reach 1.5") it is already beyond their charge, but the foot would form hedgehog and
+/// bars it (`doctrine.horse_foresees_hedgehogs`), so it draws back out of their muskets (12"),
+/// to y = 24.5, as from a hedgehog. With the key false it rides up to the trotters, to the
+/// contact gap.
 #[test]
 fn shaken_horse_keeps_out_of_the_enemys_reach() {
     let trotters = (Side::Parliament, TROTTERS, 400, 5, 36.0, 10.0);
@@ -1025,7 +1026,7 @@ fn shaken_horse_keeps_out_of_the_enemys_reach() {
     );
     assert!(d.contains(&Detail::Initiative { unit: 1 }), "{d:?}");
     let (d, b) = shaken_horse_before(foot, 20.0, true);
-    assert!(close(b.regiments[1].pos.y, 20.0), "{d:?}");
+    assert!(close(b.regiments[1].pos.y, 24.5), "{d:?}");
     let (_, b) = shaken_horse_before(trotters, 17.0, false);
     assert!(
         close(b.regiments[1].pos.y, 11.5),
@@ -1145,4 +1146,59 @@ fn daunted_horse_stands_off_the_enemys_charge() {
     assert!(close(moved, gap - 12.5), "{moved} {gap}: {d:?}");
     let (_, moved, _) = daunted_trotters(28.0, false, &[2, 3]);
     assert!(close(moved, gap - 0.5), "{moved}");
+}
+
+/// Royalist gallopers (Trained, 14") at (36, `y`), before Parliament foot in good order at (36,
+/// 10), not yet in hedgehog, the ruleset's `doctrine.horse_foresees_hedgehogs` as given: the
+/// events and the gallopers after the Royalists' orders on the dice `dice`.
+fn before_fresh_foot(y: f64, foresees: bool, dice: &[u8]) -> (Vec<Detail>, Battle) {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
+        (Side::Royalist, GALLOPERS, 400, 5, 36.0, y),
+    ]);
+    let mut b = battle(&s);
+    rules_of(&mut b).doctrine.horse_foresees_hedgehogs = foresees;
+    let mut dice = ScriptedDice::new(dice);
+    let mut log = EventLog::default();
+    b.orders_phase(Side::Royalist, &s, &mut dice, &mut log);
+    dice.finish();
+    (details(&log), b)
+}
+
+/// HORSE FORESEES THE HEDGEHOG (doctrine ruling, `doctrine.horse_foresees_hedgehogs`): foot in
+/// good order with the Hedgehog rule forms hedgehog, without a throw, the moment horse charges
+/// it (seed), and then bars it from the front; so a charge from the front on such foot never
+/// goes in. The gallopers 9" before the foot's front draw back out of its muskets, as from a
+/// hedgehog already formed (to y = 24.5), and no hedgehog is formed; 19" off, on a roll of
+/// 150% (21"), they close to the edge of the muskets, 12.5" off (6.5"), where they wait for
+/// the foot to lose its good order. With the key false they charge both times, the foot forms
+/// hedgehog, and the charge stops at its front.
+#[test]
+fn horse_does_not_charge_foot_that_will_form_hedgehog() {
+    let no_charge = |d: &[Detail]| {
+        !d.iter()
+            .any(|x| matches!(x, Detail::Charge { .. } | Detail::Hedgehog { .. }))
+    };
+    let (d, b) = before_fresh_foot(20.0, true, &[]);
+    assert!(no_charge(&d), "{d:?}");
+    let horse = &b.regiments[1];
+    assert!(close(horse.pos.y, 24.5), "{:?}: {d:?}", horse.pos);
+    let (d, b) = before_fresh_foot(30.0, true, &[3, 3]);
+    assert!(no_charge(&d), "{d:?}");
+    assert!(
+        close(b.regiments[1].pos.y, 23.5),
+        "{:?}: {d:?}",
+        b.regiments[1].pos
+    );
+    let stopped = |by| Detail::Charge {
+        unit: 1,
+        target: 0,
+        home: false,
+        by,
+    };
+    let (d, b) = before_fresh_foot(20.0, false, &[]);
+    assert!(d.contains(&stopped(ChargeBy::Initiative)), "{d:?}");
+    assert!(b.regiments[0].hedgehog);
+    let (d, _) = before_fresh_foot(30.0, false, &[3, 3]);
+    assert!(d.contains(&stopped(ChargeBy::Order)), "{d:?}");
 }

@@ -15,21 +15,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0x3ee272fd7a6ffcc9),
-    ("marston_moor", 0x4cb8ee9063bce1ad),
-    ("naseby", 0x34a7d8286ed24c32),
-    ("roundway_down", 0x1e2537d3d2decab5),
-    ("adwalton_moor", 0x4b994133e472a458),
-    ("lansdown", 0x602d76602ae3fc2d),
-    ("first_newbury", 0x485d97c8ca69c04a),
-    ("langport", 0xb6c5cf1a6818f7f0),
-    ("small_action", 0x1c33309ba46a10b2),
+    ("edgehill", 0xbaa29b515160df06),
+    ("marston_moor", 0x4ea18b5b4c9c8392),
+    ("naseby", 0x4305fead9c140f65),
+    ("roundway_down", 0x5376378649689b40),
+    ("adwalton_moor", 0x5f06dbc1bbe59199),
+    ("lansdown", 0xc42004f68de93989),
+    ("first_newbury", 0x2d14f1b18536b318),
+    ("langport", 0xb1dfbba726aa7af1),
+    ("small_action", 0x9c8049e48eecac40),
     ("duel_horse", 0x9774771b93937880),
-    ("duel_foot_vs_horse", 0x33029e9444bde4c8),
-    ("bp_duel_pike_vs_horse", 0x2f72b9fc449674ca),
+    ("duel_foot_vs_horse", 0x5334187ebe28c01b),
+    ("bp_duel_pike_vs_horse", 0x4dbd1029fc387ff8),
     ("bp_duel_shot", 0x5b74e9c37f7c59e4),
     ("bp_duel_gun_vs_foot", 0x464e8249ce1191fb),
-    ("balance_template", 0x77c57d0a70905df4),
+    ("balance_template", 0x7e8cd4128f0093f8),
 ];
 
 #[test]

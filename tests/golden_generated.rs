@@ -16,7 +16,7 @@ use ecw_sim::rules::dickenson::battle::Dickenson;
 const IRONSIDES: &[(usize, u64, u64)] =
     &[(100, 20, 0x5cd317a101575724), (400, 6, 0x07ffb87473aa7ae7)];
 const BLACK_POWDER: &[(usize, u64, u64)] =
-    &[(100, 20, 0xb7bfab7976ec0ab8), (400, 6, 0x933b15668a0fc14d)];
+    &[(100, 20, 0x0b7e65fa03791944), (400, 6, 0xa7b8c12d26981430)];
 const DICKENSON: &[(usize, u64, u64)] =
     &[(100, 6, 0x49b358e3fd9ec67e), (400, 2, 0x80fa4fe3deb8fdf0)];
 

@@ -391,6 +391,12 @@ pub struct DoctrineKnobs {
     /// advances no nearer than that enemy's charge (its standard move and the contact gap),
     /// and holds within it; false: it advances to stand at the enemy's front and be charged.
     pub daunted_horse_stands_off: bool,
+    /// Doctrine ruling: horse takes foot in good order that would form hedgehog as it charged
+    /// (the Hedgehog rule, not yet tested this turn, not disordered, shaken or in melee) as
+    /// barring it from the front, as a hedgehog formed does, and horse so barred closes no
+    /// nearer than the edge of the foot's muskets; false: it charges such foot, which forms
+    /// hedgehog and stops the charge, and horse barred by a hedgehog holds where it stands.
+    pub horse_foresees_hedgehogs: bool,
 }
 
 impl BlackPowderRules {

@@ -51,6 +51,7 @@ pub fn knobs_for(d: &DoctrineParams, k: &DoctrineKnobs) -> DoctrineKnobs {
         charge_reach_after_wheel: k.charge_reach_after_wheel,
         shaken_horse_keeps_off: k.shaken_horse_keeps_off,
         daunted_horse_stands_off: k.daunted_horse_stands_off,
+        horse_foresees_hedgehogs: k.horse_foresees_hedgehogs,
     }
 }
 

@@ -314,7 +314,10 @@ impl Battle {
         }
         let plan = doctrine::plan(d, &knobs, &situation);
         let limit = match plan {
-            Plan::Advance => self.daunted_reach(r, target, &situation, d),
+            // How far it may advance: to the contact gap beyond the reach it keeps out of.
+            Plan::Advance => self
+                .stand_off_reach(r, target, &situation, d)
+                .map(|reach| (situation.gap - reach - self.rules.movement.contact_gap).max(0.0)),
             _ => None,
         };
         if plan == Plan::Hold || limit == Some(0.0) {
@@ -402,12 +405,12 @@ impl Battle {
         !matches!(troop, Troop::Gun(_) | Troop::Skirmisher) && !reg.shaken
     }
 
-    /// How far horse `r` may advance on enemy element `target` (as `s` sees it) whose charge
-    /// the doctrine `d` does not dare (its charge ratio), under the ruleset's
-    /// `doctrine.daunted_horse_stands_off`: to the contact gap beyond that enemy's charge on
-    /// initiative (its standard move), nothing when within it. None: no limit (not horse, the
-    /// odds allow a charge, or the enemy could not charge it).
-    fn daunted_reach(
+    /// The reach of enemy element `target` that horse `r` advancing on it keeps out of: under
+    /// the ruleset's `doctrine.horse_foresees_hedgehogs`, the muskets of a hedgehog, formed or
+    /// foreseen, that bars it; under `doctrine.daunted_horse_stands_off`, the charge on
+    /// initiative (its standard move) of an enemy that could charge it and that the doctrine
+    /// `d` does not dare charge (its charge ratio). None: not horse, or neither.
+    fn stand_off_reach(
         &self,
         r: usize,
         target: usize,
@@ -416,13 +419,18 @@ impl Battle {
     ) -> Option<f64> {
         let troop = self.elements[usize::from(self.regiments[r].first)].troop;
         let t = usize::from(self.elements[target].regiment);
-        let daunted = self.rules.doctrine.daunted_horse_stands_off
-            && troop.is_cavalry()
-            && s.may_charge
-            && !doctrine::dares(d, s)
-            && self.charges_at_all(t);
-        let reach = self.regiments[t].standard_move + self.rules.movement.contact_gap;
-        daunted.then(|| (s.gap - reach).max(0.0))
+        let rules = &self.rules.doctrine;
+        if !troop.is_cavalry() {
+            None
+        } else if rules.horse_foresees_hedgehogs && self.barred(r, target) {
+            Some(self.shooting_range(t))
+        } else {
+            let daunted = rules.daunted_horse_stands_off
+                && s.may_charge
+                && !doctrine::dares(d, s)
+                && self.charges_at_all(t);
+            daunted.then_some(self.regiments[t].standard_move)
+        }
     }
 
     /// Whether regiment `r` is shaken horse that the ruleset's `doctrine.shaken_horse_keeps_off`
@@ -457,7 +465,17 @@ impl Battle {
     fn barred(&self, r: usize, target: usize) -> bool {
         let t = usize::from(self.elements[target].regiment);
         let troop = self.elements[usize::from(self.regiments[r].first)].troop;
-        troop.is_cavalry() && self.bars_from(t, self.regiments[r].pos)
+        troop.is_cavalry() && self.bars_foreseen(t, self.regiments[r].pos)
+    }
+
+    /// `bars_from`, or, under the ruleset's `doctrine.horse_foresees_hedgehogs`, regiment `t`
+    /// would form a hedgehog in good order as horse charged it (`forms_hedgehog`) and `at` is
+    /// before its front: what the doctrine takes to bar horse, since the charge would not go in.
+    #[inline]
+    fn bars_foreseen(&self, t: usize, at: Vec2) -> bool {
+        let reg = &self.regiments[t];
+        let foreseen = self.rules.doctrine.horse_foresees_hedgehogs && forms_hedgehog(reg);
+        (bars_horse(reg) || foreseen) && self.aspect_from(t, reg.pos, at) == Aspect::Front
     }
 
     /// Whether regiment `t` is a hedgehog in good order (`bars_horse`) whose front horse at
@@ -472,8 +490,10 @@ impl Battle {
     /// Horse `r` of brigade `b` barred by the hedgehog of its nearest enemy element `target`
     /// (doctrine ruling: no sane horse rides up to stand under pikes and muskets): the nearest
     /// enemy element it may charge and what its doctrine `d` sees of it when the doctrine would
-    /// charge it now, else `target` held off (as a shooter holds in range; `stand_off` draws it
-    /// back). Out of line: few orders are a barred horse's.
+    /// charge it now, else `target`: held where it stands, or, under the ruleset's
+    /// `doctrine.horse_foresees_hedgehogs`, approached no nearer than the edge of its muskets
+    /// (`stand_off_reach`); `stand_off` draws it back from within them. Out of line: few orders
+    /// are a barred horse's.
     #[inline(never)]
     fn past_the_hedgehog(
         &self,
@@ -483,7 +503,7 @@ impl Battle {
     ) -> (usize, Situation) {
         let at = self.regiments[r].pos;
         let chargeable = |o: &super::Regiment, e: &super::Element| {
-            o.engaged.is_none() && !self.bars_from(usize::from(e.regiment), at)
+            o.engaged.is_none() && !self.bars_foreseen(usize::from(e.regiment), at)
         };
         if let Some((other, gap)) = self.nearest_enemy_from(r, None, chargeable) {
             let s = self.situation(r, b, (other, gap), held.gap);
@@ -491,7 +511,13 @@ impl Battle {
                 return (other, s);
             }
         }
-        let range = f64::INFINITY;
+        // Horse that foresees hedgehogs closes to the edge of the muskets (`stand_off_reach`);
+        // else it holds where it stands.
+        let range = if self.rules.doctrine.horse_foresees_hedgehogs {
+            held.range
+        } else {
+            f64::INFINITY
+        };
         (target, Situation { range, ..held })
     }
 
@@ -1110,6 +1136,15 @@ impl Battle {
 /// not charge.
 fn bars_horse(t: &super::Regiment) -> bool {
     t.hedgehog && !t.shaken
+}
+
+/// Whether `t` would form a hedgehog in good order, without a throw, as horse charged it
+/// (`hedgehog_check`): foot with the Hedgehog rule, not yet tested this turn, neither
+/// disordered (it would throw) nor shaken (no good order), nor in melee.
+fn forms_hedgehog(t: &super::Regiment) -> bool {
+    t.specials.has(SpecialRule::Hedgehog)
+        && !(t.hedgehog_tested || t.disordered || t.shaken || t.gone)
+        && t.engaged.is_none()
 }
 
 /// Whether `c` is further than `within` (plus a margin for rounding) from the path `p` to

@@ -46,6 +46,7 @@ impl Battle {
             charge_reach_after_wheel: false,
             shaken_horse_keeps_off: false,
             daunted_horse_stands_off: false,
+            horse_foresees_hedgehogs: false,
         }
     }
 
