@@ -800,9 +800,14 @@ fn example_17_a_move_passes_through_friends_but_does_not_end_on_them() {
 
 /// The Royalists' orders phase with no dice to throw (every order on initiative): its events.
 fn royalist_orders(b: &mut Battle, s: &BattleSetup) -> Vec<Detail> {
-    let mut dice = ScriptedDice::new(&[]);
+    orders_of(Side::Royalist, b, s, &[])
+}
+
+/// `side`'s orders in battle `b` of set-up `s` on the dice `dice` (used up exactly): the events.
+fn orders_of(side: Side, b: &mut Battle, s: &BattleSetup, dice: &[u8]) -> Vec<Detail> {
+    let mut dice = ScriptedDice::new(dice);
     let mut log = EventLog::default();
-    b.orders_phase(Side::Royalist, s, &mut dice, &mut log);
+    b.orders_phase(side, s, &mut dice, &mut log);
     dice.finish();
     details(&log)
 }
@@ -901,11 +906,8 @@ fn first_orders(
         .map(|(e, t)| b.gap(e, t))
         .fold(f64::INFINITY, f64::min);
     let from = b.regiments[0].pos;
-    let mut dice = ScriptedDice::new(dice);
-    let mut log = EventLog::default();
-    b.orders_phase(Side::Parliament, s, &mut dice, &mut log);
-    dice.finish();
-    (details(&log), b.regiments[0].pos.dist(from), gap)
+    let d = orders_of(Side::Parliament, &mut b, s, dice);
+    (d, b.regiments[0].pos.dist(from), gap)
 }
 
 /// Battle `b`'s own ruleset, to change.
@@ -1158,11 +1160,7 @@ fn before_fresh_foot(y: f64, foresees: bool, dice: &[u8]) -> (Vec<Detail>, Battl
     ]);
     let mut b = battle(&s);
     rules_of(&mut b).doctrine.horse_foresees_hedgehogs = foresees;
-    let mut dice = ScriptedDice::new(dice);
-    let mut log = EventLog::default();
-    b.orders_phase(Side::Royalist, &s, &mut dice, &mut log);
-    dice.finish();
-    (details(&log), b)
+    (orders_of(Side::Royalist, &mut b, &s, dice), b)
 }
 
 /// HORSE FORESEES THE HEDGEHOG (doctrine ruling, `doctrine.horse_foresees_hedgehogs`): foot in

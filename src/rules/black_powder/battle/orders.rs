@@ -465,26 +465,21 @@ impl Battle {
     fn barred(&self, r: usize, target: usize) -> bool {
         let t = usize::from(self.elements[target].regiment);
         let troop = self.elements[usize::from(self.regiments[r].first)].troop;
-        troop.is_cavalry() && self.bars_foreseen(t, self.regiments[r].pos)
+        let foresee = self.rules.doctrine.horse_foresees_hedgehogs;
+        troop.is_cavalry() && self.bars_from(t, self.regiments[r].pos, foresee)
     }
 
-    /// `bars_from`, or, under the ruleset's `doctrine.horse_foresees_hedgehogs`, regiment `t`
-    /// would form a hedgehog in good order as horse charged it (`forms_hedgehog`) and `at` is
-    /// before its front: what the doctrine takes to bar horse, since the charge would not go in.
+    /// Whether regiment `t` bars horse at `at`: a hedgehog in good order (`bars_horse`), or,
+    /// when `foresee`, foot that would form one as horse charged it (`forms_hedgehog`), with
+    /// `at` before its front (seed: a hedgehog "cannot be attacked by horse if in good order to
+    /// front"). The charge asks it of the hedgehog formed; the doctrine, foreseeing under the
+    /// ruleset's `doctrine.horse_foresees_hedgehogs` (`barred`), so that it bars no horse the
+    /// charge would let in, and takes as barring the foot whose hedgehog would stop the charge.
     #[inline]
-    fn bars_foreseen(&self, t: usize, at: Vec2) -> bool {
+    fn bars_from(&self, t: usize, at: Vec2, foresee: bool) -> bool {
         let reg = &self.regiments[t];
-        let foreseen = self.rules.doctrine.horse_foresees_hedgehogs && forms_hedgehog(reg);
-        (bars_horse(reg) || foreseen) && self.aspect_from(t, reg.pos, at) == Aspect::Front
-    }
-
-    /// Whether regiment `t` is a hedgehog in good order (`bars_horse`) whose front horse at
-    /// `at` would strike (seed: it "cannot be attacked by horse if in good order to front"):
-    /// the test the charge itself makes, so the doctrine bars no horse the charge would let in.
-    #[inline]
-    fn bars_from(&self, t: usize, at: Vec2) -> bool {
-        let reg = &self.regiments[t];
-        bars_horse(reg) && self.aspect_from(t, reg.pos, at) == Aspect::Front
+        (bars_horse(reg) || (foresee && forms_hedgehog(reg)))
+            && self.aspect_from(t, reg.pos, at) == Aspect::Front
     }
 
     /// Horse `r` of brigade `b` barred by the hedgehog of its nearest enemy element `target`
@@ -501,9 +496,12 @@ impl Battle {
         (target, held): (usize, Situation),
         (d, knobs): (&DoctrineParams, &DoctrineKnobs),
     ) -> (usize, Situation) {
-        let at = self.regiments[r].pos;
+        let (at, foresee) = (
+            self.regiments[r].pos,
+            self.rules.doctrine.horse_foresees_hedgehogs,
+        );
         let chargeable = |o: &super::Regiment, e: &super::Element| {
-            o.engaged.is_none() && !self.bars_foreseen(usize::from(e.regiment), at)
+            o.engaged.is_none() && !self.bars_from(usize::from(e.regiment), at, foresee)
         };
         if let Some((other, gap)) = self.nearest_enemy_from(r, None, chargeable) {
             let s = self.situation(r, b, (other, gap), held.gap);
@@ -1053,7 +1051,7 @@ impl Battle {
             .unwrap_or(usize::from(self.regiments[r].first));
         let need = self.gap(lead, target);
         let tr = self.regiments[t];
-        let blocked = cavalry && self.bars_from(t, from);
+        let blocked = cavalry && self.bars_from(t, from, false);
         let unit = self.regiments[r].unit;
         let told = |obs: &mut O, home| {
             let target = tr.unit;
