@@ -2,6 +2,7 @@
 
 pub mod geometry;
 pub mod grid;
+pub mod sweep;
 mod terrain;
 
 pub use geometry::{Rect, Vec2, angle_diff, segment_intersects_segment};

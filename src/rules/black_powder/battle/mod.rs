@@ -23,6 +23,7 @@ use super::units::{self, Specials, Troop};
 use crate::army::{CommandKind, CommanderId, Side, Unit, UnitId};
 use crate::battlefield::geometry::{Bounds, Shape, angle_diff, within_arc_by_cosine};
 use crate::battlefield::grid::{GRID_FROM, Grid};
+use crate::battlefield::sweep::Sweep;
 use crate::battlefield::{AreaKind, Ground, Vec2};
 use crate::dice::{DiceSource, StreamDice};
 use crate::events::{Event, Observer, Outcome};
@@ -215,6 +216,8 @@ pub struct Regiment {
     pub standard_move: f64,
     /// How far its elements reach from its centre (offset plus half depth).
     pub reach: f64,
+    /// Its footprint's radius (`footprint`), fixed: the elements never change.
+    pub radius: f64,
 }
 
 /// One element: a pike block, a sleeve of shot, a body of horse or dragoons, a battery.
@@ -311,6 +314,9 @@ pub struct Battle {
     pike: Vec<bool>,
     /// Each side's regiments by cell of the table, kept by `place`.
     grid: Grid,
+    /// Each side's regiments (by slot) in the order of their centres' x, kept by `place` for a
+    /// side too small for the grid (`swept`): the boxes' searches of such a side.
+    sweep: Sweep,
     /// Each brigade's (regiments on the table or broken, of them broken, shaken or gone), counted
     /// in one pass over the regiments (reused buffer).
     brigade_counts: Vec<(u32, u32)>,
@@ -441,6 +447,7 @@ impl Battle {
             near_regiments: Vec::new(),
             max_reach: 0.0,
             max_footprint: 0.0,
+            sweep: Sweep::default(),
             grid_from: GRID_FROM,
             area_box: area_boxes(&setup.ground),
             aspect_cos,
@@ -477,6 +484,12 @@ impl Battle {
                 pos: reg.pos,
                 reach_apart: reg.reach + APART_MARGIN,
             };
+        }
+        for side in Side::BOTH {
+            if self.swept(side) {
+                let xs = self.centres[side.index()].iter().map(|c| c.pos.x);
+                self.sweep.fill(side, xs.zip(0..));
+            }
         }
         self.stamina_start = [0; 2];
         for r in &self.regiments {
@@ -617,10 +630,13 @@ impl Battle {
         reg.pos = pos;
         reg.facing = facing;
         reg.front = front;
-        self.grid.moved(r, reg.side, pos);
-        self.centres[reg.side.index()][usize::from(self.slot[r])].pos = pos;
-        let right = reg.front.right();
-        let (a, n) = (usize::from(reg.first), usize::from(reg.count));
+        let (side, a, n) = (reg.side, usize::from(reg.first), usize::from(reg.count));
+        self.grid.moved(r, side, pos);
+        self.centres[side.index()][usize::from(self.slot[r])].pos = pos;
+        if self.swept(side) {
+            self.sweep.moved(side, usize::from(self.slot[r]), pos.x);
+        }
+        let right = front.right();
         for e in &mut self.elements[a..a + n] {
             e.pos = pos + right * e.offset;
         }
@@ -631,7 +647,13 @@ impl Battle {
     pub fn footprint(&self, r: usize, at: Vec2, front: Vec2) -> Shape {
         let reg = &self.regiments[r];
         let e = &self.elements[usize::from(reg.first)];
-        Shape::new(at, front, e.frontage * f64::from(reg.count), e.depth)
+        Shape::sized(
+            at,
+            front,
+            e.frontage * f64::from(reg.count),
+            e.depth,
+            reg.radius,
+        )
     }
 
     /// The elements of a regiment, by index.
@@ -869,9 +891,10 @@ impl Battle {
     }
 
     /// Calls `f` with the regiments of `side` whose centres lie in the box `lo`..`hi` until it
-    /// returns true; whether it did. A side of fewer than `GRID_FROM` regiments is walked, its
-    /// centres tested against the box; a larger one is asked of the grid's cells the box
-    /// touches, which may give some outside it too (every caller tests its own bound).
+    /// returns true; whether it did, in no set order. A side of fewer than `GRID_FROM`
+    /// regiments is swept (the centres in the box's width, `Sweep::within`), each tested
+    /// against the box; a larger one is asked of the grid's cells the box touches, which may
+    /// give some outside it too (every caller tests its own bound).
     pub fn any_in_box(
         &self,
         side: Side,
@@ -879,13 +902,21 @@ impl Battle {
         hi: Vec2,
         mut f: impl FnMut(usize) -> bool,
     ) -> bool {
-        if self.side(side).len() >= self.grid_from {
+        if self.side(side).len() >= self.grid_from || !self.swept(side) {
             return self.grid.any_in_box(side, lo, hi, f);
         }
-        self.centres(side).any(|(o, c)| {
-            let p = c.pos;
-            p.x >= lo.x && p.y >= lo.y && p.x <= hi.x && p.y <= hi.y && f(o)
+        let (ids, centres) = (self.side(side), &self.centres[side.index()]);
+        self.sweep.within(side, lo.x, hi.x).any(|s| {
+            let y = centres[s].pos.y;
+            y >= lo.y && y <= hi.y && f(usize::from(ids[s]))
         })
+    }
+
+    /// Whether `side` is kept in the sweep: a side too small for the grid (`GRID_FROM`; moving
+    /// a regiment of a large side along it would cost time for nothing).
+    #[inline]
+    fn swept(&self, side: Side) -> bool {
+        self.side(side).len() < GRID_FROM
     }
 
     /// A side's regiments in index order, each with its centre and reach (`Centre`).
@@ -1128,6 +1159,7 @@ fn derive_regiment(u: &Unit, rules: &BlackPowderRules, elements: &mut Vec<Elemen
         reserve: false,
         standard_move,
         reach,
+        radius: Shape::radius_of(each * troops.len() as f64, rules.derive.element_depth),
     }
 }
 

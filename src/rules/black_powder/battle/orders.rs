@@ -812,10 +812,16 @@ impl Battle {
         if n == r || f.gone {
             return None;
         }
+        // A friend whose footprint's circle is clear of the end's is clear of it.
+        let end_at = me.centre + dir * end;
+        let apart = me.radius + f.radius;
+        if (end_at - f.pos).len2() > apart * apart {
+            return None;
+        }
         let theirs = self.footprint(n, f.pos, f.front);
         // Most friends near are clear of the end (side by side in a line): told by the sides'
         // shadows there, before the way's run over them is sought.
-        if me.at(me.centre + dir * end).gap_lower_bound(&theirs) >= 0.0 {
+        if me.at(end_at).gap_lower_bound(&theirs) >= 0.0 {
             return None;
         }
         me.overlap_along(dir, &theirs, FRIEND_OVERLAP)

@@ -1,11 +1,13 @@
 //! Who stands near a regiment: each side's regiments by cell of the table
 //! (`battlefield::grid`), kept wherever a position is written, and the searches that ask it.
 //!
-//! A battle of fewer than `GRID_FROM` regiments a side walks every regiment in index order
-//! instead: on the built-in scenarios that is cheaper than the cells. Either way the answers
-//! are the same to the bit: the searches test the same regiments with the same bounds, and
-//! break ties by regiment index as the walk in index order did. Gone regiments stay in the
-//! grid (where they last stood); the searches skip them.
+//! A battle of fewer than `GRID_FROM` regiments a side asks each side's regiments in the
+//! order of their x (`battlefield::sweep`) for a box's width instead, and walks every regiment
+//! in index order for a search outward: on the built-in scenarios that is cheaper than the
+//! cells. Either way the answers are the same to the bit: the searches test the same
+//! regiments with the same bounds, and break ties by regiment index as the walk in index
+//! order did. Gone regiments stay in the grid and the sweep (where they last stood); the
+//! searches skip them.
 
 use super::Battle;
 use super::DickensonRules;
@@ -13,6 +15,7 @@ use super::regiment::Formation;
 use crate::army::Side;
 use crate::battlefield::Vec2;
 use crate::battlefield::grid::{GRID_FROM, Grid, Members};
+use crate::battlefield::sweep::Sweep;
 use crate::rules::dickenson::volley::Arm;
 
 /// Inches added to the bounds that rule cells out, far above the rounding of table distances,
@@ -52,6 +55,9 @@ pub(super) fn beaten(bound: f64, o: usize, best: Option<(usize, f64)>) -> bool {
 #[derive(Debug, Clone, Default)]
 pub(super) struct Neighbours {
     grid: Grid,
+    /// Each side's regiments (by index) in the order of their x: the boxes' searches without
+    /// the grid (kept only then).
+    sweep: Sweep,
     /// Whether the searches use the grid: the larger side holds `GRID_FROM` regiments (above
     /// every built-in scenario, at most 40 a side).
     on: bool,
@@ -76,6 +82,7 @@ impl Neighbours {
         let arms = Arm::ALL.iter().map(|a| a.weapon(rules).long);
         Neighbours {
             grid: Grid::new(table, regiments, GRID_CELL),
+            sweep: Sweep::default(),
             on: most >= GRID_FROM,
             max_radius: 0.0,
             horse_reach,
@@ -109,6 +116,24 @@ impl Battle {
         let n = &mut self.neighbours;
         n.grid.fill(regs.len(), |r| (regs[r].side, regs[r].pos));
         n.max_radius = (regs.iter()).map(|r| r.radius).fold(0.0, f64::max);
+        self.fill_sweep();
+    }
+
+    /// Every regiment where it stands in the sweep, in a battle without the grid.
+    fn fill_sweep(&mut self) {
+        let (regs, n) = (&self.regiments, &mut self.neighbours);
+        for side in Side::BOTH.into_iter().filter(|_| !n.on) {
+            let on = regs.iter().enumerate().filter(|(_, r)| r.side == side);
+            n.sweep.fill(side, on.map(|(i, r)| (r.pos.x, i)));
+        }
+    }
+
+    /// Turns the grid's searches on or off (a test's comparison), the sweep filled for the
+    /// searches without.
+    #[cfg(test)]
+    pub(super) fn use_grid(&mut self, on: bool) {
+        self.neighbours.on = on;
+        self.fill_sweep();
     }
 
     /// Regiment `r` stands where its `pos` says: called wherever a position is written.
@@ -116,6 +141,10 @@ impl Battle {
     pub(super) fn placed(&mut self, r: usize) {
         let reg = &self.regiments[r];
         self.neighbours.grid.moved(r, reg.side, reg.pos);
+        // The sweep serves only battles without the grid, where moving it costs nothing seen.
+        if !self.neighbours.on {
+            self.neighbours.sweep.moved(reg.side, r, reg.pos.x);
+        }
     }
 
     /// Regiment `r` takes formation `f`; the largest footprint is kept up.
@@ -138,6 +167,20 @@ impl Battle {
     #[inline]
     pub(super) fn in_rings(&self) -> bool {
         self.neighbours.on
+    }
+
+    /// Whether the searches over the box `lo`..`hi` ask the sweep: without the grid, and a
+    /// box that is a box (NaN walks every regiment).
+    #[inline]
+    pub(super) fn in_sweep(&self, lo: Vec2, hi: Vec2) -> bool {
+        !self.neighbours.on && lo.x <= hi.x && lo.y <= hi.y
+    }
+
+    /// The regiments of `side` whose centres' x lie within the box `lo`..`hi` grown by the
+    /// margin (`any_near!`): every one whose centre lies in it.
+    #[inline]
+    pub(super) fn swept(&self, side: Side, lo: Vec2, hi: Vec2) -> impl Iterator<Item = usize> {
+        (self.neighbours.sweep).within(side, lo.x - MARGIN, hi.x + MARGIN)
     }
 
     /// The regiments of `side` in the grid's cells that the box `lo`..`hi`, grown by the
@@ -180,13 +223,20 @@ impl Battle {
 
 /// Whether `$f` (a closure of a regiment's index and the regiment) holds for some regiment of
 /// side `$side` whose centre may lie in the box `$lo`..`$hi`: the grid's cells the box
-/// touches, or the whole side in index order.
+/// touches, or the side's regiments in the box's width, or (no box) the whole side in index
+/// order.
 macro_rules! any_near {
     ($b:expr, $side:expr, $lo:expr, $hi:expr, $f:expr) => {{
         let (b, side, lo, hi) = ($b, $side, $lo, $hi);
         'found: {
             if b.in_cells(lo, hi) {
                 for o in b.cells(side, lo, hi) {
+                    if ($f)(o, &b.regiments[o]) {
+                        break 'found true;
+                    }
+                }
+            } else if b.in_sweep(lo, hi) {
+                for o in b.swept(side, lo, hi) {
                     if ($f)(o, &b.regiments[o]) {
                         break 'found true;
                     }
@@ -203,7 +253,7 @@ macro_rules! any_near {
     }};
 }
 
-/// `any_near!` over both sides: without the grid, one walk over every regiment.
+/// `any_near!` over both sides: without the grid or a box, one walk over every regiment.
 macro_rules! any_near_either {
     ($b:expr, $lo:expr, $hi:expr, $f:expr) => {{
         let (b, lo, hi) = ($b, $lo, $hi);
@@ -211,6 +261,13 @@ macro_rules! any_near_either {
             if b.in_cells(lo, hi) {
                 let [p, r] = crate::army::Side::BOTH;
                 for o in b.cells(p, lo, hi).chain(b.cells(r, lo, hi)) {
+                    if ($f)(o, &b.regiments[o]) {
+                        break 'found true;
+                    }
+                }
+            } else if b.in_sweep(lo, hi) {
+                let [p, r] = crate::army::Side::BOTH;
+                for o in b.swept(p, lo, hi).chain(b.swept(r, lo, hi)) {
                     if ($f)(o, &b.regiments[o]) {
                         break 'found true;
                     }
@@ -240,7 +297,8 @@ macro_rules! any_within {
 /// further than `limit` past `$reach` of `$centre` (`limit` is `$f`'s last answer, `$start`
 /// before any): a search for the nearest, whose regiments' gaps are at least their centres'
 /// distance less `$reach`, and `$f` answers the gap to beat. The whole side in index order
-/// without the grid.
+/// without the grid (the sweep's order of x, visiting fewer, costs more time: the regiments
+/// are then read out of the order they stand in memory).
 macro_rules! outward {
     ($b:expr, $side:expr, $centre:expr, $reach:expr, $start:expr, $f:expr) => {{
         let (b, side) = ($b, $side);
@@ -430,7 +488,7 @@ mod tests {
     }
 
     /// Every search near a regiment answers the same from the grid as from the walk over
-    /// every regiment in index order, to the bit: over random layouts of the generated
+    /// every regiment in index order (and, for a box, the sweep), to the bit: over random layouts of the generated
     /// battles of 160 and 400 units, the regiments moved one by one as the battle moves them,
     /// on a coarse lattice with square facings (so that gaps tie and regiments stand on one
     /// another), some gone, routing or in melee, some in column or square, some off the table.
@@ -484,16 +542,16 @@ mod tests {
                         )
                     };
                     let grid = ask(&b);
-                    b.neighbours.on = false;
+                    b.use_grid(false);
                     let walk = ask(&b);
-                    b.neighbours.on = true;
+                    b.use_grid(true);
                     assert_eq!(grid, walk, "{units} units, layout {layout}, {r} and {o}");
                     let (all, active) = (walked_nearest(&b, r, false), walked_nearest(&b, r, true));
                     assert_eq!((grid.0, grid.1), (all, active), "{units} {layout} {r}");
                     // From any hint (an enemy or a friend, gone or not, the answer itself or the
                     // other search's answer), by the grid or the walk, the same answer.
                     for on in [true, false] {
-                        b.neighbours.on = on;
+                        b.use_grid(on);
                         for hint in [Some(o), Some(r), all.map(|(t, _)| t), active.map(|a| a.0)] {
                             let got = (
                                 b.nearest_enemy_from(r, hint, |_| true),
@@ -502,7 +560,7 @@ mod tests {
                             assert_eq!(got, (all, active), "{units} {layout} {r} from {hint:?}");
                         }
                     }
-                    b.neighbours.on = true;
+                    b.use_grid(true);
                     let run = b.clear_run(r, dir, aim, max, holds);
                     let ahead = walked_friend_ahead(&b, r, aim, run, max);
                     assert_eq!(grid.10, ahead, "{units} {layout} {r}: the friend ahead");
