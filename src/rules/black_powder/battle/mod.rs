@@ -878,16 +878,15 @@ impl Battle {
         ok: impl Fn(&Regiment, &Element) -> bool,
     ) -> bool {
         let (lo, hi) = self.reach_box(r, within);
-        self.grid
-            .any_in_box(self.regiments[r].side.other(), lo, hi, |o| {
-                let reg = &self.regiments[o];
-                !reg.gone
-                    && !self.apart(r, o, within)
-                    && self.element_range(o).any(|k| {
-                        ok(reg, &self.elements[k])
-                            && self.element_range(r).any(|e| self.gap(e, k) <= within)
-                    })
-            })
+        self.any_in_box(self.regiments[r].side.other(), lo, hi, |o| {
+            let reg = &self.regiments[o];
+            !reg.gone
+                && !self.apart(r, o, within)
+                && self.element_range(o).any(|k| {
+                    ok(reg, &self.elements[k])
+                        && self.element_range(r).any(|e| self.gap(e, k) <= within)
+                })
+        })
     }
 
     /// Calls `f` with the regiments of `side` whose centres lie in the box `lo`..`hi` until it
@@ -1369,21 +1368,26 @@ mod tests {
                     far += usize::from(want.is_some_and(|(_, g)| g > 20.0));
                 }
                 let near = nearest_in_full(&b, r, free).map(|(_, g)| g);
-                let within = (trial % 17) as f64;
-                assert_eq!(
-                    b.enemy_within(r, within, free),
-                    near.is_some_and(|g| g <= within)
-                );
                 let horse = nearest_in_full(&b, r, |_, e| e.troop.is_cavalry());
-                for within in [0.0, 0.5, 8.0, (trial % 13) as f64] {
-                    let want = horse.is_some_and(|(_, g)| g <= within);
+                // The box's search by the sweep, and by the grid.
+                for grid_from in [usize::MAX, 0] {
+                    b.grid_from = grid_from;
+                    let within = (trial % 17) as f64;
                     assert_eq!(
-                        b.enemy_horse_within(r, within),
-                        want,
-                        "{trial} {r} {within}"
+                        b.enemy_within(r, within, free),
+                        near.is_some_and(|g| g <= within)
                     );
-                    horse_near += usize::from(want);
+                    for within in [0.0, 0.5, 8.0, (trial % 13) as f64] {
+                        let want = horse.is_some_and(|(_, g)| g <= within);
+                        assert_eq!(
+                            b.enemy_horse_within(r, within),
+                            want,
+                            "{trial} {r} {within}"
+                        );
+                        horse_near += usize::from(want);
+                    }
                 }
+                b.grid_from = GRID_FROM;
             }
         }
         assert!(

@@ -854,21 +854,18 @@ impl Battle {
         let lo = Vec2::new(me.pos.x.min(end.x) - grow, me.pos.y.min(end.y) - grow);
         let hi = Vec2::new(me.pos.x.max(end.x) + grow, me.pos.y.max(end.y) + grow);
         for s in [side.other(), side] {
-            self.grid.in_box(s, lo, hi, |n| {
+            self.any_in_box(s, lo, hi, |n| {
                 let oreg = &self.regiments[n];
                 // Of friends, only pike blocks stop it. An element stops the run only within
                 // its gap of some element's path, so `n`'s centre is within both reaches and
                 // the gap of the centre's path.
-                if (s == side && !self.pike[n])
-                    || n == r
-                    || oreg.gone
-                    || off_run(me.pos, (dir, max), oreg.pos, within + oreg.reach)
-                {
-                    return;
+                let by = (s != side || self.pike[n]) && n != r && !oreg.gone;
+                if by && !off_run(me.pos, (dir, max), oreg.pos, within + oreg.reach) {
+                    for o in &self.elements[self.element_range(n)] {
+                        self.clear_run_element(r, (n, o), (dir, max), &mut stop);
+                    }
                 }
-                for o in &self.elements[self.element_range(n)] {
-                    self.clear_run_element(r, (n, o), (dir, max), &mut stop);
-                }
+                false
             });
         }
         let (limit, by) = stop;
@@ -1278,6 +1275,8 @@ pub(super) mod tests {
         let (mut stopped, mut by_pike) = (0, 0);
         for trial in 0..400 {
             scatter(&mut b);
+            // The boxes searched by the sweep, and by the grid.
+            b.grid_from = if trial % 2 == 0 { usize::MAX } else { 0 };
             for r in (0..b.regiments.len()).filter(|&r| !b.regiments[r].gone) {
                 let dir = Vec2::from_facing(trial as f64 * 0.37 + r as f64);
                 let max = (trial % 19) as f64;

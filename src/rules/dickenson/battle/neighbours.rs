@@ -434,6 +434,46 @@ mod tests {
         }
     }
 
+    /// Without the grid (Marston Moor), the sweep `placed` keeps holds, for any box, exactly
+    /// the regiments of each side whose centres' x lie in the box's width (grown by the
+    /// margin), through layout after layout.
+    #[test]
+    fn the_sweep_follows_every_placing() {
+        let mut next = crate::dice::test_uniforms(0x05ee_bd1c);
+        let rules = Arc::new(crate::rules::dickenson::tables::DickensonRules::builtin());
+        let setup = crate::scenario::Scenario::load_builtin("marston_moor", &[])
+            .and_then(|s| s.setup())
+            .expect("built-in scenario");
+        let mut b = Battle::new(rules, &setup);
+        assert!(
+            !b.neighbours.on,
+            "Marston Moor is searched without the grid"
+        );
+        let (mut boxes, mut held) = (0, 0);
+        for layout in 0..40 {
+            scatter(&mut b, &mut next, if layout % 2 == 0 { 3.0 } else { 0.25 });
+            for _ in 0..50 {
+                let (x0, x1) = (next() * 80.0 - 4.0, next() * 80.0 - 4.0);
+                let (lo, hi) = (Vec2::new(x0.min(x1), 0.0), Vec2::new(x0.max(x1), 1.0));
+                for side in Side::BOTH {
+                    let mut got: Vec<usize> = b.swept(side, lo, hi).collect();
+                    got.sort_unstable();
+                    let want: Vec<usize> = (0..b.regiments.len())
+                        .filter(|&o| b.regiments[o].side == side)
+                        .filter(|&o| {
+                            let x = b.regiments[o].pos.x;
+                            x >= lo.x - MARGIN && x <= hi.x + MARGIN
+                        })
+                        .collect();
+                    assert_eq!(got, want, "layout {layout}: {lo:?} to {hi:?}");
+                    boxes += 1;
+                    held += want.len();
+                }
+            }
+        }
+        assert!(held > boxes * 5, "{held} regiments in {boxes} boxes");
+    }
+
     /// While the table stands still, a regiment that changes formation drops the nearest kept
     /// for it and its enemies' that it may change, and no other: every nearest still kept is
     /// what a search now finds (it fails when nothing is dropped, or only the regiment's own).
