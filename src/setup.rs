@@ -146,4 +146,71 @@ impl BattleSetup {
             .map(String::as_str)
             .unwrap_or("?")
     }
+
+    /// The units that start the battle held back: the rearmost share of each command (its
+    /// doctrine's `reserve_fraction`, rounded down) by how far towards the enemy's edge each
+    /// deploys (Parliament faces +y), the lower id first among equals. Black Powder and
+    /// Dickenson mark them once; Ironsides' doctrine ranks its units anew each turn.
+    pub fn rearmost_reserves(&self) -> Vec<UnitId> {
+        let forward = |u: UnitId| {
+            let unit = &self.units[usize::from(u)];
+            match unit.side {
+                Side::Parliament => unit.pos.y,
+                Side::Royalist => -unit.pos.y,
+            }
+        };
+        let mut held = Vec::new();
+        for c in &self.commands {
+            let Some(d) = self.doctrines.get(usize::from(c.doctrine)) else {
+                continue;
+            };
+            let n = (c.units.len() as f64 * d.reserve_fraction).floor() as usize;
+            let mut ids = c.units.clone();
+            ids.sort_by(|&a, &b| forward(a).total_cmp(&forward(b)).then(a.cmp(&b)));
+            held.extend_from_slice(&ids[..n.min(ids.len())]);
+        }
+        held
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::army::Side;
+    use crate::scenario::Scenario;
+
+    /// In every built-in battle, each command holds back its doctrine's share of its units,
+    /// rounded down, and none of them stands further forward than any it sends on.
+    #[test]
+    fn the_rearmost_share_of_each_command_starts_in_reserve() {
+        let mut commands_holding = 0;
+        for name in ["marston_moor", "naseby", "edgehill", "first_newbury"] {
+            let setup = Scenario::load_builtin(name, &[])
+                .and_then(|s| s.setup())
+                .expect("built-in scenario");
+            let held = setup.rearmost_reserves();
+            let forward = |u: &u16| {
+                let unit = &setup.units[usize::from(*u)];
+                let y = unit.pos.y;
+                if unit.side == Side::Parliament { y } else { -y }
+            };
+            for c in &setup.commands {
+                let d = &setup.doctrines[usize::from(c.doctrine)];
+                let (back, on): (Vec<u16>, Vec<u16>) =
+                    c.units.iter().partition(|u| held.contains(u));
+                let n = (c.units.len() as f64 * d.reserve_fraction).floor() as usize;
+                assert_eq!(back.len(), n, "{name}: command {}", c.id);
+                let rearmost = on.iter().map(forward).fold(f64::INFINITY, f64::min);
+                assert!(
+                    back.iter().all(|u| forward(u) <= rearmost),
+                    "{name}: {}",
+                    c.id
+                );
+                commands_holding += usize::from(n > 0);
+            }
+        }
+        assert!(
+            commands_holding > 5,
+            "{commands_holding} commands hold a reserve"
+        );
+    }
 }

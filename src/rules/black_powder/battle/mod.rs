@@ -1067,7 +1067,9 @@ fn derive_template(
         .iter()
         .map(|u| derive_regiment(u, rules, &mut elements))
         .collect();
-    mark_reserves(&mut regiments, setup);
+    for u in setup.rearmost_reserves() {
+        regiments[usize::from(u)].reserve = true;
+    }
     let generals = setup
         .commanders
         .iter()
@@ -1169,33 +1171,6 @@ fn counts_towards_break(kind: CommandKind) -> bool {
         kind,
         CommandKind::Horse | CommandKind::Foot | CommandKind::Brigade
     )
-}
-
-/// The rearmost share of each command (its doctrine's `reserve_fraction`) starts as reserve.
-fn mark_reserves(regiments: &mut [Regiment], setup: &BattleSetup) {
-    for c in &setup.commands {
-        let Some(d) = setup.doctrines.get(usize::from(c.doctrine)) else {
-            continue;
-        };
-        let n = (c.units.len() as f64 * d.reserve_fraction).floor() as usize;
-        if n == 0 {
-            continue;
-        }
-        // Forwardness: towards the enemy's edge (Parliament faces +y).
-        let fwd = |r: &Regiment| match r.side {
-            Side::Parliament => r.pos.y,
-            Side::Royalist => -r.pos.y,
-        };
-        let mut ids: Vec<usize> = c.units.iter().map(|&u| usize::from(u)).collect();
-        ids.sort_by(|&a, &b| {
-            fwd(&regiments[a])
-                .total_cmp(&fwd(&regiments[b]))
-                .then(a.cmp(&b))
-        });
-        for &r in ids.iter().take(n) {
-            regiments[r].reserve = true;
-        }
-    }
 }
 
 #[cfg(test)]

@@ -824,7 +824,9 @@ fn derive_template(rules: &DickensonRules, setup: &BattleSetup) -> (Vec<Regiment
         .iter()
         .map(|u| Regiment::derive(u, rules))
         .collect();
-    mark_reserves(&mut regiments, setup);
+    for u in setup.rearmost_reserves() {
+        regiments[usize::from(u)].reserve = true;
+    }
     let generals = setup
         .commanders
         .iter()
@@ -838,28 +840,4 @@ fn derive_template(rules: &DickensonRules, setup: &BattleSetup) -> (Vec<Regiment
         })
         .collect();
     (regiments, generals)
-}
-
-/// The rearmost share of each command (its doctrine's `reserve_fraction`) starts as reserve.
-fn mark_reserves(regiments: &mut [Regiment], setup: &BattleSetup) {
-    for c in &setup.commands {
-        let Some(d) = setup.doctrines.get(usize::from(c.doctrine)) else {
-            continue;
-        };
-        let n = (c.units.len() as f64 * d.reserve_fraction).floor() as usize;
-        let mut ids: Vec<usize> = c.units.iter().map(|&u| usize::from(u)).collect();
-        // Forwardness: towards the enemy's edge (Parliament faces +y).
-        let fwd = |r: &Regiment| match r.side {
-            Side::Parliament => r.pos.y,
-            Side::Royalist => -r.pos.y,
-        };
-        ids.sort_by(|&a, &b| {
-            fwd(&regiments[a])
-                .total_cmp(&fwd(&regiments[b]))
-                .then(a.cmp(&b))
-        });
-        for &r in ids.iter().take(n) {
-            regiments[r].reserve = true;
-        }
-    }
 }
