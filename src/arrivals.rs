@@ -21,6 +21,26 @@ pub trait Arriving {
     fn place_general(&mut self, g: CommanderId, pos: Vec2);
     /// After each arrival has come on: whatever the engine keeps of its commands' state.
     fn arrived(&mut self) {}
+    /// The engine's timetable.
+    fn schedule(&mut self) -> &mut Schedule;
+    /// The turn in play (a move, under Dickenson).
+    fn turn_now(&self) -> u16;
+    /// Whether an enemy on the table is within `x` of one of command `c`'s units on the table
+    /// (what releases a reserve held until the enemy comes near).
+    fn enemy_near_command(&self, c: CommandId, x: f64) -> bool;
+
+    /// The start of a turn: arrivals due now come on where the scenario puts them (their
+    /// general with them), and reserves whose time has come are released.
+    fn arrivals_and_releases<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O)
+    where
+        Self: Sized,
+    {
+        let mut schedule = std::mem::take(self.schedule());
+        let turn = self.turn_now();
+        schedule.arrive(self, setup, turn, obs);
+        schedule.release(setup, turn, |c, x| self.enemy_near_command(c, x), obs);
+        *self.schedule() = schedule;
+    }
 }
 
 /// Arrival streams of the battle's seed start here, far past every other stream.

@@ -11,9 +11,8 @@
 use super::Battle;
 use crate::army::CommandId;
 use crate::army::{CommanderId, UnitId};
-use crate::arrivals::Arriving;
+use crate::arrivals::{Arriving, Schedule};
 use crate::battlefield::Vec2;
-use crate::events::Observer;
 use crate::setup::BattleSetup;
 
 impl Battle {
@@ -38,24 +37,23 @@ impl Battle {
         self.update_brigades();
     }
 
-    /// The start of a turn: arrivals due now come on where the scenario puts them (their
-    /// general with them), and reserves whose time has come are released.
-    pub(super) fn arrivals_and_releases<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
-        let mut schedule = std::mem::take(&mut self.schedule);
-        schedule.arrive(self, setup, self.turn, obs);
-        schedule.release(setup, self.turn, |b, x| self.enemy_near_brigade(b, x), obs);
-        self.schedule = schedule;
-    }
-
     /// Whether brigade `b` is held in reserve this turn (its regiments take no orders).
     #[inline]
     pub fn in_reserve(&self, b: usize) -> bool {
         self.schedule.in_reserve(b)
     }
+}
 
-    /// Whether an enemy on the table is within `x` of one of brigade `b`'s regiments on the
-    /// table.
-    fn enemy_near_brigade(&self, b: CommandId, x: f64) -> bool {
+impl Arriving for Battle {
+    fn schedule(&mut self) -> &mut Schedule {
+        &mut self.schedule
+    }
+
+    fn turn_now(&self) -> u16 {
+        self.turn
+    }
+
+    fn enemy_near_command(&self, b: CommandId, x: f64) -> bool {
         self.members.get(usize::from(b)).is_some_and(|m| {
             m.iter().any(|&r| {
                 let (r, reg) = (usize::from(r), &self.regiments[usize::from(r)]);
@@ -63,9 +61,7 @@ impl Battle {
             })
         })
     }
-}
 
-impl Arriving for Battle {
     fn come_on(&mut self, id: UnitId, pos: Vec2, facing: f64) -> bool {
         let r = usize::from(id);
         if !self.regiments[r].waiting {

@@ -21,6 +21,7 @@ use super::melee::{Aspect, aspect};
 use super::tables::{BlackPowderRules, Quality, SpecialRule};
 use super::units::{self, Specials, Troop};
 use crate::army::{CommandKind, CommanderId, Side, Unit, UnitId};
+use crate::arrivals::Arriving;
 use crate::battlefield::geometry::{Bounds, Shape, angle_diff, within_arc_by_cosine};
 use crate::battlefield::grid::{GRID_FROM, Grid};
 use crate::battlefield::sweep::Sweep;

@@ -11,9 +11,8 @@
 use super::{Battle, State};
 use crate::army::CommandId;
 use crate::army::{CommanderId, UnitId};
-use crate::arrivals::Arriving;
+use crate::arrivals::{Arriving, Schedule};
 use crate::battlefield::Vec2;
-use crate::events::Observer;
 use crate::setup::BattleSetup;
 
 impl Battle {
@@ -39,23 +38,22 @@ impl Battle {
         }
     }
 
-    /// The start of a move: arrivals due now come on where the scenario puts them (their
-    /// general with them), and reserves whose time has come are released.
-    pub(super) fn arrivals_and_releases<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
-        let mut schedule = std::mem::take(&mut self.schedule);
-        schedule.arrive(self, setup, self.turn, obs);
-        schedule.release(setup, self.turn, |c, x| self.enemy_near_command(c, x), obs);
-        self.schedule = schedule;
-    }
-
     /// Whether command `c` is held in reserve this move (its regiments take no orders).
     #[inline]
     pub fn in_reserve(&self, c: usize) -> bool {
         self.schedule.in_reserve(c)
     }
+}
 
-    /// Whether an enemy on the table is within `x` of one of command `c`'s regiments on the
-    /// table.
+impl Arriving for Battle {
+    fn schedule(&mut self) -> &mut Schedule {
+        &mut self.schedule
+    }
+
+    fn turn_now(&self) -> u16 {
+        self.turn
+    }
+
     fn enemy_near_command(&self, c: CommandId, x: f64) -> bool {
         (0..self.regiments.len()).any(|r| {
             let reg = &self.regiments[r];
@@ -66,9 +64,7 @@ impl Battle {
                     .is_some_and(|(_, gap)| gap <= x)
         })
     }
-}
 
-impl Arriving for Battle {
     fn come_on(&mut self, id: UnitId, pos: Vec2, facing: f64) -> bool {
         let r = usize::from(id);
         if !self.regiments[r].waiting {

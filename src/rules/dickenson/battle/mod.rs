@@ -31,6 +31,7 @@ pub use regiment::{Engaged, Kind, Loss, Regiment, State};
 use super::events;
 use super::tables::DickensonRules;
 use crate::army::{CommanderId, Side};
+use crate::arrivals::Arriving;
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{Shape, angle_diff};
 use crate::dice::{DiceSource, StreamDice};

@@ -7,9 +7,8 @@
 
 use crate::army::{CommandId, Side, UnitStatus};
 use crate::army::{CommanderId, UnitId};
-use crate::arrivals::Arriving;
+use crate::arrivals::{Arriving, Schedule};
 use crate::battlefield::Vec2;
-use crate::events::Observer;
 use crate::setup::BattleSetup;
 
 use super::Battle;
@@ -28,22 +27,22 @@ impl Battle {
         }
     }
 
-    /// The start of a turn: late arrivals due now come on, reserves whose time has come are
-    /// released.
-    pub(super) fn arrivals_and_releases<O: Observer>(&mut self, setup: &BattleSetup, obs: &mut O) {
-        let mut schedule = std::mem::take(&mut self.schedule);
-        schedule.arrive(self, setup, self.turn, obs);
-        schedule.release(setup, self.turn, |c, x| self.enemy_near_command(c, x), obs);
-        self.schedule = schedule;
-    }
-
     /// Whether a command holds this turn (no moves) because it is in reserve.
     #[inline]
     pub fn in_reserve(&self, command: CommandId) -> bool {
         self.schedule.in_reserve(usize::from(command))
     }
+}
 
-    /// Whether an enemy on the table is within `x` of one of `command`'s units on the table.
+impl Arriving for Battle {
+    fn schedule(&mut self) -> &mut Schedule {
+        &mut self.schedule
+    }
+
+    fn turn_now(&self) -> u16 {
+        self.turn
+    }
+
     fn enemy_near_command(&self, command: CommandId, x: f64) -> bool {
         let cmd = &self.commands[usize::from(command)];
         let enemy: Side = cmd.side.other();
@@ -55,9 +54,7 @@ impl Battle {
                     .any(|e| e.side == enemy && e.is_active() && self.within(a, e.id, x))
         })
     }
-}
 
-impl Arriving for Battle {
     fn come_on(&mut self, id: UnitId, pos: Vec2, facing: f64) -> bool {
         let u = &self.units[usize::from(id)];
         if u.status != UnitStatus::Waiting {

@@ -13,6 +13,7 @@ mod maneuver;
 mod routs;
 
 use crate::army::{Command, CommandId, Commander, CommanderId, Side, Unit, UnitId, UnitStatus};
+use crate::arrivals::Arriving;
 use crate::battlefield::Vec2;
 use crate::battlefield::geometry::{Bounds, HalfAngle, Rect, within_arc};
 use crate::dice::{DiceSource, SeededDice, StreamDice};
