@@ -27,6 +27,13 @@ pub(super) const MARGIN: f64 = 1e-6;
 /// instructions, 4 inches 7% more, docs/PERFORMANCE.md).
 const GRID_CELL: f64 = 6.0;
 
+/// Whether `lo`..`hi` is a box to search by the grid or the sweep: neither side inverted nor
+/// NaN (else the searches walk every regiment).
+#[inline]
+fn is_box(lo: Vec2, hi: Vec2) -> bool {
+    lo.x <= hi.x && lo.y <= hi.y
+}
+
 /// Whether `(g, o)` beats the best found so far: nearer, or as near and listed first.
 #[inline]
 pub(super) fn nearer(g: f64, o: usize, best: Option<(usize, f64)>) -> bool {
@@ -157,10 +164,10 @@ impl Battle {
     }
 
     /// Whether the searches over the box `lo`..`hi` ask the grid: with it on, and a box that
-    /// is a box (NaN walks every regiment).
+    /// is a box (`is_box`).
     #[inline]
     pub(super) fn in_cells(&self, lo: Vec2, hi: Vec2) -> bool {
-        self.neighbours.on && lo.x <= hi.x && lo.y <= hi.y
+        self.neighbours.on && is_box(lo, hi)
     }
 
     /// Whether the searches outward ask the grid.
@@ -170,10 +177,10 @@ impl Battle {
     }
 
     /// Whether the searches over the box `lo`..`hi` ask the sweep: without the grid, and a
-    /// box that is a box (NaN walks every regiment).
+    /// box that is a box (`is_box`).
     #[inline]
     pub(super) fn in_sweep(&self, lo: Vec2, hi: Vec2) -> bool {
-        !self.neighbours.on && lo.x <= hi.x && lo.y <= hi.y
+        !self.neighbours.on && is_box(lo, hi)
     }
 
     /// The regiments of `side` whose centres' x lie within the box `lo`..`hi` grown by the
