@@ -900,14 +900,18 @@ fn first_orders(
 ) -> (Vec<Detail>, f64, f64) {
     let mut b = battle(s);
     tweak(&mut b);
-    let gap = b
-        .element_range(0)
-        .flat_map(|e| b.element_range(1).map(move |t| (e, t)))
-        .map(|(e, t)| b.gap(e, t))
-        .fold(f64::INFINITY, f64::min);
+    let gap = least_gap(&b, 0, 1);
     let from = b.regiments[0].pos;
     let d = orders_of(Side::Parliament, &mut b, s, dice);
     (d, b.regiments[0].pos.dist(from), gap)
+}
+
+/// The least gap between an element of regiment `r` and one of regiment `t`.
+fn least_gap(b: &Battle, r: usize, t: usize) -> f64 {
+    b.element_range(r)
+        .flat_map(|e| b.element_range(t).map(move |k| (e, k)))
+        .map(|(e, k)| b.gap(e, k))
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// Battle `b`'s own ruleset, to change.
@@ -1199,4 +1203,52 @@ fn horse_does_not_charge_foot_that_will_form_hedgehog() {
     assert!(b.regiments[0].hedgehog);
     let (d, _) = before_fresh_foot(30.0, false, &[3, 3]);
     assert!(d.contains(&stopped(ChargeBy::Order)), "{d:?}");
+}
+
+/// Royalist gallopers (Trained, 14") at (36, 20) facing down the table; Parliament foot at
+/// (36, 10), its nearest enemy (9" off), in melee with Royalist foot off to the left at
+/// (16, 10); and Parliament trotters at (46, 16), free, 9.8" off. The ruleset's `doctrine.charge_past_a_melee` as
+/// given: the events and the battle after the Royalists' orders.
+fn beside_a_melee(past: bool, dice: &[u8]) -> (Vec<Detail>, Battle) {
+    let s = setup(&[
+        (Side::Parliament, FOOT, 600, 4, 36.0, 10.0),
+        (Side::Royalist, GALLOPERS, 400, 5, 36.0, 20.0),
+        (Side::Royalist, FOOT, 600, 4, 16.0, 10.0),
+        (Side::Parliament, TROTTERS, 400, 5, 46.0, 16.0),
+    ]);
+    let mut b = battle(&s);
+    rules_of(&mut b).doctrine.charge_past_a_melee = past;
+    b.regiments[0].engaged = Some(2);
+    b.regiments[2].engaged = Some(0);
+    (orders_of(Side::Royalist, &mut b, &s, dice), b)
+}
+
+/// CHARGE PAST A MELEE (doctrine ruling, `doctrine.charge_past_a_melee`): no charge goes at an
+/// enemy already in melee, so gallopers whose nearest enemy is the Parliament foot fighting
+/// their own foot look past it: the Parliament trotters, free and within the gallopers' move
+/// on initiative (14": they are within 12" of the enemy), are charged instead. With the key
+/// false the gallopers ride up to the foot in melee and stand at its front, the contact gap
+/// off, where no charge may go at it and the trotters may charge them next turn.
+#[test]
+fn horse_charges_past_an_enemy_in_melee() {
+    let (d, b) = beside_a_melee(true, &[]);
+    let at_trotters = Detail::Charge {
+        unit: 1,
+        target: 3,
+        home: true,
+        by: ChargeBy::Initiative,
+    };
+    assert!(d.contains(&at_trotters), "{d:?}");
+    let (d, old) = beside_a_melee(false, &[]);
+    assert!(
+        !d.iter().any(|x| matches!(x, Detail::Charge { .. })),
+        "{d:?}"
+    );
+    let gap = least_gap(&old, 1, 0);
+    assert!(
+        (gap - old.rules.movement.contact_gap).abs() < 1e-6,
+        "gap {gap}: {:?} {d:?}",
+        old.regiments[1].pos
+    );
+    assert!(b.regiments[1].pos.dist(old.regiments[1].pos) > 1.0);
 }

@@ -15,21 +15,21 @@ const BATTLES: u64 = 100;
 
 /// (scenario, fingerprint of its first `BATTLES` battles of master seed 1).
 const GOLDEN: &[(&str, u64)] = &[
-    ("edgehill", 0xbaa29b515160df06),
-    ("marston_moor", 0x4ea18b5b4c9c8392),
-    ("naseby", 0x4305fead9c140f65),
-    ("roundway_down", 0x5376378649689b40),
-    ("adwalton_moor", 0x5f06dbc1bbe59199),
-    ("lansdown", 0xc42004f68de93989),
-    ("first_newbury", 0x2d14f1b18536b318),
-    ("langport", 0xb1dfbba726aa7af1),
-    ("small_action", 0x9c8049e48eecac40),
+    ("edgehill", 0xd1f01532c09b4573),
+    ("marston_moor", 0xa6c55cf05aa9ee97),
+    ("naseby", 0x33e8cdddf4a925c1),
+    ("roundway_down", 0x54604ea1229cca90),
+    ("adwalton_moor", 0x3154800665031c5e),
+    ("lansdown", 0x94eb05ccc65ef531),
+    ("first_newbury", 0xa8b1d4a4ee17b173),
+    ("langport", 0x7a5e395e5c976fb3),
+    ("small_action", 0x1aa1bc08c15d06d8),
     ("duel_horse", 0x9774771b93937880),
     ("duel_foot_vs_horse", 0x5334187ebe28c01b),
     ("bp_duel_pike_vs_horse", 0x4dbd1029fc387ff8),
     ("bp_duel_shot", 0x5b74e9c37f7c59e4),
     ("bp_duel_gun_vs_foot", 0x464e8249ce1191fb),
-    ("balance_template", 0x7e8cd4128f0093f8),
+    ("balance_template", 0xf9266fa332e04a6f),
 ];
 
 #[test]

@@ -16,7 +16,7 @@ use ecw_sim::rules::dickenson::battle::Dickenson;
 const IRONSIDES: &[(usize, u64, u64)] =
     &[(100, 20, 0x5cd317a101575724), (400, 6, 0x07ffb87473aa7ae7)];
 const BLACK_POWDER: &[(usize, u64, u64)] =
-    &[(100, 20, 0x0b7e65fa03791944), (400, 6, 0xa7b8c12d26981430)];
+    &[(100, 20, 0xe8f4e022faf4b2db), (400, 6, 0xfbf8f25bd6aae4bd)];
 const DICKENSON: &[(usize, u64, u64)] =
     &[(100, 6, 0x49b358e3fd9ec67e), (400, 2, 0x80fa4fe3deb8fdf0)];
 

@@ -397,6 +397,10 @@ pub struct DoctrineKnobs {
     /// nearer than the edge of the foot's muskets; false: it charges such foot, which forms
     /// hedgehog and stops the charge, and horse barred by a hedgehog holds where it stands.
     pub horse_foresees_hedgehogs: bool,
+    /// Doctrine ruling: a regiment whose nearest enemy is in melee (which no charge may go
+    /// at) charges the nearest enemy free to be charged when its doctrine would; false: it
+    /// advances on the enemy in melee and stands at its front until the melee ends.
+    pub charge_past_a_melee: bool,
 }
 
 impl BlackPowderRules {

@@ -52,6 +52,7 @@ pub fn knobs_for(d: &DoctrineParams, k: &DoctrineKnobs) -> DoctrineKnobs {
         shaken_horse_keeps_off: k.shaken_horse_keeps_off,
         daunted_horse_stands_off: k.daunted_horse_stands_off,
         horse_foresees_hedgehogs: k.horse_foresees_hedgehogs,
+        charge_past_a_melee: k.charge_past_a_melee,
     }
 }
 

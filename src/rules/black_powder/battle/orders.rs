@@ -311,6 +311,10 @@ impl Battle {
         let mut target = target;
         if !situation.may_charge && self.barred(r, target) {
             (target, situation) = self.past_the_hedgehog((r, b), (target, situation), (d, &knobs));
+        } else if !situation.may_charge && self.past_a_melee(r, target) {
+            (target, situation) = self
+                .free_charge((r, b), situation.gap, (d, &knobs))
+                .unwrap_or((target, situation));
         }
         let plan = doctrine::plan(d, &knobs, &situation);
         let limit = match plan {
@@ -496,18 +500,8 @@ impl Battle {
         (target, held): (usize, Situation),
         (d, knobs): (&DoctrineParams, &DoctrineKnobs),
     ) -> (usize, Situation) {
-        let (at, foresee) = (
-            self.regiments[r].pos,
-            self.rules.doctrine.horse_foresees_hedgehogs,
-        );
-        let chargeable = |o: &super::Regiment, e: &super::Element| {
-            o.engaged.is_none() && !self.bars_from(usize::from(e.regiment), at, foresee)
-        };
-        if let Some((other, gap)) = self.nearest_enemy_from(r, None, chargeable) {
-            let s = self.situation(r, b, (other, gap), held.gap);
-            if doctrine::plan(d, knobs, &s) == Plan::Charge {
-                return (other, s);
-            }
+        if let Some(charge) = self.free_charge((r, b), held.gap, (d, knobs)) {
+            return charge;
         }
         // Horse that foresees hedgehogs closes to the edge of the muskets (`stand_off_reach`);
         // else it holds where it stands.
@@ -517,6 +511,38 @@ impl Battle {
             f64::INFINITY
         };
         (target, Situation { range, ..held })
+    }
+
+    /// Whether regiment `r`, which may charge, has as its nearest enemy element `target` one
+    /// whose regiment is in melee (charges go at no such enemy), and the ruleset's
+    /// `doctrine.charge_past_a_melee` has it look past it for an enemy free to be charged.
+    #[inline]
+    fn past_a_melee(&self, r: usize, target: usize) -> bool {
+        let t = usize::from(self.elements[target].regiment);
+        self.rules.doctrine.charge_past_a_melee
+            && self.regiments[t].engaged.is_some()
+            && self.charges_at_all(r)
+    }
+
+    /// The nearest enemy element regiment `r` of brigade `b` may charge (its regiment not in
+    /// melee, no hedgehog barring it) and what its doctrine `d` sees of it (its nearest enemy
+    /// `nearest` off), when the doctrine would charge it now; else None.
+    fn free_charge(
+        &self,
+        (r, b): (usize, usize),
+        nearest: f64,
+        (d, knobs): (&DoctrineParams, &DoctrineKnobs),
+    ) -> Option<(usize, Situation)> {
+        let (at, foresee) = (
+            self.regiments[r].pos,
+            self.rules.doctrine.horse_foresees_hedgehogs,
+        );
+        let chargeable = |o: &super::Regiment, e: &super::Element| {
+            o.engaged.is_none() && !self.bars_from(usize::from(e.regiment), at, foresee)
+        };
+        let (other, gap) = self.nearest_enemy_from(r, None, chargeable)?;
+        let s = self.situation(r, b, (other, gap), nearest);
+        (doctrine::plan(d, knobs, &s) == Plan::Charge).then_some((other, s))
     }
 
     /// Where horse `r`, holding, draws back from enemy element `target` `gap` off when within

@@ -47,6 +47,7 @@ impl Battle {
             shaken_horse_keeps_off: false,
             daunted_horse_stands_off: false,
             horse_foresees_hedgehogs: false,
+            charge_past_a_melee: false,
         }
     }
 
