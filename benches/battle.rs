@@ -3,8 +3,8 @@
 //! from the same generator), the cost of listening to the events, and the statistics
 //! aggregator alone (folding recorded battles into a tally; merging tallies).
 //!
-//! `cargo bench --bench battle` (about two minutes on two cores); docs/PERFORMANCE.md has the
-//! numbers. Short samples: this machine has two cores and other work on it.
+//! `cargo bench --bench battle` (about two minutes on two cores); docs/PERFORMANCE-LOG.md has the
+//! first pushes' numbers. Short samples: this machine has two cores and other work on it.
 
 use std::hint::black_box;
 use std::time::Duration;

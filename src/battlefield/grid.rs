@@ -11,7 +11,7 @@ use crate::battlefield::Vec2;
 
 /// Regiments (on a side, or in the list searched) from which a search asks the grid's cells
 /// instead of walking them all in index order: below it (Marston Moor's 36 a side) the walk is
-/// cheaper, above it the cells (measured with the scaling bench, docs/PERFORMANCE.md).
+/// cheaper, above it the cells (measured with the scaling bench, docs/PERFORMANCE-LOG.md).
 pub const GRID_FROM: usize = 64;
 
 /// No regiment (the end of a cell's list).

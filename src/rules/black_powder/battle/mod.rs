@@ -377,7 +377,7 @@ const APART_MARGIN: f64 = 1e-6;
 
 /// Inches on a side of the grid's cells: two frontages, so that a search's reach (a move, a
 /// musket's range) spans few cells (the scaling bench's 2,000-unit battle: 12 inches 16% fewer
-/// instructions than 6, 9 and 16 within 4% of 12, docs/PERFORMANCE.md).
+/// instructions than 6, 9 and 16 within 4% of 12, docs/PERFORMANCE-LOG.md).
 const GRID_CELL: f64 = 12.0;
 
 impl Battle {

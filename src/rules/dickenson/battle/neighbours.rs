@@ -24,7 +24,7 @@ pub(super) const MARGIN: f64 = 1e-6;
 
 /// Inches on a side of the grid's cells: about a frontage, so that a cell holds a regiment or
 /// two (the scaling bench's 2,000-unit battle: 9 and 12 inches cost 1% and 5% more
-/// instructions, 4 inches 7% more, docs/PERFORMANCE.md).
+/// instructions, 4 inches 7% more, docs/PERFORMANCE-LOG.md).
 const GRID_CELL: f64 = 6.0;
 
 /// Whether `lo`..`hi` is a box to search by the grid or the sweep: neither side inverted nor
