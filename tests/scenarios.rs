@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::cli::{run_ok, shell_words};
+use common::cli::{ok, run_ok, shell_words};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
@@ -1442,4 +1442,35 @@ fn validate_says_how_an_army_breaks_under_its_ruleset() {
         "an unknown ruleset is a usage error"
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown ruleset `chess`"));
+}
+
+/// `validate` notes, under Black Powder, the regiments over the seed's largest size (Standard,
+/// 21-40 figures): the ruling fights them as Standard, which a scenario writer should know.
+/// Marston Moor's foot of 1,000 men are 50 figures at 1:20; its horse are not over; under
+/// Ironsides nothing is noted, and a ruleset file with a larger Standard notes none.
+#[test]
+fn validate_notes_black_powder_regiments_over_the_largest_size() {
+    let note = |args: &[&str]| {
+        let out = ok(&[&["validate", "marston_moor"][..], args].concat());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let bp = note(&["--ruleset", "black_powder"]);
+    let line = bp
+        .lines()
+        .find(|l| l.contains("over 40 figures"))
+        .unwrap_or_else(|| panic!("no note: {bp}"));
+    assert!(
+        line.contains("Manchester's Foot (parliament, 50 figures)")
+            && line.contains("fought as Standard"),
+        "{line}"
+    );
+    assert!(!line.contains("Horse ("), "{line}");
+    assert!(!note(&[]).contains("figures"), "Ironsides notes nothing");
+    let wider = note(&[
+        "--ruleset",
+        "black_powder",
+        "--set",
+        "black_powder_rules.stamina.standard_max=80",
+    ]);
+    assert!(!wider.contains("over"), "{wider}");
 }

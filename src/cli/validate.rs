@@ -29,6 +29,9 @@ pub fn run(args: Args) -> Result<()> {
                 crate::rules::how_it_ends(name, setup)?
             );
             super::note_size(setup, name);
+            for caution in crate::rules::cautions(name, setup)? {
+                crate::io::tell(&format!("note: {caution}"));
+            }
             super::print_out(&checked.order_of_battle(&rules))
         }
         Err(errors) => {

@@ -82,6 +82,18 @@ pub fn how_it_ends(name: &str, setup: &BattleSetup) -> Result<String> {
     with_ruleset(name, HowItEnds(setup))
 }
 
+/// [`Ruleset::cautions`] of the ruleset `name` for `setup`.
+pub fn cautions(name: &str, setup: &BattleSetup) -> Result<Vec<String>> {
+    struct Cautions<'a>(&'a BattleSetup);
+    impl WithRuleset for Cautions<'_> {
+        type Output = Vec<String>;
+        fn with<R: Ruleset>(self, ruleset: &R) -> Vec<String> {
+            ruleset.cautions(self.0)
+        }
+    }
+    with_ruleset(name, Cautions(setup))
+}
+
 /// The ruleset a name picks, checked: an unknown name is refused with the known ones listed.
 pub fn check_ruleset(name: &str) -> Result<&'static str> {
     struct Named;
@@ -274,6 +286,11 @@ pub trait Ruleset: Sync {
     /// do not read alike (Dickenson's counts what is left, not what is lost); by default none.
     fn army_break_key(&self) -> Option<(&'static str, &'static str)> {
         None
+    }
+    /// What a scenario writer should know of how these rules read the order of battle of
+    /// `setup` (`validate` notes each line); by default nothing.
+    fn cautions(&self, _setup: &BattleSetup) -> Vec<String> {
+        Vec::new()
     }
     /// The turns (moves) a battle of `setup` lasts at most before it is a draw: the scenario's
     /// `turn_limit`, else the ruleset's own default; by default the set-up's (the scenario's,

@@ -104,6 +104,35 @@ impl Ruleset for BlackPowder {
         )
     }
 
+    /// The regiments over the seed's largest size, which the ruling fights as Standard.
+    fn cautions(&self, setup: &BattleSetup) -> Vec<String> {
+        let rules = self.rules_for(setup);
+        let over: Vec<String> = setup
+            .units
+            .iter()
+            .map(|u| (u, units::derive(u, &rules)))
+            .filter(|(_, d)| d.oversize)
+            .map(|(u, d)| {
+                format!(
+                    "{} ({}, {} figures)",
+                    setup.unit_name(u.id),
+                    u.side,
+                    d.figures
+                )
+            })
+            .collect();
+        if over.is_empty() {
+            return Vec::new();
+        }
+        vec![format!(
+            "{} regiment(s) over {} figures, the seed's largest size (Standard), fought as \
+             Standard (ruling: docs/RULES-BLACK-POWDER.md, Units): {}",
+            over.len(),
+            rules.stamina.standard_max,
+            over.join(", ")
+        )]
+    }
+
     fn army_break_key(&self) -> Option<(&'static str, &'static str)> {
         Some((
             "black_powder_rules.army.army_broken_share",
