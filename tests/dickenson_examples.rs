@@ -836,7 +836,7 @@ fn e13_movement_by_formation_gait_and_ground() {
             ground,
         );
         let mut b = battle(&s);
-        let gait = b.regiments[0].next_gait();
+        let gait = b.regiments[0].next_gait(&b.rules);
         let mut l = EventLog::default();
         b.advance(0, 0.0, gait, None, &mut l);
         // Stopped at the wood's edge: within the rulings' 0.01", short of it.
@@ -852,10 +852,10 @@ fn e13_movement_by_formation_gait_and_ground() {
         (Side::Royalist, FOOT, 720, 36.0, 44.0),
     ]);
     let mut b = battle(&s);
-    assert_eq!(b.regiments[0].next_gait(), Gait::Trot);
+    assert_eq!(b.regiments[0].next_gait(&b.rules), Gait::Trot);
     let mut l = EventLog::default();
     b.advance(0, 0.0, Gait::Trot, None, &mut l);
-    assert_eq!(b.regiments[0].next_gait(), Gait::Canter);
+    assert_eq!(b.regiments[0].next_gait(&b.rules), Gait::Canter);
     b.advance(0, 0.0, Gait::Canter, None, &mut l);
     assert!(close(b.regiments[0].pos.y, 34.0));
 }

@@ -1283,7 +1283,7 @@ fn m22_horse_that_stood_a_move_start_again_from_the_halt() {
     b.start_of_move(&s, &mut d, &mut l);
     d.finish();
     assert_eq!(b.regiments[0].gait, Gait::Halt, "stood: at the halt");
-    assert_eq!(b.regiments[0].next_gait(), Gait::Trot);
+    assert_eq!(b.regiments[0].next_gait(&b.rules), Gait::Trot);
     assert_eq!(b.regiments[1].gait, Gait::Canter, "moved: still cantering");
 
     let dk = Dickenson::builtin();

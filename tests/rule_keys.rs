@@ -8,6 +8,9 @@
 //! on that list is inert, and also when a listed key starts to matter (so the list shrinks as
 //! rules are wired in).
 
+mod common;
+
+use common::keys;
 use ecw_sim::dice::battle_seed;
 use ecw_sim::events::NullObserver;
 use ecw_sim::rules::ironsides::battle::Battle;
@@ -153,78 +156,7 @@ const KNOWN_INERT: &[(&str, &str)] = &[
 
 /// Every leaf of the ruleset as (dotted key, a changed value in TOML syntax).
 fn leaves() -> Vec<(String, String)> {
-    let text = include_str!("../configs/rulesets/ironsides.toml");
-    let table: toml::Table = text.parse().unwrap();
-    let mut out = Vec::new();
-    walk(&mut out, "", &toml::Value::Table(table));
-    out
-}
-
-fn walk(out: &mut Vec<(String, String)>, key: &str, v: &toml::Value) {
-    let join = |k: &str| {
-        if key.is_empty() {
-            k.to_string()
-        } else {
-            format!("{key}.{k}")
-        }
-    };
-    match v {
-        toml::Value::Table(t) => {
-            for (k, v) in t {
-                walk(out, &join(k), v);
-            }
-        }
-        toml::Value::Array(a) if a.iter().all(|x| x.is_table()) => {
-            for (i, v) in a.iter().enumerate() {
-                walk(out, &join(&i.to_string()), v);
-            }
-        }
-        other => {
-            if let Some(changed) = changed(key, other) {
-                out.push((key.to_string(), changed));
-            }
-        }
-    }
-}
-
-/// A different value of the same type that a valid ruleset may hold.
-fn changed(key: &str, v: &toml::Value) -> Option<String> {
-    Some(match v {
-        toml::Value::Integer(i) => {
-            // Limits and counts move by one, the way that stays in range.
-            let j = if key.ends_with("die_always_misses") || key.ends_with("cv_max") {
-                i - 1
-            } else if *i == 0 {
-                1
-            } else if *i > 0 {
-                i + 1
-            } else {
-                i - 1
-            };
-            j.to_string()
-        }
-        toml::Value::Float(f) => {
-            let g = if *f == 0.0 { 1.0 } else { f * 1.5 };
-            format!("{g:?}")
-        }
-        toml::Value::Boolean(b) => (!b).to_string(),
-        toml::Value::String(s) => match (key, s.as_str()) {
-            (k, "horse_and_rider") if k.ends_with("casualty_table") => "\"easy\"".into(),
-            (k, "easy") if k.ends_with("independent_lps") => "\"table\"".into(),
-            _ => return None, // names and labels
-        },
-        toml::Value::Array(a) => {
-            // A list of numbers: change the first.
-            let mut a = a.clone();
-            match a.first()? {
-                toml::Value::Integer(i) => a[0] = toml::Value::Integer(i + 1),
-                toml::Value::Float(f) => a[0] = toml::Value::Float(f + 1.0),
-                _ => return None,
-            }
-            toml::Value::Array(a).to_string()
-        }
-        _ => return None,
-    })
+    keys::leaves(include_str!("../configs/rulesets/ironsides.toml"))
 }
 
 /// Everything a key could change: each scenario's battle summaries and every exact table.
@@ -247,15 +179,6 @@ fn outcome(overrides: &[String]) -> Option<String> {
     Some(s)
 }
 
-/// Whether `key` is on the list: by name, or under a group ending in '.' (or '_').
-fn listed(entry: &str, key: &str) -> bool {
-    if entry.ends_with('.') || entry.ends_with('_') {
-        key.starts_with(entry)
-    } else {
-        key == entry
-    }
-}
-
 #[test]
 fn every_rule_key_changes_some_battle_or_table() {
     let base = outcome(&[]).unwrap();
@@ -265,7 +188,7 @@ fn every_rule_key_changes_some_battle_or_table() {
         match outcome(std::slice::from_ref(&set)) {
             None => refused.push(set),
             Some(o) if o == base => {
-                if !KNOWN_INERT.iter().any(|&(k, _)| listed(k, &key)) {
+                if !KNOWN_INERT.iter().any(|&(k, _)| keys::listed(k, &key)) {
                     inert.push(key);
                 }
             }

@@ -3,6 +3,7 @@
 
 pub mod arrivals;
 pub mod cli;
+pub mod keys;
 
 use std::sync::Arc;
 

@@ -9,7 +9,13 @@ use ecw_sim::scenario::{Scenario, builtin_names};
 
 /// FNV-1a over the debug form of every event: stable across platforms and Rust versions
 /// (the standard library's hasher is not), exact to the bit for positions.
-struct Fingerprint(u64);
+pub struct Fingerprint(pub u64);
+
+impl Default for Fingerprint {
+    fn default() -> Self {
+        Fingerprint(0xcbf2_9ce4_8422_2325)
+    }
+}
 
 impl Observer for Fingerprint {
     fn event(&mut self, e: &Event) {
@@ -29,7 +35,7 @@ fn fingerprint<R: Ruleset>(rules: &R, name: &str, battles: u64) -> u64 {
 fn fingerprint_of<R: Ruleset>(rules: &R, scenario: &Scenario, battles: u64) -> u64 {
     let setup = scenario.setup().unwrap();
     let mut b = rules.new_battle(&setup);
-    let mut fp = Fingerprint(0xcbf2_9ce4_8422_2325);
+    let mut fp = Fingerprint::default();
     for i in 0..battles {
         rules.fight(&mut b, &setup, battle_seed(1, i), &mut fp);
     }

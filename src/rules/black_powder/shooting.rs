@@ -32,8 +32,9 @@ pub fn max_range(t: Troop, rules: &BlackPowderRules) -> f64 {
     match t {
         Troop::Gun(w) => rules.ranges.gun(w).long,
         Troop::Horse(_) => rules.ranges.horse_pistol,
-        Troop::Pike => 0.0,
-        Troop::Musket | Troop::Dragoon | Troop::Skirmisher => rules.ranges.matchlock,
+        // The seed's pike carry no firearms (shooting 0); given dice, they shoot as the shot.
+        Troop::Pike if rules.units.pike.shooting == 0 => 0.0,
+        Troop::Pike | Troop::Musket | Troop::Dragoon | Troop::Skirmisher => rules.ranges.matchlock,
     }
 }
 
@@ -231,6 +232,11 @@ mod tests {
         assert_eq!(base_dice(Troop::Musket, 12.0, &r), 3);
         assert_eq!(base_dice(Troop::Musket, 12.5, &r), 0);
         assert_eq!(base_dice(Troop::Pike, 1.0, &r), 0);
+        // Ruling: pike given shooting dice shoot at matchlock range, as the sleeves.
+        let mut armed = r.clone();
+        armed.units.pike.shooting = 1;
+        assert_eq!(base_dice(Troop::Pike, 12.0, &armed), 1);
+        assert_eq!(base_dice(Troop::Pike, 12.5, &armed), 0);
         assert_eq!(dice(3, true, Troop::Musket, &r), 6);
         assert_eq!(
             dice(1, true, Troop::Horse(crate::army::HorseKind::Trotters), &r),

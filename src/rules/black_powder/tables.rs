@@ -185,7 +185,6 @@ pub struct CommandRules {
 #[serde(deny_unknown_fields)]
 pub struct Movement {
     pub pike_block: PerQuality<f64>,
-    pub musket: PerQuality<f64>,
     pub skirmishers: PerQuality<f64>,
     pub gallopers: PerQuality<f64>,
     pub trotters: PerQuality<f64>,
@@ -455,7 +454,6 @@ impl BlackPowderRules {
         ];
         for (key, q) in [
             ("movement.pike_block", m.pike_block),
-            ("movement.musket", m.musket),
             ("movement.skirmishers", m.skirmishers),
             ("movement.gallopers", m.gallopers),
             ("movement.trotters", m.trotters),

@@ -226,8 +226,8 @@ pub fn stats(t: Troop, rules: &BlackPowderRules) -> super::tables::Stats {
 pub fn standard_move(t: Troop, q: Quality, rules: &BlackPowderRules) -> f64 {
     let m = &rules.movement;
     match t {
-        Troop::Pike => m.pike_block.get(q),
-        Troop::Musket => m.musket.get(q),
+        // Ruling: shot sleeves march with their pike block (the seed gives foot one row).
+        Troop::Pike | Troop::Musket => m.pike_block.get(q),
         Troop::Skirmisher => m.skirmishers.get(q),
         Troop::Horse(HorseKind::Gallopers) => m.gallopers.get(q),
         Troop::Horse(_) => m.trotters.get(q),
@@ -326,6 +326,10 @@ mod tests {
     fn moves_follow_the_movement_table() {
         let r = rules();
         assert_eq!(standard_move(Troop::Pike, Quality::Elite, &r), 8.0);
+        // Ruling: the shot sleeves march at their pike block's rate, whatever it is set to.
+        let mut slow = r.clone();
+        slow.movement.pike_block.trained = 5.0;
+        assert_eq!(standard_move(Troop::Musket, Quality::Trained, &slow), 5.0);
         assert_eq!(standard_move(Troop::Skirmisher, Quality::Trained, &r), 9.0);
         assert_eq!(
             standard_move(Troop::Horse(HorseKind::Gallopers), Quality::Raw, &r),

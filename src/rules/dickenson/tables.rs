@@ -42,9 +42,6 @@ pub struct DickensonRules {
 #[serde(deny_unknown_fields)]
 pub struct Regiment {
     pub figure_scale: u32,
-    pub pikemen: u32,
-    pub musketeers: u32,
-    pub troopers: u32,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -313,7 +310,6 @@ pub struct GunOnGun {
     pub destroyed_on: u8,
     pub wheel_on: u8,
     pub wheel_repair_moves: u8,
-    pub gunner_save: u8,
     pub falcon: ByCalibre,
     pub saker: ByCalibre,
     pub culverin: ByCalibre,
@@ -912,7 +908,6 @@ impl DickensonRules {
                 self.gun_on_gun.destroyed_on,
             ),
             ("gun_on_gun.wheel_on".into(), self.gun_on_gun.wheel_on),
-            ("gun_on_gun.gunner_save".into(), self.gun_on_gun.gunner_save),
             ("generals.hit_on".into(), self.generals.hit_on),
             (
                 "generals.killed_at_most".into(),
@@ -933,7 +928,7 @@ impl DickensonRules {
         v
     }
 
-    fn counts(&self) -> [(&'static str, u32); 24] {
+    fn counts(&self) -> [(&'static str, u32); 25] {
         let k = &self.formations.ranks;
         let p = &self.morale_points;
         [
@@ -942,6 +937,10 @@ impl DickensonRules {
             ("morale_points.musketeers_per_point", p.musketeers_per_point),
             ("morale_points.troopers_per_point", p.troopers_per_point),
             ("volley.men", u32::from(self.volley.men)),
+            (
+                "movement.gait.steps_per_move",
+                u32::from(self.movement.gait.steps_per_move),
+            ),
             ("melee.rounds", u32::from(self.melee.rounds)),
             (
                 "melee.enemies_at_once",

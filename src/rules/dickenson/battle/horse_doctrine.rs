@@ -66,7 +66,7 @@ impl Battle {
             reserve: reg.reserve,
             brigade_broken: false,
             gap,
-            reach: reg.move_at(reg.next_gait(), &self.rules),
+            reach: reg.move_at(reg.next_gait(&self.rules), &self.rules),
             // No command roll bounds a move: the ruleset's share alone says how far it hopes.
             longest: f64::INFINITY,
             may_charge,
@@ -229,7 +229,7 @@ impl Battle {
         if gap > reach {
             return;
         }
-        let gait = reg.next_gait();
+        let gait = reg.next_gait(&self.rules);
         let by = (reach - gap + rules.battle.contact_gap).min(reg.move_at(gait, rules));
         let toward = (target.pos - reg.pos).facing();
         self.withdraw(r, toward + std::f64::consts::PI, toward, by, false, obs);

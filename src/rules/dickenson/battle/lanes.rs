@@ -242,7 +242,7 @@ impl Battle {
             return false;
         }
         let (w, d) = reg.footprint(Formation::Line, &self.rules);
-        let ahead = reg.move_at(reg.next_gait(), &self.rules);
+        let ahead = reg.move_at(reg.next_gait(&self.rules), &self.rules);
         let fwd = Vec2::from_facing(reg.facing);
         let way = Shape::new(reg.pos + fwd * (ahead / 2.0), fwd, w, d + ahead);
         self.overlaps_friend(r, &way)
@@ -286,7 +286,7 @@ impl Battle {
         if !en.is_horse() {
             return arms;
         }
-        arms.max(en.move_at(en.next_gait(), rules) * rules.battle.charge_range_share)
+        arms.max(en.move_at(en.next_gait(rules), rules) * rules.battle.charge_range_share)
     }
 
     /// Whether footprint `s` of regiment `r` overlaps (not just touches) a friend it may not

@@ -752,7 +752,7 @@ impl Battle {
             Plan::Advance if self.closed_into_range(r) => self.regiments[r].gait = Gait::Halt,
             Plan::Advance => {
                 // Ruling: an advance goes no faster than a canter; only a charge gallops.
-                let gait = self.regiments[r].next_gait().min(Gait::Canter);
+                let gait = self.regiments[r].next_gait(&self.rules).min(Gait::Canter);
                 let aim = self.advance_aim(r, t, gap);
                 self.advance_round_friends(r, aim, gait, obs);
             }
@@ -2003,7 +2003,7 @@ impl Battle {
         b.engaged.push(r as u16);
         if counter {
             // Ruling: met where the first to move reached it, at its own charge gait.
-            b.gait = b.next_gait();
+            b.gait = b.next_gait(&self.rules);
             self.orders.set(t, Order::None);
             let (unit, target) = (target, unit);
             let standoff = 0.0;
@@ -2024,7 +2024,7 @@ impl Battle {
         let reg = self.regiments[r];
         let aim = (self.regiments[t].pos - reg.pos).facing();
         let dir = Vec2::from_facing(aim);
-        let mut gait = reg.next_gait();
+        let mut gait = reg.next_gait(&self.rules);
         let (mut reach, mut going) =
             self.over_ground(r, dir, self.left_of(r, reg.move_at(gait, &self.rules)));
         if going.no_gallop && gait == Gait::Gallop {
@@ -2181,7 +2181,7 @@ impl Battle {
                 if h.state != State::Active || h.engaged.is_some() || !h.is_horse() {
                     return false;
                 }
-                let reach = h.move_at(h.next_gait(), &self.rules) * share + margin;
+                let reach = h.move_at(h.next_gait(&self.rules), &self.rules) * share + margin;
                 // Bounding circles first: most horse are too far for their shapes to be measured.
                 let bound = me.pos.dist(h.pos) - radius - h.radius;
                 if bound > reach {

@@ -110,12 +110,20 @@ pub enum Gait {
 }
 
 impl Gait {
-    /// One step faster (at most a gallop).
-    pub fn up(self) -> Gait {
-        match self {
+    /// The gait a move may reach from this one: `steps_per_move` steps faster (at most a
+    /// gallop), and from the halt no gallop unless `gallop_from_halt` (seed: trot to canter or
+    /// canter to gallop in a move; stationary cavalry cannot gallop).
+    pub fn up(self, rules: &crate::rules::dickenson::tables::Gait) -> Gait {
+        let one = |g: Gait| match g {
             Gait::Halt => Gait::Trot,
             Gait::Trot => Gait::Canter,
             Gait::Canter | Gait::Gallop => Gait::Gallop,
+        };
+        let reached = (0..rules.steps_per_move).fold(self, |g, _| one(g));
+        if self == Gait::Halt && !rules.gallop_from_halt {
+            reached.min(Gait::Canter)
+        } else {
+            reached
         }
     }
 }
@@ -781,9 +789,9 @@ impl Regiment {
     }
 
     /// Its move for a charge or an advance (horse one gait up) and for a rout (full gait).
-    pub fn next_gait(&self) -> Gait {
+    pub fn next_gait(&self, rules: &DickensonRules) -> Gait {
         if self.is_horse() {
-            self.gait.up()
+            self.gait.up(&rules.movement.gait)
         } else {
             Gait::Trot
         }
@@ -844,6 +852,28 @@ pub fn men_of(u: &Unit, rules: &DickensonRules) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Seed: trot to canter or canter to gallop in a move, and no gallop from the halt; the
+    /// ruleset's `movement.gait` sets how many steps a move may go up.
+    #[test]
+    fn a_gait_goes_up_the_ruleset_steps_and_never_gallops_from_the_halt() {
+        use crate::rules::dickenson::tables::Gait as Steps;
+        let steps = |n, from_halt| Steps {
+            steps_per_move: n,
+            gallop_from_halt: from_halt,
+        };
+        let one = steps(1, false);
+        assert_eq!(Gait::Halt.up(&one), Gait::Trot);
+        assert_eq!(Gait::Trot.up(&one), Gait::Canter);
+        assert_eq!(Gait::Canter.up(&one), Gait::Gallop);
+        assert_eq!(Gait::Gallop.up(&one), Gait::Gallop);
+        let two = steps(2, false);
+        assert_eq!(Gait::Halt.up(&two), Gait::Canter);
+        assert_eq!(Gait::Trot.up(&two), Gait::Gallop);
+        assert_eq!(Gait::Halt.up(&steps(3, false)), Gait::Canter);
+        assert_eq!(Gait::Halt.up(&steps(3, true)), Gait::Gallop);
+        assert_eq!(Gait::Halt.up(&steps(1, true)), Gait::Trot);
+    }
 
     /// The text's regiment of foot: 720 men.
     fn regiment_of_foot() -> Unit {
