@@ -788,7 +788,8 @@ impl Regiment {
         }
     }
 
-    /// Its move for a charge or an advance (horse one gait up) and for a rout (full gait).
+    /// Its move for a charge or an advance (horse its gait up by the ruleset's steps, `Gait::up`)
+    /// and for a rout (full gait).
     pub fn next_gait(&self, rules: &DickensonRules) -> Gait {
         if self.is_horse() {
             self.gait.up(&rules.movement.gait)
