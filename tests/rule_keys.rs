@@ -1,6 +1,7 @@
 //! Every rule key matters: each leaf of `configs/rulesets/ironsides.toml` is changed in turn
 //! (through the scenarios' own `--set rules.KEY=VALUE` overrides, so a key is read exactly as
-//! a user's would be) and some battle or some exact table must change. A key that changes
+//! a user's would be) and some event of some battle (every event hashed) or some exact table
+//! must change. A key that changes
 //! nothing is a defect: the rule it names is not applied.
 //!
 //! Keys known to be inert today are listed in `KNOWN_INERT` with the reason; each is an open
@@ -9,13 +10,14 @@
 //! rules are wired in).
 
 mod common;
+mod golden_common;
 
 use common::keys;
 use ecw_sim::dice::battle_seed;
-use ecw_sim::events::NullObserver;
 use ecw_sim::rules::ironsides::battle::Battle;
 use ecw_sim::scenario::Scenario;
 use ecw_sim::tables::{self, Options, TABLE_IDS};
+use golden_common::Fingerprint;
 
 /// Battles fought per scenario for each key.
 const BATTLES: u64 = 25;
@@ -159,16 +161,18 @@ fn leaves() -> Vec<(String, String)> {
     keys::leaves(include_str!("../configs/rulesets/ironsides.toml"))
 }
 
-/// Everything a key could change: each scenario's battle summaries and every exact table.
+/// Everything a key could change: every event of each scenario's battles (hashed), and every
+/// exact table.
 fn outcome(overrides: &[String]) -> Option<String> {
     let mut s = String::new();
     for name in SCENARIOS {
         let setup = Scenario::open(name, overrides).ok()?.setup().ok()?;
         let mut b = Battle::new(&setup);
+        let mut events = Fingerprint::default();
         for i in 0..BATTLES {
-            let r = b.fight(&setup, battle_seed(5, i), &mut NullObserver);
-            s.push_str(&format!("{r:?}\n"));
+            b.fight(&setup, battle_seed(5, i), &mut events);
         }
+        s.push_str(&format!("{:x}\n", events.0));
         if name == SCENARIOS[0] {
             for id in TABLE_IDS {
                 let t = tables::build(&setup.rules, &Options::default(), id)?;
