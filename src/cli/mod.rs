@@ -119,7 +119,7 @@ pub const UNITS_NOTE: usize = 1000;
 /// reference machine (`ecw-sim bench --scale --ruleset all`, docs/PERFORMANCE.md).
 fn ms_at_2000_units(ruleset: &str) -> f64 {
     match ruleset {
-        "black_powder" => 11.3,
+        "black_powder" => 9.0,
         "dickenson" => 49.3,
         _ => 36.1,
     }

@@ -733,6 +733,29 @@ impl Battle {
                 }
             }
         }
+        self.nearest_below_by(walk, r, start, ok)
+    }
+
+    /// `nearest_enemy_from` with no hint, among the elements no farther than `limit` (none when
+    /// none is): a search that needs no enemy beyond a reach starts from it.
+    pub fn nearest_enemy_within(
+        &self,
+        r: usize,
+        limit: f64,
+        ok: impl Fn(&Regiment, &Element) -> bool,
+    ) -> Option<(usize, f64)> {
+        let walk = self.side(self.regiments[r].side.other()).len() < self.grid_from;
+        self.nearest_below_by(walk, r, limit + APART_MARGIN, ok)
+    }
+
+    /// `nearest_below` by a walk of the enemy side (`walk`) or by the grid's rings.
+    fn nearest_below_by(
+        &self,
+        walk: bool,
+        r: usize,
+        start: f64,
+        ok: impl Fn(&Regiment, &Element) -> bool,
+    ) -> Option<(usize, f64)> {
         if walk {
             self.nearest_below(r, start, ok)
         } else {
@@ -1378,6 +1401,16 @@ mod tests {
                 for grid_from in [usize::MAX, 0] {
                     b.grid_from = grid_from;
                     let within = (trial % 17) as f64;
+                    // The search from a limit: the full scan's answer when it is within it
+                    // (with the margin every start allows), none when it is beyond.
+                    let (got, want) = (
+                        b.nearest_enemy_within(r, within, free),
+                        nearest_in_full(&b, r, free).filter(|&(_, g)| g < within + APART_MARGIN),
+                    );
+                    assert_eq!(
+                        got.map(|(k, g)| (k, g.to_bits())),
+                        want.map(|(k, g)| (k, g.to_bits()))
+                    );
                     assert_eq!(
                         b.enemy_within(r, within, free),
                         near.is_some_and(|g| g <= within)

@@ -526,7 +526,10 @@ impl Battle {
 
     /// The nearest enemy element regiment `r` of brigade `b` may charge (its regiment not in
     /// melee, no hedgehog barring it) and what its doctrine `d` sees of it (its nearest enemy
-    /// `nearest` off), when the doctrine would charge it now; else None.
+    /// `nearest` off), when the doctrine would charge it now; else None. Only an enemy within
+    /// the longest charge the plan weighs can be charged (its standard move, which a pike
+    /// block's wheel only shortens, at the share the order may give), so the search looks no
+    /// farther: the nearest beyond it would be refused as well.
     fn free_charge(
         &self,
         (r, b): (usize, usize),
@@ -540,7 +543,9 @@ impl Battle {
         let chargeable = |o: &super::Regiment, e: &super::Element| {
             o.engaged.is_none() && !self.bars_from(usize::from(e.regiment), at, foresee)
         };
-        let (other, gap) = self.nearest_enemy_from(r, None, chargeable)?;
+        let share = knobs.charge_range_share.min(self.longest_share(nearest));
+        let longest = self.regiments[r].standard_move * share;
+        let (other, gap) = self.nearest_enemy_within(r, longest, chargeable)?;
         let s = self.situation(r, b, (other, gap), nearest);
         (doctrine::plan(d, knobs, &s) == Plan::Charge).then_some((other, s))
     }
