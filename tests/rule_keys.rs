@@ -174,10 +174,8 @@ fn outcome(overrides: &[String]) -> Option<String> {
         }
         s.push_str(&format!("{:x}\n", events.0));
         if name == SCENARIOS[0] {
-            for id in TABLE_IDS {
-                let t = tables::build(&setup.rules, &Options::default(), id)?;
-                s.push_str(&format!("{:?}\n", t.grids));
-            }
+            let build = |id: &str| tables::build(&setup.rules, &Options::default(), id);
+            s.push_str(&keys::grids(&TABLE_IDS, build)?);
         }
     }
     Some(s)

@@ -291,11 +291,7 @@ fn every_black_powder_key_changes_some_battle_or_table() {
     let tables = |setup: &ecw_sim::setup::BattleSetup| {
         let rules = bp.rules_for(setup);
         let ids = ecw_sim::tables::black_powder::TABLE_IDS;
-        let grids = ids.iter().map(|id| {
-            let t = ecw_sim::tables::black_powder::build(&rules, id)?;
-            Some(format!("{:?}\n", t.grids))
-        });
-        grids.collect::<Option<String>>()
+        keys::grids(&ids, |id| ecw_sim::tables::black_powder::build(&rules, id))
     };
     check(
         "Black Powder",
@@ -316,11 +312,11 @@ fn every_dickenson_key_changes_some_battle_or_table() {
     let tables = |setup: &ecw_sim::setup::BattleSetup| {
         let rules = dk.rules_for(setup);
         let ids = ecw_sim::tables::dickenson::TABLE_IDS;
-        let grids = ids.iter().filter(|&&id| id != "dk_charge_chain").map(|id| {
-            let t = ecw_sim::tables::dickenson::build(&rules, id)?;
-            Some(format!("{:?}\n", t.grids))
-        });
-        grids.collect::<Option<String>>()
+        let ids: Vec<&str> = ids
+            .into_iter()
+            .filter(|&id| id != "dk_charge_chain")
+            .collect();
+        keys::grids(&ids, |id| ecw_sim::tables::dickenson::build(&rules, id))
     };
     check(
         "Dickenson",

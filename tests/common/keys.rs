@@ -86,3 +86,13 @@ pub fn listed(entry: &str, key: &str) -> bool {
         key == entry
     }
 }
+
+/// The grids of the exact tables `ids`, each built by `build` (None if one is unknown).
+pub fn grids(
+    ids: &[&str],
+    build: impl Fn(&str) -> Option<ecw_sim::tables::Table>,
+) -> Option<String> {
+    ids.iter()
+        .map(|id| Some(format!("{:?}\n", build(id)?.grids)))
+        .collect()
+}
