@@ -286,7 +286,7 @@ impl Battle {
         if !en.is_horse() {
             return arms;
         }
-        arms.max(en.move_at(en.next_gait(rules), rules) * rules.battle.charge_range_share)
+        arms.max(en.charge_reach(rules))
     }
 
     /// Whether footprint `s` of regiment `r` overlaps (not just touches) a friend it may not

@@ -248,6 +248,11 @@ pub struct Battle {
     /// The widest gap kept since the table stood still: no enemy farther than it (and both
     /// footprints) from a regiment can have kept it as its nearest, or be nearer to it.
     kept_reach: Cell<f64>,
+    /// While the orders' formation changes are made (nobody moves, no horse changes gait or
+    /// state): the farthest each side's horse free to charge reach next move
+    /// (`movement::Battle::horse_reach_now`), the bound of the searches for horse threatening
+    /// foot; otherwise None (the farthest any horse may reach).
+    dressing_reach: Option<[f64; 2]>,
     /// Each regiment's nearest active enemy as last found, kept all battle: where the next
     /// search starts (`nearest_active`), since the armies move a few inches a move.
     last_active: Vec<Cell<Option<u16>>>,
@@ -343,6 +348,7 @@ impl Battle {
             still: Cell::new(false),
             kept: Vec::new(),
             kept_reach: Cell::new(0.0),
+            dressing_reach: None,
             last_active: Vec::new(),
             ground_asked: Vec::new(),
             held: Vec::new(),
@@ -377,6 +383,7 @@ impl Battle {
         self.ground_asked
             .resize(self.regiments.len(), Cell::new(None));
         self.still.set(false);
+        self.dressing_reach = None;
         self.held.clear();
         self.held.resize(self.regiments.len(), Held::default());
         self.orders.reset(self.regiments.len());

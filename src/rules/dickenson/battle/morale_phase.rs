@@ -298,20 +298,32 @@ impl Battle {
         self.hills.iter().any(|a| a.contains(p))
     }
 
+    /// How near a friend supports regiment `r`: half its move (the ruling's share of its
+    /// trot, at least of a pike block's).
+    pub(super) fn support_range(&self, r: usize) -> f64 {
+        let rules = &self.rules;
+        let trot = self.regiments[r].move_at(Gait::Trot, rules);
+        rules.morale.support.range_share * trot.max(rules.movement.pikemen.line)
+    }
+
     /// Whether a friendly unit not engaged stands within half a move of regiment `r`, and
     /// whether such friends stand on its left and on its right (flanks secured: ruling).
     pub(super) fn supports(&self, r: usize) -> (bool, bool, bool) {
         let reg = &self.regiments[r];
-        let half = self.rules.morale.support.range_share
-            * reg
-                .move_at(Gait::Trot, &self.rules)
-                .max(self.rules.movement.pikemen.line);
+        let half = self.support_range(r);
         let me = self.shape(r);
         let right = me.fwd.right();
         let (mut any, mut l, mut rt) = (false, false, false);
         let far = me.radius + self.neighbours.max_radius() + half;
         any_within!(self, reg.side, me.centre, far, |o: usize, f: &Regiment| {
             if o == r || f.state != State::Active || f.engaged.is_some() {
+                return false;
+            }
+            // A friend that would tell nothing new (a support already found, on a side already
+            // secured) is not measured.
+            let side = (f.pos - reg.pos).dot(right);
+            let tells = !any || (side < 0.0 && !l) || (side > 0.0 && !rt);
+            if !tells {
                 return false;
             }
             // Beyond half a move by the enclosing circles (a lower bound on the gap): not a
@@ -321,10 +333,10 @@ impl Battle {
                 return false;
             }
             any = true;
-            let side = (f.pos - reg.pos).dot(right);
             l |= side < 0.0;
             rt |= side > 0.0;
-            false
+            // Both flanks secured: nothing left to find.
+            l && rt
         });
         (any, l, rt)
     }

@@ -530,7 +530,9 @@ impl Battle {
             };
             b.orders.set(r, order);
         });
+        self.dressing_reach = Some(Side::BOTH.map(|s| self.horse_reach_now(s)));
         self.each_in_roll_off_order(|b, r| b.dress_for(r, b.orders[r], setup, obs));
+        self.dressing_reach = None;
         self.table_still(false);
         self.each_in_roll_off_order(|b, r| b.redeclare_if_closed(r, setup));
         if self.rules.battle.formation_throws_at_declaration {
@@ -2111,7 +2113,9 @@ impl Battle {
         let reg = self.regiments[r];
         let can = |want: Formation| reg.can_form(want, rules);
         let guards = close_up && (can(Formation::Square) || f.doctrine.shot_before_pike);
-        let threat = if guards {
+        // No horse threatens foot whose nearest enemy (its order's `gap`: no horse has moved
+        // since) stands beyond the farthest charge of the enemy's horse.
+        let threat = if guards && gap <= self.horse_threat_reach(r) {
             self.horse_threat(r, setup)
         } else {
             Threat::None
@@ -2162,16 +2166,10 @@ impl Battle {
     pub(super) fn horse_threat(&self, r: usize, setup: &BattleSetup) -> Threat {
         let me = &self.regiments[r];
         let radius = me.radius;
-        let margin = if me.formation == Formation::Square {
-            self.rules.formations.doctrine.square_margin
-        } else {
-            0.0
-        };
-        let share = self.rules.battle.charge_range_share;
+        let margin = self.square_margin(r);
         let mut threat = Threat::None;
         // Only horse whose centres stand within the farthest charge and both footprints.
-        let n = &self.neighbours;
-        let within = radius + n.max_radius() + (n.horse_reach() + margin).max(0.0);
+        let within = radius + self.neighbours.max_radius() + self.horse_threat_reach(r);
         let charge = any_within!(
             self,
             me.side.other(),
@@ -2181,7 +2179,7 @@ impl Battle {
                 if h.state != State::Active || h.engaged.is_some() || !h.is_horse() {
                     return false;
                 }
-                let reach = h.move_at(h.next_gait(&self.rules), &self.rules) * share + margin;
+                let reach = h.charge_reach(&self.rules) + margin;
                 // Bounding circles first: most horse are too far for their shapes to be measured.
                 let bound = me.pos.dist(h.pos) - radius - h.radius;
                 if bound > reach {
@@ -2208,6 +2206,37 @@ impl Battle {
             }
         );
         if charge { Threat::Charge } else { threat }
+    }
+
+    /// How much nearer than it is an enemy horse counts to foot `r` (`horse_threat`): the
+    /// doctrine's margin for a square already closed.
+    fn square_margin(&self, r: usize) -> f64 {
+        if self.regiments[r].formation == Formation::Square {
+            self.rules.formations.doctrine.square_margin
+        } else {
+            0.0
+        }
+    }
+
+    /// The farthest gap from foot `r` at which enemy horse may threaten it (`horse_threat`):
+    /// the longest charge of the enemy's free horse while the orders' formations are made
+    /// (`horse_reach_now`), else of any horse, and the square's margin.
+    fn horse_threat_reach(&self, r: usize) -> f64 {
+        let side = self.regiments[r].side.other();
+        let reach =
+            (self.dressing_reach).map_or(self.neighbours.horse_reach(), |s| s[side.index()]);
+        (reach + self.square_margin(r)).max(0.0)
+    }
+
+    /// The farthest the horse of `side` free to charge (active, not in melee) reach next
+    /// move, as `horse_threat` measures each: none, nothing.
+    pub(super) fn horse_reach_now(&self, side: Side) -> f64 {
+        let free = |h: &&Regiment| {
+            h.side == side && h.state == State::Active && h.engaged.is_none() && h.is_horse()
+        };
+        (self.regiments.iter().filter(free))
+            .map(|h| h.charge_reach(&self.rules))
+            .fold(0.0, f64::max)
     }
 
     /// Whether horse `h` would charge `r` if it could: `r` is its nearest active enemy, or

@@ -344,8 +344,8 @@ fn horse_reach(rules: &DickensonRules) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::super::fire::Seek;
-    use super::super::movement::Holds;
-    use super::super::regiment::{Engaged, Formation, State};
+    use super::super::movement::{Holds, Threat};
+    use super::super::regiment::{Engaged, Formation, Gait, Kind, Regiment, State};
     use super::*;
     use std::f64::consts::FRAC_PI_2;
     use std::sync::Arc;
@@ -398,6 +398,25 @@ mod tests {
         best
     }
 
+    /// `supports` measuring every friend on the table: any within its range, and on which
+    /// sides of its facing.
+    fn walked_supports(b: &Battle, r: usize) -> (bool, bool, bool) {
+        let (reg, half, me) = (&b.regiments[r], b.support_range(r), b.shape(r));
+        let mut found = (false, false, false);
+        for (o, f) in b.regiments.iter().enumerate() {
+            if o != r
+                && f.side == reg.side
+                && f.state == State::Active
+                && f.engaged.is_none()
+                && me.dist(&b.shape(o)) <= half
+            {
+                let side = (f.pos - reg.pos).dot(me.fwd.right());
+                found = (true, found.1 || side < 0.0, found.2 || side > 0.0);
+            }
+        }
+        found
+    }
+
     /// `friend_ahead` as the plain walk over every regiment in index order had it.
     fn walked_friend_ahead(b: &Battle, r: usize, aim: f64, run: f64, max: f64) -> Option<usize> {
         let reg = &b.regiments[r];
@@ -437,7 +456,61 @@ mod tests {
             } else {
                 Engaged::default()
             };
+            let gaits = [Gait::Halt, Gait::Trot, Gait::Canter, Gait::Gallop];
+            b.regiments[r].gait = gaits[(next() * 4.0) as usize];
             b.placed(r);
+        }
+    }
+
+    /// A side's farthest horse charge next move (`horse_reach_now`, the bound of the search
+    /// for horse threatening foot while the orders' formations are made): the longest of its
+    /// free horse's next gaits by the movement table, at the ruling's share; horse in melee,
+    /// routing or gone, and foot, count for nothing.
+    #[test]
+    fn a_sides_horse_reach_is_its_longest_free_charge() {
+        let mut rules = crate::rules::dickenson::tables::DickensonRules::builtin();
+        rules.battle.charge_range_share = 0.75;
+        let setup = crate::scenario::generate::generated(160)
+            .and_then(|s| s.setup())
+            .expect("generated scenario");
+        let mut b = Battle::new(Arc::new(rules.clone()), &setup);
+        let m = &rules.movement;
+        let table = |r: &Regiment| match r.kind {
+            Kind::Horse(crate::rules::dickenson::figures::Figure::Lobster) => m.lobsters,
+            Kind::Dragoons => m.dragoons,
+            _ => m.troopers,
+        };
+        for side in Side::BOTH {
+            let horse: Vec<usize> = (0..b.regiments.len())
+                .filter(|&r| b.regiments[r].side == side && b.regiments[r].is_horse())
+                .collect();
+            assert!(horse.len() > 2, "{side:?} has horse");
+            for &h in &horse {
+                b.regiments[h].gait = Gait::Halt;
+            }
+            let (h, other) = (horse[0], horse[1]);
+            let trot = |but: usize| {
+                let of = horse.iter().filter(|&&x| x != but);
+                of.map(|&x| table(&b.regiments[x]).trot).fold(0.0, f64::max) * 0.75
+            };
+            let (all, others) = (trot(usize::MAX), trot(h));
+            assert_eq!(b.horse_reach_now(side), all, "{side:?} halted: a trot");
+            b.regiments[h].gait = Gait::Canter;
+            let gallop = table(&b.regiments[h]).gallop * 0.75;
+            assert_eq!(
+                b.horse_reach_now(side),
+                gallop,
+                "{side:?} cantering: a gallop"
+            );
+            b.regiments[h].engaged = Engaged::of(other as u16);
+            assert_eq!(b.horse_reach_now(side), others, "{side:?}: in melee, none");
+            for (&h, state) in horse
+                .iter()
+                .zip([State::Routing, State::Gone].into_iter().cycle())
+            {
+                b.regiments[h].state = state;
+            }
+            assert_eq!(b.horse_reach_now(side), 0.0, "{side:?}: none free");
         }
     }
 
@@ -544,6 +617,7 @@ mod tests {
         let mut next = crate::dice::test_uniforms(0x9e37_79b9_7f4a_7c15);
         let rules = Arc::new(crate::rules::dickenson::tables::DickensonRules::builtin());
         let (mut ties, mut found, mut friends, mut held) = (0, 0, 0, 0);
+        let (mut threatened, mut flanked) = (0, 0);
         for units in [160, 400] {
             let setup = crate::scenario::generate::generated(units)
                 .and_then(|s| s.setup())
@@ -593,6 +667,13 @@ mod tests {
                     let walk = ask(&b);
                     b.use_grid(true);
                     assert_eq!(grid, walk, "{units} units, layout {layout}, {r} and {o}");
+                    // While the orders' formations are made, horse are sought no farther than
+                    // their side's longest charge next move: the same threat.
+                    b.dressing_reach = Some(Side::BOTH.map(|s| b.horse_reach_now(s)));
+                    let threat = b.horse_threat(r, &setup);
+                    b.dressing_reach = None;
+                    assert_eq!(threat, grid.6, "{units} {layout} {r}: the horse's reach");
+                    threatened += usize::from(threat != Threat::None);
                     let (all, active) = (walked_nearest(&b, r, false), walked_nearest(&b, r, true));
                     assert_eq!((grid.0, grid.1), (all, active), "{units} {layout} {r}");
                     // From any hint (an enemy or a friend, gone or not, the answer itself or the
@@ -611,6 +692,9 @@ mod tests {
                     let run = b.clear_run(r, dir, aim, max, holds);
                     let ahead = walked_friend_ahead(&b, r, aim, run, max);
                     assert_eq!(grid.10, ahead, "{units} {layout} {r}: the friend ahead");
+                    let support = walked_supports(&b, r);
+                    assert_eq!(grid.9.1, support, "{units} {layout} {r}: supports");
+                    flanked += usize::from(support.1 && support.2);
                     friends += usize::from(ahead.is_some());
                     // Straight on and obliquely (the facing kept), the halving's candidates
                     // ruled out beforehand change nothing.
@@ -643,5 +727,7 @@ mod tests {
         assert!(ties * 10 > found, "ties met: {ties} of {found}");
         assert!(friends > 20, "friends ahead met: {friends}");
         assert!(held > 200, "runs held short: {held}");
+        assert!(threatened > 20, "foot threatened by horse: {threatened}");
+        assert!(flanked > 100, "flanks secured: {flanked}");
     }
 }

@@ -788,6 +788,12 @@ impl Regiment {
         }
     }
 
+    /// How far its charge would reach next move: its next gait's move at the ruling's share
+    /// (`battle.charge_range_share`), whatever the ground.
+    pub fn charge_reach(&self, rules: &DickensonRules) -> f64 {
+        self.move_at(self.next_gait(rules), rules) * rules.battle.charge_range_share
+    }
+
     /// Its move for a charge or an advance (horse its gait up by the ruleset's steps, `Gait::up`)
     /// and for a rout (full gait).
     pub fn next_gait(&self, rules: &DickensonRules) -> Gait {
