@@ -253,6 +253,12 @@ pub struct Battle {
     /// (`movement::Battle::horse_reach_now`), the bound of the searches for horse threatening
     /// foot; otherwise None (the farthest any horse may reach).
     dressing_reach: Option<[f64; 2]>,
+    /// While the orders are made at once (`movement::Battle::declare`; nobody moves or
+    /// changes formation until every order is made), the charge each regiment's order weighed
+    /// and on whom: a friend weighing a charge on the same enemy after it asks it again
+    /// (`friends_charging_stop`). Empty otherwise.
+    weighing: Cell<bool>,
+    weighed: Vec<Cell<Option<(u16, movement::ChargePath)>>>,
     /// Each regiment's nearest active enemy as last found, kept all battle: where the next
     /// search starts (`nearest_active`), since the armies move a few inches a move.
     last_active: Vec<Cell<Option<u16>>>,
@@ -349,6 +355,8 @@ impl Battle {
             kept: Vec::new(),
             kept_reach: Cell::new(0.0),
             dressing_reach: None,
+            weighing: Cell::new(false),
+            weighed: Vec::new(),
             last_active: Vec::new(),
             ground_asked: Vec::new(),
             held: Vec::new(),
@@ -384,6 +392,9 @@ impl Battle {
             .resize(self.regiments.len(), Cell::new(None));
         self.still.set(false);
         self.dressing_reach = None;
+        self.weighing.set(false);
+        self.weighed.clear();
+        self.weighed.resize(self.regiments.len(), Cell::new(None));
         self.held.clear();
         self.held.resize(self.regiments.len(), Held::default());
         self.orders.reset(self.regiments.len());

@@ -523,6 +523,7 @@ impl Battle {
         // An order not carried out last move (its regiment thrown back first) is not this
         // move's: the orders made so far are what a later one may weigh.
         self.orders.clear();
+        self.weighing(true);
         self.each_in_roll_off_order(|b, r| {
             let order = match b.regiments[r].state {
                 State::Active => b.order(r, setup),
@@ -530,6 +531,7 @@ impl Battle {
             };
             b.orders.set(r, order);
         });
+        self.weighing(false);
         self.dressing_reach = Some(Side::BOTH.map(|s| self.horse_reach_now(s)));
         self.each_in_roll_off_order(|b, r| b.dress_for(r, b.orders[r], setup, obs));
         self.dressing_reach = None;
@@ -655,10 +657,37 @@ impl Battle {
 
     /// Whether regiment `r`'s charge on `t` would go in as the table stands and, the rules
     /// sharing charges out, past the friends already ordered to charge `t`.
-    fn charge_clear(&self, r: usize, t: usize) -> bool {
+    pub(super) fn charge_clear(&self, r: usize, t: usize) -> bool {
         let path = self.charge_path(r, t);
+        if self.is_weighing() {
+            self.weighed[r].set(Some((t as u16, path)));
+        }
         path.goes_in()
             && !(self.rules.battle.charges_shared_out && self.friends_charging_stop(r, t, &path))
+    }
+
+    /// Whether the orders are being made at once (`declare`): the charges they weigh are kept
+    /// (`weighed`), the table standing as it is until every order is made.
+    fn is_weighing(&self) -> bool {
+        self.weighing.get()
+    }
+
+    /// The orders start (`on`) or finish being made at once: either way, no charge weighed
+    /// before is kept.
+    pub(super) fn weighing(&self, on: bool) {
+        self.weighing.set(on);
+        for w in &self.weighed {
+            w.set(None);
+        }
+    }
+
+    /// Regiment `f`'s charge on `t` as the table stands: the one its order weighed, if the
+    /// orders are being made at once and it weighed one on `t`.
+    pub(super) fn weighed_path(&self, f: usize, t: usize) -> ChargePath {
+        match self.weighed[f].get() {
+            Some((on, path)) if self.is_weighing() && usize::from(on) == t => path,
+            _ => self.charge_path(f, t),
+        }
     }
 
     /// Whether a friend already ordered this move to charge `t`, standing where its own
@@ -671,7 +700,7 @@ impl Battle {
         );
         self.orders.charging(t).any(|f| {
             f != r && self.regiments[f].side == side && {
-                let theirs = self.charge_path(f, t);
+                let theirs = self.weighed_path(f, t);
                 let from = self.regiments[f].pos;
                 let there = self.shape_at(f, from + theirs.dir * theirs.run, theirs.aim);
                 let stand = [Near::of(f, there)];

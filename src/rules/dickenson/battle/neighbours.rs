@@ -514,6 +514,47 @@ mod tests {
         }
     }
 
+    /// A battle of the generated scenario of `units` units, under the built-in rules.
+    fn generated_battle(units: usize) -> Battle {
+        let rules = Arc::new(crate::rules::dickenson::tables::DickensonRules::builtin());
+        let setup = crate::scenario::generate::generated(units)
+            .and_then(|s| s.setup())
+            .expect("generated scenario");
+        Battle::new(rules, &setup)
+    }
+
+    /// While the orders are made at once, a charge weighed for one regiment's order is the one
+    /// its friends ask again (`weighed_path`): the same to the bit as weighing it afresh, on
+    /// the target it was weighed on; on another, weighed afresh; none kept once the orders
+    /// are made.
+    #[test]
+    fn a_charge_weighed_for_an_order_is_the_one_asked_again() {
+        let mut next = crate::dice::test_uniforms(0x3c6e_f372);
+        let mut b = generated_battle(160);
+        let n = b.regiments.len();
+        let (mut kept, mut afresh) = (0, 0);
+        for _ in 0..8 {
+            scatter(&mut b, &mut next, 3.0);
+            for _ in 0..40 {
+                let [r, t, other] = [0; 3].map(|_| (next() * n as f64) as usize);
+                let path = |f: usize, t: usize| format!("{:?}", b.charge_path(f, t));
+                b.weighing(true);
+                b.charge_clear(r, t);
+                assert_eq!(format!("{:?}", b.weighed_path(r, t)), path(r, t));
+                let theirs = format!("{:?}", b.weighed_path(r, other));
+                assert_eq!(theirs, path(r, other), "{r} on {other}, weighed on {t}");
+                kept += usize::from(b.weighed[r].get().is_some());
+                b.weighing(false);
+                assert!(b.weighed[r].get().is_none(), "kept past the orders");
+                afresh += usize::from(path(r, t) != path(r, other));
+            }
+        }
+        assert!(
+            kept == 320 && afresh > 300,
+            "kept {kept}, told apart {afresh}"
+        );
+    }
+
     /// Without the grid (Marston Moor), the sweep `placed` keeps holds, for any box, exactly
     /// the regiments of each side whose centres' x lie in the box's width (grown by the
     /// margin), through layout after layout.
@@ -560,11 +601,8 @@ mod tests {
     #[test]
     fn a_reshaped_regiment_drops_the_kept_nearest_it_may_change() {
         let mut next = crate::dice::test_uniforms(0x05ee_d0f5_ca1e);
-        let rules = Arc::new(crate::rules::dickenson::tables::DickensonRules::builtin());
-        let setup = crate::scenario::generate::generated(400)
-            .and_then(|s| s.setup())
-            .expect("generated scenario");
-        let mut b = Battle::new(rules.clone(), &setup);
+        let mut b = generated_battle(400);
+        let rules = b.rules.clone();
         let n = b.regiments.len();
         let (mut changed, mut kept, mut dropped) = (0, 0, 0);
         for layout in 0..6 {
