@@ -156,11 +156,6 @@ const KNOWN_INERT: &[(&str, &str)] = &[
     ),
 ];
 
-/// Every leaf of the ruleset as (dotted key, a changed value in TOML syntax).
-fn leaves() -> Vec<(String, String)> {
-    keys::leaves(include_str!("../configs/rulesets/ironsides.toml"))
-}
-
 /// Everything a key could change: every event of each scenario's battles (hashed), and every
 /// exact table.
 fn outcome(overrides: &[String]) -> Option<String> {
@@ -183,49 +178,19 @@ fn outcome(overrides: &[String]) -> Option<String> {
 
 #[test]
 fn every_rule_key_changes_some_battle_or_table() {
-    let base = outcome(&[]).unwrap();
-    let (mut inert, mut refused, mut now_read) = (Vec::new(), Vec::new(), Vec::new());
-    for (key, value) in leaves() {
-        let set = format!("rules.{key}={value}");
-        match outcome(std::slice::from_ref(&set)) {
-            None => refused.push(set),
-            Some(o) if o == base => {
-                if !KNOWN_INERT.iter().any(|&(k, _)| keys::listed(k, &key)) {
-                    inert.push(key);
-                }
-            }
-            Some(_) => {
-                // A key listed by name that now matters must come off the list.
-                if KNOWN_INERT
-                    .iter()
-                    .any(|&(k, _)| k == key && !k.ends_with('.') && !k.ends_with('_'))
-                {
-                    now_read.push(key);
-                }
-            }
-        }
-    }
-    eprintln!("refused (out of range, so tested by validation instead): {refused:?}");
-    assert!(
-        inert.is_empty(),
-        "rule keys that change no battle and no table: {inert:#?}"
-    );
-    assert!(
-        now_read.is_empty(),
-        "keys listed as inert now matter: take them off KNOWN_INERT: {now_read:?}"
+    keys::check(
+        "Ironsides",
+        keys::inert_keys(
+            include_str!("../configs/rulesets/ironsides.toml"),
+            "rules",
+            KNOWN_INERT,
+            outcome,
+        ),
     );
 }
 
 /// A key that changes nothing because its rule is not applied is a defect to fix, not to list.
 #[test]
 fn no_inert_key_is_a_defect() {
-    let defects: Vec<&str> = KNOWN_INERT
-        .iter()
-        .filter(|(_, why)| why.starts_with("defect:"))
-        .map(|&(k, _)| k)
-        .collect();
-    assert!(
-        defects.is_empty(),
-        "rule keys listed as defects: {defects:?}"
-    );
+    keys::no_defects(&[KNOWN_INERT]);
 }

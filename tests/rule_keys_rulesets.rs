@@ -234,57 +234,6 @@ fn outcome<R: Ruleset>(
     Some(s)
 }
 
-/// The keys of `text` (under `prefix`) that change nothing and are not `known`, and those
-/// `known` by name that now matter; the keys' battles fought on two threads.
-fn inert_keys(
-    text: &str,
-    prefix: &str,
-    known: &[(&str, &str)],
-    outcome: impl Fn(&[String]) -> Option<String> + Sync,
-) -> (Vec<String>, Vec<String>) {
-    let base = outcome(&[]).unwrap();
-    let leaves = keys::leaves(text);
-    let changes: Vec<Option<bool>> = std::thread::scope(|s| {
-        let halves: Vec<_> = leaves
-            .chunks(leaves.len().div_ceil(2))
-            .map(|part| {
-                let (outcome, base) = (&outcome, &base);
-                s.spawn(move || {
-                    part.iter()
-                        .map(|(key, value)| {
-                            let set = format!("{prefix}.{key}={value}");
-                            outcome(std::slice::from_ref(&set)).map(|o| o != *base)
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        halves.into_iter().flat_map(|h| h.join().unwrap()).collect()
-    });
-    let (mut inert, mut now_read) = (Vec::new(), Vec::new());
-    for ((key, _), changed) in leaves.iter().zip(changes) {
-        let on_list = known.iter().any(|&(k, _)| keys::listed(k, key));
-        let by_name = known.iter().any(|&(k, _)| k == key);
-        match changed {
-            Some(false) if !on_list => inert.push(key.clone()),
-            Some(true) if by_name => now_read.push(key.clone()),
-            _ => {} // changed, listed, or refused by validation (tested there)
-        }
-    }
-    (inert, now_read)
-}
-
-fn check(ruleset: &str, (inert, now_read): (Vec<String>, Vec<String>)) {
-    assert!(
-        inert.is_empty(),
-        "{ruleset} rule keys that change no battle and no table: {inert:#?}"
-    );
-    assert!(
-        now_read.is_empty(),
-        "{ruleset} keys listed as inert now matter: take them off the list: {now_read:?}"
-    );
-}
-
 #[test]
 fn every_black_powder_key_changes_some_battle_or_table() {
     let bp = BlackPowder::builtin();
@@ -293,9 +242,9 @@ fn every_black_powder_key_changes_some_battle_or_table() {
         let ids = ecw_sim::tables::black_powder::TABLE_IDS;
         keys::grids(&ids, |id| ecw_sim::tables::black_powder::build(&rules, id))
     };
-    check(
+    keys::check(
         "Black Powder",
-        inert_keys(
+        keys::inert_keys(
             include_str!("../configs/rulesets/black_powder.toml"),
             "black_powder_rules",
             BLACK_POWDER_INERT,
@@ -318,9 +267,9 @@ fn every_dickenson_key_changes_some_battle_or_table() {
             .collect();
         keys::grids(&ids, |id| ecw_sim::tables::dickenson::build(&rules, id))
     };
-    check(
+    keys::check(
         "Dickenson",
-        inert_keys(
+        keys::inert_keys(
             include_str!("../configs/rulesets/dickenson.toml"),
             "dickenson_rules",
             DICKENSON_INERT,
@@ -332,14 +281,5 @@ fn every_dickenson_key_changes_some_battle_or_table() {
 /// A key that changes nothing because its rule is not applied is a defect to fix, not to list.
 #[test]
 fn no_black_powder_or_dickenson_key_is_listed_as_a_defect() {
-    let defects: Vec<&str> = BLACK_POWDER_INERT
-        .iter()
-        .chain(DICKENSON_INERT)
-        .filter(|(_, why)| why.starts_with("defect:"))
-        .map(|&(k, _)| k)
-        .collect();
-    assert!(
-        defects.is_empty(),
-        "rule keys listed as defects: {defects:?}"
-    );
+    keys::no_defects(&[BLACK_POWDER_INERT, DICKENSON_INERT]);
 }

@@ -1,5 +1,5 @@
 //! The leaves of a ruleset file, each with a changed value: what the every-key-matters tests
-//! set one at a time.
+//! set one at a time, and the checks they share.
 
 /// Every leaf of the TOML `text` as (dotted key, a changed value in TOML syntax).
 pub fn leaves(text: &str) -> Vec<(String, String)> {
@@ -95,4 +95,90 @@ pub fn grids(
     ids.iter()
         .map(|id| Some(format!("{:?}\n", build(id)?.grids)))
         .collect()
+}
+
+/// What changing each key did: the keys that changed nothing and are not on the known-inert
+/// list, those listed by name that now matter, and the overrides validation refused.
+pub struct Inert {
+    pub inert: Vec<String>,
+    pub now_read: Vec<String>,
+    pub refused: Vec<String>,
+}
+
+/// Each leaf of the ruleset `text` changed in turn as `PREFIX.KEY=VALUE` and asked of
+/// `outcome` (None: refused), against its answer with no change; `known` is the known-inert
+/// list. The keys' battles are fought on two threads.
+pub fn inert_keys(
+    text: &str,
+    prefix: &str,
+    known: &[(&str, &str)],
+    outcome: impl Fn(&[String]) -> Option<String> + Sync,
+) -> Inert {
+    let base = outcome(&[]).unwrap();
+    let leaves = leaves(text);
+    let sets: Vec<String> = (leaves.iter())
+        .map(|(key, value)| format!("{prefix}.{key}={value}"))
+        .collect();
+    let changes: Vec<Option<bool>> = std::thread::scope(|s| {
+        let halves: Vec<_> = sets
+            .chunks(sets.len().div_ceil(2))
+            .map(|part| {
+                let (outcome, base) = (&outcome, &base);
+                s.spawn(move || {
+                    (part.iter())
+                        .map(|set| outcome(std::slice::from_ref(set)).map(|o| o != *base))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        halves.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    let mut found = Inert {
+        inert: Vec::new(),
+        now_read: Vec::new(),
+        refused: Vec::new(),
+    };
+    for (((key, _), set), changed) in leaves.iter().zip(sets).zip(changes) {
+        let on_list = known.iter().any(|&(k, _)| listed(k, key));
+        let by_name = known.iter().any(|&(k, _)| k == key);
+        match changed {
+            None => found.refused.push(set),
+            Some(false) if !on_list => found.inert.push(key.clone()),
+            Some(true) if by_name => found.now_read.push(key.clone()),
+            _ => {} // changed, or listed
+        }
+    }
+    found
+}
+
+/// Fails on a key of `ruleset` that changed nothing unlisted, or one listed by name that now
+/// matters (it must come off the list); names the refused overrides (tested by validation).
+pub fn check(ruleset: &str, found: Inert) {
+    let Inert {
+        inert,
+        now_read,
+        refused,
+    } = found;
+    eprintln!("{ruleset}: refused (out of range, so tested by validation instead): {refused:?}");
+    assert!(
+        inert.is_empty(),
+        "{ruleset} rule keys that change no battle and no table: {inert:#?}"
+    );
+    assert!(
+        now_read.is_empty(),
+        "{ruleset} keys listed as inert now matter: take them off the list: {now_read:?}"
+    );
+}
+
+/// Fails on a key of the known-inert `lists` that changes nothing because its rule is not
+/// applied ("defect:"): a defect is to fix, not to list.
+pub fn no_defects(lists: &[&[(&str, &str)]]) {
+    let defects: Vec<&str> = (lists.iter().flat_map(|l| l.iter()))
+        .filter(|(_, why)| why.starts_with("defect:"))
+        .map(|&(k, _)| k)
+        .collect();
+    assert!(
+        defects.is_empty(),
+        "rule keys listed as defects: {defects:?}"
+    );
 }
