@@ -97,9 +97,11 @@ pub fn grids(
         .collect()
 }
 
-/// What changing each key did: the keys that changed nothing and are not on the known-inert
-/// list, those listed by name that now matter, and the overrides validation refused.
+/// What changing each key did: how many keys were tried, those that changed nothing and are
+/// not on the known-inert list, those listed by name that now matter, and the overrides
+/// validation refused.
 pub struct Inert {
+    pub tried: usize,
     pub inert: Vec<String>,
     pub now_read: Vec<String>,
     pub refused: Vec<String>,
@@ -134,6 +136,7 @@ pub fn inert_keys(
         halves.into_iter().flat_map(|h| h.join().unwrap()).collect()
     });
     let mut found = Inert {
+        tried: leaves.len(),
         inert: Vec::new(),
         now_read: Vec::new(),
         refused: Vec::new(),
@@ -155,11 +158,19 @@ pub fn inert_keys(
 /// matters (it must come off the list); names the refused overrides (tested by validation).
 pub fn check(ruleset: &str, found: Inert) {
     let Inert {
+        tried,
         inert,
         now_read,
         refused,
     } = found;
     eprintln!("{ruleset}: refused (out of range, so tested by validation instead): {refused:?}");
+    // A scenario that refuses the overrides themselves (one of another ruleset) would refuse
+    // every key, and the test would try none.
+    assert!(
+        refused.len() * 4 < tried,
+        "{ruleset}: {} of {tried} keys refused: does a scenario refuse the overrides?",
+        refused.len()
+    );
     assert!(
         inert.is_empty(),
         "{ruleset} rule keys that change no battle and no table: {inert:#?}"
